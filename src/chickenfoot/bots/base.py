@@ -1,0 +1,40 @@
+"""The bot interface: a bot sees one seat's view, never the round."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from chickenfoot.move import Move
+from chickenfoot.view import SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a bot may think: a time limit, an iteration limit, or both (whichever comes first)."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+
+class Bot(ABC):
+    """A player that picks a legal move from what its seat may see."""
+
+    name: str = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose(self, view: SeatView, budget: Budget | None = None) -> Move:
+        """A legal move for ``view.seat`` (``view.legal_moves`` is never empty when asked)."""
+
+
+class RandomBot(Bot):
+    """Uniformly random legal moves."""
+
+    name = "random"
+
+    def choose(self, view: SeatView, budget: Budget | None = None) -> Move:
+        return self.rng.choice(view.legal_moves)

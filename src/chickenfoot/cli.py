@@ -1,0 +1,91 @@
+"""The ``chickenfoot`` command: the rules tools (RULES.md §9) and the entry points of the games."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from chickenfoot.errors import ChickenfootError
+from chickenfoot.move import Move
+from chickenfoot.perft import divide, perft
+from chickenfoot.position import read_position, write_position
+from chickenfoot.round import Round
+
+app = typer.Typer(
+    name="chickenfoot",
+    help="Chicken Foot dominoes: rules tools, games and bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+FileArg = Annotated[str, typer.Argument(metavar="FILE", help="Position file (RULES.md §8), or - for standard input.")]
+
+
+def fail(message: str) -> NoReturn:
+    """Report a user error on one line of stderr and exit non-zero."""
+    print(f"chickenfoot: error: {message}", file=sys.stderr)
+    raise typer.Exit(1)
+
+
+def load(file: str) -> Round:
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {file}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
+    try:
+        return read_position(text)
+    except ChickenfootError as exc:
+        fail(f"{file}: {exc}")
+
+
+@app.command()
+def moves(file: FileArg) -> None:
+    """Print the legal moves of a position, one per line (none when the round is over)."""
+    for move in load(file).legal_moves():
+        print(move)
+
+
+@app.command()
+def apply(
+    file: FileArg,
+    moves: Annotated[list[str], typer.Argument(metavar="MOVE...", help="Moves in RULES.md notation.")],
+) -> None:
+    """Apply moves in order and print the resulting position file."""
+    round_ = load(file)
+    for text in moves:
+        try:
+            move = Move.parse(text)
+        except ChickenfootError as exc:
+            fail(str(exc))
+        if round_.is_over():
+            fail(f"illegal move {text}: the round is over")
+        if not round_.is_legal(move):
+            fail(f"illegal move {text}: {round_.why_illegal(move)}")
+        round_.push(move)
+    sys.stdout.write(write_position(round_))
+
+
+@app.command(name="perft")
+def perft_command(
+    file: FileArg,
+    depth: Annotated[int, typer.Argument(min=0, help="Number of moves in each sequence.")],
+    show_divide: Annotated[bool, typer.Option("--divide", help="One line MOVE: COUNT per first move.")] = False,
+) -> None:
+    """Count the move sequences of exactly DEPTH moves from a position."""
+    round_ = load(file)
+    if show_divide and depth >= 1:
+        split = divide(round_, depth)
+        for move, count in split:
+            print(f"{move}: {count}")
+        print(sum(count for _, count in split))
+    else:
+        print(perft(round_, depth))
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,280 @@
+"""The tiles on the table and which ends are open (RULES.md §3), updated incrementally with undo."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from chickenfoot.errors import IllegalMoveError
+from chickenfoot.tiles import CARRIES, HIGH, IS_DOUBLE, PIP_SUM, TILES, ids_of
+
+NO_TARGET = -1
+
+
+class Phase(IntEnum):
+    """Which ends are open: exactly one holds at any time."""
+
+    EMPTY = 0  # before the hub is placed
+    HUB = 1  # fewer than A arms on the hub: only new arms
+    FOOT = 2  # a chicken foot lacks toes: only toes on it
+    OPEN = 3  # any open end
+
+
+# Undo records: (kind, tile, target, extra)
+_HUB, _ARM, _TOE, _LEAF = range(4)
+
+
+class Layout:
+    """The layout of one round: the placed tiles in order and the open ends.
+
+    Open ends of lines (the far end of a non-double tile with nothing on it) are indexed by
+    number, so move generation only looks at numbers a hand can match.
+    """
+
+    __slots__ = (
+        "hub_arms",
+        "toes",
+        "placed",
+        "placed_mask",
+        "hub",
+        "hub_number",
+        "arms",
+        "foot",
+        "foot_number",
+        "toe_count",
+        "ends",
+        "end_numbers",
+        "open_number",
+        "_undo",
+        "_union_cache",
+    )
+
+    def __init__(self, max_pip: int, hub_arms: int, toes: int) -> None:
+        self.hub_arms = hub_arms
+        self.toes = toes
+        self.placed: list[tuple[int, int]] = []
+        self.placed_mask = 0
+        self.hub = NO_TARGET
+        self.hub_number = -1
+        self.arms = 0
+        self.foot = NO_TARGET
+        self.foot_number = -1
+        self.toe_count = 0
+        self.ends: list[list[int]] = [[] for _ in range(max_pip + 1)]
+        """``ends[n]``: the tiles (in the order placed) whose open far end shows ``n``."""
+        self.end_numbers = 0
+        """Bit ``n`` is set when some line ends in ``n``."""
+        self.open_number: dict[int, int] = {}
+        """The number shown by each line end, by tile."""
+        self._undo: list[tuple[int, int, int, int]] = []
+        self._union_cache: dict[int, int] = {}
+
+    def copy(self) -> Layout:
+        other = Layout.__new__(Layout)
+        other.hub_arms = self.hub_arms
+        other.toes = self.toes
+        other.placed = self.placed.copy()
+        other.placed_mask = self.placed_mask
+        other.hub = self.hub
+        other.hub_number = self.hub_number
+        other.arms = self.arms
+        other.foot = self.foot
+        other.foot_number = self.foot_number
+        other.toe_count = self.toe_count
+        other.ends = [line.copy() for line in self.ends]
+        other.end_numbers = self.end_numbers
+        other.open_number = self.open_number.copy()
+        other._undo = self._undo.copy()
+        other._union_cache = self._union_cache
+        return other
+
+    @property
+    def phase(self) -> Phase:
+        if self.hub < 0:
+            return Phase.EMPTY
+        if self.arms < self.hub_arms:
+            return Phase.HUB
+        if self.foot >= 0:
+            return Phase.FOOT
+        return Phase.OPEN
+
+    def playable_mask(self) -> int:
+        """Every tile that would be a legal play now, whoever held it."""
+        if self.hub < 0:
+            return 0
+        if self.arms < self.hub_arms:
+            return CARRIES[self.hub_number]
+        if self.foot >= 0:
+            return CARRIES[self.foot_number]
+        numbers = self.end_numbers
+        union = self._union_cache.get(numbers)
+        if union is None:
+            union = 0
+            for n in ids_of(numbers):
+                union |= CARRIES[n]
+            self._union_cache[numbers] = union
+        return union
+
+    def open_numbers(self) -> list[int]:
+        """The numbers a tile must carry to be played now."""
+        if self.hub < 0:
+            return []
+        if self.arms < self.hub_arms:
+            return [self.hub_number]
+        if self.foot >= 0:
+            return [self.foot_number]
+        return list(ids_of(self.end_numbers))
+
+    def open_ends(self) -> list[tuple[int, int]]:
+        """The open ends now as ``(target tile, number)``; the hub or an open foot counts once."""
+        if self.hub < 0:
+            return []
+        if self.arms < self.hub_arms:
+            return [(self.hub, self.hub_number)]
+        if self.foot >= 0:
+            return [(self.foot, self.foot_number)]
+        return [(target, n) for n in ids_of(self.end_numbers) for target in self.ends[n]]
+
+    def plays(self, hand: int) -> list[int]:
+        """Move codes of every legal placement from the hand (a tile bit mask)."""
+        # The engine's innermost loop: bits are walked inline rather than through ids_of.
+        codes: list[int] = []
+        if self.hub < 0:
+            return codes
+        if self.arms < self.hub_arms:
+            matching, target = hand & CARRIES[self.hub_number], self.hub
+        elif self.foot >= 0:
+            matching, target = hand & CARRIES[self.foot_number], self.foot
+        else:
+            numbers = self.end_numbers
+            ends = self.ends
+            while numbers:
+                bit = numbers & -numbers
+                numbers ^= bit
+                number = bit.bit_length() - 1
+                matching = hand & CARRIES[number]
+                if matching:
+                    targets = ends[number]
+                    while matching:
+                        bit = matching & -matching
+                        matching ^= bit
+                        base = (bit.bit_length() - 1) << 8
+                        for target in targets:
+                            codes.append(base | target)
+            return codes
+        while matching:
+            bit = matching & -matching
+            matching ^= bit
+            codes.append((bit.bit_length() - 1) << 8 | target)
+        return codes
+
+    def tile_plays(self, tile: int) -> list[int]:
+        """Move codes of every legal placement of one tile."""
+        return self.plays(1 << tile)
+
+    def place(self, tile: int, target: int) -> None:
+        """Place ``tile`` against ``target`` (``NO_TARGET`` for the hub); the caller checked legality."""
+        self.placed.append((tile, target))
+        self.placed_mask |= 1 << tile
+        if target < 0:
+            self.hub = tile
+            self.hub_number = HIGH[tile]
+            self._undo.append((_HUB, tile, target, 0))
+            return
+        if target == self.hub:
+            self.arms += 1
+            self._add_end(tile, PIP_SUM[tile] - self.hub_number)
+            self._undo.append((_ARM, tile, target, 0))
+            return
+        if target == self.foot:
+            self.toe_count += 1
+            if self.toe_count == self.toes:
+                self.foot = NO_TARGET
+            self._add_end(tile, PIP_SUM[tile] - self.foot_number)
+            self._undo.append((_TOE, tile, target, 0))
+            return
+        number = self.open_number.pop(target)
+        line = self.ends[number]
+        index = line.index(target)
+        del line[index]
+        if not line:
+            self.end_numbers &= ~(1 << number)
+        if IS_DOUBLE[tile]:
+            self.foot = tile
+            self.foot_number = number
+            self.toe_count = 0
+        else:
+            self._add_end(tile, PIP_SUM[tile] - number)
+        self._undo.append((_LEAF, tile, target, index))
+
+    def _add_end(self, tile: int, number: int) -> None:
+        self.ends[number].append(tile)
+        self.end_numbers |= 1 << number
+        self.open_number[tile] = number
+
+    def _drop_end(self, tile: int) -> None:
+        number = self.open_number.pop(tile)
+        line = self.ends[number]
+        line.pop()  # the tile being undone is the newest end of its number
+        if not line:
+            self.end_numbers &= ~(1 << number)
+
+    def undo(self) -> None:
+        """Take back the last placement exactly."""
+        kind, tile, target, index = self._undo.pop()
+        self.placed.pop()
+        self.placed_mask &= ~(1 << tile)
+        if kind == _HUB:
+            self.hub = NO_TARGET
+            self.hub_number = -1
+        elif kind == _ARM:
+            self.arms -= 1
+            self._drop_end(tile)
+        elif kind == _TOE:
+            self._drop_end(tile)
+            if self.toe_count == self.toes:
+                self.foot = target
+            self.toe_count -= 1
+        else:
+            if IS_DOUBLE[tile]:
+                number = self.foot_number
+                self.foot = NO_TARGET
+                self.foot_number = -1
+                self.toe_count = 0
+            else:
+                number = PIP_SUM[tile] - self.open_number[tile]
+                self._drop_end(tile)
+            self.ends[number].insert(index, target)
+            self.end_numbers |= 1 << number
+            self.open_number[target] = number
+
+    def why_not(self, tile: int, target: int) -> str | None:
+        """Why placing ``tile`` on ``target`` breaks the rules of the layout (``None`` if it does not)."""
+        name, on = TILES[tile], (TILES[target] if target >= 0 else None)
+        if self.placed_mask >> tile & 1:
+            return f"{name} is already in the layout"
+        if self.hub < 0:
+            return None if on is None else "the hub has not been placed yet"
+        if on is None:
+            return "the hub is already placed"
+        if not self.placed_mask >> target & 1:
+            return f"{on} is not in the layout"
+        if self.arms < self.hub_arms:
+            if target != self.hub:
+                return f"the hub still needs arms: only tiles carrying {self.hub_number} may go on {TILES[self.hub]}"
+            return None if name.carries(self.hub_number) else f"{name} does not carry the hub's {self.hub_number}"
+        if self.foot >= 0:
+            foot = TILES[self.foot]
+            if target != self.foot:
+                return f"the chicken foot on {foot} is open: only toes on {foot} may be played"
+            return None if name.carries(self.foot_number) else f"{name} does not carry {self.foot_number}"
+        number = self.open_number.get(target)
+        if number is None:
+            return f"{on} has no open end"
+        return None if name.carries(number) else f"{name} does not match the open {number} of {on}"
+
+    def check_and_place(self, tile: int, target: int) -> None:
+        """Place after checking the layout's rules (used when replaying a position)."""
+        reason = self.why_not(tile, target)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self.place(tile, target)

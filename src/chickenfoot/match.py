@@ -1,0 +1,241 @@
+"""A match of rounds (RULES.md §2, §5, §6), its standings and its record.
+
+>>> m = Match(Rules(rounds=2), players=3, seed=1)
+>>> while not m.is_over():
+...     if m.round.is_over():
+...         _ = m.next_round()
+...     m.push(m.legal_moves()[0])
+>>> len(m.round_points), Match.from_record(m.record()).totals() == m.totals()
+(2, True)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chickenfoot.errors import ChickenfootError, IllegalMoveError, PositionError
+from chickenfoot.move import Move
+from chickenfoot.round import Round
+from chickenfoot.rules import Rules
+from chickenfoot.tiles import Tile
+
+RECORD_FORMAT = "chickenfoot-match/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One seat's place in the match; equal ranks share the place (rank 1 wins)."""
+
+    seat: int
+    total: int
+    zero_rounds: int
+    lowest_nonzero: int | None
+    """The seat's lowest non-zero round score (``None``: every round scored 0)."""
+    rank: int
+
+    def tie_key(self) -> tuple[int, int, int]:
+        # Lower is better: total, then more zero rounds, then the lowest non-zero round
+        # (a seat with no non-zero round beats any that has one).
+        return (self.total, -self.zero_rounds, -1 if self.lowest_nonzero is None else self.lowest_nonzero)
+
+
+def standings(round_points: Sequence[Sequence[int]], players: int) -> list[Standing]:
+    """Rank seats by RULES.md §6 from each round's points; best first."""
+    rows = []
+    for seat in range(players):
+        scores = [points[seat] for points in round_points]
+        nonzero = [s for s in scores if s]
+        rows.append(Standing(seat, sum(scores), len(scores) - len(nonzero), min(nonzero) if nonzero else None, 0))
+    keys = [row.tie_key() for row in rows]
+    ranked = [
+        Standing(r.seat, r.total, r.zero_rounds, r.lowest_nonzero, 1 + sum(k < keys[r.seat] for k in keys))
+        for r in rows
+    ]
+    return sorted(ranked, key=lambda s: (s.rank, s.seat))
+
+
+def explain_winner(table: Sequence[Standing]) -> str:
+    """Who won and which rule of RULES.md §6 decided it, in words."""
+    best_total = min(s.total for s in table)
+    tied = [s for s in table if s.total == best_total]
+    winners = [s for s in table if s.rank == 1]
+    names = " and ".join(f"seat {s.seat}" for s in winners)
+    if len(tied) == 1:
+        return f"seat {tied[0].seat} wins with the lowest total ({best_total})"
+    tied_names = ", ".join(f"seat {s.seat}" for s in tied)
+    most_zero = max(s.zero_rounds for s in tied)
+    by_zero = [s for s in tied if s.zero_rounds == most_zero]
+    if len(by_zero) == 1:
+        return f"{tied_names} tied on {best_total}; {names} wins with the most rounds scored 0 ({most_zero})"
+    lowest = min(by_zero, key=lambda s: s.tie_key()).lowest_nonzero
+    if len(winners) == 1:
+        detail = "no non-zero round" if lowest is None else f"the lowest non-zero round score ({lowest})"
+        return f"{tied_names} tied on {best_total} and on rounds scored 0; {names} wins with {detail}"
+    return f"{names} share the win: tied on total, rounds scored 0 and lowest non-zero round"
+
+
+class Match:
+    """Rounds ``max_pip``-``max_pip`` down to 0-0 (or ``rules.rounds`` of them), with running totals."""
+
+    def __init__(self, rules: Rules | None = None, players: int = 4, seed: int | None = None) -> None:
+        self.rules = rules or Rules()
+        self.players = players
+        self.seed = seed
+        self.rules.hand_size_for(players)
+        seeder = random.Random(seed)
+        self._round_seeds = [seeder.getrandbits(64) for _ in range(self.rules.round_count)]
+        self.rounds: list[Round] = []
+        self.deals: list[tuple[list[list[Tile]], list[Tile]]] = []
+        """Each round's deal as dealt: the hands and the boneyard in draw order."""
+        self.round_points: list[list[int]] = []
+        """Points of each finished round."""
+        self._start(Round.deal(self.rules, players, self._round_seeds[0], start_double=self.rules.start_doubles()[0]))
+
+    def _start(self, round_: Round) -> None:
+        self.rounds.append(round_)
+        self.deals.append(([round_.hand(s) for s in range(self.players)], round_.boneyard_tiles()))
+
+    @property
+    def round(self) -> Round:
+        """The round being played (or the last one, once the match is over)."""
+        return self.rounds[-1]
+
+    @property
+    def round_number(self) -> int:
+        """1-based number of the current round."""
+        return len(self.rounds)
+
+    @property
+    def to_move(self) -> int:
+        return self.round.to_move
+
+    def legal_moves(self) -> list[Move]:
+        return self.round.legal_moves()
+
+    def push(self, move: Move) -> None:
+        """Make a move in the current round; records the round's points when it ends."""
+        self.round.push(move)
+        if self.round.is_over():
+            self.round_points.append(self.round.points())
+
+    def pop(self) -> Move:
+        """Take back the last move of the current round."""
+        if self.round.is_over():
+            self.round_points.pop()
+        return self.round.pop()
+
+    def next_round(self) -> Round:
+        """Deal the next round once the current one is over."""
+        if not self.round.is_over():
+            raise IllegalMoveError("the current round is not over")
+        if self.is_over():
+            raise IllegalMoveError("the match is over")
+        k = len(self.rounds)
+        self._start(
+            Round.deal(self.rules, self.players, self._round_seeds[k], start_double=self.rules.start_doubles()[k])
+        )
+        return self.round
+
+    def is_over(self) -> bool:
+        return len(self.round_points) == self.rules.round_count
+
+    def totals(self) -> list[int]:
+        return [sum(points[s] for points in self.round_points) for s in range(self.players)]
+
+    def standings(self) -> list[Standing]:
+        return standings(self.round_points, self.players)
+
+    def winners(self) -> list[int]:
+        """Seats in first place (more than one when the win is shared)."""
+        return [s.seat for s in self.standings() if s.rank == 1]
+
+    def explain_winner(self) -> str:
+        return explain_winner(self.standings())
+
+    # --- the match record ---------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The match record: rules, seed, every deal and every move (JSON-ready)."""
+        return {
+            "format": RECORD_FORMAT,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "seed": self.seed,
+            "rounds": [
+                {
+                    "start_double": round_.start_double,
+                    "hands": [[str(t) for t in hand] for hand in hands],
+                    "boneyard": [str(t) for t in boneyard],
+                    "moves": [str(step.move) for step in round_.history],
+                    "points": round_.points() if round_.is_over() else None,
+                }
+                for round_, (hands, boneyard) in zip(self.rounds, self.deals, strict=True)
+            ],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.record(), indent=1) + "\n"
+
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any]) -> Match:
+        """Replay a match record, checking every move; raises :class:`PositionError` if it is inconsistent."""
+        try:
+            return cls._replay(data)
+        except PositionError:
+            raise
+        except (ChickenfootError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise PositionError(f"bad match record: {exc}") from None
+
+    @classmethod
+    def loads(cls, text: str) -> Match:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PositionError(f"not valid JSON: {exc}") from None
+        return cls.from_record(data)
+
+    @classmethod
+    def _replay(cls, data: Mapping[str, Any]) -> Match:
+        if not isinstance(data, Mapping) or data.get("format") != RECORD_FORMAT:
+            raise PositionError(f"format must be {RECORD_FORMAT!r}")
+        match = cls.__new__(cls)
+        match.rules = Rules.from_dict(data["rules"])
+        match.players = int(data["players"])
+        match.seed = data.get("seed")
+        match.rules.hand_size_for(match.players)
+        match._round_seeds = []
+        match.rounds, match.deals, match.round_points = [], [], []
+        entries = data["rounds"]
+        if not 1 <= len(entries) <= match.rules.round_count:
+            raise PositionError(f"a match record holds 1 to {match.rules.round_count} rounds")
+        for k, entry in enumerate(entries):
+            if k and not match.round.is_over():
+                raise PositionError(f"round {k} is not over but round {k + 1} follows")
+            start = match.rules.start_doubles()[k]
+            if entry["start_double"] != start:
+                raise PositionError(f"round {k + 1} must start with {start}-{start}")
+            hands = [[Tile.parse(t) for t in hand] for hand in entry["hands"]]
+            if len(hands) != match.players:
+                raise PositionError(f"round {k + 1} deals {len(hands)} hands for {match.players} players")
+            boneyard = [Tile.parse(t) for t in entry["boneyard"]]
+            size = match.rules.hand_size_for(match.players)
+            if any(len(hand) != size for hand in hands):
+                raise PositionError(f"round {k + 1}: every hand must be dealt {size} tiles")
+            if size * match.players + len(boneyard) != match.rules.tile_count:
+                raise PositionError(f"round {k + 1} is not dealt from the whole set")
+            round_ = Round(match.rules, hands, boneyard, start_double=start)
+            match._start(round_)
+            for ply, text in enumerate(entry["moves"]):
+                try:
+                    match.push(Move.parse(text))
+                except ChickenfootError as exc:
+                    raise PositionError(f"round {k + 1}, move {ply + 1} ({text}): {exc}") from None
+            if entry.get("points") is not None and entry["points"] != (
+                match.round_points[k] if round_.is_over() else None
+            ):
+                raise PositionError(f"round {k + 1}: recorded points do not match the replay")
+        return match

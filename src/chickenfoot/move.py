@@ -1,0 +1,113 @@
+"""Moves and their notation (RULES.md §7).
+
+Inside the engine a move is a small integer code; :class:`Move` is its public face. Codes:
+``DRAW`` and ``PASS`` are negative; a placement is ``tile << 8 | target``, where the hub
+placement has the target ``NO_TARGET & 0xFF`` (255: no tile has that id).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from chickenfoot.errors import NotationError
+from chickenfoot.tiles import TILES, Tile
+
+DRAW = -1
+PASS = -2
+NO_TARGET = -1
+HUB_TARGET = NO_TARGET & 0xFF
+
+MoveKind = Literal["hub", "play", "draw", "pass"]
+
+
+def placement_code(tile: int, target: int) -> int:
+    """Code of placing tile id ``tile`` on tile id ``target`` (``NO_TARGET`` for the hub)."""
+    return tile << 8 | (target & 0xFF)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move: the hub (``9-9``), a placement (``9-4@9-9``), ``draw`` or ``pass``.
+
+    >>> m = Move.parse("4-9@9-9")
+    >>> str(m), m.kind, m.tile, m.target
+    ('9-4@9-9', 'play', Tile(9, 4), Tile(9, 9))
+    >>> str(Move.parse("draw")), Move.parse("9-9").kind
+    ('draw', 'hub')
+    """
+
+    code: int
+
+    @classmethod
+    def from_code(cls, code: int) -> Move:
+        move = _CACHE.get(code)
+        if move is None:
+            move = _CACHE[code] = cls(code)
+        return move
+
+    @classmethod
+    def play(cls, tile: Tile, target: Tile) -> Move:
+        return cls.from_code(placement_code(tile.id, target.id))
+
+    @classmethod
+    def hub(cls, tile: Tile) -> Move:
+        if not tile.is_double:
+            raise NotationError(f"the hub must be a double, not {tile}")
+        return cls.from_code(placement_code(tile.id, NO_TARGET))
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Parse the notation of RULES.md §7 (tiles in either order)."""
+        word = text.strip()
+        if word == "draw":
+            return DRAW_MOVE
+        if word == "pass":
+            return PASS_MOVE
+        if "@" in word:
+            tile_text, _, target_text = word.partition("@")
+            tile, target = Tile.parse(tile_text), Tile.parse(target_text)
+            if tile == target:
+                raise NotationError(f"bad move {text!r}: a tile cannot go on itself")
+            return cls.play(tile, target)
+        try:
+            tile = Tile.parse(word)
+        except NotationError:
+            raise NotationError(f"bad move {text!r}: expected H-H, TILE@TARGET, draw or pass") from None
+        if not tile.is_double:
+            raise NotationError(f"bad move {text!r}: a tile other than the hub needs @TARGET")
+        return cls.hub(tile)
+
+    @property
+    def kind(self) -> MoveKind:
+        if self.code == DRAW:
+            return "draw"
+        if self.code == PASS:
+            return "pass"
+        return "hub" if self.code & 0xFF == HUB_TARGET else "play"
+
+    @property
+    def tile(self) -> Tile | None:
+        """The tile placed (``None`` for draw and pass)."""
+        return TILES[self.code >> 8] if self.code >= 0 else None
+
+    @property
+    def target(self) -> Tile | None:
+        """The tile placed against (``None`` for the hub, draw and pass)."""
+        return TILES[self.code & 0xFF] if self.code >= 0 and self.code & 0xFF != HUB_TARGET else None
+
+    def __str__(self) -> str:
+        if self.code == DRAW:
+            return "draw"
+        if self.code == PASS:
+            return "pass"
+        target = self.target
+        return f"{self.tile}@{target}" if target is not None else str(self.tile)
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+_CACHE: dict[int, Move] = {}
+DRAW_MOVE = Move.from_code(DRAW)
+PASS_MOVE = Move.from_code(PASS)

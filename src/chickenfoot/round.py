@@ -1,0 +1,469 @@
+"""One round of Chicken Foot (RULES.md §2–§5): deal, legal moves, push/pop, end and points."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from chickenfoot.errors import IllegalMoveError, PositionError
+from chickenfoot.layout import NO_TARGET, Layout, Phase
+from chickenfoot.move import DRAW, HUB_TARGET, PASS, Move, placement_code
+from chickenfoot.rules import Rules
+from chickenfoot.tiles import PIP_SUM, TILES, Tile, ids_of, mask_of, tile_id, tiles_of
+
+if TYPE_CHECKING:
+    from chickenfoot.view import SeatView
+
+EndReason = Literal["domino", "blocked"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move as it happened: who made it and, for a draw, the tile drawn (hidden from others)."""
+
+    seat: int
+    move: Move
+    drawn: Tile | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What a UI announces after a move.
+
+    ``kind`` is one of ``hub``, ``play``, ``chicken_foot`` (a double opened a foot), ``foot_done``
+    (its last toe), ``draw``, ``pass``, ``turn`` (the turn handed to ``seat``), ``round_over``.
+    """
+
+    kind: str
+    seat: int
+    move: Move | None = None
+    tile: Tile | None = None
+
+
+# One undo record per move: (code, seat, drawn tile or -1, drawn before, end reason before)
+_Record = tuple[int, int, int, int, "EndReason | None"]
+
+
+class Round:
+    """One round: the hands, the boneyard, the layout and whose turn it is.
+
+    >>> r = Round.deal(Rules(), players=4, seed=3)
+    >>> r.to_move, len(r.hand(0)), r.boneyard_size
+    (2, 7, 27)
+    >>> r.legal_moves()
+    [Move.parse('9-9')]
+    >>> r.push(Move.parse("9-9")); r.to_move
+    3
+    >>> r.pop(); r.to_move
+    Move.parse('9-9')
+    2
+    """
+
+    __slots__ = (
+        "rules",
+        "players",
+        "start_double",
+        "start_tile",
+        "hands",
+        "boneyard",
+        "layout",
+        "to_move",
+        "drawn",
+        "end_reason",
+        "_records",
+        "_legal",
+        "_legal_at",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[Iterable[Tile]],
+        boneyard: Iterable[Tile],
+        *,
+        start_double: int | None = None,
+        layout: Iterable[tuple[Tile, Tile | None]] = (),
+        to_move: int | None = None,
+        drawn: Tile | None = None,
+    ) -> None:
+        """A round in any consistent state (RULES.md §8); raises :class:`PositionError` otherwise.
+
+        ``boneyard`` is in draw order. ``to_move`` defaults to the holder of the starting
+        double, or to the seat that starts the opening draws.
+        """
+        self.rules = rules
+        self.players = len(hands)
+        self.start_double = rules.max_pip if start_double is None else start_double
+        if self.players < 2:
+            raise PositionError("a round needs at least 2 hands")
+        if not isinstance(self.start_double, int) or not 0 <= self.start_double <= rules.max_pip:
+            raise PositionError(f"start_double must be from 0 to {rules.max_pip} (got {self.start_double!r})")
+        self.start_tile = tile_id(self.start_double, self.start_double)
+        seen: set[int] = set()
+
+        def take(tile: Tile, where: str) -> int:
+            if tile.high > rules.max_pip:
+                raise PositionError(f"tile {tile} in {where} is above max_pip {rules.max_pip}")
+            if tile.id in seen:
+                raise PositionError(f"tile {tile} appears twice")
+            seen.add(tile.id)
+            return tile.id
+
+        self.hands = [mask_of(take(t, f"hand {seat}") for t in hand) for seat, hand in enumerate(hands)]
+        self.boneyard = [take(t, "the boneyard") for t in boneyard][::-1]  # next draw at the end
+        self.layout = Layout(rules.max_pip, rules.hub_arms, rules.toes)
+        for index, (tile, target) in enumerate(layout):
+            tid = take(tile, "the layout")
+            if index == 0:
+                if target is not None or tid != self.start_tile:
+                    raise PositionError(f"layout must begin with the hub [{TILES[self.start_tile]}, null]")
+                self.layout.place(tid, NO_TARGET)
+                continue
+            if target is None:
+                raise PositionError(f"layout entry {index} ({tile}) has no target")
+            try:
+                self.layout.check_and_place(tid, target.id)
+            except IllegalMoveError as exc:
+                raise PositionError(f"layout entry {index} ({tile}@{target}) breaks the rules: {exc}") from None
+        self.drawn = -1
+        self.end_reason: EndReason | None = None
+        self._records: list[_Record] = []
+        self._legal: list[int] = []
+        self._legal_at = -1
+        self.to_move = self._default_first_seat() if to_move is None else to_move
+        if not isinstance(self.to_move, int) or not 0 <= self.to_move < self.players:
+            raise PositionError(f"to_move must be a seat from 0 to {self.players - 1} (got {self.to_move!r})")
+        self._check_opening()
+        self._settle_end()
+        if drawn is not None:
+            self._check_drawn(drawn)
+
+    def _default_first_seat(self) -> int:
+        for seat, hand in enumerate(self.hands):
+            if hand >> self.start_tile & 1:
+                return seat
+        return (self.rules.max_pip - self.start_double) % self.players
+
+    def _check_opening(self) -> None:
+        if self.layout.hub >= 0:
+            return
+        holder = next((s for s, hand in enumerate(self.hands) if hand >> self.start_tile & 1), None)
+        if holder is None and self.start_tile not in self.boneyard:
+            raise PositionError(f"the starting double {TILES[self.start_tile]} is in no hand and not in the boneyard")
+        if holder is not None and holder != self.to_move:
+            raise PositionError(f"seat {holder} holds the starting double {TILES[self.start_tile]} and must open")
+        for seat, hand in enumerate(self.hands):
+            if not hand:
+                raise PositionError(f"seat {seat} has no tiles before the opening")
+
+    def _check_drawn(self, drawn: Tile) -> None:
+        tid = drawn.id
+        if self.end_reason is not None:
+            raise PositionError("drawn must be null once the round is over")
+        if not self.hands[self.to_move] >> tid & 1:
+            raise PositionError(f"drawn tile {drawn} is not in the hand of seat {self.to_move}")
+        if self.layout.hub < 0:
+            if tid != self.start_tile:
+                raise PositionError(f"drawn tile {drawn} during the opening must be the starting double")
+        elif not self.layout.playable_mask() >> tid & 1:
+            raise PositionError(f"drawn tile {drawn} cannot be played, so the turn would have passed")
+        self.drawn = tid
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules | None = None,
+        players: int = 4,
+        seed: int | None = None,
+        *,
+        start_double: int | None = None,
+    ) -> Round:
+        """Deal a fresh round from the whole set, shuffled by ``random.Random(seed)``.
+
+        Seat ``s`` gets the ``s``-th run of ``hand_size`` tiles of the shuffled set; the rest,
+        in order, is the boneyard.
+        """
+        rules = rules or Rules()
+        size = rules.hand_size_for(players)
+        tiles = list(range(rules.tile_count))
+        random.Random(seed).shuffle(tiles)
+        hands = [mask_of(tiles[s * size : (s + 1) * size]) for s in range(players)]
+        start = rules.max_pip if start_double is None else start_double
+        if not 0 <= start <= rules.max_pip:
+            raise PositionError(f"start_double must be from 0 to {rules.max_pip} (got {start})")
+        return cls.from_masks(rules, hands, tiles[players * size :], start)
+
+    @classmethod
+    def from_masks(cls, rules: Rules, hands: list[int], boneyard: list[int], start_double: int) -> Round:
+        """A round before its opening, from hand bit masks and boneyard ids in draw order.
+
+        Unchecked: the fast constructor for deals and for search over sampled deals.
+        """
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.players = len(hands)
+        self.start_double = start_double
+        self.start_tile = tile_id(start_double, start_double)
+        self.hands = hands
+        self.boneyard = boneyard[::-1]
+        self.layout = Layout(rules.max_pip, rules.hub_arms, rules.toes)
+        self.drawn = -1
+        self.end_reason = None
+        self._records = []
+        self._legal = []
+        self._legal_at = -1
+        self.to_move = self._default_first_seat()
+        return self
+
+    def copy(self) -> Round:
+        """An independent copy (same history, so it can be popped)."""
+        other = Round.__new__(Round)
+        other.rules = self.rules
+        other.players = self.players
+        other.start_double = self.start_double
+        other.start_tile = self.start_tile
+        other.hands = self.hands.copy()
+        other.boneyard = self.boneyard.copy()
+        other.layout = self.layout.copy()
+        other.to_move = self.to_move
+        other.drawn = self.drawn
+        other.end_reason = self.end_reason
+        other._records = self._records.copy()
+        other._legal = self._legal
+        other._legal_at = self._legal_at
+        return other
+
+    # --- what the state is -------------------------------------------------------------------
+
+    def hand(self, seat: int) -> list[Tile]:
+        return tiles_of(self.hands[seat])
+
+    def boneyard_tiles(self) -> list[Tile]:
+        """The boneyard in draw order (the next draw first)."""
+        return [TILES[t] for t in reversed(self.boneyard)]
+
+    @property
+    def boneyard_size(self) -> int:
+        return len(self.boneyard)
+
+    @property
+    def drawn_tile(self) -> Tile | None:
+        """The tile the mover drew this turn and may still play."""
+        return TILES[self.drawn] if self.drawn >= 0 else None
+
+    def placed(self) -> list[tuple[Tile, Tile | None]]:
+        """The layout in the order played, as ``(tile, target)`` with the hub's target ``None``."""
+        return [(TILES[t], TILES[g] if g >= 0 else None) for t, g in self.layout.placed]
+
+    @property
+    def phase(self) -> Phase:
+        return self.layout.phase
+
+    def is_over(self) -> bool:
+        return self.end_reason is not None
+
+    def points(self) -> list[int]:
+        """Pips left in each hand, the 0-0 counting ``rules.double_blank_points``."""
+        blank = self.rules.double_blank_points
+        return [sum(PIP_SUM[t] for t in ids_of(hand)) + (blank if hand & 1 else 0) for hand in self.hands]
+
+    @property
+    def history(self) -> list[Step]:
+        return [Step(seat, Move.from_code(code), TILES[t] if t >= 0 else None) for code, seat, t, _, _ in self._records]
+
+    @property
+    def ply(self) -> int:
+        return len(self._records)
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know (``None``: a spectator); see :mod:`chickenfoot.view`."""
+        from chickenfoot.view import view
+
+        return view(self, seat)
+
+    # --- moves -------------------------------------------------------------------------------
+
+    def legal_codes(self) -> list[int]:
+        """Legal move codes (see :mod:`chickenfoot.move`); cached until the next move: do not mutate."""
+        if self._legal_at == len(self._records):
+            return self._legal
+        codes = self._generate()
+        self._legal = codes
+        self._legal_at = len(self._records)
+        return codes
+
+    def _generate(self) -> list[int]:
+        if self.end_reason is not None:
+            return []
+        layout = self.layout
+        if layout.hub < 0:
+            if self.drawn == self.start_tile or self.hands[self.to_move] >> self.start_tile & 1:
+                return [placement_code(self.start_tile, NO_TARGET)]
+            return [DRAW]
+        if self.drawn >= 0:
+            codes = layout.tile_plays(self.drawn)
+            if self.rules.drawn_tile == "may":
+                codes.append(PASS)
+            return codes
+        codes = layout.plays(self.hands[self.to_move])
+        if codes:
+            return codes
+        return [DRAW] if self.boneyard else [PASS]
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to move (none once the round is over)."""
+        return [Move.from_code(code) for code in self.legal_codes()]
+
+    def is_legal(self, move: Move) -> bool:
+        return move.code in self.legal_codes()
+
+    def push(self, move: Move) -> None:
+        """Make a move; raises :class:`IllegalMoveError` (and changes nothing) if it is not legal."""
+        code = move.code
+        if code not in self.legal_codes():
+            raise IllegalMoveError(f"illegal move {move}: {self.why_illegal(move)}")
+        self.push_code(code)
+
+    def push_code(self, code: int) -> None:
+        """Make a move known to be legal (no check): the fast path for search."""
+        seat = self.to_move
+        layout = self.layout
+        self._legal_at = -1
+        record: _Record
+        if code == DRAW:
+            tile = self.boneyard.pop()
+            self.hands[seat] |= 1 << tile
+            record = (code, seat, tile, self.drawn, self.end_reason)
+            if layout.hub < 0:
+                if tile == self.start_tile:
+                    self.drawn = tile
+                else:
+                    self.to_move = (seat + 1) % self.players
+            elif layout.playable_mask() >> tile & 1:
+                self.drawn = tile
+            elif not (self.boneyard and self.rules.draw_limit == "until_playable"):
+                self.to_move = (seat + 1) % self.players
+            self._records.append(record)
+            if not self.boneyard:
+                self._settle_end()
+            return
+        record = (code, seat, -1, self.drawn, self.end_reason)
+        self._records.append(record)
+        self.drawn = -1
+        if code == PASS:
+            self.to_move = (seat + 1) % self.players
+            return
+        tile, target = code >> 8, code & 0xFF
+        self.hands[seat] &= ~(1 << tile)
+        layout.place(tile, NO_TARGET if target == HUB_TARGET else target)
+        if not self.hands[seat]:
+            self.end_reason = "domino"
+            return
+        self.to_move = (seat + 1) % self.players
+        if not self.boneyard:
+            self._settle_end()
+
+    def _settle_end(self) -> None:
+        """End the round if it is over: a hand is empty, or the boneyard is empty and nobody can play."""
+        if self.layout.hub < 0:
+            return
+        if not all(self.hands):
+            self.end_reason = "domino"
+            return
+        if self.boneyard:
+            return
+        playable = self.layout.playable_mask()
+        if not any(hand & playable for hand in self.hands):
+            self.end_reason = "blocked"
+
+    def pop(self) -> Move:
+        """Take back the last move exactly; returns it."""
+        code, seat, tile, drawn_before, reason_before = self._records.pop()
+        self._legal_at = -1
+        self.to_move = seat
+        self.drawn = drawn_before
+        self.end_reason = reason_before
+        if code == DRAW:
+            self.hands[seat] &= ~(1 << tile)
+            self.boneyard.append(tile)
+        elif code != PASS:
+            placed = code >> 8
+            self.layout.undo()
+            self.hands[seat] |= 1 << placed
+        return Move.from_code(code)
+
+    def peek(self) -> Move | None:
+        return Move.from_code(self._records[-1][0]) if self._records else None
+
+    def why_illegal(self, move: Move) -> str:
+        """A short reason why ``move`` is not legal now (for error messages)."""
+        if self.end_reason is not None:
+            return "the round is over"
+        seat = self.to_move
+        code = move.code
+        legal = self.legal_codes()
+        if code in legal:
+            return "it is legal"
+        if code in (DRAW, PASS):
+            if self.drawn >= 0:
+                return f"seat {seat} drew {TILES[self.drawn]} and must play it" + (" or pass" if PASS in legal else "")
+            if DRAW in legal:
+                return f"seat {seat} has no legal play and must draw"
+            return f"seat {seat} has a legal play and must play"
+        tile, target = code >> 8, code & 0xFF
+        target = NO_TARGET if target == HUB_TARGET else target
+        if not self.hands[seat] >> tile & 1:
+            return f"{TILES[tile]} is not in the hand of seat {seat}"
+        if self.drawn >= 0 and tile != self.drawn:
+            return f"seat {seat} drew {TILES[self.drawn]}: only that tile may be played now"
+        if self.layout.hub < 0 and tile != self.start_tile:
+            return f"the round opens with {TILES[self.start_tile]}"
+        return self.layout.why_not(tile, target) or "it does not fit the layout"
+
+    # --- events for interfaces ---------------------------------------------------------------
+
+    def events_of_last(self) -> list[Event]:
+        """What happened in the last move, in the words a UI announces."""
+        if not self._records:
+            return []
+        code, seat, tile, _, _ = self._records[-1]
+        move = Move.from_code(code)
+        events: list[Event] = []
+        if code == DRAW:
+            events.append(Event("draw", seat, move, TILES[tile]))
+        elif code == PASS:
+            events.append(Event("pass", seat, move))
+        else:
+            placed, target = code >> 8, code & 0xFF
+            events.append(Event("hub" if target == HUB_TARGET else "play", seat, move, TILES[placed]))
+            if target != HUB_TARGET and target != self.layout.hub:
+                if TILES[placed].is_double:
+                    events.append(Event("chicken_foot", seat, move, TILES[placed]))
+                elif TILES[target].is_double and self.layout.foot < 0:
+                    events.append(Event("foot_done", seat, move, TILES[target]))
+        if self.end_reason is not None:
+            events.append(Event("round_over", seat))
+        elif self.to_move != seat:
+            events.append(Event("turn", self.to_move))
+        return events
+
+    # --- fast random playout -----------------------------------------------------------------
+
+    def playout(self, rng: random.Random) -> list[int]:
+        """Play uniformly random legal moves to the end of the round; returns the points.
+
+        The bots' simulation loop: no move objects, no legality re-check.
+        """
+        random = rng.random
+        generate = self._generate
+        push = self.push_code
+        while self.end_reason is None:
+            codes = generate()
+            push(codes[int(random() * len(codes))])
+        return self.points()
+
+    def __repr__(self) -> str:
+        state = f"over ({self.end_reason})" if self.end_reason else f"seat {self.to_move} to move"
+        return f"<Round {len(self.layout.placed)} tiles laid, {state}>"

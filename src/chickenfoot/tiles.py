@@ -1,0 +1,136 @@
+"""Tiles of a double-N set, their notation and the bit tables the engine runs on.
+
+A tile ``H-L`` (H >= L) has the id ``H*(H+1)/2 + L``: the ids of a double-N set are exactly
+``0 .. T-1``, so a smaller set is a prefix of a larger one and a hand is an integer bit mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from chickenfoot.errors import NotationError
+
+MAX_PIP = 18
+"""The largest set the engine supports (double-18)."""
+
+
+def tile_count(max_pip: int) -> int:
+    """Number of tiles in a double-``max_pip`` set."""
+    return (max_pip + 1) * (max_pip + 2) // 2
+
+
+def tile_id(high: int, low: int) -> int:
+    """Id of the tile ``high-low`` (``high >= low``)."""
+    return high * (high + 1) // 2 + low
+
+
+TILE_COUNT = tile_count(MAX_PIP)
+HIGH: tuple[int, ...] = tuple(h for h in range(MAX_PIP + 1) for _ in range(h + 1))
+LOW: tuple[int, ...] = tuple(low for h in range(MAX_PIP + 1) for low in range(h + 1))
+PIP_SUM: tuple[int, ...] = tuple(h + low for h, low in zip(HIGH, LOW, strict=True))
+IS_DOUBLE: tuple[bool, ...] = tuple(h == low for h, low in zip(HIGH, LOW, strict=True))
+CARRIES: tuple[int, ...] = tuple(
+    sum(1 << t for t in range(TILE_COUNT) if number in (HIGH[t], LOW[t])) for number in range(MAX_PIP + 1)
+)
+"""``CARRIES[n]``: bit mask of every tile that carries the number ``n``."""
+
+
+def set_mask(max_pip: int) -> int:
+    """Bit mask of the whole double-``max_pip`` set."""
+    return (1 << tile_count(max_pip)) - 1
+
+
+def ids_of(mask: int) -> Iterator[int]:
+    """The tile ids in a bit mask, lowest first."""
+    while mask:
+        low_bit = mask & -mask
+        yield low_bit.bit_length() - 1
+        mask ^= low_bit
+
+
+def mask_of(ids: Iterable[int]) -> int:
+    """The bit mask of some tile ids."""
+    mask = 0
+    for t in ids:
+        mask |= 1 << t
+    return mask
+
+
+@dataclass(frozen=True, slots=True, order=True, repr=False)
+class Tile:
+    """One domino, ``high-low`` with ``high >= low``.
+
+    >>> Tile.parse("4-9")
+    Tile(9, 4)
+    >>> str(Tile(6, 6)), Tile(6, 6).is_double, Tile(9, 4).id
+    ('6-6', True, 49)
+    """
+
+    high: int
+    low: int
+    id: int = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.low <= self.high <= MAX_PIP:
+            raise NotationError(f"no such tile {self.high}-{self.low}")
+        object.__setattr__(self, "id", tile_id(self.high, self.low))
+
+    @classmethod
+    def of(cls, a: int, b: int) -> Tile:
+        """The tile with numbers ``a`` and ``b``, in either order."""
+        high, low = max(a, b), min(a, b)
+        if low < 0 or high > MAX_PIP:
+            raise NotationError(f"no such tile {high}-{low}")
+        return TILES[tile_id(high, low)]
+
+    @classmethod
+    def from_id(cls, tid: int) -> Tile:
+        return TILES[tid]
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Parse ``H-L`` (either order)."""
+        parts = text.strip().split("-")
+        if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
+            raise NotationError(f"bad tile {text!r}: expected two numbers like 9-4")
+        a, b = int(parts[0]), int(parts[1])
+        if max(a, b) > MAX_PIP:
+            raise NotationError(f"bad tile {text!r}: numbers go up to {MAX_PIP}")
+        return cls.of(a, b)
+
+    @property
+    def is_double(self) -> bool:
+        return self.high == self.low
+
+    @property
+    def pips(self) -> int:
+        return self.high + self.low
+
+    def carries(self, number: int) -> bool:
+        return number in (self.high, self.low)
+
+    def other(self, number: int) -> int:
+        """The number at the other end from ``number``."""
+        if not self.carries(number):
+            raise ValueError(f"{self} does not carry {number}")
+        return self.high + self.low - number
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.high}, {self.low})"
+
+
+TILES: tuple[Tile, ...] = tuple(Tile(HIGH[t], LOW[t]) for t in range(TILE_COUNT))
+
+
+def tiles_of(mask: int) -> list[Tile]:
+    """The tiles of a bit mask, in id order."""
+    return [TILES[t] for t in ids_of(mask)]
+
+
+def full_set(max_pip: int) -> list[Tile]:
+    """Every tile of a double-``max_pip`` set."""
+    return list(TILES[: tile_count(max_pip)])

@@ -1,0 +1,147 @@
+"""What one seat may know of a round: the only thing bots and clients are given.
+
+A :class:`SeatView` is a frozen copy built from public facts and the seat's own hand. It holds no
+reference to the :class:`~chickenfoot.round.Round`, so hidden tiles and the boneyard order cannot
+be reached through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chickenfoot.errors import PositionError
+from chickenfoot.layout import NO_TARGET, Layout, Phase
+from chickenfoot.move import DRAW, HUB_TARGET, PASS, Move
+from chickenfoot.round import EndReason, Round
+from chickenfoot.rules import Rules
+from chickenfoot.tiles import TILES, Tile, ids_of
+
+
+@dataclass(frozen=True, slots=True)
+class PublicStep:
+    """One move as everyone saw it.
+
+    ``drawn`` is the tile drawn, shown only to the seat that drew it. ``open_numbers`` are the
+    numbers a tile had to carry to be played just before the move: a seat that drew (after the
+    opening) or passed without a drawn tile held none of them then.
+    """
+
+    seat: int
+    move: Move
+    drawn: Tile | None
+    open_numbers: tuple[int, ...]
+    opening: bool
+    """The move was made before the hub was placed (an opening draw, or the hub itself)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's knowledge of a round (``seat`` is ``None`` for a spectator)."""
+
+    seat: int | None
+    rules: Rules
+    players: int
+    start_double: int
+    hand: tuple[Tile, ...]
+    layout: tuple[tuple[Tile, Tile | None], ...]
+    open_ends: tuple[tuple[Tile, int], ...]
+    """The ends a tile may be played on now, as ``(target, number)``."""
+    phase: Phase
+    boneyard_size: int
+    hand_sizes: tuple[int, ...]
+    to_move: int
+    drawn: Tile | None
+    """The tile this seat drew this turn and may still play."""
+    legal_moves: tuple[Move, ...]
+    """This seat's legal moves (empty when it is not this seat's turn)."""
+    history: tuple[PublicStep, ...]
+    end_reason: EndReason | None
+    points: tuple[int, ...] | None
+    """Each seat's points, once the round is over."""
+    revealed_hands: tuple[tuple[Tile, ...], ...] | None
+    """Every hand, once the round is over (all hands are shown at the end of a round)."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.end_reason is not None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat == self.to_move and self.end_reason is None
+
+    def unseen_mask(self) -> int:
+        """Bit mask of the tiles this seat cannot see: in other hands or the boneyard."""
+        mask = (1 << self.rules.tile_count) - 1
+        for tile in self.hand:
+            mask &= ~(1 << tile.id)
+        for tile, _ in self.layout:
+            mask &= ~(1 << tile.id)
+        return mask
+
+    def unseen_tiles(self) -> list[Tile]:
+        return [TILES[t] for t in ids_of(self.unseen_mask())]
+
+    def round_with(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> Round:
+        """A full round that agrees with this view: a determinization, for search.
+
+        ``hands`` gives every seat's tiles (this seat's must be its own) and ``boneyard`` the
+        unseen rest in some draw order. Raises :class:`PositionError` if they contradict the view.
+        """
+        if self.seat is not None and sorted(hands[self.seat]) != sorted(self.hand):
+            raise PositionError("the determinization changes this seat's own hand")
+        if tuple(len(h) for h in hands) != self.hand_sizes:
+            raise PositionError("the determinization's hand sizes differ from the view's")
+        if len(boneyard) != self.boneyard_size:
+            raise PositionError("the determinization's boneyard size differs from the view's")
+        return Round(
+            self.rules,
+            hands,
+            boneyard,
+            start_double=self.start_double,
+            layout=self.layout,
+            to_move=self.to_move,
+            drawn=self.drawn if self.seat == self.to_move else None,
+        )
+
+
+def public_history(round_: Round, seat: int | None) -> tuple[PublicStep, ...]:
+    """The round's moves as ``seat`` saw them, with the open numbers before each move."""
+    layout = Layout(round_.rules.max_pip, round_.rules.hub_arms, round_.rules.toes)
+    steps: list[PublicStep] = []
+    for step in round_.history:
+        code = step.move.code
+        opening = layout.hub < 0
+        numbers = tuple(layout.open_numbers())
+        steps.append(PublicStep(step.seat, step.move, step.drawn if step.seat == seat else None, numbers, opening))
+        if code not in (DRAW, PASS):
+            target = code & 0xFF
+            layout.place(code >> 8, NO_TARGET if target == HUB_TARGET else target)
+    return tuple(steps)
+
+
+def view(round_: Round, seat: int | None) -> SeatView:
+    """What ``seat`` may know of ``round_`` (``None``: a spectator, who sees no hand)."""
+    if seat is not None and not 0 <= seat < round_.players:
+        raise ValueError(f"no seat {seat} in a {round_.players}-player round")
+    over = round_.is_over()
+    mine = seat is not None and seat == round_.to_move and not over
+    return SeatView(
+        seat=seat,
+        rules=round_.rules,
+        players=round_.players,
+        start_double=round_.start_double,
+        hand=tuple(round_.hand(seat)) if seat is not None else (),
+        layout=tuple(round_.placed()),
+        open_ends=tuple((TILES[t], n) for t, n in round_.layout.open_ends()),
+        phase=round_.phase,
+        boneyard_size=round_.boneyard_size,
+        hand_sizes=tuple(hand.bit_count() for hand in round_.hands),
+        to_move=round_.to_move,
+        drawn=round_.drawn_tile if mine else None,
+        legal_moves=tuple(round_.legal_moves()) if mine else (),
+        history=public_history(round_, seat),
+        end_reason=round_.end_reason,
+        points=tuple(round_.points()) if over else None,
+        revealed_hands=tuple(tuple(round_.hand(s)) for s in range(round_.players)) if over else None,
+    )
