@@ -87,5 +87,26 @@ def perft_command(
         print(perft(round_, depth))
 
 
+@app.command()
+def play(
+    plain: Annotated[bool, typer.Option("--plain", help="Line mode: moves on stdin, the position as text.")] = False,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
+    players: Annotated[int, typer.Option(min=2, help="Number of seats.")] = 4,
+    rules: Annotated[str, typer.Option(help="Rules preset (classic, six-arms, double-12, ...).")] = "classic",
+    rounds: Annotated[int | None, typer.Option(min=1, help="Rounds in the match (default: all).")] = None,
+    seats: Annotated[str, typer.Option(help="Seat kinds: human or easy/medium/hard/expert, comma-separated.")] = (
+        "human"
+    ),
+    load: Annotated[str | None, typer.Option(help="Resume the match saved in this file.")] = None,
+) -> None:
+    """Play a match in the terminal against bots or friends (hot-seat), or in plain line mode."""
+    from chickenfoot.tui.launch import launch
+
+    try:
+        launch(plain=plain, seed=seed, players=players, preset=rules, rounds=rounds, seats=seats, load=load)
+    except (ChickenfootError, ValueError) as exc:
+        fail(str(exc))
+
+
 def main() -> None:
     app()

@@ -1,0 +1,34 @@
+"""Starting a game from the command line: the plain line mode or the Textual app."""
+
+from __future__ import annotations
+
+import sys
+
+from chickenfoot.rules import Rules
+from chickenfoot.tui.session import Session, parse_seats
+
+
+def build_session(*, seed: int | None, players: int, preset: str, rounds: int | None, seats: str) -> Session:
+    rules = Rules.preset(preset)
+    if rounds is not None:
+        rules = rules.replace(rounds=rounds)
+    rules.hand_size_for(players)
+    return Session.new(rules, parse_seats(seats, players), seed)
+
+
+def launch(
+    *, plain: bool, seed: int | None, players: int, preset: str, rounds: int | None, seats: str, load: str | None
+) -> None:
+    """Raises :class:`ValueError` (or a library error) with a one-line message on bad options."""
+    session = Session.load(load) if load else None
+    if plain:
+        from chickenfoot.tui.plain import PlainGame
+
+        if session is None:
+            session = build_session(seed=seed, players=players, preset=preset, rounds=rounds, seats=seats)
+        PlainGame(session, sys.stdin, sys.stdout).run()
+        return
+    from chickenfoot.tui.app import ChickenFootApp, StartOptions
+
+    options = StartOptions(seed=seed, players=players, preset=preset, rounds=rounds, seats=parse_seats(seats, players))
+    ChickenFootApp(options, session=session).run()

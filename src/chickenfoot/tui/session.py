@@ -1,0 +1,225 @@
+"""A match with its seats (humans and bots), shared by the terminal game and the plain line mode.
+
+Everything here goes through the engine: legal moves come from the view, moves are pushed on the
+:class:`~chickenfoot.match.Match`, and the log is worded from the round's events.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from chickenfoot import bots
+from chickenfoot.bots import Bot, Budget, make_bot
+from chickenfoot.errors import ChickenfootError, PositionError
+from chickenfoot.match import Match
+from chickenfoot.move import Move
+from chickenfoot.round import Round
+from chickenfoot.rules import Rules
+from chickenfoot.view import SeatView
+
+HUMAN = "human"
+LEVELS = ("easy", "medium", "hard", "expert")
+SEAT_KINDS = (HUMAN, *LEVELS)
+LEVEL_FALLBACK = {"easy": "random", "medium": "greedy", "hard": "greedy", "expert": "greedy"}
+"""Bots standing in for a difficulty level while the bot package does not provide it."""
+FORCED_KINDS = ("draw", "pass", "hub")
+"""A sole legal move of these kinds is made for a human: there is nothing to choose."""
+
+
+def make_seat_bot(kind: str, seed: int | None = None) -> Bot:
+    """The bot for a seat kind: a difficulty level or a bot name."""
+    try:
+        return make_bot(kind, seed)
+    except ValueError:
+        if kind in LEVEL_FALLBACK:
+            return make_bot(LEVEL_FALLBACK[kind], seed)
+        raise ValueError(f"unknown seat kind {kind!r} (choose from {', '.join(SEAT_KINDS)} or a bot name)") from None
+
+
+def parse_seats(text: str, players: int) -> list[str]:
+    """Seat kinds from ``human,medium,...``; missing seats are filled with ``medium`` bots."""
+    kinds = [word.strip().lower() for word in text.split(",") if word.strip()]
+    if len(kinds) > players:
+        raise ValueError(f"{len(kinds)} seats given for {players} players")
+    kinds += ["medium"] * (players - len(kinds))
+    for kind in kinds:
+        if kind != HUMAN:
+            make_seat_bot(kind)
+    return kinds
+
+
+def hint(view: SeatView) -> Move:
+    """A suggested move: the bot package's ``hint`` when it has one, else the greedy choice."""
+    adviser: Callable[[SeatView], object] | None = getattr(bots, "hint", None)
+    if adviser is not None:
+        advice = adviser(view)
+        if isinstance(advice, Move) and advice in view.legal_moves:
+            return advice
+    return make_bot("greedy", 0).choose(view)
+
+
+class Session:
+    """A match being played: which seats are human, the bots, undo and saving."""
+
+    def __init__(self, match: Match, seats: Sequence[str], *, bot_seed: int | None = None) -> None:
+        if len(seats) != match.players:
+            raise ValueError(f"{len(seats)} seat kinds for {match.players} players")
+        self.match = match
+        self.seats = list(seats)
+        self.bots = {
+            s: make_seat_bot(kind, None if bot_seed is None else bot_seed + s)
+            for s, kind in enumerate(self.seats)
+            if kind != HUMAN
+        }
+        self.choices: list[int] = []
+        """Plies of the current round at which a human chose a move (undo goes back to the last)."""
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        seats: Sequence[str],
+        seed: int | None = None,
+    ) -> Session:
+        return cls(Match(rules, len(seats), seed), seats, bot_seed=seed)
+
+    # --- state ------------------------------------------------------------------------------
+
+    @property
+    def round(self) -> Round:
+        return self.match.round
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, kind in enumerate(self.seats) if kind == HUMAN]
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several humans share the terminal: hands are hidden between their turns."""
+        return len(self.humans) > 1
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat] == HUMAN
+
+    def name(self, seat: int) -> str:
+        if self.is_human(seat) and not self.hot_seat:
+            return "You"
+        return f"Seat {seat}"
+
+    def label(self, seat: int) -> str:
+        kind = self.seats[seat]
+        return f"Seat {seat} ({'human' if kind == HUMAN else 'bot ' + kind})"
+
+    def view(self, seat: int | None) -> SeatView:
+        return self.round.view(seat)
+
+    def forced_move(self) -> Move | None:
+        """The move to make for a human who has no choice (a sole draw, pass or hub placement)."""
+        round_ = self.round
+        if round_.is_over() or not self.is_human(round_.to_move):
+            return None
+        legal = round_.legal_moves()
+        if len(legal) == 1 and legal[0].kind in FORCED_KINDS:
+            return legal[0]
+        return None
+
+    def bot_move(self, budget: Budget | None = None) -> Move:
+        seat = self.round.to_move
+        return self.bots[seat].choose(self.view(seat), budget)
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def play(self, move: Move, *, chosen: bool = False) -> list[str]:
+        """Push a move of the seat to move; returns the log lines. ``chosen``: a human picked it."""
+        ply = self.round.ply
+        self.match.push(move)
+        if chosen:
+            self.choices.append(ply)
+        return self.describe_last()
+
+    def describe_last(self) -> list[str]:
+        """The last move in words, showing a drawn tile only when one human plays alone."""
+        lines = []
+        for event in self.round.events_of_last():
+            who = self.name(event.seat)
+            if event.kind == "hub":
+                lines.append(f"{who} placed the hub {event.tile}")
+            elif event.kind == "play":
+                lines.append(f"{who} played {event.move}")
+            elif event.kind == "chicken_foot":
+                lines.append(f"Chicken foot! {event.tile} needs {self.round.rules.toes} toes")
+            elif event.kind == "foot_done":
+                lines.append(f"The chicken foot on {event.tile} is complete")
+            elif event.kind == "draw":
+                shown = self.is_human(event.seat) and not self.hot_seat
+                lines.append(f"{who} drew {event.tile}" if shown else f"{who} drew a tile")
+            elif event.kind == "pass":
+                lines.append(f"{who} passed")
+            elif event.kind == "round_over":
+                lines.append(f"Round {self.match.round_number} is over: {self.end_words()}")
+        return lines
+
+    def end_words(self) -> str:
+        """How the round ended, in words."""
+        round_ = self.round
+        if round_.end_reason == "blocked":
+            return "blocked, nobody can play"
+        out = next(s for s in range(round_.players) if not round_.hands[s])
+        return f"{self.name(out)} {'are' if self.name(out) == 'You' else 'is'} out of tiles"
+
+    def can_undo(self) -> bool:
+        """Undo is for one human against bots, back to their last chosen move of this round."""
+        return len(self.humans) == 1 and bool(self.choices) and not self.round.is_over()
+
+    def undo(self) -> int:
+        """Take back everything since the human's last chosen move; returns the moves taken back."""
+        if not self.can_undo():
+            raise ChickenfootError("nothing to undo (undo works in games against bots only)")
+        target = self.choices.pop()
+        count = 0
+        while self.round.ply > target:
+            self.match.pop()
+            count += 1
+        return count
+
+    def next_round(self) -> None:
+        self.match.next_round()
+        self.choices.clear()
+
+    # --- saving -----------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The match record, with the seat kinds (the record format ignores extra fields)."""
+        return {**self.match.record(), "seats": self.seats}
+
+    def save(self, path: str | Path) -> Path:
+        target = Path(path).expanduser()
+        try:
+            target.write_text(json.dumps(self.record(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise ChickenfootError(f"cannot save to {target}: {exc.strerror or exc}") from None
+        return target
+
+    @classmethod
+    def load(cls, path: str | Path) -> Session:
+        """Resume a saved match; a plain match record gets one human (seat 0) against medium bots."""
+        source = Path(path).expanduser()
+        try:
+            text = source.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ChickenfootError(f"cannot read {source}: {reason}") from None
+        match = Match.loads(text)
+        data = json.loads(text)
+        seats = data.get("seats") if isinstance(data, dict) else None
+        if seats is None:
+            seats = [HUMAN] + ["medium"] * (match.players - 1)
+        if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
+            raise PositionError(f"{source}: seats must be a list of seat kinds")
+        try:
+            return cls(match, seats, bot_seed=match.seed)
+        except ValueError as exc:
+            raise PositionError(f"{source}: {exc}") from None
