@@ -1,25 +1,95 @@
-"""Bots: each is given one seat's view (never the round) and returns a legal move."""
+"""Bots: each is given one seat's view (never the round) and returns a legal move.
+
+``make_bot`` takes a bot kind (``random``, ``greedy``, ``heuristic``, ``ismcts``) or a difficulty
+level (``easy``, ``medium``, ``hard``, ``expert``); ``hint`` suggests a move to a person, with a reason.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from chickenfoot.bots.base import Bot, Budget, RandomBot
 from chickenfoot.bots.greedy import GreedyBot
+from chickenfoot.bots.heuristic import HeuristicBot, assess, reason
+from chickenfoot.bots.search import SearchBot
+from chickenfoot.move import Move
+from chickenfoot.view import SeatView
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "heuristic": HeuristicBot,
+    "ismcts": SearchBot,
 }
-"""Bot constructors by name (each takes a seed)."""
+"""Bot constructors by kind (each takes a seed). The arena's ``cheater`` is deliberately not here."""
+
+
+@dataclass(frozen=True, slots=True)
+class Difficulty:
+    """A level offered to people: which bot kind, thinking for how long."""
+
+    kind: str
+    budget: Budget
+    description: str
+
+
+DIFFICULTIES: dict[str, Difficulty] = {
+    "easy": Difficulty("greedy", Budget(), "plays its heaviest tile"),
+    "medium": Difficulty("heuristic", Budget(), "plays like a careful person"),
+    "hard": Difficulty("ismcts", Budget(seconds=0.8, iterations=600), "searches about a second per move"),
+    "expert": Difficulty("ismcts", Budget(seconds=3.0, iterations=3000), "searches a few seconds per move"),
+}
+"""Difficulty levels by name, weakest first."""
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by name (a bot kind or a difficulty level)."""
+    level = DIFFICULTIES.get(name)
+    if level is not None:
+        bot = BOTS[level.kind](seed)
+        bot.budget = level.budget
+        bot.name = name
+        return bot
     try:
         return BOTS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (choose from {', '.join(BOTS)})") from None
+        choices = ", ".join([*BOTS, *DIFFICULTIES])
+        raise ValueError(f"unknown bot {name!r} (choose from {choices})") from None
 
 
-__all__ = ["BOTS", "Bot", "Budget", "GreedyBot", "RandomBot", "make_bot"]
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested move and a short reason a person can check against the table."""
+
+    move: Move
+    reason: str
+
+
+def hint(view: SeatView, budget: Budget | None = None) -> Hint:
+    """Suggest a move for ``view.seat``: the search's choice with ``budget``, else the rule of thumb.
+
+    Raises :class:`ValueError` when it is not the seat's turn.
+    """
+    ranked = assess(view)
+    chosen = ranked[0]
+    if budget is not None and len(ranked) > 1:
+        move = SearchBot(seed=0, budget=budget).choose(view)
+        chosen = next(a for a in ranked if a.move == move)
+    return Hint(chosen.move, reason(view, chosen))
+
+
+__all__ = [
+    "BOTS",
+    "DIFFICULTIES",
+    "Bot",
+    "Budget",
+    "Difficulty",
+    "GreedyBot",
+    "HeuristicBot",
+    "Hint",
+    "RandomBot",
+    "SearchBot",
+    "hint",
+    "make_bot",
+]

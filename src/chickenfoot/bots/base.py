@@ -23,8 +23,10 @@ class Bot(ABC):
 
     name: str = "bot"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
         self.rng = random.Random(seed)
+        self.budget = budget or Budget()
+        """The budget ``choose`` uses when it is given none."""
 
     @abstractmethod
     def choose(self, view: SeatView, budget: Budget | None = None) -> Move:

@@ -1,0 +1,197 @@
+"""Determinized search: sample deals that agree with the view, try each move, roll out to the round's end.
+
+This is single-observer ISMCTS cut at the root (Cowling, Powley & Whitehouse 2012): every iteration
+samples a fresh determinization, picks a root move by UCB1 over the moves' running mean rewards, and
+plays the round out with a greedy-leaning policy. The reward is the seat's points relative to its
+opponents', which is what adds up to the match totals. Root parallelism splits the iterations over
+worker processes and sums their statistics.
+
+:class:`CheaterBot` runs the same search on the true deal; the arena alone may use it, as an upper
+bound, through :func:`cheat_choose`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from chickenfoot.bots.base import Bot, Budget
+from chickenfoot.bots.knowledge import Sampler
+from chickenfoot.move import PASS, Move
+from chickenfoot.round import Round
+from chickenfoot.rules import Rules
+from chickenfoot.tiles import IS_DOUBLE, PIP_SUM
+from chickenfoot.view import SeatView
+
+DEFAULT_ITERATIONS = 400
+EXPLORATION = 0.7
+"""UCB1 constant, on rewards scaled to about [-1, 1]."""
+ROLLOUT_EPSILON = 0.2
+"""Share of random moves in rollouts, so they do not all follow one line."""
+REWARD_SCALE = 60.0
+"""Points that make a reward of 1 (a typical spread between seats in a round)."""
+CHECK_EVERY = 16
+"""Iterations between clock checks under a time budget."""
+
+Stats = dict[int, tuple[int, float]]
+"""Per root move code: (visits, total reward)."""
+
+
+def rollout_weights(rules: Rules) -> list[float]:
+    """Per tile id, how keen a rollout is to play it: its cost in hand, doubles a little more."""
+    weights = [float(PIP_SUM[t]) + (3.0 if IS_DOUBLE[t] else 0.0) for t in range(rules.tile_count)]
+    weights[0] = float(rules.double_blank_points) + 3.0
+    return weights
+
+
+def rollout(r: Round, rng: random.Random, weights: Sequence[float], epsilon: float = ROLLOUT_EPSILON) -> list[int]:
+    """Play to the end of the round: mostly the heaviest playable tile, sometimes a random move."""
+    rand = rng.random
+    legal = r.legal_codes
+    push = r.push_code
+    while r.end_reason is None:
+        codes = legal()
+        if len(codes) == 1:
+            push(codes[0])
+            continue
+        if rand() < epsilon:
+            push(codes[int(rand() * len(codes))])
+            continue
+        best = codes[0]
+        best_weight = -1.0
+        for code in codes:
+            w = weights[code >> 8] if code >= 0 else -0.5 if code == PASS else -1.0
+            if w > best_weight:
+                best, best_weight = code, w
+        push(best)
+    return r.points()
+
+
+def reward(points: Sequence[int], seat: int) -> float:
+    others = [p for s, p in enumerate(points) if s != seat]
+    return (sum(others) / len(others) - points[seat]) / REWARD_SCALE
+
+
+def search(
+    make_round: Callable[[random.Random], Round],
+    seat: int,
+    codes: Sequence[int],
+    rules: Rules,
+    rng: random.Random,
+    iterations: int | None,
+    deadline: float | None,
+) -> Stats:
+    """Root statistics after ``iterations`` (or until ``deadline`` on ``time.perf_counter``)."""
+    weights = rollout_weights(rules)
+    visits = dict.fromkeys(codes, 0)
+    totals = dict.fromkeys(codes, 0.0)
+    done = 0
+    while True:
+        if iterations is not None and done >= iterations:
+            break
+        if deadline is not None and done % CHECK_EVERY == 0 and done and time.perf_counter() >= deadline:
+            break
+        r = make_round(rng)
+        log_n = math.log(done + 1)
+        best_code, best_value = codes[0], -math.inf
+        for code in codes:
+            n = visits[code]
+            value = math.inf if n == 0 else totals[code] / n + EXPLORATION * math.sqrt(log_n / n)
+            if value > best_value:
+                best_code, best_value = code, value
+        r.push_code(best_code)
+        totals[best_code] += reward(rollout(r, rng, weights), seat)
+        visits[best_code] += 1
+        done += 1
+    return {code: (visits[code], totals[code]) for code in codes}
+
+
+def _worker(view: SeatView, seed: int, iterations: int | None, seconds: float | None) -> Stats:
+    sampler = Sampler(view)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    assert view.seat is not None
+    codes = [m.code for m in view.legal_moves]
+    return search(sampler.round, view.seat, codes, view.rules, random.Random(seed), iterations, deadline)
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """One long-lived pool per size: starting processes per move would cost more than the search."""
+    pool = _POOLS.get(workers)
+    if pool is None:
+        pool = _POOLS[workers] = ProcessPoolExecutor(max_workers=workers)
+    return pool
+
+
+def best_move(stats: Stats) -> int:
+    """The most visited move (ties: the better mean); robust against lucky few-visit moves."""
+    return max(stats, key=lambda c: (stats[c][0], stats[c][1] / max(stats[c][0], 1)))
+
+
+def merge(parts: Sequence[Stats]) -> Stats:
+    merged: Stats = {}
+    for part in parts:
+        for code, (n, total) in part.items():
+            before = merged.get(code, (0, 0.0))
+            merged[code] = (before[0] + n, before[1] + total)
+    return merged
+
+
+class SearchBot(Bot):
+    """Determinized search over deals that agree with what the seat knows."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None, workers: int = 1) -> None:
+        super().__init__(seed, budget or Budget(iterations=DEFAULT_ITERATIONS))
+        self.workers = workers
+
+    def statistics(self, view: SeatView, budget: Budget | None = None) -> Stats:
+        """Root statistics for ``view`` (visits and total reward per legal move code)."""
+        budget = budget or self.budget
+        if view.seat is None or not view.legal_moves:
+            raise ValueError("it is not this seat's turn")
+        seconds = budget.seconds
+        iterations = budget.iterations
+        if seconds is None and iterations is None:
+            iterations = DEFAULT_ITERATIONS
+        seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
+        if self.workers == 1:
+            return _worker(view, seeds[0], iterations, seconds)
+        share = None if iterations is None else -(-iterations // self.workers)
+        futures = [_pool(self.workers).submit(_worker, view, seed, share, seconds) for seed in seeds]
+        return merge([f.result() for f in futures])
+
+    def choose(self, view: SeatView, budget: Budget | None = None) -> Move:
+        if len(view.legal_moves) == 1:
+            return view.legal_moves[0]
+        return Move.from_code(best_move(self.statistics(view, budget)))
+
+
+class CheaterBot(SearchBot):
+    """The same search on the true deal: an upper bound for the arena, never an opponent for people."""
+
+    name = "cheater"
+
+    def choose(self, view: SeatView, budget: Budget | None = None) -> Move:
+        raise TypeError("the cheater needs the true round: the arena calls cheat_choose")
+
+
+def cheat_choose(bot: CheaterBot, round_: Round, budget: Budget | None = None) -> Move:
+    """Arena-only entry point: search the true deal (hidden hands and boneyard order are known)."""
+    codes = round_.legal_codes()
+    if len(codes) == 1:
+        return Move.from_code(codes[0])
+    budget = budget or bot.budget
+    iterations = budget.iterations if budget.iterations is not None or budget.seconds is not None else 400
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    stats = search(lambda _: round_.copy(), round_.to_move, list(codes), round_.rules, bot.rng, iterations, deadline)
+    return Move.from_code(best_move(stats))
+
+
+__all__ = ["CheaterBot", "SearchBot", "cheat_choose", "rollout"]

@@ -1,0 +1,86 @@
+"""The public bot API the games are built on: names, difficulty levels and hints."""
+
+from __future__ import annotations
+
+import pytest
+
+from chickenfoot import Round, Rules
+from chickenfoot.bots import BOTS, DIFFICULTIES, Budget, Hint, hint, make_bot
+from chickenfoot.move import Move
+from chickenfoot.tiles import Tile
+from chickenfoot.view import SeatView
+
+
+def advance(seed: int, plies: int, players: int = 4) -> Round:
+    r = Round.deal(Rules(), players, seed)
+    for _ in range(plies):
+        if r.is_over():
+            break
+        r.push(make_bot("greedy", seed).choose(r.view(r.to_move)))
+    return r
+
+
+@pytest.mark.parametrize("name", [*BOTS, *DIFFICULTIES])
+def test_every_name_makes_a_bot_that_plays_legally(name: str) -> None:
+    r = advance(4, 12)
+    bot = make_bot(name, seed=1)
+    view = r.view(r.to_move)
+    budget = Budget(iterations=30) if name in ("ismcts", "hard", "expert") else None
+    assert bot.choose(view, budget) in view.legal_moves
+
+
+def test_difficulties_are_ordered_and_named() -> None:
+    assert list(DIFFICULTIES) == ["easy", "medium", "hard", "expert"]
+    assert make_bot("hard").budget == DIFFICULTIES["hard"].budget
+    assert make_bot("expert").name == "expert"
+
+
+def test_unknown_bot_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match=r"unknown bot 'grandmaster'.*expert"):
+        make_bot("grandmaster")
+
+
+def test_hint_is_a_legal_move_with_a_reason() -> None:
+    for seed in range(6):
+        r = advance(seed, 10)
+        if r.is_over():
+            continue
+        view = r.view(r.to_move)
+        h = hint(view)
+        assert isinstance(h, Hint)
+        assert h.move in view.legal_moves
+        assert h.reason.split(":")[0] in {f"Play {h.move.tile}", "Draw", "Pass"}
+
+
+def test_hint_with_a_budget_uses_the_search() -> None:
+    r = advance(2, 14)
+    view = r.view(r.to_move)
+    h = hint(view, Budget(iterations=40))
+    assert h.move in view.legal_moves and h.reason
+
+
+def test_hint_names_the_toes_that_feed_a_double() -> None:
+    # Seat 0 holds 6-6 with three 6s to feed it: the double is the move, and the hint says why.
+    hands = [
+        [Tile(6, 6), Tile(6, 4), Tile(6, 2), Tile(6, 1), Tile(3, 0)],
+        [Tile(5, 5), Tile(4, 3), Tile(8, 7), Tile(2, 0), Tile(7, 0)],
+    ]
+    layout = [
+        (Tile(9, 9), None),
+        (Tile(9, 6), Tile(9, 9)),
+        (Tile(9, 8), Tile(9, 9)),
+        (Tile(9, 7), Tile(9, 9)),
+        (Tile(9, 5), Tile(9, 9)),
+    ]
+    r = Round(Rules(), hands, [Tile(1, 0), Tile(4, 4)], layout=layout, to_move=0)
+    h = hint(r.view(0))
+    assert h.move == Move.parse("6-6@9-6")
+    assert h.reason == "Play 6-6: you hold 6-1, 6-2 and 6-4 to feed its toes"
+
+
+def test_hint_refuses_when_it_is_not_the_seats_turn() -> None:
+    r = advance(1, 3)
+    other = (r.to_move + 1) % r.players
+    view: SeatView = r.view(other)
+    with pytest.raises(ValueError, match="not this seat's turn"):
+        hint(view)
