@@ -173,6 +173,7 @@ class Layout:
 
     def place(self, tile: int, target: int) -> None:
         """Place ``tile`` against ``target`` (``NO_TARGET`` for the hub); the caller checked legality."""
+        # The hot path of every playout: the end bookkeeping is inlined rather than shared.
         self.placed.append((tile, target))
         self.placed_mask |= 1 << tile
         if target < 0:
@@ -180,33 +181,33 @@ class Layout:
             self.hub_number = HIGH[tile]
             self._undo.append((_HUB, tile, target, 0))
             return
-        if target == self.hub:
-            self.arms += 1
-            self._add_end(tile, PIP_SUM[tile] - self.hub_number)
-            self._undo.append((_ARM, tile, target, 0))
-            return
         if target == self.foot:
-            self.toe_count += 1
-            if self.toe_count == self.toes:
+            toe_count = self.toe_count = self.toe_count + 1
+            if toe_count == self.toes:
                 self.foot = NO_TARGET
-            self._add_end(tile, PIP_SUM[tile] - self.foot_number)
+            number = PIP_SUM[tile] - self.foot_number
             self._undo.append((_TOE, tile, target, 0))
-            return
-        number = self.open_number.pop(target)
-        line = self.ends[number]
-        index = line.index(target)
-        del line[index]
-        if not line:
-            self.end_numbers &= ~(1 << number)
-        if IS_DOUBLE[tile]:
-            self.foot = tile
-            self.foot_number = number
-            self.toe_count = 0
+        elif target == self.hub:
+            self.arms += 1
+            number = PIP_SUM[tile] - self.hub_number
+            self._undo.append((_ARM, tile, target, 0))
         else:
-            self._add_end(tile, PIP_SUM[tile] - number)
-        self._undo.append((_LEAF, tile, target, index))
-
-    def _add_end(self, tile: int, number: int) -> None:
+            number = self.open_number.pop(target)
+            line = self.ends[number]
+            index = line.index(target)
+            del line[index]
+            if not line:
+                self.end_numbers ^= 1 << number
+            if IS_DOUBLE[tile]:
+                # The previous foot (closed, or none) is kept in the record: undoing this double
+                # must give back its toe count and number, which undoing its toes relies on.
+                self._undo.append((_LEAF, tile, target, index << 16 | self.toe_count << 8 | (self.foot_number & 0xFF)))
+                self.foot = tile
+                self.foot_number = number
+                self.toe_count = 0
+                return
+            self._undo.append((_LEAF, tile, target, index << 16))
+            number = PIP_SUM[tile] - number
         self.ends[number].append(tile)
         self.end_numbers |= 1 << number
         self.open_number[tile] = number
@@ -220,7 +221,7 @@ class Layout:
 
     def undo(self) -> None:
         """Take back the last placement exactly."""
-        kind, tile, target, index = self._undo.pop()
+        kind, tile, target, extra = self._undo.pop()
         self.placed.pop()
         self.placed_mask &= ~(1 << tile)
         if kind == _HUB:
@@ -238,12 +239,13 @@ class Layout:
             if IS_DOUBLE[tile]:
                 number = self.foot_number
                 self.foot = NO_TARGET
-                self.foot_number = -1
-                self.toe_count = 0
+                self.toe_count = extra >> 8 & 0xFF
+                previous = extra & 0xFF
+                self.foot_number = -1 if previous == 0xFF else previous
             else:
                 number = PIP_SUM[tile] - self.open_number[tile]
                 self._drop_end(tile)
-            self.ends[number].insert(index, target)
+            self.ends[number].insert(extra >> 16, target)
             self.end_numbers |= 1 << number
             self.open_number[target] = number
 
