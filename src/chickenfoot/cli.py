@@ -108,5 +108,20 @@ def play(
         fail(str(exc))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+    pace: Annotated[float, typer.Option(min=0, help="Scale of the bots' and forced moves' pauses (0: none).")] = 1.0,
+) -> None:
+    """Serve the browser game (lobby, tables, bots) and print its address."""
+    from chickenfoot.server.run import run
+
+    run(host, port, database_url, pace)
+
+
 def main() -> None:
     app()

@@ -1,0 +1,27 @@
+"""Start the server process (``chickenfoot serve``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import uvicorn
+
+from chickenfoot.server.app import Settings, create_app
+from chickenfoot.server.storage import default_database_url
+from chickenfoot.server.table import Timing
+
+
+def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> None:
+    """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once)."""
+    base = Timing()
+    timing = dataclasses.replace(
+        base,
+        bot_delay=base.bot_delay * pace,
+        forced_delay=base.forced_delay * pace,
+        next_round_delay=base.next_round_delay * pace,
+    )
+    url = database_url or default_database_url()
+    app = create_app(Settings(database_url=url, timing=timing))
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=65536)

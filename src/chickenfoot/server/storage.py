@@ -1,0 +1,127 @@
+"""Durable storage of tables and their actions (SQLAlchemy 2 async; SQLite by default, PostgreSQL too).
+
+A table is its configuration (rules, seats, seed) plus the ordered list of its game actions (each
+a move in RULES.md notation, or ``next_round``). The engine is deterministic given the seed, so
+replaying the actions rebuilds every table exactly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+metadata = sa.MetaData()
+game_tables = sa.Table(
+    "game_tables",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("config", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("action", sa.String(32), nullable=False),
+)
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory."""
+    from platformdirs import user_data_path
+
+    directory = user_data_path("chickenfoot", appauthor=False, ensure_exists=True)
+    return f"sqlite+aiosqlite:///{directory / 'games.db'}"
+
+
+def _upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+class Storage:
+    """Tables and actions in one database; every write is committed before it returns."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            # One connection: SQLite has a single writer anyway, and a lock keeps writers in line.
+            self.engine: AsyncEngine = create_async_engine(url, pool_size=1, max_overflow=0)
+            sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
+        self._lock = asyncio.Lock() if self.is_sqlite else None
+
+    async def migrate(self) -> None:
+        """Bring the schema up to date (Alembic, run in-process)."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        if self._lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._lock, self.engine.begin() as conn:
+            yield conn
+
+    async def create_table(self, code: str, config: dict[str, Any]) -> bool:
+        """Store a new table; ``False`` if the code is taken."""
+        try:
+            async with self._write() as conn:
+                await conn.execute(
+                    game_tables.insert().values(code=code, config=json.dumps(config), created_at=datetime.now(UTC))
+                )
+        except sa.exc.IntegrityError:
+            return False
+        return True
+
+    async def update_config(self, code: str, config: dict[str, Any]) -> None:
+        async with self._write() as conn:
+            await conn.execute(game_tables.update().where(game_tables.c.code == code).values(config=json.dumps(config)))
+
+    async def append_action(self, code: str, version: int, action: str) -> None:
+        """Store action number ``version`` of a table (numbered from 1); a duplicate number fails."""
+        async with self._write() as conn:
+            await conn.execute(actions.insert().values(table_code=code, version=version, action=action))
+
+    async def load_table(self, code: str) -> tuple[dict[str, Any], list[str]] | None:
+        """A table's configuration and its actions in order, or ``None``."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(game_tables.c.config).where(game_tables.c.code == code))).first()
+            if row is None:
+                return None
+            rows = await conn.execute(
+                sa.select(actions.c.action).where(actions.c.table_code == code).order_by(actions.c.version)
+            )
+            return json.loads(row[0]), [r[0] for r in rows]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL with synchronous=NORMAL: a committed write survives the process being killed.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

@@ -1,0 +1,372 @@
+"""A table: the one object in the process that owns a match, authorises actions and announces them.
+
+Every action is checked against the engine, stored (committed) and only then applied and
+published. Bots, covered seats and forced moves are driven by one pending timer per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from chickenfoot.bots import Bot, Budget, make_bot
+from chickenfoot.match import Match
+from chickenfoot.move import Move
+from chickenfoot.rules import Rules
+from chickenfoot.server.protocol import Presence, ProtocolError, dumps, events_for, parse_move, raw_events, state_for
+from chickenfoot.server.pubsub import PubSub
+from chickenfoot.server.storage import Storage
+from chickenfoot.view import SeatView
+
+log = logging.getLogger(__name__)
+
+NEXT_ROUND = "next_round"
+EVENT_LOG = 1000
+"""Versions whose events are kept for reconnecting clients (older ones get a full snapshot)."""
+BOT_FALLBACK = "greedy"
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Pauses of the automatic play, in seconds (all 0 in tests)."""
+
+    bot_delay: float = 0.8
+    forced_delay: float = 0.8
+    next_round_delay: float = 6.0
+    grace: float = 20.0
+    bot_seconds: float = 1.0
+    cover_bot: str = "medium"
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: Literal["human", "bot"]
+    name: str
+    bot: str | None = None
+    token: str | None = None
+    taken: bool = False
+
+
+@dataclass(slots=True)
+class TableConfig:
+    """What is stored about a table besides its actions."""
+
+    rules: Rules
+    seats: list[Seat]
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_dict(), "seats": [asdict(s) for s in self.seats], "seed": self.seed}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableConfig:
+        return cls(Rules.from_dict(data["rules"]), [Seat(**s) for s in data["seats"]], int(data["seed"]))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def bot_for(name: str, seed: int) -> Bot:
+    """The named bot, or the best one that exists when a level is not available."""
+    try:
+        return make_bot(name, seed)
+    except ValueError:
+        return make_bot(BOT_FALLBACK, seed)
+
+
+def hint_for(view: SeatView) -> tuple[Move, str]:
+    """A suggested move with a reason: the bots' ``hint`` when it exists, else the greedy bot's pick."""
+    import chickenfoot.bots as bots
+
+    hint = getattr(bots, "hint", None)
+    if hint is not None:
+        answer = hint(view)
+        if isinstance(answer, Move):
+            return answer, "a good move here"
+        if isinstance(answer, tuple):
+            return answer[0], str(answer[1])
+        if isinstance(answer, dict):
+            return Move.parse(str(answer["move"])), str(answer.get("reason", ""))
+        return answer.move, str(answer.reason)
+    return bot_for(BOT_FALLBACK, 0).choose(view), "it sheds the most points"
+
+
+@dataclass(slots=True)
+class Notice:
+    """What a table publishes: a new version (with its events) or a presence change."""
+
+    version: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Table:
+    """One table's match, seats and connections; all changes go through :meth:`act`."""
+
+    def __init__(
+        self, code: str, config: TableConfig, storage: Storage, pubsub: PubSub, timing: Timing, match: Match
+    ) -> None:
+        self.code = code
+        self.config = config
+        self.storage = storage
+        self.pubsub = pubsub
+        self.timing = timing
+        self.match = match
+        self.version = 0
+        self.events: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=EVENT_LOG)
+        self.connections = [0] * len(config.seats)
+        self.covered: set[int] = set()
+        self.lock = asyncio.Lock()
+        self.bots = {s: bot_for(seat.bot or BOT_FALLBACK, config.seed + s) for s, seat in enumerate(config.seats)}
+        self._cover_bots: dict[int, Bot] = {}
+        self._timer: asyncio.Task[None] | None = None
+        self._grace: dict[int, asyncio.Task[None]] = {}
+        self._cache: dict[tuple[int, int, int | None], str] = {}
+        self._presence_epoch = 0
+
+    # --- building -----------------------------------------------------------------------------
+
+    @classmethod
+    def restore(
+        cls, code: str, config: TableConfig, actions: list[str], storage: Storage, pubsub: PubSub, timing: Timing
+    ) -> Table:
+        """Rebuild a table from its stored actions (replaying them through the engine)."""
+        table = cls(code, config, storage, pubsub, timing, Match(config.rules, len(config.seats), config.seed))
+        for action in actions:
+            table._apply(action)
+        return table
+
+    def _apply(self, action: str) -> list[dict[str, Any]]:
+        """Apply a checked action to the match; returns its events and records them."""
+        match = self.match
+        if action == NEXT_ROUND:
+            round_ = match.next_round()
+            events = [
+                {"kind": "round_start", "seat": round_.to_move, "move": None},
+                {"kind": "turn", "seat": round_.to_move, "move": None},
+            ]
+        else:
+            match.push(Move.parse(action))
+            events = raw_events(match.round.events_of_last())
+            if match.is_over():
+                events.append({"kind": "match_over", "seat": match.winners()[0], "move": None})
+        self.version += 1
+        self.events.append((self.version, events))
+        return events
+
+    # --- who is who ---------------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        for s, seat in enumerate(self.config.seats):
+            if seat.token is not None and secrets.compare_digest(seat.token, token):
+                return s
+        return None
+
+    def presence(self) -> Presence:
+        seats = self.config.seats
+        return Presence(
+            names=tuple(seat.name for seat in seats),
+            kinds=tuple(seat.kind for seat in seats),
+            connected=tuple(seat.kind == "bot" or self.connections[s] > 0 for s, seat in enumerate(seats)),
+            covered=tuple(s in self.covered for s in range(len(seats))),
+        )
+
+    @property
+    def status(self) -> str:
+        if self.match.is_over():
+            return "finished"
+        if all(seat.taken for seat in self.config.seats if seat.kind == "human"):
+            return "playing"
+        return "waiting"
+
+    def automatic(self, seat: int) -> bool:
+        return self.config.seats[seat].kind == "bot" or seat in self.covered
+
+    # --- messages -----------------------------------------------------------------------------
+
+    def state_text(self, seat: int | None, events: list[dict[str, Any]]) -> str:
+        """The ``state`` message for ``seat`` (cached per version and presence when there are no events)."""
+        key = (self.version, self._presence_epoch, seat)
+        if not events and key in self._cache:
+            return self._cache[key]
+        state = state_for(self.code, self.match, self.match.round.view(seat), self.presence())
+        text = dumps({"type": "state", "version": self.version, "state": state, "events": events_for(events, seat)})
+        if not events:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = text
+        return text
+
+    def events_since(self, since: int | None) -> list[dict[str, Any]] | None:
+        """Events of every version after ``since``, or ``None`` when a full snapshot is needed."""
+        if since is None or since > self.version or since < 0:
+            return None
+        if since == self.version:
+            return []
+        if not self.events or self.events[0][0] > since + 1:
+            return None
+        return [event for version, events in self.events if version > since for event in events]
+
+    def channel(self) -> str:
+        return f"table:{self.code}"
+
+    async def _publish(self, events: list[dict[str, Any]], presence: bool = False) -> None:
+        if presence:
+            self._presence_epoch += 1
+        await self.pubsub.publish(self.channel(), {"version": self.version, "events": events})
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def check(self, seat: int | None, action: str, version: int | None) -> str:
+        """The action in canonical form if ``seat`` may do it now; raises :class:`ProtocolError`."""
+        match = self.match
+        if seat is None:
+            raise ProtocolError("spectators cannot play")
+        if version is not None and version != self.version:
+            raise ProtocolError(f"stale version {version} (the table is at version {self.version})")
+        if self.status == "waiting":
+            raise ProtocolError("waiting for every player to join")
+        if action == NEXT_ROUND:
+            if not match.round.is_over():
+                raise ProtocolError("the round is not over")
+            if match.is_over():
+                raise ProtocolError("the match is over")
+            return action
+        if match.is_over():
+            raise ProtocolError("the match is over")
+        if match.round.is_over():
+            raise ProtocolError("the round is over")
+        if seat != match.to_move:
+            raise ProtocolError(f"not your turn (seat {match.to_move} is to move)")
+        move = parse_move(action)
+        if not match.round.is_legal(move):
+            raise ProtocolError(f"illegal move {move}: {match.round.why_illegal(move)}")
+        return str(move)
+
+    async def act(self, seat: int | None, action: str, version: int | None = None) -> None:
+        """Check, store, apply and publish one action; raises :class:`ProtocolError` when refused."""
+        async with self.lock:
+            canonical = self.check(seat, action, version)
+            await self.storage.append_action(self.code, self.version + 1, canonical)
+            events = self._apply(canonical)
+            await self._publish(events)
+        self.schedule()
+
+    async def hint(self, seat: int | None) -> tuple[Move, str]:
+        if seat is None or not self.match.round.view(seat).my_turn:
+            raise ProtocolError("a hint is for the seat to move")
+        return await asyncio.to_thread(hint_for, self.match.round.view(seat))
+
+    # --- presence -----------------------------------------------------------------------------
+
+    async def join(self, name: str) -> tuple[int, str]:
+        """Take the first free human seat; raises :class:`LookupError` when none is free."""
+        async with self.lock:
+            for s, seat in enumerate(self.config.seats):
+                if seat.kind == "human" and not seat.taken:
+                    seat.taken = True
+                    if name:
+                        seat.name = name
+                    await self.storage.update_config(self.code, self.config.to_json())
+                    await self._publish([], presence=True)
+                    return s, seat.token or ""
+        raise LookupError("no free seat at this table")
+
+    async def take_seat(self, seat: int) -> None:
+        """Mark a human seat taken (its invite was opened)."""
+        async with self.lock:
+            if not self.config.seats[seat].taken:
+                self.config.seats[seat].taken = True
+                await self.storage.update_config(self.code, self.config.to_json())
+
+    async def connect(self, seat: int | None) -> None:
+        if seat is None:
+            return
+        self.connections[seat] += 1
+        if (task := self._grace.pop(seat, None)) is not None:
+            task.cancel()
+        self.covered.discard(seat)
+        await self._publish([{"kind": "connected", "seat": seat, "move": None}], presence=True)
+        self.schedule()
+
+    async def disconnect(self, seat: int | None) -> None:
+        if seat is None:
+            return
+        self.connections[seat] -= 1
+        if self.connections[seat] == 0:
+            await self._publish([{"kind": "disconnected", "seat": seat, "move": None}], presence=True)
+            self._grace[seat] = asyncio.create_task(self._cover_later(seat))
+
+    async def _cover_later(self, seat: int) -> None:
+        await asyncio.sleep(self.timing.grace)
+        self._grace.pop(seat, None)
+        if self.connections[seat] == 0:
+            self.covered.add(seat)
+            await self._publish([], presence=True)
+            self.schedule()
+
+    # --- automatic play -----------------------------------------------------------------------
+
+    def schedule(self) -> None:
+        """Plan the next automatic action (a bot's or covered seat's move, a forced move, a new round)."""
+        # An automatic action reschedules from inside its own timer task: that task must not cancel itself.
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+        match = self.match
+        if match.is_over() or self.status == "waiting":
+            return
+        if match.round.is_over():
+            if any(self.automatic(s) for s in range(len(self.config.seats))):
+                self._timer = asyncio.create_task(self._later(self.timing.next_round_delay, self._next_round))
+            return
+        seat = match.to_move
+        if self.automatic(seat):
+            self._timer = asyncio.create_task(self._later(self.timing.bot_delay, self._bot_move))
+        else:
+            legal = match.round.legal_moves()
+            if len(legal) == 1 and legal[0].kind in ("draw", "pass"):
+                self._timer = asyncio.create_task(self._later(self.timing.forced_delay, self._forced_move))
+
+    async def _later(self, delay: float, action: Callable[[int], Any]) -> None:
+        version = self.version
+        await asyncio.sleep(delay)
+        try:
+            await action(version)
+        except ProtocolError:
+            pass  # the table moved on meanwhile
+        except Exception:
+            log.exception("automatic action failed at table %s", self.code)
+
+    async def _next_round(self, version: int) -> None:
+        seat = next(s for s in range(len(self.config.seats)) if self.automatic(s))
+        await self.act(seat, NEXT_ROUND, version)
+
+    async def _forced_move(self, version: int) -> None:
+        seat = self.match.to_move
+        await self.act(seat, str(self.match.round.legal_moves()[0]), version)
+
+    async def _bot_move(self, version: int) -> None:
+        seat = self.match.to_move
+        bot = self.bots[seat] if self.config.seats[seat].kind == "bot" else self._cover_bot(seat)
+        view = self.match.round.view(seat)
+        move = await asyncio.to_thread(bot.choose, view, Budget(seconds=self.timing.bot_seconds))
+        # The seat's owner may have come back while the bot thought.
+        if self.version == version and self.automatic(seat):
+            await self.act(seat, str(move), version)
+
+    def _cover_bot(self, seat: int) -> Bot:
+        if seat not in self._cover_bots:
+            self._cover_bots[seat] = bot_for(self.timing.cover_bot, self.config.seed + seat)
+        return self._cover_bots[seat]
+
+    def close(self) -> None:
+        for task in [self._timer, *self._grace.values()]:
+            if task is not None:
+                task.cancel()
+        self._grace.clear()
