@@ -1,3 +1,32 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond Python packages, when it is missing.
 set -euo pipefail
+
+# PostgreSQL for the server's tests (tests/server): a local server on 127.0.0.1 with the database
+# chickenfoot_test owned by the role chickenfoot (password chickenfoot). The tests read
+# CHICKENFOOT_TEST_DATABASE_URL when it is set, else use that database; nothing is exported here.
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
+if [ -z "${CHICKENFOOT_TEST_DATABASE_URL:-}" ]; then
+    if ! command -v pg_ctlcluster >/dev/null 2>&1; then
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    fi
+    read -r pg_version pg_cluster pg_port pg_status _ < <(pg_lsclusters -h | head -n 1) || true
+    if [ -z "${pg_version:-}" ]; then
+        pg_version=$(ls /usr/lib/postgresql | sort -n | tail -n 1) pg_cluster=main
+        as_root pg_createcluster "$pg_version" "$pg_cluster" >/dev/null
+        pg_status=down
+    fi
+    if [ "${pg_status:-}" != online ]; then
+        as_root pg_ctlcluster "$pg_version" "$pg_cluster" start
+    fi
+    pg_port=$(pg_lsclusters -h | awk -v v="$pg_version" -v c="$pg_cluster" '$1 == v && $2 == c { print $3 }')
+    if [ "$pg_port" != 5432 ]; then
+        echo "test-services: PostgreSQL listens on port $pg_port; set CHICKENFOOT_TEST_DATABASE_URL" >&2
+    fi
+    as_postgres psql -p "$pg_port" -qtAc "SELECT 1 FROM pg_roles WHERE rolname = 'chickenfoot'" | grep -q 1 ||
+        as_postgres psql -p "$pg_port" -qc "CREATE ROLE chickenfoot LOGIN PASSWORD 'chickenfoot'"
+    as_postgres psql -p "$pg_port" -qtAc "SELECT 1 FROM pg_database WHERE datname = 'chickenfoot_test'" | grep -q 1 ||
+        as_postgres createdb -p "$pg_port" -O chickenfoot chickenfoot_test
+fi
