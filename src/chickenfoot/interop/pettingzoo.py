@@ -1,0 +1,204 @@
+"""A PettingZoo AEC environment: one round (or a whole match) of Chicken Foot.
+
+>>> e = env(players=3, max_pip=6)
+>>> e.reset(seed=7)
+>>> e.agent_selection, e.action_space("player_0").n
+('player_1', 303)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> sorted(obs), int(obs["action_mask"].sum())
+(['action_mask', 'observation'], 1)
+
+Agents are ``player_0`` .. ``player_{P-1}`` (seat ``s`` is ``player_s``). Actions are numbered by
+:class:`~chickenfoot.interop.actions.ActionCodec`; the observation is
+``{"observation": features, "action_mask": legal actions}`` with the features of
+:mod:`chickenfoot.interop.features`, built from the agent's own seat view only. The same agent may
+act several times in a row (it draws, then plays the drawn tile).
+
+Rewards come when a round ends: ``reward="points"`` gives each agent minus its points;
+``reward="zero_sum"`` gives the table's mean points minus its own (the rewards sum to 0). With
+``full_match=True`` the episode is a whole match (RULES.md §2): each round's rewards arrive as it
+ends and the next round is dealt at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from chickenfoot.errors import IllegalMoveError, RulesError
+from chickenfoot.interop.actions import ActionCodec
+from chickenfoot.interop.features import ObservationEncoder
+from chickenfoot.match import Match
+from chickenfoot.round import Round
+from chickenfoot.rules import Rules
+
+RewardKind = Literal["points", "zero_sum"]
+Observation = dict[str, np.ndarray[Any, Any]]
+
+
+def make_rules(preset: str | None, options: dict[str, Any]) -> Rules:
+    """Rules from an optional preset name and rule fields (``max_pip=12``, ``hub_arms=6`` ...)."""
+    base = Rules.preset(preset) if preset is not None else Rules()
+    return Rules.from_dict({**base.to_dict(), **options})
+
+
+def round_rewards(points: list[int], kind: RewardKind) -> list[float]:
+    if kind == "points":
+        return [-float(p) for p in points]
+    mean = sum(points) / len(points)
+    return [mean - p for p in points]
+
+
+def render_text(round_: Round, totals: list[int] | None = None) -> str:
+    """The round as text: layout, open ends, every hand (a render is for people watching, not agents)."""
+    lines = [f"round with hub {round_.start_double}-{round_.start_double}, boneyard {round_.boneyard_size}"]
+    layout = " ".join(str(tile) if target is None else f"{tile}@{target}" for tile, target in round_.placed())
+    lines.append(f"layout: {layout or '(empty)'}")
+    view = round_.view(None)
+    ends = ", ".join(f"{number} on {target}" for target, number in view.open_ends)
+    lines.append(f"open ends ({view.phase.name.lower()}): {ends or '-'}")
+    for seat in range(round_.players):
+        marker = "*" if seat == round_.to_move and not round_.is_over() else " "
+        hand = " ".join(str(t) for t in round_.hand(seat))
+        total = f" total {totals[seat]}" if totals is not None else ""
+        lines.append(f"{marker} player_{seat} ({len(round_.hand(seat))}){total}: {hand}")
+    if round_.is_over():
+        lines.append(f"round over ({round_.end_reason}): points {round_.points()}")
+    return "\n".join(lines)
+
+
+class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 (PettingZoo's naming convention)
+    """Chicken Foot as an AEC environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "chickenfoot_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        preset: str | None = None,
+        reward: RewardKind = "points",
+        full_match: bool = False,
+        render_mode: str | None = None,
+        **rules: Any,
+    ) -> None:
+        super().__init__()
+        self.rules = make_rules(preset, rules)
+        self.rules.hand_size_for(players)
+        if reward not in ("points", "zero_sum"):
+            raise RulesError(f"reward must be 'points' or 'zero_sum' (got {reward!r})")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise RulesError(f"render_mode must be 'ansi' or 'human' (got {render_mode!r})")
+        self.players = players
+        self.reward_kind: RewardKind = reward
+        self.full_match = full_match
+        self.render_mode = render_mode
+        self.codec = ActionCodec.for_max_pip(self.rules.max_pip)
+        self.encoder = ObservationEncoder(self.rules, players, match=full_match)
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self.agents = self.possible_agents[:]
+        self._action_space = spaces.Discrete(self.codec.size)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, shape=(self.encoder.size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
+            }
+        )
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
+        self.np_random, _ = seeding.np_random(None)
+        self.match: Match | None = None
+        self.round: Round | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        deal_seed = int(self.np_random.integers(2**63))
+        if self.full_match:
+            self.match = Match(self.rules, self.players, seed=deal_seed)
+            self.round = self.match.round
+        else:
+            self.round = Round.deal(self.rules, self.players, seed=deal_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.round.to_move]
+
+    def _current(self) -> Round:
+        if self.round is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.round
+
+    def observe(self, agent: str) -> Observation:
+        round_ = self._current()
+        view = round_.view(self.possible_agents.index(agent))
+        if self.match is not None:
+            features = self.encoder.encode(view, self.match.totals(), len(self.match.round_points))
+        else:
+            features = self.encoder.encode(view)
+        return {"observation": features, "action_mask": self.encoder.action_mask(view)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        round_ = self._current()
+        if action is None or not 0 <= int(action) < self.codec.size:
+            raise IllegalMoveError(f"action {action!r} is out of range 0..{self.codec.size - 1}")
+        code = self.codec.codes[int(action)]
+        if code not in round_.legal_codes():
+            raise IllegalMoveError(f"illegal action {action} ({self.codec.move_of(int(action))}) for {agent}")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.match is not None:
+            self.match.push(self.codec.move_of(int(action)))
+        else:
+            round_.push_code(code)
+        if round_.is_over():
+            for name, value in zip(self.possible_agents, round_rewards(round_.points(), self.reward_kind), strict=True):
+                self.rewards[name] = value
+            if self.match is not None and not self.match.is_over():
+                self.round = self.match.next_round()
+            else:
+                self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[self._current().to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        totals = self.match.totals() if self.match is not None else None
+        return render_text(self._current(), totals)
+
+    def close(self) -> None:
+        pass
+
+
+def env(players: int = 4, **kwargs: Any) -> AECEnv[str, Observation, int]:
+    """The environment with PettingZoo's usual classic-game wrappers.
+
+    An illegal action ends the episode with reward -1 for the agent that made it (as in
+    PettingZoo's classic games); ``raw_env`` raises :class:`~chickenfoot.errors.IllegalMoveError`
+    instead.
+    """
+    wrapped: AECEnv[str, Observation, int] = raw_env(players, **kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
