@@ -30,7 +30,9 @@ from chickenfoot.interop.pettingzoo import Observation, RewardKind, raw_env
 class ChickenfootEnv(gym.Env[Observation, np.int64]):
     """One seat of a Chicken Foot round (or match) against bots (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {  # noqa: RUF012 (the libraries define metadata as a plain dict)
+        "render_modes": ["ansi", "human"]
+    }
 
     def __init__(
         self,

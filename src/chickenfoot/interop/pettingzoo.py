@@ -2,8 +2,8 @@
 
 >>> e = env(players=3, max_pip=6)
 >>> e.reset(seed=7)
->>> e.agent_selection, e.action_space("player_0").n
-('player_1', 303)
+>>> e.agent_selection, int(e.action_space("player_0").n)
+('player_0', 303)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> sorted(obs), int(obs["action_mask"].sum())
 (['action_mask', 'observation'], 1)
@@ -72,10 +72,14 @@ def render_text(round_: Round, totals: list[int] | None = None) -> str:
     return "\n".join(lines)
 
 
-class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 (PettingZoo's naming convention)
+class raw_env(AECEnv[str, Observation, int]):
     """Chicken Foot as an AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "chickenfoot_v0", "is_parallelizable": False}
+    metadata = {  # noqa: RUF012 (the libraries define metadata as a plain dict)
+        "render_modes": ["ansi", "human"],
+        "name": "chickenfoot_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
