@@ -1,0 +1,722 @@
+"""The terminal game (Textual): start screen, board, hand, bots, hot-seat, round end and saving.
+
+The screens only draw what the session says: legal moves come from the seat's view, and every
+move goes through :class:`~chickenfoot.tui.session.Session`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import partial
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Grid, Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
+
+from chickenfoot.bots import Budget
+from chickenfoot.errors import ChickenfootError
+from chickenfoot.move import Move
+from chickenfoot.rules import PRESETS, Rules
+from chickenfoot.tiles import Tile
+from chickenfoot.tui.board import Role, board_lines
+from chickenfoot.tui.session import HUMAN, SEAT_KINDS, Session, hint
+from chickenfoot.view import SeatView
+
+MAX_SEATS = 8
+DEFAULT_SAVE = "chickenfoot-match.json"
+
+STYLES: dict[Role, Style] = {
+    "tile": Style(color="bright_white"),
+    "hub": Style(color="magenta", bold=True),
+    "double": Style(color="yellow", bold=True),
+    "line": Style(color="grey50"),
+    "open": Style(color="green", bold=True),
+    "target": Style(color="black", bgcolor="green", bold=True),
+    "chosen": Style(color="black", bgcolor="yellow", bold=True),
+    "note": Style(color="grey62", italic=True),
+}
+
+
+@dataclass
+class StartOptions:
+    """What the start screen shows first (from the command line)."""
+
+    seed: int | None = None
+    players: int = 4
+    preset: str = "classic"
+    rounds: int | None = None
+    seats: list[str] = field(default_factory=lambda: [HUMAN])
+
+
+def seat_kinds(seats: list[str], players: int) -> list[str]:
+    return [seats[s] if s < len(seats) else ("human" if s == 0 else "medium") for s in range(players)]
+
+
+# --- the start screen -----------------------------------------------------------------------
+
+
+class StartScreen(Screen[None]):
+    """Rules, seats and seed for a new match, or a saved match to resume."""
+
+    BINDINGS = [Binding("ctrl+s", "start", "Start"), Binding("escape", "app.quit", "Quit")]
+
+    def __init__(self, options: StartOptions) -> None:
+        super().__init__()
+        self.options = options
+
+    def compose(self) -> ComposeResult:
+        opts = self.options
+        kinds = seat_kinds(opts.seats, MAX_SEATS)
+        with VerticalScroll(id="start"):
+            yield Static(Text("Chicken Foot", style="bold yellow"), id="title")
+            with Grid(id="settings"):
+                yield Label("Rules")
+                yield Label("Seats")
+                yield Label("Rounds")
+                yield Label("Seed")
+                yield Select([(name, name) for name in PRESETS], value=opts.preset, allow_blank=False, id="preset")
+                yield Select(
+                    [(str(n), n) for n in range(2, MAX_SEATS + 1)],
+                    value=min(max(opts.players, 2), MAX_SEATS),
+                    allow_blank=False,
+                    id="players",
+                )
+                yield Input(str(opts.rounds or ""), placeholder="all", id="rounds")
+                yield Input("" if opts.seed is None else str(opts.seed), placeholder="random", id="seed")
+            with Grid(id="seats"):
+                for seat in range(MAX_SEATS):
+                    with Vertical(classes="seat", id=f"seat-box-{seat}"):
+                        yield Label(f"Seat {seat}")
+                        options = [(kind if kind == HUMAN else f"bot {kind}", kind) for kind in SEAT_KINDS]
+                        value = kinds[seat] if kinds[seat] in SEAT_KINDS else "medium"
+                        yield Select(options, value=value, allow_blank=False, id=f"seat-{seat}")
+            with Horizontal(id="start-buttons"):
+                yield Button("Start match", variant="success", id="start-button")
+                yield Input(placeholder="saved match file", id="resume-path")
+                yield Button("Resume", id="resume-button")
+            yield Static("", id="start-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_seats()
+        self.query_one("#start-button", Button).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "players":
+            self.show_seats()
+
+    def players(self) -> int:
+        value = self.query_one("#players", Select).value
+        return value if isinstance(value, int) else 4
+
+    def show_seats(self) -> None:
+        for seat in range(MAX_SEATS):
+            self.query_one(f"#seat-box-{seat}").display = seat < self.players()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start-button":
+            self.action_start()
+        elif event.button.id == "resume-button":
+            self.resume()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "resume-path":
+            self.resume()
+        else:
+            self.action_start()
+
+    def error(self, message: str) -> None:
+        self.query_one("#start-error", Static).update(Text(message, style="bold red"))
+
+    def whole_number(self, widget_id: str, name: str) -> int | None:
+        text = self.query_one(widget_id, Input).value.strip()
+        if not text:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise ChickenfootError(f"{name} must be a whole number (got {text!r})") from None
+
+    def action_start(self) -> None:
+        try:
+            preset = self.query_one("#preset", Select).value
+            rules = Rules.preset(preset if isinstance(preset, str) else "classic")
+            rounds = self.whole_number("#rounds", "rounds")
+            if rounds is not None:
+                rules = rules.replace(rounds=rounds)
+            seed = self.whole_number("#seed", "the seed")
+            kinds = [str(self.query_one(f"#seat-{s}", Select).value) for s in range(self.players())]
+            session = Session.new(rules, kinds, seed)
+        except (ChickenfootError, ValueError) as exc:
+            self.error(str(exc))
+            return
+        self.app.push_screen(GameScreen(session))
+
+    def resume(self) -> None:
+        path = self.query_one("#resume-path", Input).value.strip()
+        if not path:
+            self.error("type the file of a saved match to resume it")
+            return
+        try:
+            session = Session.load(path)
+        except ChickenfootError as exc:
+            self.error(str(exc))
+            return
+        self.app.push_screen(GameScreen(session))
+
+
+# --- small dialogs --------------------------------------------------------------------------
+
+
+class HandOver(ModalScreen[None]):
+    """Hot-seat: the screen is covered until the next player is at the keyboard."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        with Center(id="handover"):
+            yield Static(
+                Text.assemble(
+                    (f"Seat {self.seat} to play\n\n", "bold yellow"),
+                    f"Pass the keyboard to seat {self.seat}.\nPress any key to show the hand.",
+                ),
+                id="handover-text",
+            )
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def on_click(self) -> None:
+        self.dismiss(None)
+
+
+class SavePrompt(ModalScreen[str | None]):
+    """Asks for the file to save the match to."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="save-box"):
+            yield Label("Save the match to (Enter saves, Escape cancels):")
+            yield Input(DEFAULT_SAVE, id="save-path")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# --- the game -------------------------------------------------------------------------------
+
+
+def tile_label(tile: Tile) -> str:
+    return f"{tile.high}|{tile.low}"
+
+
+class GameScreen(Screen[None]):
+    """The board, the hand of the seat at the keyboard, the players and the log."""
+
+    BINDINGS = [
+        Binding("left", "pick(-1)", "Tile", show=False),
+        Binding("right", "pick(1)", "Tile ←→"),
+        Binding("up", "aim(-1)", "Target", show=False),
+        Binding("down", "aim(1)", "Target ↑↓"),
+        Binding("enter,space", "play", "Play"),
+        Binding("d", "draw", "Draw"),
+        Binding("p", "pass", "Pass"),
+        Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("s", "save", "Save"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.viewer: int | None = None if session.hot_seat else session.humans[0] if session.humans else None
+        """The seat whose hand is shown (``None``: hidden, between hot-seat players)."""
+        self.busy = False
+        """A bot or a forced move is under way: the keys wait."""
+        self.generation = 0
+        """Bumped when the game jumps (undo): a late bot answer for an older position is dropped."""
+        self.selected = 0
+        self.aimed = 0
+        self.message = Text("")
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with ScrollableContainer(id="board-box", can_focus=False):
+                yield Static(id="board")
+            with Vertical(id="side"):
+                yield Static(id="players")
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+        yield Static(id="announce")
+        yield Static(id="hand")
+        yield Static(id="actions")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).can_focus = False
+        self.log_lines([f"Round {self.session.match.round_number}: the hub is {self.hub_name()}"])
+        self.advance()
+
+    # --- what is shown ----------------------------------------------------------------------
+
+    @property
+    def pace(self) -> float:
+        return self.app.pace if isinstance(self.app, ChickenFootApp) else 0.0
+
+    def hub_name(self) -> str:
+        d = self.session.round.start_double
+        return f"{d}-{d}"
+
+    def shown_view(self) -> SeatView:
+        return self.session.view(self.viewer)
+
+    def my_turn(self) -> bool:
+        round_ = self.session.round
+        return not self.busy and not round_.is_over() and round_.to_move == self.viewer
+
+    def hand(self) -> tuple[Tile, ...]:
+        return self.shown_view().hand
+
+    def selected_tile(self) -> Tile | None:
+        hand = self.hand()
+        return hand[self.selected % len(hand)] if hand else None
+
+    def moves_of_selected(self) -> list[Move]:
+        tile = self.selected_tile()
+        if tile is None or not self.my_turn():
+            return []
+        return [m for m in self.shown_view().legal_moves if m.tile == tile]
+
+    def aimed_move(self) -> Move | None:
+        moves = self.moves_of_selected()
+        return moves[self.aimed % len(moves)] if moves else None
+
+    def refresh_all(self) -> None:
+        session, round_ = self.session, self.session.round
+        view = self.shown_view()
+        match = session.match
+        turn = "round over" if round_.is_over() else f"{session.name(round_.to_move)} to play"
+        self.query_one("#status", Static).update(
+            Text.assemble(
+                (" Chicken Foot ", "bold black on yellow"),
+                f"  Round {match.round_number}/{match.rules.round_count}  ·  hub {self.hub_name()}  ·  ",
+                (f"boneyard {view.boneyard_size}", "bold"),
+                "  ·  ",
+                (turn, "bold green" if self.my_turn() else "bold"),
+            )
+        )
+        self.draw_board(view)
+        self.draw_players(view)
+        self.draw_hand(view)
+        self.draw_actions(view)
+        self.query_one("#announce", Static).update(self.message)
+
+    def draw_board(self, view: SeatView) -> None:
+        moves = self.moves_of_selected()
+        aimed = self.aimed_move()
+        targets = [m.target for m in moves if m.target is not None]
+        chosen = aimed.target if aimed is not None else None
+        text = Text(no_wrap=True, end="")
+        for index, line in enumerate(board_lines(view, targets, chosen)):
+            if index:
+                text.append("\n")
+            for seg in line:
+                style = STYLES[seg.role]
+                if seg.role in ("target", "chosen") and seg.tile is not None:
+                    style += Style(meta={"@click": f"screen.play_on({seg.tile.id})"})
+                text.append(seg.text, style)
+        self.query_one("#board", Static).update(text)
+
+    def draw_players(self, view: SeatView) -> None:
+        session = self.session
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=1)
+        table.add_column()
+        table.add_column(justify="right")
+        table.add_column(justify="right")
+        totals = session.match.totals()
+        for seat, count in enumerate(view.hand_sizes):
+            mark = "▶" if seat == view.to_move and not view.is_over else ""
+            kind = session.seats[seat]
+            name = f"{session.name(seat)}" + ("" if kind == HUMAN else f" ({kind})")
+            table.add_row(mark, name, f"{count}▮", str(totals[seat]), style="bold" if mark else "")
+        self.query_one("#players", Static).update(
+            Group(Text("Player      tiles total", style="grey62"), table, Text(f"Boneyard: {view.boneyard_size}"))
+        )
+
+    def draw_hand(self, view: SeatView) -> None:
+        box = self.query_one("#hand", Static)
+        if self.viewer is None:
+            box.border_title = "Hand hidden"
+            box.update(Text("The hand is hidden until its player takes the keyboard.", style="italic grey62"))
+            return
+        box.border_title = f"{self.session.name(self.viewer)} · seat {self.viewer} · {len(view.hand)} tiles"
+        playable = {m.tile for m in view.legal_moves}
+        selected = self.selected_tile() if self.my_turn() else None
+        text = Text()
+        for index, tile in enumerate(view.hand):
+            if tile == selected:
+                style = Style(color="black", bgcolor="yellow", bold=True)
+            elif tile in playable:
+                style = Style(color="bright_green", bold=True)
+            else:
+                style = Style(color="grey58")
+            style += Style(meta={"@click": f"screen.pick_tile({index})"})
+            drawn = "*" if tile == view.drawn else ""
+            text.append(f"[{tile_label(tile)}]{drawn}", style)
+            text.append(" ")
+        box.update(text)
+
+    def draw_actions(self, view: SeatView) -> None:
+        round_ = self.session.round
+        text = Text()
+        if round_.is_over():
+            text.append("The round is over.", "bold")
+        elif not self.my_turn():
+            who = self.session.name(round_.to_move)
+            text.append(f"{who} {'is thinking' if not self.session.is_human(round_.to_move) else 'to play'}…", "italic")
+        else:
+            tile = self.selected_tile()
+            moves = self.moves_of_selected()
+            if tile is not None and moves:
+                text.append(f"{tile} on: ", "bold")
+                aimed = self.aimed_move()
+                for move in moves:
+                    target = move.target
+                    label = "the hub" if target is None else str(target)
+                    style = STYLES["chosen" if move == aimed else "target"]
+                    meta = Style(meta={"@click": f"screen.play_move({move.code})"})
+                    text.append(f" {label} ", style + meta)
+                    text.append(" ")
+                text.append(" Enter plays", "grey62")
+            elif tile is not None:
+                text.append(f"{tile} cannot be played now", "grey62")
+            if any(m.kind == "pass" for m in view.legal_moves):
+                text.append("  ·  p passes", "bold")
+        self.query_one("#actions", Static).update(text)
+
+    def say(self, message: str, style: str = "bold") -> None:
+        self.message = Text(message, style=style)
+
+    def log_lines(self, lines: list[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(Text(line, style="bold yellow" if line.startswith("Chicken foot!") else ""))
+
+    # --- the flow of the game ---------------------------------------------------------------
+
+    def advance(self) -> None:
+        """What happens next: the round end, a bot's move, a hand-over, a forced move, or a human's choice."""
+        session, round_ = self.session, self.session.round
+        self.busy = False
+        if round_.is_over():
+            self.refresh_all()
+            self.app.push_screen(RoundEnd(session), self.after_round)
+            return
+        seat = round_.to_move
+        if not session.is_human(seat):
+            self.busy = True
+            self.refresh_all()
+            self.think(self.generation)
+            return
+        if self.viewer != seat:
+            self.viewer = None
+            self.refresh_all()
+            self.app.push_screen(HandOver(seat), partial(self.take_over, seat))
+            return
+        forced = session.forced_move()
+        if forced is not None:
+            self.busy = True
+            self.say(f"{session.name(seat)}: no choice, {self.forced_words(forced)}", "bold cyan")
+            self.refresh_all()
+            then = partial(self.apply, forced, False, self.generation)
+            if self.pace > 0:
+                self.set_timer(self.pace, then)
+            else:
+                self.call_later(then)
+            return
+        self.start_turn()
+
+    def forced_words(self, move: Move) -> str:
+        if move.kind == "draw":
+            return "drawing a tile"
+        if move.kind == "pass":
+            return "passing"
+        return f"placing the hub {move}"
+
+    def take_over(self, seat: int, _: None = None) -> None:
+        self.viewer = seat
+        self.advance()
+
+    def start_turn(self) -> None:
+        """Select the first playable tile (the drawn one if any) for the human to move."""
+        view = self.shown_view()
+        playable = [m.tile for m in view.legal_moves if m.tile is not None]
+        if playable:
+            self.selected = view.hand.index(playable[0])
+        self.aimed = 0
+        self.refresh_all()
+
+    @work(thread=True, exclusive=True, group="bot")
+    def think(self, generation: int) -> None:
+        started = time.monotonic()
+        move = self.session.bot_move(Budget(seconds=self.app.think if isinstance(self.app, ChickenFootApp) else 1.0))
+        time.sleep(max(0.0, self.pace - (time.monotonic() - started)))
+        self.app.call_from_thread(self.apply, move, False, generation)
+
+    def apply(self, move: Move, chosen: bool, generation: int) -> None:
+        if generation != self.generation:
+            return
+        session = self.session
+        seat = session.round.to_move
+        lines = session.play(move, chosen=chosen)
+        self.log_lines(lines)
+        feet = [line for line in lines if line.startswith("Chicken foot!")]
+        if feet:
+            self.say(feet[0], "bold yellow")
+        elif lines:
+            self.say(lines[0], "")
+        if session.hot_seat and session.is_human(seat) and chosen:
+            self.viewer = None
+        self.advance()
+
+    # --- the keys and the mouse -------------------------------------------------------------
+
+    def action_pick(self, step: int) -> None:
+        if self.my_turn() and self.hand():
+            self.selected = (self.selected + step) % len(self.hand())
+            self.aimed = 0
+            self.refresh_all()
+
+    def pick_tile(self, index: int) -> None:
+        if not self.my_turn():
+            return
+        if index == self.selected % max(len(self.hand()), 1) and len(self.moves_of_selected()) == 1:
+            self.action_play()
+            return
+        self.selected = index
+        self.aimed = 0
+        self.refresh_all()
+
+    def action_pick_tile(self, index: int) -> None:
+        self.pick_tile(index)
+
+    def action_aim(self, step: int) -> None:
+        moves = self.moves_of_selected()
+        if moves:
+            self.aimed = (self.aimed + step) % len(moves)
+            self.refresh_all()
+
+    def action_play(self) -> None:
+        move = self.aimed_move()
+        if move is not None:
+            self.apply(move, True, self.generation)
+
+    def action_play_on(self, target_id: int) -> None:
+        """A click on a highlighted open end: play the selected tile there."""
+        for move in self.moves_of_selected():
+            if move.target is not None and move.target.id == target_id:
+                self.apply(move, True, self.generation)
+                return
+
+    def action_play_move(self, code: int) -> None:
+        move = Move.from_code(code)
+        if self.my_turn() and move in self.shown_view().legal_moves:
+            self.apply(move, True, self.generation)
+
+    def only(self, kind: str) -> None:
+        if not self.my_turn():
+            return
+        for move in self.shown_view().legal_moves:
+            if move.kind == kind:
+                self.apply(move, True, self.generation)
+                return
+        self.say(f"You cannot {kind} now: " + self.session.round.why_illegal(Move.parse(kind)), "bold red")
+        self.refresh_all()
+
+    def action_draw(self) -> None:
+        self.only("draw")
+
+    def action_pass(self) -> None:
+        self.only("pass")
+
+    def action_hint(self) -> None:
+        if not self.my_turn():
+            return
+        view = self.shown_view()
+        move = hint(view)
+        if move.tile is not None:
+            self.selected = view.hand.index(move.tile)
+            self.aimed = self.moves_of_selected().index(move)
+        self.say(f"Hint: {move}", "bold magenta")
+        self.refresh_all()
+
+    def action_undo(self) -> None:
+        if not self.my_turn() or not self.session.can_undo():
+            self.say("Nothing to undo (undo is for one player against bots).", "bold red")
+            self.refresh_all()
+            return
+        count = self.session.undo()
+        self.generation += 1
+        self.log_lines([f"Took back {count} move{'s' if count > 1 else ''}"])
+        self.say("Your last move was taken back.", "bold cyan")
+        self.advance()
+
+    def action_save(self) -> None:
+        self.app.push_screen(SavePrompt(), self.save_to)
+
+    def save_to(self, path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            saved = self.session.save(path)
+        except ChickenfootError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(f"Saved to {saved}")
+
+    def after_round(self, _: None = None) -> None:
+        session = self.session
+        if session.match.is_over():
+            return
+        session.next_round()
+        self.viewer = None if session.hot_seat else self.viewer
+        self.message = Text("")
+        self.query_one("#log", RichLog).clear()
+        self.log_lines([f"Round {session.match.round_number}: the hub is {self.hub_name()}"])
+        self.advance()
+
+
+# --- the end of a round and of the match ----------------------------------------------------
+
+
+class RoundEnd(Screen[None]):
+    """Every hand and its points, the scoreboard and, at the end, the winner."""
+
+    BINDINGS = [
+        Binding("enter,n", "next", "Next round"),
+        Binding("s", "save", "Save"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="round-end"):
+            yield Static(self.summary())
+        yield Footer()
+
+    def summary(self) -> RenderableType:
+        session, match = self.session, self.session.match
+        view = session.view(None)
+        title = Text(f"Round {match.round_number} is over: {session.end_words()}", style="bold yellow")
+        hands = Table(title="Hands", title_justify="left", expand=False, box=None, padding=(0, 1))
+        hands.add_column("Player")
+        hands.add_column("Tiles left")
+        hands.add_column("Points", justify="right")
+        for seat, hand in enumerate(view.revealed_hands or ()):
+            points = (view.points or ())[seat]
+            tiles = " ".join(str(t) for t in hand) or "out!"
+            hands.add_row(session.label(seat), tiles, str(points), style="bold green" if not hand else "")
+        board = Table(title="Scoreboard", title_justify="left", box=None, padding=(0, 1))
+        board.add_column("Player")
+        for k, _ in enumerate(match.round_points):
+            board.add_column(f"R{k + 1}", justify="right")
+        board.add_column("Total", justify="right", style="bold")
+        totals = match.totals()
+        for seat in range(match.players):
+            board.add_row(session.label(seat), *(str(p[seat]) for p in match.round_points), str(totals[seat]))
+        parts: list[RenderableType] = [title, Text(""), hands, Text(""), board, Text("")]
+        if match.is_over():
+            winners = match.winners()
+            names = " and ".join(session.label(s) for s in winners)
+            parts.append(Text(f"{names} win{'s' if len(winners) == 1 else ''} the match!", style="bold yellow"))
+            explanation = match.explain_winner()
+            parts.append(Text(explanation[0].upper() + explanation[1:] + ".", style="italic"))
+            parts.append(Text("Press q to quit.", style="grey62"))
+        else:
+            parts.append(Text("Press Enter for the next round.", style="grey62"))
+        return Group(*parts)
+
+    def action_next(self) -> None:
+        if not self.session.match.is_over():
+            self.dismiss(None)
+
+    def action_save(self) -> None:
+        self.app.push_screen(SavePrompt(), self.save_to)
+
+    def save_to(self, path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            self.notify(f"Saved to {self.session.save(path)}")
+        except ChickenfootError as exc:
+            self.notify(str(exc), severity="error")
+
+
+class ChickenFootApp(App[None]):
+    """``pace``: seconds between moves others make (0 in tests); ``think``: a bot's time per move."""
+
+    TITLE = "Chicken Foot"
+    CSS = """
+    #title { width: 100%; content-align: center middle; height: 1; margin: 0 0 1 0; }
+    #settings { grid-size: 4; grid-rows: 1 3; grid-columns: 1fr 1fr 1fr 1fr; height: 5; grid-gutter: 0 1; }
+    #seats { grid-size: 4; grid-rows: 4; height: auto; grid-gutter: 0 1; margin: 1 0 0 0; }
+    .seat { height: 4; }
+    #start-buttons { height: 3; margin: 1 0 0 0; }
+    #resume-path { width: 1fr; }
+    #start-error { height: auto; }
+    #status { height: 1; background: $panel; }
+    #main { height: 1fr; }
+    #board-box { width: 1fr; border: round $primary; border-title-color: $text; }
+    #board { width: auto; height: auto; }
+    #side { width: 30; }
+    #players { height: auto; border: round $secondary; }
+    #log { height: 1fr; border: round $secondary; }
+    #announce { height: 1; padding: 0 1; }
+    #hand { height: auto; max-height: 5; border: round $accent; padding: 0 1; }
+    #actions { height: 1; padding: 0 1; }
+    HandOver { align: center middle; }
+    #handover { width: 48; height: 9; border: double $warning; background: $surface; padding: 1 2; }
+    #handover-text { width: 100%; content-align: center middle; text-align: center; }
+    SavePrompt { align: center middle; }
+    #save-box { width: 60; height: 7; border: round $primary; background: $surface; padding: 0 1; }
+    #round-end { padding: 1 2; }
+    """
+
+    def __init__(
+        self,
+        options: StartOptions | None = None,
+        *,
+        session: Session | None = None,
+        pace: float = 0.4,
+        think: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.options = options or StartOptions()
+        self.session = session
+        self.pace = pace
+        self.think = think
+
+    def on_mount(self) -> None:
+        self.push_screen(StartScreen(self.options))
+        if self.session is not None:
+            self.push_screen(GameScreen(self.session))

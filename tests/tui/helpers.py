@@ -1,0 +1,65 @@
+"""Deterministic sessions and a way to wait for the game between key presses."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from chickenfoot.layout import Phase
+from chickenfoot.move import Move
+from chickenfoot.rules import Rules
+from chickenfoot.tui.app import ChickenFootApp, GameScreen, HandOver, RoundEnd
+from chickenfoot.tui.session import Session
+
+ROUND_SEED = 1
+"""With double-6, two seats and one round, seed 1 gives the human draws, chosen passes and chicken feet."""
+
+
+def small_session(seed: int = ROUND_SEED, seats: tuple[str, ...] = ("human", "greedy")) -> Session:
+    return Session.new(Rules.preset("double-6").replace(rounds=1), list(seats), seed)
+
+
+def human_choice(legal: list[Move]) -> Move:
+    """The test player: pass when allowed to, else the first legal move (what Enter plays)."""
+    return next((m for m in legal if m.kind == "pass"), legal[0])
+
+
+def advance(session: Session, *, until_foot: bool = False) -> None:
+    """Play the session on (bots, forced moves, the test player) to the round end or an open foot."""
+    round_ = session.round
+    while not round_.is_over():
+        seat = round_.to_move
+        forced = session.forced_move()
+        if session.is_human(seat) and forced is None:
+            if until_foot and round_.phase == Phase.FOOT:
+                return
+            session.play(human_choice(round_.legal_moves()), chosen=True)
+        else:
+            session.play(forced or session.bot_move())
+
+
+async def settle(pilot: Pilot[None], app: ChickenFootApp) -> None:
+    """Wait until the game waits for a human (or shows a hand-over or the round end)."""
+    for _ in range(1000):
+        await pilot.pause(0.005)
+        screen = app.screen
+        if isinstance(screen, RoundEnd | HandOver):
+            return
+        if isinstance(screen, GameScreen) and not screen.busy:
+            return
+    raise AssertionError("the game never waited for a human")
+
+
+def log_text(screen: GameScreen) -> str:
+    return "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+
+
+def shown(widget: Static) -> str:
+    """The text a Static widget shows (its content rendered without colour)."""
+    console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
+    console.print(widget.content)
+    return console.export_text()

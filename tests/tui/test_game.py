@@ -1,0 +1,151 @@
+"""The terminal game driven by key presses through Textual's pilot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from chickenfoot.match import Match
+from chickenfoot.tui.app import ChickenFootApp, GameScreen, HandOver, RoundEnd, SavePrompt, StartOptions, StartScreen
+from chickenfoot.tui.session import Session, hint
+
+from .helpers import human_choice, log_text, settle, shown, small_session
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
+
+
+async def test_whole_round_with_keys_draws_passes_and_a_chicken_foot() -> None:
+    session = small_session()
+    app = ChickenFootApp(session=session, pace=0)
+    presses = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        while isinstance(app.screen, GameScreen):
+            screen = app.screen
+            assert screen.my_turn()
+            wanted = human_choice(list(screen.shown_view().legal_moves))
+            await pilot.press("p" if wanted.kind == "pass" else "enter")
+            presses += 1
+            assert wanted in [step.move for step in session.round.history if step.seat == 0]
+            await settle(pilot, app)
+        assert isinstance(app.screen, RoundEnd)
+        game = app.screen_stack[-2]
+        assert isinstance(game, GameScreen)
+        log = log_text(game)
+        summary = shown(app.screen.query_one(Static))
+    history = session.round.history
+    human = [step.move.kind for step in history if step.seat == 0]
+    assert "draw" in human and "pass" in human
+    assert any(step.move.tile is not None and step.move.tile.is_double and step.move.kind == "play" for step in history)
+    assert "Chicken foot!" in log and "You drew" in log and "You passed" in log
+    assert len(session.choices) == presses
+    assert session.match.is_over() and "wins" in summary
+
+
+async def test_hot_seat_hides_the_hand_until_the_next_player_takes_over() -> None:
+    session = small_session(seats=("human", "human"))
+    app = ChickenFootApp(session=session, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        while isinstance(app.screen, HandOver):
+            await pilot.press("x")
+            await settle(pilot, app)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        first = session.round.to_move
+        assert game.viewer == first and game.hand() == tuple(session.round.hand(first))
+        await pilot.press("enter")
+        await settle(pilot, app)
+        second = 1 - first
+        assert isinstance(app.screen, HandOver) and app.screen.seat == second
+        assert game.viewer is None
+        assert "hidden" in shown(game.query_one("#hand", Static))
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert app.screen is game and game.viewer == second
+        assert game.hand() == tuple(session.round.hand(second))
+
+
+async def test_undo_takes_back_the_last_own_move_against_bots() -> None:
+    session = small_session()
+    app = ChickenFootApp(session=session, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        before = [str(step.move) for step in session.round.history]
+        hand = session.round.hand(0)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert len(session.round.history) > len(before)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert [str(step.move) for step in session.round.history] == before
+        assert session.round.hand(0) == hand and session.round.to_move == 0
+
+
+async def test_hint_selects_the_suggested_move() -> None:
+    session = small_session()
+    app = ChickenFootApp(session=session, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("h")
+        suggested = hint(session.view(0))
+        assert screen.aimed_move() == suggested
+        assert f"Hint: {suggested}" in shown(screen.query_one("#announce", Static))
+
+
+async def test_save_then_resume_gives_the_same_position(tmp_path: Path) -> None:
+    session = small_session()
+    app = ChickenFootApp(session=session, pace=0)
+    target = tmp_path / "saved.json"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        await pilot.press("s")
+        assert isinstance(app.screen, SavePrompt)
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await settle(pilot, app)
+    saved = Session.load(target)
+    assert saved.seats == ["human", "greedy"]
+    assert saved.match.record() == session.match.record()
+
+    resumed = ChickenFootApp(StartOptions(), pace=0)
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        assert isinstance(resumed.screen, StartScreen)
+        resumed.screen.query_one("#resume-path", Input).value = str(target)
+        await pilot.click("#resume-button")
+        await settle(pilot, resumed)
+        game = resumed.screen
+        assert isinstance(game, GameScreen)
+        assert game.shown_view() == session.view(0)
+
+
+async def test_start_screen_starts_the_chosen_match() -> None:
+    app = ChickenFootApp(StartOptions(seed=7, players=3), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#rounds", Input).value = "2"
+        await pilot.click("#start-button")
+        await settle(pilot, app)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        assert game.session.match.players == 3 and game.session.match.rules.round_count == 2
+        assert game.session.match.record()["rounds"][0]["hands"] == Match(
+            game.session.match.rules, 3, 7
+        ).record()["rounds"][0]["hands"]
+
+
+async def test_start_screen_reports_bad_input_on_one_line() -> None:
+    app = ChickenFootApp(StartOptions(), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#seed", Input).value = "abc"
+        await pilot.click("#start-button")
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        error = shown(app.screen.query_one("#start-error", Static))
+        assert "seed must be a whole number" in error and "\n" not in error.strip()
