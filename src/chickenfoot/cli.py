@@ -123,5 +123,33 @@ def serve(
     run(host, port, database_url, pace)
 
 
+@app.command()
+def arena(
+    bots: Annotated[str, typer.Option(help="Line-up, comma-separated: bot kinds, levels, or cheater.")] = (
+        "expert,greedy,greedy,greedy"
+    ),
+    preset: Annotated[str, typer.Option(help="Rules preset (classic, six-arms, double-12, ...).")] = "classic",
+    rule: Annotated[
+        list[str] | None, typer.Option(help="Rule override KEY=VALUE (repeatable), e.g. hub_arms=6.")
+    ] = None,
+    rounds: Annotated[int | None, typer.Option(min=1, help="Rounds per match (default: full matches).")] = None,
+    matches: Annotated[int, typer.Option(min=1, help="Deals; each is replayed once per seat rotation.")] = 10,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
+    iterations: Annotated[
+        int | None, typer.Option(min=1, help="Search iterations per move (replaces time budgets).")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Directory for results.json and results.png.")] = None,
+    ray: Annotated[str | None, typer.Option("--ray", help="Ray cluster address ('local' starts one).")] = None,
+) -> None:
+    """Bots play duplicate deals, seats rotated; prints win shares, points and ratings with CIs."""
+    from chickenfoot.arena.cli import arena_command
+
+    try:
+        arena_command(bots, preset, rule or [], rounds, matches, workers, seed, iterations, out, ray)
+    except (ChickenfootError, ValueError) as exc:
+        fail(str(exc))
+
+
 def main() -> None:
     app()

@@ -71,8 +71,8 @@ def hand_slots(view: SeatView) -> list[list[Slot]]:
                 for slot in mine:
                     slot[0] |= numbers
             mine.append([0, 0])
-            following = history[i + 1] if i + 1 < len(history) else None
-            if not step.opening and following is not None and following.seat != seat:
+            next_seat = history[i + 1].seat if i + 1 < len(history) else view.to_move
+            if not step.opening and next_seat != seat:
                 mine[-1][0] |= numbers  # the turn passed on: the drawn tile could not be played
         elif code == PASS:
             if after_draw:
@@ -130,10 +130,13 @@ class Sampler:
             own |= 1 << tile.id
         self.own = own
         # Most constrained slots first, so random picks rarely paint themselves into a corner.
+        # Before the hub is placed, a hidden starting double is still in the boneyard (a holder would have opened).
+        start = view.start_double * (view.start_double + 1) // 2 + view.start_double
+        hideable = [t for t in self.unseen if view.layout or t != start]
         order: list[tuple[int, int, list[int]]] = []
         for seat, mine in enumerate(self.slots):
             for slot in mine:
-                candidates = [t for t in self.unseen if slot.allows(t)]
+                candidates = [t for t in hideable if slot.allows(t)]
                 order.append((seat, len(candidates), candidates))
         order.sort(key=lambda item: item[1])
         self.order = [(seat, candidates) for seat, _, candidates in order]

@@ -1,0 +1,126 @@
+"""The arena: bots play duplicate deals against each other, and the results become statistics.
+
+Every deal (a whole match, or its first ``rounds`` rounds) is replayed once per rotation of the
+line-up, so each bot holds every seat's cards once: luck of the deal cancels out.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from chickenfoot.arena.games import CHEATER, Game, GameResult, SlotResult, play, schedule
+from chickenfoot.arena.run import run
+from chickenfoot.arena.stats import BotSummary, mean_ci, ratings, summarise, wilson
+from chickenfoot.bots import BOTS, DIFFICULTIES
+from chickenfoot.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaConfig:
+    lineup: tuple[str, ...]
+    rules: Rules
+    matches: int
+    """Deals; each is played once per seat rotation."""
+    seed: int = 0
+    workers: int = 1
+    iterations: int | None = None
+    ray_address: str | None = None
+
+    def check(self) -> None:
+        """Raise :class:`ValueError` with a one-line reason for a bad configuration."""
+        known = {*BOTS, *DIFFICULTIES, CHEATER}
+        for name in self.lineup:
+            if name not in known:
+                raise ValueError(f"unknown bot {name!r} (choose from {', '.join(sorted(known))})")
+        if len(self.lineup) < 2:
+            raise ValueError("the arena needs at least 2 bots")
+        self.rules.hand_size_for(len(self.lineup))
+        if self.matches < 1:
+            raise ValueError("--matches must be at least 1")
+        if self.workers < 1:
+            raise ValueError("--workers must be at least 1")
+
+
+def run_arena(config: ArenaConfig, out: Path | None = None, show: bool = True) -> list[BotSummary]:
+    """Play the arena with a progress bar, print the table, and write ``results.json`` and ``results.png``."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    config.check()
+    games = schedule(config.lineup, config.rules, config.matches, config.seed, config.iterations)
+    console = Console(stderr=True, quiet=not show)
+    width = None if console.is_terminal else 140  # files and pipes get the whole table unwrapped
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not show,
+    ) as progress:
+        task = progress.add_task("games", total=len(games))
+        results = run(games, config.workers, config.ray_address, lambda _: progress.advance(task))
+    rows = summarise(results)
+    title = f"{','.join(config.lineup)}: {config.matches} deals x {len(config.lineup)} rotations"
+    if show:
+        Console(width=width).print(_table(rows, title))
+    if out is not None:
+        from chickenfoot.arena.report import write_json, write_png
+
+        out.mkdir(parents=True, exist_ok=True)
+        settings = {
+            "lineup": list(config.lineup),
+            "rules": config.rules.to_dict(),
+            "matches": config.matches,
+            "seed": config.seed,
+            "workers": config.workers,
+            "iterations": config.iterations,
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+        write_json(out / "results.json", settings, rows, results)
+        write_png(out / "results.png", rows, title)
+    return rows
+
+
+def _table(rows: Sequence[BotSummary], title: str) -> object:
+    from chickenfoot.arena.report import table
+
+    return table(rows, title)
+
+
+def load_summary(path: Path) -> list[dict[str, object]]:
+    """The summary rows of a results file written by :func:`run_arena`."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    rows: list[dict[str, object]] = data["summary"]
+    return rows
+
+
+__all__ = [
+    "ArenaConfig",
+    "BotSummary",
+    "Game",
+    "GameResult",
+    "SlotResult",
+    "mean_ci",
+    "play",
+    "ratings",
+    "run",
+    "run_arena",
+    "schedule",
+    "summarise",
+    "wilson",
+]

@@ -1,0 +1,77 @@
+"""The arena's outputs: a rich table, a JSON file of every result, and a PNG chart."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from chickenfoot.arena.games import GameResult
+from chickenfoot.arena.stats import BotSummary
+
+
+def table(rows: Sequence[BotSummary], title: str) -> Any:
+    """A rich Table of the summary rows."""
+    from rich.table import Table
+
+    out = Table(title=title)
+    for column in ("bot", "games", "win share (95% CI)", "points/round (95% CI)", "rating μ ± σ", "s/move p50 / p95"):
+        out.add_column(column, justify="left" if column == "bot" else "right")
+    for r in rows:
+        out.add_row(
+            r.bot,
+            str(r.games),
+            f"{r.win_share:.1%} ({r.win_low:.1%}–{r.win_high:.1%})",
+            f"{r.points_per_round:.2f} ({r.points_low:.2f}–{r.points_high:.2f})",
+            f"{r.mu:.2f} ± {r.sigma:.2f}",
+            f"{r.move_p50:.3f} / {r.move_p95:.3f}" if r.moves else "–",
+        )
+    return out
+
+
+def write_json(path: Path, config: dict[str, Any], rows: Sequence[BotSummary], results: Sequence[GameResult]) -> None:
+    data = {
+        "format": "chickenfoot-arena/1",
+        "config": config,
+        "summary": [dataclasses.asdict(r) for r in rows],
+        "games": [
+            {
+                "deal": g.deal,
+                "rotation": g.rotation,
+                "slots": [
+                    {k: v for k, v in dataclasses.asdict(s).items() if k != "move_seconds"}
+                    | {"moves": len(s.move_seconds), "move_seconds_max": max(s.move_seconds, default=0.0)}
+                    for s in g.slots
+                ],
+            }
+            for g in results
+        ],
+    }
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def write_png(path: Path, rows: Sequence[BotSummary], title: str) -> None:
+    """Ratings with ±σ error bars, and win share with its 95% interval, per bot."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [r.bot for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.errorbar(names, [r.mu for r in rows], yerr=[r.sigma for r in rows], fmt="o", capsize=4)
+    left.set_title("OpenSkill Plackett–Luce rating (μ ± σ)")
+    shares = [r.win_share for r in rows]
+    errors = [
+        [s - r.win_low for s, r in zip(shares, rows, strict=True)],
+        [r.win_high - s for s, r in zip(shares, rows, strict=True)],
+    ]
+    right.bar(names, shares, yerr=errors, capsize=4, color="tab:green")
+    right.set_ylim(0, 1)
+    right.set_title("match win share (95% Wilson CI)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

@@ -1,0 +1,67 @@
+"""Arena games, outputs, the command line, and the Ray runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from chickenfoot.arena import ArenaConfig, play, run, run_arena, schedule
+from chickenfoot.cli import app
+from chickenfoot.rules import Rules
+
+
+def test_a_game_is_reproducible_and_scores_add_up() -> None:
+    games = schedule(("greedy", "random", "heuristic"), Rules(rounds=2), deals=1, seed=4)
+    first, again = play(games[1]), play(games[1])
+    assert first == again
+    assert [s.seat for s in first.slots] == [1, 2, 0]
+    assert all(s.total == sum(s.round_points) and len(s.round_points) == 2 for s in first.slots)
+    assert sum(s.win for s in first.slots) == pytest.approx(1.0)
+
+
+def test_the_cheater_plays_through_the_arena_only_entry() -> None:
+    games = schedule(("cheater", "greedy"), Rules(rounds=1), deals=1, seed=1, iterations=20)
+    assert {s.bot for s in play(games[0]).slots} == {"cheater", "greedy"}
+
+
+def test_workers_give_the_same_results_as_one_process() -> None:
+    games = schedule(("greedy", "random"), Rules(rounds=1), deals=2, seed=2)
+    assert run(games, workers=2) == run(games, workers=1)
+
+
+def test_run_arena_writes_json_and_png(tmp_path: Path) -> None:
+    config = ArenaConfig(("heuristic", "greedy"), Rules(rounds=1), matches=2, seed=3)
+    rows = run_arena(config, tmp_path, show=False)
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["format"] == "chickenfoot-arena/1"
+    assert len(data["games"]) == 4 and {r["bot"] for r in data["summary"]} == {r.bot for r in rows}
+    assert (tmp_path / "results.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_arena_prints_a_table_and_rejects_bad_input(tmp_path: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(
+        app, ["arena", "--bots", "greedy,random", "--rounds", "1", "--matches", "1", "--out", str(tmp_path)]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert "win share" in ok.output and (tmp_path / "results.json").exists()
+    bad = runner.invoke(app, ["arena", "--bots", "greedy,wizard"])
+    assert bad.exit_code == 1 and "unknown bot 'wizard'" in bad.output
+    bad_rule = runner.invoke(app, ["arena", "--bots", "greedy,random", "--rule", "hub_arms=5"])
+    assert bad_rule.exit_code == 1 and "hub_arms must be one of" in bad_rule.output
+
+
+def test_ray_runs_the_same_games() -> None:
+    ray = pytest.importorskip("ray")
+    games = schedule(("greedy", "random"), Rules(rounds=1), deals=1, seed=5)
+    try:
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"ray cannot start here: {exc}")
+    try:
+        assert run(games, ray_address="local") == run(games, workers=1)
+    finally:
+        ray.shutdown()
