@@ -62,8 +62,8 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
         self.make_bots(None)
         self.render_mode = render_mode
         self.illegal_reward = -float(max_round_points(self.game.rules)) if illegal_reward is None else illegal_reward
-        self.action_space = self.game.action_space(self.agent)  # type: ignore[assignment]
-        self.observation_space = self.game.observation_space(self.agent)  # type: ignore[assignment]
+        self.action_space = self.game.action_space(self.agent)
+        self.observation_space = self.game.observation_space(self.agent)
 
     def make_bots(self, seed: int | None) -> None:
         others = [s for s in range(self.game.players) if s != self.seat]
@@ -111,7 +111,7 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
         self._play_bots()
         return game.observe(self.agent), self._reward, game.terminations[self.agent], False, self._info()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         text = self.game.render()
         if self.render_mode == "human" and text is not None:
             print(text)

@@ -268,7 +268,7 @@ class ChickenfootObserver:
         self.config = config = Config.of(game.get_parameters())
         self.encoder = ObservationEncoder(self.config.rules, self.config.players)
         tiles = config.rules.tile_count
-        pieces = [("observation", self.encoder.size, (self.encoder.size,))]
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", self.encoder.size, (self.encoder.size,))]
         if self.perfect_recall:
             pieces += [("placed_by", tiles * config.players, (tiles, config.players)), ("play_order", tiles, (tiles,))]
         self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)

@@ -72,7 +72,7 @@ def render_text(round_: Round, totals: list[int] | None = None) -> str:
     return "\n".join(lines)
 
 
-class raw_env(AECEnv[str, Observation, int]):
+class raw_env(AECEnv):  # type: ignore[misc]
     """Chicken Foot as an AEC environment (see the module docstring)."""
 
     metadata = {  # noqa: RUF012 (the libraries define metadata as a plain dict)
@@ -96,7 +96,7 @@ class raw_env(AECEnv[str, Observation, int]):
         self.rules.hand_size_for(players)
         if reward not in ("points", "zero_sum"):
             raise RulesError(f"reward must be 'points' or 'zero_sum' (got {reward!r})")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("ansi", "human"):
             raise RulesError(f"render_mode must be 'ansi' or 'human' (got {render_mode!r})")
         self.players = players
         self.reward_kind: RewardKind = reward
@@ -139,7 +139,7 @@ class raw_env(AECEnv[str, Observation, int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.round.to_move]
 
     def _current(self) -> Round:
@@ -195,14 +195,14 @@ class raw_env(AECEnv[str, Observation, int]):
         pass
 
 
-def env(players: int = 4, **kwargs: Any) -> AECEnv[str, Observation, int]:
+def env(players: int = 4, **kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's usual classic-game wrappers.
 
     An illegal action ends the episode with reward -1 for the agent that made it (as in
     PettingZoo's classic games); ``raw_env`` raises :class:`~chickenfoot.errors.IllegalMoveError`
     instead.
     """
-    wrapped: AECEnv[str, Observation, int] = raw_env(players, **kwargs)
+    wrapped: AECEnv = raw_env(players, **kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)

@@ -1,0 +1,68 @@
+"""The OpenSpiel game passes OpenSpiel's random simulation test and ISMCTS plays it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+import chickenfoot.interop.openspiel  # noqa: F401 (registers the game)
+from chickenfoot.errors import RulesError
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_sim_test(players: int) -> None:
+    game = pyspiel.load_game("python_chickenfoot", {"players": players})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def play_round(game: pyspiel.Game, bots: dict[int, ismcts.ISMCTSBot], rng: np.random.RandomState) -> pyspiel.State:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        elif state.current_player() in bots:
+            state.apply_action(int(bots[state.current_player()].step(state)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_ismcts_plays_a_round_against_random() -> None:
+    game = pyspiel.load_game("python_chickenfoot", {"players": 2, "max_pip": 6, "zero_sum": True})
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=15, random_state=rng)
+    state = play_round(game, {0: bot}, rng)
+    returns = state.returns()
+    assert len(returns) == 2 and sum(returns) == 0.0
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_resampled_states_share_the_information_state() -> None:
+    game = pyspiel.load_game("python_chickenfoot", {"players": 4})
+    rng = np.random.RandomState(1)
+    state = game.new_initial_state()
+    differed = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        player = state.current_player()
+        sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.information_state_tensor(player) == state.information_state_tensor(player)
+        assert sample.observation_tensor(player) == state.observation_tensor(player)
+        assert sample.legal_actions() == state.legal_actions()
+        differed += str(sample) != str(state)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert differed > 5
+
+
+def test_bad_parameters_are_reported() -> None:
+    with pytest.raises(RulesError, match="players"):
+        pyspiel.load_game("python_chickenfoot", {"players": 1})
+    with pytest.raises(RulesError, match="hub_arms"):
+        pyspiel.load_game("python_chickenfoot", {"hub_arms": 5})
