@@ -1,0 +1,420 @@
+// The page's entry point: theme, routing (lobby at /, a table at /t/CODE), and the table itself.
+// The page never decides what is legal: it offers exactly the moves in the server's `legal`.
+
+import { Board } from "./board.js";
+import { showLobby } from "./lobby.js";
+import { TableSocket, rememberSeat } from "./net.js";
+import { parseTile, tileSvg } from "./tiles.js";
+
+const $ = (id) => document.getElementById(id);
+
+function setupTheme() {
+  const saved = localStorage.getItem("cf-theme");
+  if (saved) document.documentElement.dataset.theme = saved;
+  $("theme").addEventListener("click", () => {
+    const dark =
+      document.documentElement.dataset.theme === "dark" ||
+      (!document.documentElement.dataset.theme && matchMedia("(prefers-color-scheme: dark)").matches);
+    const next = dark ? "light" : "dark";
+    document.documentElement.dataset.theme = next;
+    localStorage.setItem("cf-theme", next);
+  });
+}
+
+const tileOf = (move) => move.split("@")[0];
+const sameTile = (a, b) => parseTile(a).join("-") === parseTile(b).join("-");
+const pips = (t) => parseTile(t)[0] + parseTile(t)[1];
+
+class TablePage {
+  constructor(code, token) {
+    this.code = code;
+    this.token = token;
+    this.state = null;
+    this.selected = null;
+    this.sort = localStorage.getItem("cf-sort") ?? "number";
+    this.dismissedRound = null;
+    this.board = new Board($("board"), (move) => this.play(move));
+    this.socket = new TableSocket(code, token, {
+      state: (state, events) => this.onState(state, events),
+      hint: (hint) => this.onHint(hint),
+      error: (message) => this.toast(message),
+      status: (up) => $("room").classList.toggle("offline", !up),
+    });
+    this.bind();
+  }
+
+  bind() {
+    $("sort").value = this.sort;
+    $("sort").addEventListener("change", () => {
+      this.sort = $("sort").value;
+      localStorage.setItem("cf-sort", this.sort);
+      this.renderHand();
+    });
+    $("draw").addEventListener("click", () => this.play("draw"));
+    $("pass").addEventListener("click", () => this.play("pass"));
+    $("zoom-in").addEventListener("click", () => this.board.zoom(1.25));
+    $("zoom-out").addEventListener("click", () => this.board.zoom(0.8));
+    $("zoom-fit").addEventListener("click", () => this.board.fit());
+    $("hints").addEventListener("change", () => this.askHint());
+    $("next-round").addEventListener("click", () => this.socket.send({ type: "next_round" }));
+    $("ro-close").addEventListener("click", () => {
+      this.dismissedRound = this.state?.round;
+      $("round-over").hidden = true;
+    });
+    $("board").addEventListener("click", (e) => {
+      if (!e.target.closest(".target") && !this.board.pointers.size) this.select(null);
+    });
+    document.addEventListener("keydown", (e) => this.onKey(e));
+  }
+
+  get myTurn() {
+    const s = this.state;
+    return s && s.seat !== null && s.to_move === s.seat && !s.round_over && s.legal.length > 0;
+  }
+
+  movesFor(tile) {
+    if (!this.state || !tile) return [];
+    return this.state.legal.filter((m) => m !== "draw" && m !== "pass" && sameTile(tileOf(m), tile));
+  }
+
+  onState(state, events) {
+    const previous = this.state;
+    this.state = state;
+    if (this.selected && !state.hand.some((t) => sameTile(t, this.selected))) this.selected = null;
+    if (!this.myTurn) this.selected = null;
+    // Preselect a freshly drawn tile that may be played.
+    if (this.myTurn && state.drawn && this.movesFor(state.drawn).length) this.selected = state.drawn;
+    for (const event of events) {
+      if (event.kind === "chicken_foot") this.banner();
+    }
+    if (!events.length && previous && state.layout.length > previous.layout.length) {
+      const [tile, target] = state.layout[state.layout.length - 1];
+      if (target && parseTile(tile)[0] === parseTile(tile)[1]) this.banner();
+    }
+    if (this.myTurn && state.legal.length === 1 && (state.legal[0] === "draw" || state.legal[0] === "pass")) {
+      this.toast(state.legal[0] === "draw" ? "No tile fits — drawing for you…" : "Nothing to play — passing…");
+    }
+    $("hint").hidden = true;
+    this.render();
+    if (this.myTurn && $("hints").checked) this.askHint();
+  }
+
+  onHint(hint) {
+    const box = $("hint");
+    box.hidden = false;
+    box.textContent = `Hint: ${hint.move}${hint.reason ? ` — ${hint.reason}` : ""}`;
+    if (hint.move !== "draw" && hint.move !== "pass") {
+      this.select(tileOf(hint.move));
+      this.board.focusMove(hint.move);
+    }
+  }
+
+  askHint() {
+    if ($("hints").checked && this.myTurn) this.socket.send({ type: "hint" });
+    else $("hint").hidden = true;
+  }
+
+  play(move) {
+    if (!this.myTurn || !this.state.legal.includes(move)) return;
+    this.selected = null;
+    this.socket.move(move);
+  }
+
+  select(tile) {
+    this.selected = tile && this.movesFor(tile).length ? tile : null;
+    this.renderHand();
+    this.renderBoard();
+  }
+
+  onKey(e) {
+    if (!this.state || e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const hand = this.sortedHand();
+    const key = e.key.toLowerCase();
+    const index = this.selected ? hand.findIndex((t) => sameTile(t, this.selected)) : -1;
+    const selectable = hand.filter((t) => this.movesFor(t).length);
+    if (key === "arrowright" || key === "arrowleft") {
+      if (!selectable.length) return;
+      const at = selectable.findIndex((t) => this.selected && sameTile(t, this.selected));
+      const step = key === "arrowright" ? 1 : -1;
+      this.select(selectable[(at + step + selectable.length + (at < 0 && step < 0 ? 1 : 0)) % selectable.length]);
+    } else if (/^[1-9]$/.test(key)) {
+      const tile = hand[Number(key) - 1];
+      if (tile) this.select(tile);
+    } else if (key === "tab" && this.selected) {
+      e.preventDefault();
+      this.board.cycleTarget(e.shiftKey ? -1 : 1);
+    } else if (key === "enter" && index >= 0) {
+      const move = this.board.focusedMove();
+      if (move) this.play(move);
+    } else if (key === "d") this.play("draw");
+    else if (key === "p") this.play("pass");
+    else if (key === "h") {
+      $("hints").checked = true;
+      this.askHint();
+    } else if (key === "escape") this.select(null);
+    else return;
+    e.preventDefault();
+  }
+
+  sortedHand() {
+    const hand = [...(this.state?.hand ?? [])];
+    if (this.sort === "number") hand.sort((a, b) => parseTile(b)[0] - parseTile(a)[0] || parseTile(b)[1] - parseTile(a)[1]);
+    else if (this.sort === "pips") hand.sort((a, b) => pips(b) - pips(a));
+    return hand;
+  }
+
+  render() {
+    const s = this.state;
+    $("room").hidden = false;
+    $("room").textContent = s.code;
+    this.renderPlayers();
+    this.renderStatus();
+    this.renderHand();
+    this.renderBoard();
+    this.renderLog();
+    this.renderScores();
+    this.renderShare();
+    this.renderRoundOver();
+  }
+
+  renderBoard() {
+    const moves = this.selected ? this.movesFor(this.selected) : [];
+    this.board.render(this.state, this.selected, moves);
+  }
+
+  renderPlayers() {
+    const s = this.state;
+    const box = $("players");
+    box.replaceChildren(
+      ...s.names.map((name, seat) => {
+        const div = document.createElement("div");
+        div.className = "player";
+        div.dataset.seat = String(seat);
+        div.classList.toggle("turn", s.to_move === seat && !s.round_over);
+        div.classList.toggle("me", s.seat === seat);
+        const on = s.connected[seat];
+        const bot = s.kinds[seat] === "bot" || s.covered?.[seat];
+        const count = s.hand_sizes[seat];
+        div.setAttribute("aria-label", `${name}: ${count} tiles, ${on ? "connected" : "disconnected"}`);
+        div.innerHTML = `<span class="dot ${on ? "on" : ""}" title="${on ? "connected" : "disconnected"}"></span>
+          <span class="name"></span>${bot ? '<span class="badge">bot</span>' : ""}
+          <span class="count">${count}</span><span aria-hidden="true">${'<i class="mini"></i>'.repeat(Math.min(count, 12))}</span>`;
+        div.querySelector(".name").textContent = s.seat === seat ? `${name} (you)` : name;
+        return div;
+      }),
+    );
+  }
+
+  renderStatus() {
+    const s = this.state;
+    let text;
+    if (s.match_over) text = "Match over";
+    else if (s.round_over) text = `Round ${s.round} over`;
+    else if (s.phase === "empty") text = `Round ${s.round}: waiting for the ${s.start_double}-${s.start_double}`;
+    else if (this.myTurn) text = `Your turn${s.phase === "foot" ? ` — finish the chicken foot on ${s.foot}` : s.phase === "hub" ? " — start an arm" : ""}`;
+    else text = `${s.names[s.to_move]}'s turn`;
+    $("status").textContent = text;
+    $("boneyard").textContent = `Boneyard: ${s.boneyard}`;
+    const legal = this.myTurn ? s.legal : [];
+    $("draw").hidden = !legal.includes("draw");
+    $("pass").hidden = !legal.includes("pass");
+  }
+
+  renderHand() {
+    const s = this.state;
+    const hand = $("hand");
+    hand.replaceChildren(
+      ...this.sortedHand().map((tile, i) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "hand-tile";
+        button.dataset.tile = tile;
+        button.setAttribute("role", "option");
+        button.setAttribute("aria-label", `tile ${tile}${i < 9 ? ` (key ${i + 1})` : ""}`);
+        const moves = this.myTurn ? this.movesFor(tile) : [];
+        button.classList.toggle("playable", moves.length > 0);
+        button.classList.toggle("dim", this.myTurn && moves.length === 0);
+        button.classList.toggle("drawn", !!s.drawn && sameTile(s.drawn, tile));
+        const selected = !!this.selected && sameTile(this.selected, tile);
+        button.classList.toggle("selected", selected);
+        button.setAttribute("aria-selected", String(selected));
+        button.appendChild(tileSvg(tile));
+        button.addEventListener("click", () => this.select(selected ? null : tile));
+        button.addEventListener("dblclick", () => {
+          const options = this.movesFor(tile);
+          if (options.length === 1) this.play(options[0]);
+        });
+        this.bindDrag(button, tile);
+        return button;
+      }),
+    );
+  }
+
+  // Drag a tile from the hand onto a highlighted target to play it there.
+  bindDrag(button, tile) {
+    button.addEventListener("pointerdown", (down) => {
+      if (!this.movesFor(tile).length || down.button !== 0) return;
+      let ghost = null;
+      const move = (e) => {
+        if (!ghost && Math.hypot(e.clientX - down.clientX, e.clientY - down.clientY) < 10) return;
+        if (!ghost) {
+          if (!this.selected || !sameTile(this.selected, tile)) this.select(tile);
+          ghost = document.createElement("div");
+          ghost.className = "drag-ghost";
+          ghost.appendChild(tileSvg(tile));
+          document.body.appendChild(ghost);
+        }
+        ghost.style.left = `${e.clientX - 20}px`;
+        ghost.style.top = `${e.clientY - 40}px`;
+      };
+      const up = (e) => {
+        removeEventListener("pointermove", move);
+        removeEventListener("pointerup", up);
+        if (!ghost) return;
+        ghost.remove();
+        const target = document.elementFromPoint(e.clientX, e.clientY)?.closest("[data-move]");
+        if (target) this.play(target.dataset.move);
+      };
+      addEventListener("pointermove", move);
+      addEventListener("pointerup", up);
+    });
+  }
+
+  renderLog() {
+    const log = $("log");
+    log.replaceChildren(
+      ...this.state.log.map((entry) => {
+        const li = document.createElement("li");
+        li.textContent = entry.text;
+        return li;
+      }),
+    );
+    log.scrollTop = log.scrollHeight;
+  }
+
+  scoreTable(withHands) {
+    const s = this.state;
+    const table = document.createElement("table");
+    const head = table.createTHead().insertRow();
+    head.innerHTML = "<th>Player</th>";
+    if (withHands) head.innerHTML += "<th>Hand</th><th>This round</th>";
+    s.scores.forEach((_, r) => (head.innerHTML += `<th>R${r + 1}</th>`));
+    head.innerHTML += "<th>Total</th>";
+    const body = table.createTBody();
+    s.names.forEach((name, seat) => {
+      const row = body.insertRow();
+      row.insertCell().textContent = name;
+      if (withHands) {
+        const cell = row.insertCell();
+        cell.className = "revealed";
+        for (const t of s.round_over.hands[seat]) cell.appendChild(tileSvg(t));
+        row.insertCell().textContent = String(s.round_over.points[seat]);
+      }
+      for (const round of s.scores) row.insertCell().textContent = String(round[seat]);
+      row.insertCell().textContent = String(s.totals[seat]);
+      row.classList.add("total");
+    });
+    return table;
+  }
+
+  renderScores() {
+    const box = $("scores");
+    box.className = "scores";
+    box.replaceChildren(this.scoreTable(false));
+  }
+
+  renderShare() {
+    const s = this.state;
+    const box = $("share");
+    const invites = JSON.parse(localStorage.getItem(`cf-invites-${s.code}`) ?? "[]");
+    box.innerHTML = `<h2>Room</h2><div class="row"><code id="room-code"></code>
+      <button type="button" id="copy" aria-label="Copy the invite link">Copy link</button></div>
+      <div class="links"></div>`;
+    box.querySelector("#room-code").textContent = s.code;
+    const links = box.querySelector(".links");
+    const watch = `${location.origin}/t/${s.code}`;
+    const copyText = invites.length ? `${location.origin}${invites[0]}` : watch;
+    for (const invite of invites) {
+      const a = document.createElement("a");
+      a.href = invite;
+      a.textContent = `Invite: ${location.origin}${invite}`;
+      links.appendChild(a);
+    }
+    const spectate = document.createElement("a");
+    spectate.href = watch;
+    spectate.textContent = `Watch: ${watch}`;
+    links.appendChild(spectate);
+    box.querySelector("#copy").addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(copyText);
+        this.toast("Link copied");
+      } catch {
+        this.toast(copyText);
+      }
+    });
+  }
+
+  renderRoundOver() {
+    const s = this.state;
+    const dialog = $("round-over");
+    if (!s.round_over || this.dismissedRound === s.round) {
+      dialog.hidden = true;
+      return;
+    }
+    dialog.hidden = false;
+    const over = s.round_over;
+    const who = over.points.map((p, seat) => (p === 0 ? s.names[seat] : null)).filter(Boolean);
+    $("ro-title").textContent =
+      over.reason === "domino" ? `Round ${s.round}: ${who.join(", ")} went out!` : `Round ${s.round}: blocked`;
+    const body = $("ro-body");
+    body.replaceChildren();
+    const note = document.createElement("p");
+    note.textContent = `Points are the pips left in hand; the 0-0 counts ${s.rules.double_blank_points ?? 50}.`;
+    body.append(note, this.scoreTable(true));
+    if (s.match_over) {
+      const win = document.createElement("p");
+      win.className = "winner";
+      win.textContent = `${s.match_over.winners.map((w) => s.names[w]).join(" & ")} win${s.match_over.winners.length > 1 ? "" : "s"} the match`;
+      const why = document.createElement("p");
+      why.textContent = s.match_over.explanation;
+      body.append(win, why);
+    }
+    $("next-round").hidden = !!s.match_over || s.seat === null;
+  }
+
+  banner() {
+    const banner = $("banner");
+    banner.hidden = false;
+    // Restart the animation for back-to-back feet.
+    banner.style.animation = "none";
+    void banner.offsetWidth;
+    banner.style.animation = "";
+    clearTimeout(this.bannerTimer);
+    this.bannerTimer = setTimeout(() => (banner.hidden = true), 1800);
+  }
+
+  toast(text) {
+    const toast = $("toast");
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => (toast.hidden = true), 2500);
+  }
+}
+
+function start() {
+  setupTheme();
+  const match = location.pathname.match(/^\/t\/([^/]+)/);
+  if (!match) {
+    showLobby();
+    return;
+  }
+  const code = decodeURIComponent(match[1]).toUpperCase();
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token");
+  if (token) rememberSeat(code, token);
+  $("table").hidden = false;
+  window.chickenfoot = new TablePage(code, token);
+}
+
+start();

@@ -1,0 +1,94 @@
+// The lobby: create a table (preset, rounds, seats), join one by code, or watch one.
+
+import { api, rememberSeat } from "./net.js";
+
+const $ = (id) => document.getElementById(id);
+
+function seatRow(i, bots) {
+  const li = document.createElement("li");
+  const label = i === 0 ? "You" : `Seat ${i + 1}`;
+  li.innerHTML = `<span class="n">${label}</span>`;
+  if (i === 0) {
+    li.dataset.kind = "human";
+    return li;
+  }
+  const kind = document.createElement("select");
+  kind.className = "seat-kind";
+  kind.setAttribute("aria-label", `Seat ${i + 1} player`);
+  kind.innerHTML = `<option value="bot">Bot</option><option value="human">Friend (invite)</option>`;
+  const level = document.createElement("select");
+  level.className = "seat-bot";
+  level.setAttribute("aria-label", `Seat ${i + 1} bot difficulty`);
+  for (const b of bots) level.add(new Option(b, b, b === "medium", b === "medium"));
+  kind.addEventListener("change", () => (level.hidden = kind.value !== "bot"));
+  li.append(kind, level);
+  return li;
+}
+
+export async function showLobby() {
+  $("lobby").hidden = false;
+  const error = $("lobby-error");
+  let presets = { presets: { classic: {} }, bots: ["easy", "medium", "hard", "expert", "random", "greedy"] };
+  try {
+    presets = await api("GET", "/api/presets");
+  } catch (e) {
+    error.textContent = e.message;
+  }
+  const preset = $("preset");
+  for (const name of Object.keys(presets.presets)) preset.add(new Option(name, name));
+  const count = $("seat-count");
+  for (let n = 2; n <= 8; n++) count.add(new Option(`${n} players`, String(n), n === 4, n === 4));
+  const seats = $("seats");
+  const drawSeats = () => {
+    const n = Number(count.value);
+    seats.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, presets.bots)));
+  };
+  count.addEventListener("change", drawSeats);
+  drawSeats();
+  $("my-name").value = localStorage.getItem("cf-name") ?? "";
+
+  $("create-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const name = $("my-name").value.trim() || "You";
+    localStorage.setItem("cf-name", name);
+    const body = {
+      preset: preset.value,
+      rounds: $("rounds").value ? Number($("rounds").value) : null,
+      seats: [...seats.children].map((li, i) => {
+        if (i === 0) return { kind: "human", name };
+        const kind = li.querySelector(".seat-kind").value;
+        return kind === "bot" ? { kind, bot: li.querySelector(".seat-bot").value } : { kind };
+      }),
+    };
+    try {
+      const table = await api("POST", "/api/tables", body);
+      const humans = table.seats.filter((s) => s.kind === "human");
+      const mine = humans[0];
+      rememberSeat(table.code, mine.token);
+      localStorage.setItem(`cf-invites-${table.code}`, JSON.stringify(humans.slice(1).map((s) => s.invite)));
+      location.href = mine.invite;
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+
+  const code = () => $("join-code").value.trim().toUpperCase();
+  $("join-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    if (!code()) return;
+    try {
+      const seat = await api("POST", `/api/tables/${encodeURIComponent(code())}/join`, {
+        name: localStorage.getItem("cf-name") || $("my-name").value.trim() || "Guest",
+      });
+      rememberSeat(code(), seat.token);
+      location.href = `/t/${code()}?token=${encodeURIComponent(seat.token)}`;
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  $("spectate").addEventListener("click", () => {
+    if (code()) location.href = `/t/${code()}`;
+  });
+}
