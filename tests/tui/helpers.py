@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 

@@ -135,9 +135,10 @@ async def test_start_screen_starts_the_chosen_match() -> None:
         game = app.screen
         assert isinstance(game, GameScreen)
         assert game.session.match.players == 3 and game.session.match.rules.round_count == 2
-        assert game.session.match.record()["rounds"][0]["hands"] == Match(
-            game.session.match.rules, 3, 7
-        ).record()["rounds"][0]["hands"]
+        assert (
+            game.session.match.record()["rounds"][0]["hands"]
+            == Match(game.session.match.rules, 3, 7).record()["rounds"][0]["hands"]
+        )
 
 
 async def test_start_screen_reports_bad_input_on_one_line() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import partial
+from typing import ClassVar
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -16,13 +17,14 @@ from rich.table import Table
 from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Center, Grid, Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
 
 from chickenfoot.bots import Budget
 from chickenfoot.errors import ChickenfootError
+from chickenfoot.layout import Phase
 from chickenfoot.move import Move
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.tiles import Tile
@@ -66,7 +68,7 @@ def seat_kinds(seats: list[str], players: int) -> list[str]:
 class StartScreen(Screen[None]):
     """Rules, seats and seed for a new match, or a saved match to resume."""
 
-    BINDINGS = [Binding("ctrl+s", "start", "Start"), Binding("escape", "app.quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", "Start"), Binding("escape", "app.quit", "Quit")]
 
     def __init__(self, options: StartOptions) -> None:
         super().__init__()
@@ -204,7 +206,7 @@ class HandOver(ModalScreen[None]):
 class SavePrompt(ModalScreen[str | None]):
     """Asks for the file to save the match to."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box"):
@@ -228,7 +230,7 @@ def tile_label(tile: Tile) -> str:
 class GameScreen(Screen[None]):
     """The board, the hand of the seat at the keyboard, the players and the log."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "pick(-1)", "Tile", show=False),
         Binding("right", "pick(1)", "Tile ←→"),
         Binding("up", "aim(-1)", "Target", show=False),
@@ -345,20 +347,20 @@ class GameScreen(Screen[None]):
 
     def draw_players(self, view: SeatView) -> None:
         session = self.session
-        table = Table.grid(padding=(0, 1))
-        table.add_column(width=1)
-        table.add_column()
-        table.add_column(justify="right")
-        table.add_column(justify="right")
+        table = Table(box=None, padding=(0, 0, 0, 1), header_style="grey62", pad_edge=False)
+        table.add_column("", width=1)
+        table.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=14)
+        table.add_column("Hand", justify="right")
+        table.add_column("Pts", justify="right")
         totals = session.match.totals()
         for seat, count in enumerate(view.hand_sizes):
             mark = "▶" if seat == view.to_move and not view.is_over else ""
             kind = session.seats[seat]
-            name = f"{session.name(seat)}" + ("" if kind == HUMAN else f" ({kind})")
-            table.add_row(mark, name, f"{count}▮", str(totals[seat]), style="bold" if mark else "")
-        self.query_one("#players", Static).update(
-            Group(Text("Player      tiles total", style="grey62"), table, Text(f"Boneyard: {view.boneyard_size}"))
-        )
+            name = Text(session.name(seat))
+            if kind != HUMAN:
+                name.append(f" {kind}", "grey62")
+            table.add_row(mark, name, str(count), str(totals[seat]), style="bold" if mark else "")
+        self.query_one("#players", Static).update(Group(table, Text(f" Boneyard: {view.boneyard_size}")))
 
     def draw_hand(self, view: SeatView) -> None:
         box = self.query_one("#hand", Static)
@@ -471,6 +473,11 @@ class GameScreen(Screen[None]):
         if playable:
             self.selected = view.hand.index(playable[0])
         self.aimed = 0
+        if view.drawn is not None:
+            self.say(f"You drew {view.drawn}: play it, or p to pass", "bold cyan")
+        elif view.phase == Phase.FOOT:
+            foot, number = view.open_ends[0]
+            self.say(f"Chicken foot on {foot}: only toes carrying {number} may be played", "bold yellow")
         self.refresh_all()
 
     @work(thread=True, exclusive=True, group="bot")
@@ -609,7 +616,7 @@ class GameScreen(Screen[None]):
 class RoundEnd(Screen[None]):
     """Every hand and its points, the scoreboard and, at the end, the winner."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,n", "next", "Next round"),
         Binding("s", "save", "Save"),
         Binding("q", "app.quit", "Quit"),
@@ -688,7 +695,7 @@ class ChickenFootApp(App[None]):
     #main { height: 1fr; }
     #board-box { width: 1fr; border: round $primary; border-title-color: $text; }
     #board { width: auto; height: auto; }
-    #side { width: 30; }
+    #side { width: 27; }
     #players { height: auto; border: round $secondary; }
     #log { height: 1fr; border: round $secondary; }
     #announce { height: 1; padding: 0 1; }

@@ -103,9 +103,11 @@ class BoardDrawing:
         out: list[Line] = []
         for index, toe in enumerate(toes):
             last = index == len(toes) - 1 and missing <= 0
-            out += self.branch(toe, number, [*pad, Seg("  └─" if last else "  ├─")], [*pad, Seg("    " if last else "  │ ")])
+            out += self.branch(
+                toe, number, [*pad, Seg("  └─" if last else "  ├─")], [*pad, Seg("    " if last else "  │ ")]
+            )
         if missing > 0:
-            note = f" chicken foot: {missing} more toe{'s' if missing > 1 else ''}"
+            note = f" needs {missing} more toe{'s' if missing > 1 else ''}"
             out.append([*pad, Seg("  └─"), self.marker(double, number), Seg(note, "note")])
         return out
 

@@ -1,0 +1,98 @@
+"""The plain line mode through a pipe, and its session underneath."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chickenfoot.errors import ChickenfootError
+from chickenfoot.tui.plain import PlainGame
+from chickenfoot.tui.session import Session, parse_seats
+
+from .helpers import ROUND_SEED, advance, small_session
+
+ARGS = ["--plain", "--seed", str(ROUND_SEED), "--rules", "double-6", "--rounds", "1", "--players", "2", "--seats"]
+
+
+def run_play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "chickenfoot", "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def human_moves() -> list[str]:
+    """The moves the test player makes in the round, found by playing the same session in process."""
+    session = small_session()
+    advance(session)
+    return [str(step.move) for ply, step in enumerate(session.round.history) if ply in session.choices]
+
+
+def test_a_whole_round_through_a_pipe_with_bad_input_reprompted() -> None:
+    moves = human_moves()
+    stdin = "\n".join(["nonsense", "6-6@0-0", "hint", *moves]) + "\n"
+    result = run_play(*ARGS, "human,greedy", stdin=stdin)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in out
+    assert "error: bad move 'nonsense'" in out
+    assert "error: illegal move 6-6@0-0" in out
+    assert out.count("seat 0> ") >= len(moves) + 3
+    assert "* You drew" in out and "* You passed" in out and "* Chicken foot!" in out
+    assert "== Round 1 over" in out and "== Match over ==" in out and "wins" in out
+    assert "[6|6] hub" in out
+
+
+def test_input_ending_early_stops_cleanly() -> None:
+    result = run_play(*ARGS, "human,greedy", stdin="")
+    assert result.returncode == 0
+    assert "Input ended; the match is not finished" in result.stdout
+
+
+def test_bad_options_get_one_line() -> None:
+    result = run_play(*ARGS, "human,wizard", stdin="")
+    assert result.returncode == 1
+    assert result.stderr.strip().count("\n") == 0 and "unknown seat kind 'wizard'" in result.stderr
+
+
+def test_save_in_plain_mode_then_resume(tmp_path: Path) -> None:
+    target = tmp_path / "m.json"
+    first = human_moves()[0]
+    result = run_play(*ARGS, "human,greedy", stdin=f"{first}\nsave {target}\nquit\n")
+    assert f"Saved to {target}" in result.stdout
+    saved = Session.load(target)
+    resumed = run_play("--plain", "--load", str(target), stdin="board\n")
+    position = resumed.stdout.split("seat 0> ")[0]
+    assert f"Tiles in hand: You {len(saved.round.hand(0))}" in position
+    assert " ".join(str(t) for t in saved.round.hand(0)) in position
+
+
+def test_undo_in_plain_mode_goes_back_to_the_own_move() -> None:
+    played = small_session()
+    advance(played)
+    first_choice = played.choices[0]
+    session = small_session()
+    out = io.StringIO()
+    PlainGame(session, io.StringIO(f"{human_moves()[0]}\nundo\n"), out).run()
+    assert "Took back" in out.getvalue()
+    assert len(session.round.history) == first_choice
+    assert session.round.to_move == 0 and not session.choices
+
+
+def test_seats_and_loading_errors(tmp_path: Path) -> None:
+    assert parse_seats("human, easy", 3) == ["human", "easy", "medium"]
+    with pytest.raises(ValueError, match="3 seats given for 2 players"):
+        parse_seats("human,human,human", 2)
+    with pytest.raises(ChickenfootError, match="cannot read"):
+        Session.load(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{", encoding="utf-8")
+    with pytest.raises(ChickenfootError, match="not valid JSON"):
+        Session.load(tmp_path / "bad.json")
