@@ -84,3 +84,15 @@ def test_hint_refuses_when_it_is_not_the_seats_turn() -> None:
     view: SeatView = r.view(other)
     with pytest.raises(ValueError, match="not this seat's turn"):
         hint(view)
+
+
+def test_root_parallel_search_is_reproducible_and_legal() -> None:
+    from chickenfoot.bots.search import SearchBot
+
+    r = advance(3, 16)
+    view = r.view(r.to_move)
+    runs = [SearchBot(seed=5, budget=Budget(iterations=40), workers=2).statistics(view) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert sum(n for n, _ in runs[0].values()) == 40
+    assert {Move.from_code(c) for c in runs[0]} == set(view.legal_moves)
+    assert make_bot("expert").workers == 2  # type: ignore[attr-defined]

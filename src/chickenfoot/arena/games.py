@@ -7,8 +7,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from chickenfoot.bots import Bot, make_bot
-from chickenfoot.bots.search import CheaterBot, cheat_choose
+from chickenfoot.bots import Bot, Budget, make_bot
+from chickenfoot.bots.search import CheaterBot, SearchBot, cheat_choose
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
 
@@ -69,8 +69,10 @@ def schedule(lineup: Sequence[str], rules: Rules, deals: int, seed: int, iterati
 
 def _bot(name: str, seed: int, iterations: int | None) -> Bot:
     bot: Bot = CheaterBot(seed) if name == CHEATER else make_bot(name, seed)
-    if iterations is not None and bot.budget.iterations is not None:
-        bot.budget = type(bot.budget)(seconds=None, iterations=iterations)
+    if isinstance(bot, SearchBot):
+        bot.workers = 1  # the arena already spreads whole games over the processes
+        if iterations is not None:
+            bot.budget = Budget(iterations=iterations)
     return bot
 
 

@@ -32,13 +32,15 @@ class Difficulty:
     kind: str
     budget: Budget
     description: str
+    workers: int = 1
+    """Processes a search spreads over (root parallelism)."""
 
 
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty("greedy", Budget(), "plays its heaviest tile"),
     "medium": Difficulty("heuristic", Budget(), "plays like a careful person"),
     "hard": Difficulty("ismcts", Budget(seconds=0.8, iterations=600), "searches about a second per move"),
-    "expert": Difficulty("ismcts", Budget(seconds=3.0, iterations=3000), "searches a few seconds per move"),
+    "expert": Difficulty("ismcts", Budget(seconds=3.0, iterations=3000), "searches a few seconds per move", workers=2),
 }
 """Difficulty levels by name, weakest first."""
 
@@ -50,6 +52,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         bot = BOTS[level.kind](seed)
         bot.budget = level.budget
         bot.name = name
+        if isinstance(bot, SearchBot):
+            bot.workers = level.workers
         return bot
     try:
         return BOTS[name](seed)

@@ -109,6 +109,13 @@ def search(
     return {code: (visits[code], totals[code]) for code in codes}
 
 
+def limits(budget: Budget) -> tuple[int | None, float | None]:
+    """Iterations and seconds of a budget; an empty budget means the default iterations."""
+    if budget.iterations is None and budget.seconds is None:
+        return DEFAULT_ITERATIONS, None
+    return budget.iterations, budget.seconds
+
+
 def _worker(view: SeatView, seed: int, iterations: int | None, seconds: float | None) -> Stats:
     sampler = Sampler(view)
     deadline = None if seconds is None else time.perf_counter() + seconds
@@ -156,10 +163,7 @@ class SearchBot(Bot):
         budget = budget or self.budget
         if view.seat is None or not view.legal_moves:
             raise ValueError("it is not this seat's turn")
-        seconds = budget.seconds
-        iterations = budget.iterations
-        if seconds is None and iterations is None:
-            iterations = DEFAULT_ITERATIONS
+        iterations, seconds = limits(budget)
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
             return _worker(view, seeds[0], iterations, seconds)
@@ -187,9 +191,8 @@ def cheat_choose(bot: CheaterBot, round_: Round, budget: Budget | None = None) -
     codes = round_.legal_codes()
     if len(codes) == 1:
         return Move.from_code(codes[0])
-    budget = budget or bot.budget
-    iterations = budget.iterations if budget.iterations is not None or budget.seconds is not None else 400
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    iterations, seconds = limits(budget or bot.budget)
+    deadline = None if seconds is None else time.perf_counter() + seconds
     stats = search(lambda _: round_.copy(), round_.to_move, list(codes), round_.rules, bot.rng, iterations, deadline)
     return Move.from_code(best_move(stats))
 
