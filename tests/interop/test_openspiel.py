@@ -6,6 +6,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
 import chickenfoot.interop.openspiel  # noqa: F401 (registers the game)
 from chickenfoot.errors import RulesError
@@ -66,3 +67,10 @@ def test_bad_parameters_are_reported() -> None:
         pyspiel.load_game("python_chickenfoot", {"players": 1})
     with pytest.raises(RulesError, match="hub_arms"):
         pyspiel.load_game("python_chickenfoot", {"hub_arms": 5})
+
+
+def test_evaluate_bots_runs_a_round() -> None:
+    game = pyspiel.load_game("python_chickenfoot", {"players": 3})
+    bots = [pyspiel.make_uniform_random_bot(seat, seat) for seat in range(3)]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert len(returns) == 3 and all(value <= 0 for value in returns) and 0.0 in returns
