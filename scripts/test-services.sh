@@ -30,3 +30,9 @@ if [ -z "${CHICKENFOOT_TEST_DATABASE_URL:-}" ]; then
     as_postgres psql -p "$pg_port" -qtAc "SELECT 1 FROM pg_database WHERE datname = 'chickenfoot_test'" | grep -q 1 ||
         as_postgres createdb -p "$pg_port" -O chickenfoot chickenfoot_test
 fi
+
+# Debian's Chromium for the browser tests (tests/e2e drive it with Playwright; never a downloaded browser).
+if [ ! -x /usr/bin/chromium ]; then
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi

@@ -1,0 +1,80 @@
+"""Driving the page the way a player does: through what it shows."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+# The page is waiting for this player, or has nothing more to offer this round.
+ACTIONABLE = """() => !document.querySelector('#round-over').hidden
+  || document.querySelector('.hand-tile.playable')
+  || !document.querySelector('#pass').hidden"""
+
+
+def shot(page: Page, name: str) -> Path:
+    """Save a screenshot of the page as a test artifact."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def state(page: Page) -> dict[str, Any]:
+    """The last STATE the page received (what it draws from)."""
+    result: dict[str, Any] = page.evaluate("() => window.chickenfoot.state")
+    return result
+
+
+def create_table(page: Page, base: str, seats: list[str], preset: str = "classic") -> str:
+    """Create a table from the lobby: seat 0 is the player, the others bot levels or "human"."""
+    page.goto(f"{base}/")
+    page.wait_for_selector("#preset option", state="attached")
+    page.select_option("#preset", preset)
+    page.select_option("#seat-count", str(len(seats)))
+    page.fill("#my-name", "Ann")
+    for i, kind in enumerate(seats[1:], start=1):
+        row = page.locator("#seats li").nth(i)
+        if kind == "human":
+            row.locator(".seat-kind").select_option("human")
+        else:
+            row.locator(".seat-bot").select_option(kind)
+    page.click("#create")
+    page.wait_for_url(re.compile(r".*/t/[A-Z0-9]+\?token=.+"))
+    page.wait_for_selector(".player")
+    code = page.url.split("/t/")[1].split("?")[0]
+    return code
+
+
+def play_one(page: Page) -> str | None:
+    """Make one move by clicking, when the page offers one: select a playable tile, check that the
+    highlighted targets are exactly its legal moves, then click one. Returns the move clicked."""
+    tiles = page.locator(".hand-tile.playable")
+    if tiles.count() == 0:
+        if page.locator("#pass").is_visible():
+            page.click("#pass")
+            return "pass"
+        return None
+    tile = tiles.first.get_attribute("data-tile")
+    assert tile is not None
+    tiles.first.click()
+    page.wait_for_selector(".target")
+    legal = state(page)["legal"]
+    shown = sorted(t.get_attribute("data-move") or "" for t in page.locator(".target").all())
+    expected = sorted(m for m in legal if m.split("@")[0] == tile)
+    assert shown == expected, f"targets {shown} for {tile}, legal {legal}"
+    move = shown[-1]
+    page.locator(f'.target[data-move="{move}"]').dispatch_event("click")
+    return move
+
+
+def frames_of(page: Page) -> list[dict[str, Any]]:
+    """Collect every WebSocket frame the page receives (parsed), from now on."""
+    frames: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    return frames
