@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Static
 
+from chickenfoot.bots import hint
 from chickenfoot.match import Match
 from chickenfoot.tui.app import ChickenFootApp, GameScreen, HandOver, RoundEnd, SavePrompt, StartOptions, StartScreen
-from chickenfoot.tui.session import Session, hint
+from chickenfoot.tui.session import Session
 
-from .helpers import human_choice, log_text, settle, shown, small_session
+from .helpers import ROUND_SEED, advance, human_choice, log_text, settle, shown, small_session
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
 
@@ -92,7 +93,7 @@ async def test_hint_selects_the_suggested_move() -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         await pilot.press("h")
-        suggested = hint(session.view(0))
+        suggested = hint(session.view(0)).move
         assert screen.aimed_move() == suggested
         assert f"Hint: {suggested}" in shown(screen.query_one("#announce", Static))
 
@@ -150,3 +151,32 @@ async def test_start_screen_reports_bad_input_on_one_line() -> None:
         assert isinstance(app.screen, StartScreen)
         error = shown(app.screen.query_one("#start-error", Static))
         assert "seed must be a whole number" in error and "\n" not in error.strip()
+
+
+async def test_round_end_then_enter_deals_the_next_round() -> None:
+    session = Session.new(small_session().match.rules.replace(rounds=2), ["human", "greedy"], ROUND_SEED)
+    advance(session)
+    app = ChickenFootApp(session=session, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, RoundEnd)
+        assert "Press Enter for the next round" in shown(app.screen.query_one(Static))
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen | HandOver)
+        assert session.match.round_number == 2 and session.round.start_double == 5
+
+
+async def test_a_click_on_a_highlighted_target_plays_there() -> None:
+    session = small_session()
+    app = ChickenFootApp(session=session, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        move = screen.aimed_move()
+        assert move is not None
+        before = len(session.round.history)
+        await pilot.click("#actions", offset=(len(f"{move.tile} on: ") + 2, 0))
+        await settle(pilot, app)
+        assert session.round.history[before].move == move

@@ -22,14 +22,14 @@ from textual.containers import Center, Grid, Horizontal, ScrollableContainer, Ve
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
 
-from chickenfoot.bots import Budget
+from chickenfoot.bots import hint
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.tiles import Tile
 from chickenfoot.tui.board import Role, board_lines
-from chickenfoot.tui.session import HUMAN, SEAT_KINDS, Session, hint
+from chickenfoot.tui.session import HUMAN, SEAT_KINDS, Session
 from chickenfoot.view import SeatView
 
 MAX_SEATS = 8
@@ -483,7 +483,7 @@ class GameScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="bot")
     def think(self, generation: int) -> None:
         started = time.monotonic()
-        move = self.session.bot_move(Budget(seconds=self.app.think if isinstance(self.app, ChickenFootApp) else 1.0))
+        move = self.session.bot_move()
         time.sleep(max(0.0, self.pace - (time.monotonic() - started)))
         self.app.call_from_thread(self.apply, move, False, generation)
 
@@ -567,11 +567,12 @@ class GameScreen(Screen[None]):
         if not self.my_turn():
             return
         view = self.shown_view()
-        move = hint(view)
+        advice = hint(view)
+        move = advice.move
         if move.tile is not None:
             self.selected = view.hand.index(move.tile)
             self.aimed = self.moves_of_selected().index(move)
-        self.say(f"Hint: {move}", "bold magenta")
+        self.say(f"Hint: {move} ({advice.reason})", "bold magenta")
         self.refresh_all()
 
     def action_undo(self) -> None:
@@ -680,7 +681,7 @@ class RoundEnd(Screen[None]):
 
 
 class ChickenFootApp(App[None]):
-    """``pace``: seconds between moves others make (0 in tests); ``think``: a bot's time per move."""
+    """``pace``: seconds at least between moves others make (0 in tests)."""
 
     TITLE = "Chicken Foot"
     CSS = """
@@ -715,13 +716,11 @@ class ChickenFootApp(App[None]):
         *,
         session: Session | None = None,
         pace: float = 0.4,
-        think: float = 1.0,
     ) -> None:
         super().__init__()
         self.options = options or StartOptions()
         self.session = session
         self.pace = pace
-        self.think = think
 
     def on_mount(self) -> None:
         self.push_screen(StartScreen(self.options))

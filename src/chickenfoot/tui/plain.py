@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from chickenfoot.bots import hint
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
 from chickenfoot.tui.board import board_text
-from chickenfoot.tui.session import Session, hint
+from chickenfoot.tui.session import Session
 from chickenfoot.view import SeatView
 
 HELP = (
@@ -142,7 +143,8 @@ class PlainGame:
         elif word == "board":
             self.say(position_text(session, seat))
         elif word == "hint":
-            self.say(f"Hint: {hint(view)}")
+            advice = hint(view)
+            self.say(f"Hint: {advice.move} ({advice.reason})")
         elif word == "save":
             if not rest:
                 raise ChickenfootError("save needs a file name: save FILE")

@@ -7,12 +7,11 @@ Everything here goes through the engine: legal moves come from the view, moves a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chickenfoot import bots
-from chickenfoot.bots import Bot, Budget, make_bot
+from chickenfoot.bots import Bot, make_bot
 from chickenfoot.errors import ChickenfootError, PositionError
 from chickenfoot.match import Match
 from chickenfoot.move import Move
@@ -23,8 +22,6 @@ from chickenfoot.view import SeatView
 HUMAN = "human"
 LEVELS = ("easy", "medium", "hard", "expert")
 SEAT_KINDS = (HUMAN, *LEVELS)
-LEVEL_FALLBACK = {"easy": "random", "medium": "greedy", "hard": "greedy", "expert": "greedy"}
-"""Bots standing in for a difficulty level while the bot package does not provide it."""
 FORCED_KINDS = ("draw", "pass", "hub")
 """A sole legal move of these kinds is made for a human: there is nothing to choose."""
 
@@ -34,8 +31,6 @@ def make_seat_bot(kind: str, seed: int | None = None) -> Bot:
     try:
         return make_bot(kind, seed)
     except ValueError:
-        if kind in LEVEL_FALLBACK:
-            return make_bot(LEVEL_FALLBACK[kind], seed)
         raise ValueError(f"unknown seat kind {kind!r} (choose from {', '.join(SEAT_KINDS)} or a bot name)") from None
 
 
@@ -49,16 +44,6 @@ def parse_seats(text: str, players: int) -> list[str]:
         if kind != HUMAN:
             make_seat_bot(kind)
     return kinds
-
-
-def hint(view: SeatView) -> Move:
-    """A suggested move: the bot package's ``hint`` when it has one, else the greedy choice."""
-    adviser: Callable[[SeatView], object] | None = getattr(bots, "hint", None)
-    if adviser is not None:
-        advice = adviser(view)
-        if isinstance(advice, Move) and advice in view.legal_moves:
-            return advice
-    return make_bot("greedy", 0).choose(view)
 
 
 class Session:
@@ -126,9 +111,10 @@ class Session:
             return legal[0]
         return None
 
-    def bot_move(self, budget: Budget | None = None) -> Move:
+    def bot_move(self) -> Move:
+        """The move of the bot to move, thinking as long as its level allows."""
         seat = self.round.to_move
-        return self.bots[seat].choose(self.view(seat), budget)
+        return self.bots[seat].choose(self.view(seat))
 
     # --- moves ------------------------------------------------------------------------------
 
