@@ -19,8 +19,23 @@ class Phase(IntEnum):
     OPEN = 3  # any open end
 
 
-# Undo records: (kind, tile, target, extra)
-_HUB, _ARM, _TOE, _LEAF = range(4)
+_NUMBERS: dict[int, tuple[int, ...]] = {}
+"""The numbers of a bit mask of numbers, lowest first; shared by all layouts."""
+_UNIONS: dict[int, int] = {}
+"""By bit mask of numbers: every tile carrying one of them; shared by all layouts."""
+
+
+def _numbers(mask: int) -> tuple[int, ...]:
+    numbers = _NUMBERS[mask] = tuple(ids_of(mask))
+    return numbers
+
+
+def _union(mask: int) -> int:
+    union = 0
+    for n in ids_of(mask):
+        union |= CARRIES[n]
+    _UNIONS[mask] = union
+    return union
 
 
 class Layout:
@@ -34,58 +49,69 @@ class Layout:
         "hub_arms",
         "toes",
         "placed",
-        "placed_mask",
         "hub",
         "hub_number",
         "arms",
         "foot",
         "foot_number",
         "toe_count",
+        "gate",
+        "gate_mask",
         "ends",
         "end_numbers",
         "open_number",
         "_undo",
-        "_union_cache",
     )
 
     def __init__(self, max_pip: int, hub_arms: int, toes: int) -> None:
         self.hub_arms = hub_arms
         self.toes = toes
         self.placed: list[tuple[int, int]] = []
-        self.placed_mask = 0
         self.hub = NO_TARGET
         self.hub_number = -1
         self.arms = 0
         self.foot = NO_TARGET
         self.foot_number = -1
         self.toe_count = 0
+        self.gate = 0
+        """Outside open play, the one tile every play goes on (the hub or the open foot); else -1."""
+        self.gate_mask = 0
+        """Outside open play, every tile that may go on the gate (none before the hub)."""
         self.ends: list[list[int]] = [[] for _ in range(max_pip + 1)]
         """``ends[n]``: the tiles (in the order placed) whose open far end shows ``n``."""
         self.end_numbers = 0
         """Bit ``n`` is set when some line ends in ``n``."""
         self.open_number: dict[int, int] = {}
         """The number shown by each line end, by tile."""
-        self._undo: list[tuple[int, int, int, int]] = []
-        self._union_cache: dict[int, int] = {}
+        self._undo: list[int] = []
+        """Per placement on a line end: where the end stood in its list, and the foot it replaced."""
 
     def copy(self) -> Layout:
         other = Layout.__new__(Layout)
         other.hub_arms = self.hub_arms
         other.toes = self.toes
         other.placed = self.placed.copy()
-        other.placed_mask = self.placed_mask
         other.hub = self.hub
         other.hub_number = self.hub_number
         other.arms = self.arms
         other.foot = self.foot
         other.foot_number = self.foot_number
         other.toe_count = self.toe_count
+        other.gate = self.gate
+        other.gate_mask = self.gate_mask
         other.ends = [line.copy() for line in self.ends]
         other.end_numbers = self.end_numbers
         other.open_number = self.open_number.copy()
         other._undo = self._undo.copy()
-        other._union_cache = self._union_cache
         return other
+
+    @property
+    def placed_mask(self) -> int:
+        """Bit mask of the tiles in the layout."""
+        mask = 0
+        for tile, _ in self.placed:
+            mask |= 1 << tile
+        return mask
 
     @property
     def phase(self) -> Phase:
@@ -99,20 +125,11 @@ class Layout:
 
     def playable_mask(self) -> int:
         """Every tile that would be a legal play now, whoever held it."""
-        if self.hub < 0:
-            return 0
-        if self.arms < self.hub_arms:
-            return CARRIES[self.hub_number]
-        if self.foot >= 0:
-            return CARRIES[self.foot_number]
+        if self.gate >= 0:
+            return self.gate_mask
         numbers = self.end_numbers
-        union = self._union_cache.get(numbers)
-        if union is None:
-            union = 0
-            for n in ids_of(numbers):
-                union |= CARRIES[n]
-            self._union_cache[numbers] = union
-        return union
+        union = _UNIONS.get(numbers)
+        return _union(numbers) if union is None else union
 
     def open_numbers(self) -> list[int]:
         """The numbers a tile must carry to be played now."""
@@ -138,33 +155,25 @@ class Layout:
         """Move codes of every legal placement from the hand (a tile bit mask)."""
         # The engine's innermost loop: bits are walked inline rather than through ids_of.
         codes: list[int] = []
-        if self.hub < 0:
+        gate = self.gate
+        if gate >= 0:
+            matching = hand & self.gate_mask
+            while matching:
+                bit = matching & -matching
+                matching ^= bit
+                codes.append((bit.bit_length() - 1) << 8 | gate)
             return codes
-        if self.arms < self.hub_arms:
-            matching, target = hand & CARRIES[self.hub_number], self.hub
-        elif self.foot >= 0:
-            matching, target = hand & CARRIES[self.foot_number], self.foot
-        else:
-            numbers = self.end_numbers
-            ends = self.ends
-            while numbers:
-                bit = numbers & -numbers
-                numbers ^= bit
-                number = bit.bit_length() - 1
-                matching = hand & CARRIES[number]
-                if matching:
-                    targets = ends[number]
-                    while matching:
-                        bit = matching & -matching
-                        matching ^= bit
-                        base = (bit.bit_length() - 1) << 8
-                        for target in targets:
-                            codes.append(base | target)
-            return codes
-        while matching:
-            bit = matching & -matching
-            matching ^= bit
-            codes.append((bit.bit_length() - 1) << 8 | target)
+        ends = self.ends
+        for number in _NUMBERS.get(self.end_numbers) or _numbers(self.end_numbers):
+            matching = hand & CARRIES[number]
+            if matching:
+                targets = ends[number]
+                while matching:
+                    bit = matching & -matching
+                    matching ^= bit
+                    base = (bit.bit_length() - 1) << 8
+                    for target in targets:
+                        codes.append(base | target)
         return codes
 
     def tile_plays(self, tile: int) -> list[int]:
@@ -175,22 +184,22 @@ class Layout:
         """Place ``tile`` against ``target`` (``NO_TARGET`` for the hub); the caller checked legality."""
         # The hot path of every playout: the end bookkeeping is inlined rather than shared.
         self.placed.append((tile, target))
-        self.placed_mask |= 1 << tile
-        if target < 0:
-            self.hub = tile
-            self.hub_number = HIGH[tile]
-            self._undo.append((_HUB, tile, target, 0))
+        if target == self.gate:
+            if target == self.hub:
+                arms = self.arms = self.arms + 1
+                if arms == self.hub_arms:
+                    self.gate = NO_TARGET
+                number = PIP_SUM[tile] - self.hub_number
+            else:
+                toe_count = self.toe_count = self.toe_count + 1
+                if toe_count == self.toes:
+                    self.foot = self.gate = NO_TARGET
+                number = PIP_SUM[tile] - self.foot_number
+        elif target < 0:
+            self.hub = self.gate = tile
+            self.hub_number = number = HIGH[tile]
+            self.gate_mask = CARRIES[number]
             return
-        if target == self.foot:
-            toe_count = self.toe_count = self.toe_count + 1
-            if toe_count == self.toes:
-                self.foot = NO_TARGET
-            number = PIP_SUM[tile] - self.foot_number
-            self._undo.append((_TOE, tile, target, 0))
-        elif target == self.hub:
-            self.arms += 1
-            number = PIP_SUM[tile] - self.hub_number
-            self._undo.append((_ARM, tile, target, 0))
         else:
             number = self.open_number.pop(target)
             line = self.ends[number]
@@ -201,12 +210,13 @@ class Layout:
             if IS_DOUBLE[tile]:
                 # The previous foot (closed, or none) is kept in the record: undoing this double
                 # must give back its toe count and number, which undoing its toes relies on.
-                self._undo.append((_LEAF, tile, target, index << 16 | self.toe_count << 8 | (self.foot_number & 0xFF)))
-                self.foot = tile
+                self._undo.append(index << 16 | self.toe_count << 8 | (self.foot_number & 0xFF))
+                self.foot = self.gate = tile
                 self.foot_number = number
+                self.gate_mask = CARRIES[number]
                 self.toe_count = 0
                 return
-            self._undo.append((_LEAF, tile, target, index << 16))
+            self._undo.append(index << 16)
             number = PIP_SUM[tile] - number
         self.ends[number].append(tile)
         self.end_numbers |= 1 << number
@@ -221,24 +231,29 @@ class Layout:
 
     def undo(self) -> None:
         """Take back the last placement exactly."""
-        kind, tile, target, extra = self._undo.pop()
-        self.placed.pop()
-        self.placed_mask &= ~(1 << tile)
-        if kind == _HUB:
+        tile, target = self.placed.pop()
+        if target < 0:
             self.hub = NO_TARGET
             self.hub_number = -1
-        elif kind == _ARM:
+            self.gate = 0
+            self.gate_mask = 0
+        elif target == self.hub:
+            if self.arms == self.hub_arms:
+                self.gate = self.hub
+                self.gate_mask = CARRIES[self.hub_number]
             self.arms -= 1
             self._drop_end(tile)
-        elif kind == _TOE:
+        elif IS_DOUBLE[target]:  # a toe: a line end is never a double
             self._drop_end(tile)
             if self.toe_count == self.toes:
-                self.foot = target
+                self.foot = self.gate = target
+                self.gate_mask = CARRIES[self.foot_number]
             self.toe_count -= 1
         else:
+            extra = self._undo.pop()
             if IS_DOUBLE[tile]:
                 number = self.foot_number
-                self.foot = NO_TARGET
+                self.foot = self.gate = NO_TARGET
                 self.toe_count = extra >> 8 & 0xFF
                 previous = extra & 0xFF
                 self.foot_number = -1 if previous == 0xFF else previous
