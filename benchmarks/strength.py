@@ -1,6 +1,6 @@
 """Bot strength and speed: the arena runs behind the README's claims, and time per move of each level.
 
-    python benchmarks/strength.py timing [--positions 80] [--level hard]
+    python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 from chickenfoot import Round, Rules
 from chickenfoot.arena import ArenaConfig, run_arena
 from chickenfoot.arena.stats import percentile
-from chickenfoot.bots import DIFFICULTIES, make_bot
+from chickenfoot.bots import DIFFICULTIES, Budget, make_bot
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -46,22 +47,24 @@ def positions(count: int, seed: int) -> list[Round]:
     return found
 
 
-def timing(level: str, count: int, seed: int) -> dict[str, float | int | str]:
+def timing(level: str, count: int, seed: int, iterations: int | None) -> dict[str, float | int | str]:
+    """Wall and CPU seconds per move; CPU time shows the cost on an idle core when the machine is busy."""
     bot = make_bot(level, seed)
-    seconds = []
+    if iterations is not None:
+        bot.budget = Budget(iterations=iterations)
+    wall, cpu = [], []
     for r in positions(count, seed):
         view = r.view(r.to_move)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         bot.choose(view)
-        seconds.append(time.perf_counter() - start)
-    return {
-        "level": level,
-        "budget": str(DIFFICULTIES[level].budget),
-        "positions": count,
-        "p50": round(percentile(seconds, 0.5), 3),
-        "p95": round(percentile(seconds, 0.95), 3),
-        "max": round(max(seconds), 3),
-    }
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    result: dict[str, float | int | str] = {"level": level, "budget": str(bot.budget), "positions": count}
+    for name, values in (("wall", wall), ("cpu", cpu)):
+        result |= {f"{name}_p50": round(percentile(values, 0.5), 3), f"{name}_p95": round(percentile(values, 0.95), 3)}
+        result[f"{name}_max"] = round(max(values), 3)
+    result["load_average"] = round(os.getloadavg()[0], 2)
+    return result
 
 
 def main() -> None:
@@ -71,13 +74,15 @@ def main() -> None:
     t.add_argument("--level", default="hard", choices=list(DIFFICULTIES))
     t.add_argument("--positions", type=int, default=80)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--iterations", type=int, help="a pure iteration budget instead of the level's")
     c = sub.add_parser("claims", help="the arena runs behind the README's strength claims")
     c.add_argument("--only", choices=list(CLAIMS))
     args = parser.parse_args()
     if args.command == "timing":
-        result = timing(args.level, args.positions, args.seed)
+        result = timing(args.level, args.positions, args.seed, args.iterations)
         print(json.dumps(result))
-        out = RESULTS / f"timing-{args.level}.json"
+        suffix = f"-{args.iterations}it" if args.iterations else ""
+        out = RESULTS / f"timing-{args.level}{suffix}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
         return

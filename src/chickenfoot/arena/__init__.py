@@ -73,7 +73,18 @@ def run_arena(config: ArenaConfig, out: Path | None = None, show: bool = True) -
         disable=not show,
     ) as progress:
         task = progress.add_task("games", total=len(games))
-        results = run(games, config.workers, config.ray_address, lambda _: progress.advance(task))
+
+        def advance(_: GameResult) -> None:
+            progress.advance(task)
+            done = int(progress.tasks[0].completed)
+            if show and not console.is_terminal and done % max(1, len(games) // 20) == 0:
+                # A log file gets no live bar: a line every 5% instead.
+                elapsed = time.perf_counter() - started
+                console.print(
+                    f"games {done}/{len(games)}, {elapsed:.0f}s, ETA {elapsed * (len(games) - done) / done:.0f}s"
+                )
+
+        results = run(games, config.workers, config.ray_address, advance)
     rows = summarise(results)
     title = f"{','.join(config.lineup)}: {config.matches} deals x {len(config.lineup)} rotations"
     if show:
