@@ -89,7 +89,7 @@ class StartScreen(Screen[None]):
                     [(str(n), n) for n in range(2, MAX_SEATS + 1)],
                     value=min(max(opts.players, 2), MAX_SEATS),
                     allow_blank=False,
-                    id="players",
+                    id="seat-count",
                 )
                 yield Input(str(opts.rounds or ""), placeholder="all", id="rounds")
                 yield Input("" if opts.seed is None else str(opts.seed), placeholder="random", id="seed")
@@ -112,11 +112,11 @@ class StartScreen(Screen[None]):
         self.query_one("#start-button", Button).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "players":
+        if event.select.id == "seat-count":
             self.show_seats()
 
     def players(self) -> int:
-        value = self.query_one("#players", Select).value
+        value = self.query_one("#seat-count", Select).value
         return value if isinstance(value, int) else 4
 
     def show_seats(self) -> None:
@@ -366,9 +366,11 @@ class GameScreen(Screen[None]):
         box = self.query_one("#hand", Static)
         if self.viewer is None:
             box.border_title = "Hand hidden"
+            box.border_subtitle = ""
             box.update(Text("The hand is hidden until its player takes the keyboard.", style="italic grey62"))
             return
         box.border_title = f"{self.session.name(self.viewer)} · seat {self.viewer} · {len(view.hand)} tiles"
+        box.border_subtitle = "←→ choose a tile"
         playable = {m.tile for m in view.legal_moves}
         selected = self.selected_tile() if self.my_turn() else None
         text = Text()
@@ -406,7 +408,7 @@ class GameScreen(Screen[None]):
                     meta = Style(meta={"@click": f"screen.play_move({move.code})"})
                     text.append(f" {label} ", style + meta)
                     text.append(" ")
-                text.append(" Enter plays", "grey62")
+                text.append(" ↑↓ where · Enter plays", "grey62")
             elif tile is not None:
                 text.append(f"{tile} cannot be played now", "grey62")
             if any(m.kind == "pass" for m in view.legal_moves):
