@@ -96,9 +96,9 @@ class Hub:
         table.schedule()
         return table
 
-    def close(self) -> None:
-        for table in self.tables.values():
-            table.close()
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.close()
 
 
 class SeatRequest(BaseModel):
@@ -171,7 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.migrate()
         yield
-        hub.close()
+        await hub.close()
         await storage.close()
 
     app = FastAPI(title="Chicken Foot", lifespan=lifespan)
@@ -269,10 +269,11 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
 
     # Subscribing and taking the first state happen with no await between: nothing can be missed.
     unsubscribe = table.pubsub.subscribe(table.channel(), on_change)
+    table.arrive(seat)
     outbox.put_nowait(table.state_text(seat, table.events_since(since) or []))
     sender = asyncio.create_task(_send_all(websocket, outbox))
     bucket = TokenBucket(settings.rate_burst, settings.rate_per_second)
-    await table.connect(seat)
+    await table.announce(seat)
     try:
         while True:
             message = await websocket.receive()

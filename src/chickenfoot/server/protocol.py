@@ -100,7 +100,7 @@ def _open_foot(view: SeatView) -> Tile | None:
     return next(tile for tile, target in reversed(view.layout) if tile.is_double and target is not None)
 
 
-def state_for(code: str, match: Match, view: SeatView, presence: Presence) -> dict[str, Any]:
+def state_for(code: str, status: str, match: Match, view: SeatView, presence: Presence) -> dict[str, Any]:
     """The STATE object of docs/protocol.md for the recipient of ``view``."""
     over = view.is_over
     match_over = None
@@ -108,6 +108,7 @@ def state_for(code: str, match: Match, view: SeatView, presence: Presence) -> di
         match_over = {"winners": match.winners(), "explanation": match.explain_winner()}
     return {
         "code": code,
+        "status": status,
         "seat": view.seat,
         "players": view.players,
         "names": list(presence.names),

@@ -10,7 +10,7 @@ import asyncio
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -124,7 +124,9 @@ class Table:
         self.lock = asyncio.Lock()
         self.bots = {s: bot_for(seat.bot or BOT_FALLBACK, config.seed + s) for s, seat in enumerate(config.seats)}
         self._cover_bots: dict[int, Bot] = {}
-        self._timer: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._generation = 0
+        self.closed = False
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._cache: dict[tuple[int, int, int | None], str] = {}
         self._presence_epoch = 0
@@ -194,7 +196,7 @@ class Table:
         key = (self.version, self._presence_epoch, seat)
         if not events and key in self._cache:
             return self._cache[key]
-        state = state_for(self.code, self.match, self.match.round.view(seat), self.presence())
+        state = state_for(self.code, self.status, self.match, self.match.round.view(seat), self.presence())
         text = dumps({"type": "state", "version": self.version, "state": state, "events": events_for(events, seat)})
         if not events:
             if len(self._cache) > 64:
@@ -225,6 +227,8 @@ class Table:
     def check(self, seat: int | None, action: str, version: int | None) -> str:
         """The action in canonical form if ``seat`` may do it now; raises :class:`ProtocolError`."""
         match = self.match
+        if self.closed:
+            raise ProtocolError("the server is shutting down")
         if seat is None:
             raise ProtocolError("spectators cannot play")
         if version is not None and version != self.version:
@@ -274,6 +278,7 @@ class Table:
                         seat.name = name
                     await self.storage.update_config(self.code, self.config.to_json())
                     await self._publish([], presence=True)
+                    self.schedule()
                     return s, seat.token or ""
         raise LookupError("no free seat at this table")
 
@@ -283,14 +288,23 @@ class Table:
             if not self.config.seats[seat].taken:
                 self.config.seats[seat].taken = True
                 await self.storage.update_config(self.code, self.config.to_json())
+        self.schedule()
 
-    async def connect(self, seat: int | None) -> None:
+    def arrive(self, seat: int | None) -> None:
+        """Count a new connection of ``seat`` (before its first state is built); hand a covered seat back."""
         if seat is None:
             return
         self.connections[seat] += 1
         if (task := self._grace.pop(seat, None)) is not None:
             task.cancel()
-        self.covered.discard(seat)
+        if seat in self.covered:
+            self.covered.discard(seat)
+            self._presence_epoch += 1
+
+    async def announce(self, seat: int | None) -> None:
+        """Tell everyone that ``seat`` connected (after :meth:`arrive`)."""
+        if seat is None:
+            return
         await self._publish([{"kind": "connected", "seat": seat, "move": None}], presence=True)
         self.schedule()
 
@@ -300,7 +314,8 @@ class Table:
         self.connections[seat] -= 1
         if self.connections[seat] == 0:
             await self._publish([{"kind": "disconnected", "seat": seat, "move": None}], presence=True)
-            self._grace[seat] = asyncio.create_task(self._cover_later(seat))
+            if not self.closed:
+                self._grace[seat] = asyncio.create_task(self._cover_later(seat))
 
     async def _cover_later(self, seat: int) -> None:
         await asyncio.sleep(self.timing.grace)
@@ -313,51 +328,56 @@ class Table:
     # --- automatic play -----------------------------------------------------------------------
 
     def schedule(self) -> None:
-        """Plan the next automatic action (a bot's or covered seat's move, a forced move, a new round)."""
-        # An automatic action reschedules from inside its own timer task: that task must not cancel itself.
-        if self._timer is not None and self._timer is not asyncio.current_task():
-            self._timer.cancel()
-        self._timer = None
+        """Plan the next automatic action (a bot's or covered seat's move, a forced move, a new round).
+
+        Plans are never cancelled (a cancelled task could be mid-write): a newer plan bumps the
+        generation and older ones give up when they wake.
+        """
+        self._generation += 1
         match = self.match
-        if match.is_over() or self.status == "waiting":
+        if self.closed or match.is_over() or self.status == "waiting":
             return
         if match.round.is_over():
             if any(self.automatic(s) for s in range(len(self.config.seats))):
-                self._timer = asyncio.create_task(self._later(self.timing.next_round_delay, self._next_round))
+                self._spawn(self._later(self._generation, self.timing.next_round_delay, self._next_round))
             return
-        seat = match.to_move
-        if self.automatic(seat):
-            self._timer = asyncio.create_task(self._later(self.timing.bot_delay, self._bot_move))
+        if self.automatic(match.to_move):
+            self._spawn(self._later(self._generation, self.timing.bot_delay, self._bot_move))
         else:
             legal = match.round.legal_moves()
             if len(legal) == 1 and legal[0].kind in ("draw", "pass"):
-                self._timer = asyncio.create_task(self._later(self.timing.forced_delay, self._forced_move))
+                self._spawn(self._later(self._generation, self.timing.forced_delay, self._forced_move))
 
-    async def _later(self, delay: float, action: Callable[[int], Any]) -> None:
-        version = self.version
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _later(self, generation: int, delay: float, action: Callable[[int], Awaitable[None]]) -> None:
         await asyncio.sleep(delay)
+        if generation != self._generation:
+            return
         try:
-            await action(version)
+            await action(generation)
         except ProtocolError:
             pass  # the table moved on meanwhile
         except Exception:
             log.exception("automatic action failed at table %s", self.code)
 
-    async def _next_round(self, version: int) -> None:
+    async def _next_round(self, _generation: int) -> None:
         seat = next(s for s in range(len(self.config.seats)) if self.automatic(s))
-        await self.act(seat, NEXT_ROUND, version)
+        await self.act(seat, NEXT_ROUND, self.version)
 
-    async def _forced_move(self, version: int) -> None:
-        seat = self.match.to_move
-        await self.act(seat, str(self.match.round.legal_moves()[0]), version)
+    async def _forced_move(self, _generation: int) -> None:
+        await self.act(self.match.to_move, str(self.match.round.legal_moves()[0]), self.version)
 
-    async def _bot_move(self, version: int) -> None:
-        seat = self.match.to_move
+    async def _bot_move(self, generation: int) -> None:
+        seat, version = self.match.to_move, self.version
         bot = self.bots[seat] if self.config.seats[seat].kind == "bot" else self._cover_bot(seat)
         view = self.match.round.view(seat)
         move = await asyncio.to_thread(bot.choose, view, Budget(seconds=self.timing.bot_seconds))
         # The seat's owner may have come back while the bot thought.
-        if self.version == version and self.automatic(seat):
+        if generation == self._generation and self.automatic(seat):
             await self.act(seat, str(move), version)
 
     def _cover_bot(self, seat: int) -> Bot:
@@ -365,8 +385,9 @@ class Table:
             self._cover_bots[seat] = bot_for(self.timing.cover_bot, self.config.seed + seat)
         return self._cover_bots[seat]
 
-    def close(self) -> None:
-        for task in [self._timer, *self._grace.values()]:
-            if task is not None:
+    async def close(self) -> None:
+        """Stop automatic play; waits for an action being stored, so none is cut off mid-write."""
+        async with self.lock:
+            self.closed = True
+            for task in [*self._tasks, *self._grace.values()]:
                 task.cancel()
-        self._grace.clear()

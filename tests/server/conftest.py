@@ -1,0 +1,174 @@
+"""Fixtures of the server tests: an in-process app over SQLite or PostgreSQL, and scripted players."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from chickenfoot.server import Settings, create_app
+from chickenfoot.server.table import Timing
+
+DEFAULT_PG_URL = "postgresql+asyncpg://chickenfoot:chickenfoot@127.0.0.1:5432/chickenfoot_test"
+INSTANT = Timing(bot_delay=0, forced_delay=0, next_round_delay=0, grace=0, bot_seconds=0.05)
+"""Automatic play without pauses (a disconnected seat is covered at once)."""
+
+State = dict[str, Any]
+
+
+def postgres_url() -> str | None:
+    """The test database's URL if PostgreSQL answers; skips (fails on CI) when it does not."""
+    url = os.environ.get("CHICKENFOOT_TEST_DATABASE_URL", DEFAULT_PG_URL)
+
+    async def probe() -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"), timeout=3)
+        await conn.close()
+
+    try:
+        asyncio.run(probe())
+    except Exception as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is required on CI: {exc}")
+        pytest.skip(f"PostgreSQL is not available ({exc}); run scripts/test-services.sh")
+    return url
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> str | None:
+    return postgres_url()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    url = request.getfixturevalue("pg_url")
+    assert url is not None
+    return url
+
+
+@pytest.fixture
+def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
+    """Start an app (with instant automatic play unless told otherwise) and close it afterwards."""
+    clients: list[TestClient] = []
+
+    def make(timing: Timing = INSTANT, **settings: Any) -> TestClient:
+        # Scripted players are faster than people: the rate limit has its own test.
+        settings = {"rate_burst": 10_000, "rate_per_second": 10_000.0, **settings}
+        client = TestClient(create_app(Settings(database_url=database_url, timing=timing, **settings)))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    return make_client()
+
+
+def create_table(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json={"seats": seats, **extra})
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+class Player:
+    """One WebSocket client that records every message it receives."""
+
+    def __init__(self, ws: WebSocketTestSession) -> None:
+        self.ws = ws
+        self.messages: list[dict[str, Any]] = []
+        self.state: State = {}
+        self.version = -1
+
+    def receive(self) -> dict[str, Any]:
+        message = dict(self.ws.receive_json())
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state, self.version = message["state"], message["version"]
+        return message
+
+    def until(self, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Read messages until one satisfies ``done``; returns it."""
+        while True:
+            message = self.receive()
+            if done(message):
+                return message
+
+    def until_state(self, done: Callable[[State], bool]) -> State:
+        if self.state and done(self.state):
+            return self.state
+        self.until(lambda m: m["type"] == "state" and done(m["state"]))
+        return self.state
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_json(message)
+
+    def move(self, move: str) -> None:
+        self.send({"type": "move", "move": move, "version": self.version})
+
+
+def settled(state: State) -> bool:
+    """Nothing automatic is pending: a human is to move, or the round (or match) waits for a human."""
+    if state["match_over"] is not None:
+        return True
+    if state["round_over"] is not None:
+        return "bot" not in state["kinds"] and not any(state["covered"])
+    seat = state["to_move"]
+    return state["kinds"][seat] == "human" and not state["covered"][seat]
+
+
+def forced(state: State) -> bool:
+    """The seat to move has only a draw or a pass: the server makes it for them."""
+    return len(state["legal"]) == 1 and state["legal"][0] in ("draw", "pass")
+
+
+def play_out(players: dict[int, Player], rng: random.Random) -> State:
+    """Drive the seated players with random legal moves until the match ends."""
+    anyone = next(iter(players.values()))
+    while True:
+        for player in players.values():
+            player.until_state(settled)
+        version = max(player.version for player in players.values())
+        for player in players.values():
+            player.until_state(lambda s, p=player, v=version: p.version >= v and settled(s))
+        if any(player.version != version for player in players.values()):
+            continue  # something happened meanwhile: settle again
+        state = anyone.state
+        if state["match_over"] is not None:
+            return state
+        if state["round_over"] is not None:
+            anyone.send({"type": "next_round"})
+            anyone.until_state(lambda s, r=state["round"]: s["round"] > r)
+            continue
+        mover = players[state["to_move"]]
+        if forced(mover.state):
+            mover.until_state(lambda s, p=mover, v=version: p.version > v)
+            continue
+        mover.move(rng.choice(mover.state["legal"]))
+        reply = mover.until(lambda m, v=version: m["type"] == "error" or (m["type"] == "state" and m["version"] > v))
+        assert reply["type"] == "state", reply
+
+
+def seat_players(client: TestClient, table: dict[str, Any], stack: ExitStack) -> dict[int, Player]:
+    """Connect every human seat of a created table (entered on ``stack``, an ExitStack)."""
+    players = {}
+    for seat in table["seats"]:
+        if seat["kind"] == "human":
+            ws = stack.enter_context(client.websocket_connect(f"/ws/{table['code']}?token={seat['token']}"))
+            players[seat["seat"]] = Player(ws)
+    return players
