@@ -62,8 +62,9 @@ def play_one(page: Page) -> str | None:
         return None
     tile = tiles.first.get_attribute("data-tile")
     assert tile is not None
-    tiles.first.click()
-    page.wait_for_selector(".target")
+    if "selected" not in (tiles.first.get_attribute("class") or ""):  # a drawn tile comes selected
+        tiles.first.click()
+    page.wait_for_selector(".target", state="attached")
     legal = state(page)["legal"]
     shown = sorted(t.get_attribute("data-move") or "" for t in page.locator(".target").all())
     expected = sorted(m for m in legal if m.split("@")[0] == tile)
