@@ -137,9 +137,8 @@ def forced(state: State) -> bool:
     return len(state["legal"]) == 1 and state["legal"][0] in ("draw", "pass")
 
 
-def play_out(players: dict[int, Player], rng: random.Random) -> State:
-    """Drive the seated players with random legal moves until the match ends."""
-    anyone = next(iter(players.values()))
+def settle(players: dict[int, Player]) -> State:
+    """Read until every player is at the same version and only a human's choice can move the table on."""
     while True:
         for player in players.values():
             player.until_state(settled)
@@ -148,7 +147,19 @@ def play_out(players: dict[int, Player], rng: random.Random) -> State:
             player.until_state(lambda s, p=player, v=version: p.version >= v and settled(s))
         if any(player.version != version for player in players.values()):
             continue  # something happened meanwhile: settle again
-        state = anyone.state
+        state = next(iter(players.values())).state
+        mover = players.get(state["to_move"])
+        if state["round_over"] is None and mover is not None and forced(mover.state):
+            mover.until_state(lambda s, p=mover, v=version: p.version > v)
+            continue
+        return state
+
+
+def play_out(players: dict[int, Player], rng: random.Random) -> State:
+    """Drive the seated players with random legal moves until the match ends."""
+    anyone = next(iter(players.values()))
+    while True:
+        state = settle(players)
         if state["match_over"] is not None:
             return state
         if state["round_over"] is not None:
@@ -156,9 +167,7 @@ def play_out(players: dict[int, Player], rng: random.Random) -> State:
             anyone.until_state(lambda s, r=state["round"]: s["round"] > r)
             continue
         mover = players[state["to_move"]]
-        if forced(mover.state):
-            mover.until_state(lambda s, p=mover, v=version: p.version > v)
-            continue
+        version = mover.version
         mover.move(rng.choice(mover.state["legal"]))
         reply = mover.until(lambda m, v=version: m["type"] == "error" or (m["type"] == "state" and m["version"] > v))
         assert reply["type"] == "state", reply

@@ -58,6 +58,7 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
             raise ProtocolError('a move message needs "version" (the last version seen)')
+        parse_move(data["move"])
     return data
 
 
