@@ -1,0 +1,77 @@
+"""Reconnecting: missed events or a snapshot, and a bot covering a seat whose player left."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from contextlib import ExitStack
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from .conftest import INSTANT, Player, create_table, forced, seat_players, settle
+
+HUMAN = {"kind": "human"}
+
+
+def public(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in event.items() if k != "tile"} for event in events]
+
+
+def test_reconnect_with_since_gets_what_was_missed(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(dataclasses.replace(INSTANT, grace=1000))
+    table = create_table(client, [HUMAN, HUMAN])
+    code, tokens = table["code"], [seat["token"] for seat in table["seats"]]
+    rng = random.Random(5)
+    with ExitStack() as stack:
+        players = seat_players(client, table, stack)
+        settle(players)
+        left = players[0]
+        last_seen = left.version
+        left.ws.close()
+        stayed = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}?token={tokens[1]}")))
+        stayed.until_state(lambda s: not s["connected"][0])
+        start = len(stayed.messages)
+        # Seat 1 plays on; seat 0's turns wait for it (no bot covers it during the long grace).
+        while stayed.state["to_move"] == 1 or forced(stayed.state):
+            version = stayed.version
+            if stayed.state["to_move"] == 1 and not forced(stayed.state):
+                stayed.move(rng.choice(stayed.state["legal"]))
+            stayed.until_state(lambda s, v=version: stayed.version > v)
+        missed = [e for m in stayed.messages[start:] if m["type"] == "state" for e in m["events"]]
+        missed = [e for e in missed if e["kind"] not in ("connected", "disconnected")]
+        with client.websocket_connect(f"/ws/{code}?token={tokens[0]}&since={last_seen}") as ws:
+            back = Player(ws)
+            first = back.receive()
+            assert first["version"] == stayed.version
+            assert public(first["events"]) == public(missed)
+            assert first["state"]["connected"][0] is True
+        with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+            snapshot = ws.receive_json()
+            assert snapshot["events"] == [] and snapshot["version"] == first["version"]
+            assert snapshot["state"]["hand"] == first["state"]["hand"]
+            assert snapshot["state"]["layout"] == first["state"]["layout"]
+        for since in ("999999", "-3", "abc"):
+            with client.websocket_connect(f"/ws/{code}?token={tokens[0]}&since={since}") as ws:
+                again = ws.receive_json()
+                assert again["type"] == "state" and again["events"] == [] and again["version"] == first["version"]
+
+
+def test_a_bot_covers_a_departed_seat_and_hands_it_back(client: TestClient) -> None:
+    table = create_table(client, [HUMAN, HUMAN], rounds=1)
+    code, tokens = table["code"], [seat["token"] for seat in table["seats"]]
+    with ExitStack() as stack:
+        players = seat_players(client, table, stack)
+        state = settle(players)
+        away = state["to_move"]
+        players[away].ws.close()
+        watcher = players[1 - away]
+        # The grace time is 0 here: the seat is covered at once and its bot moves.
+        watcher.until_state(lambda s: s["covered"][away] and not s["connected"][away])
+        watcher.until_state(lambda s: s["to_move"] != away or s["round_over"] is not None)
+        assert any(entry["seat"] == away for entry in watcher.state["log"][len(state["log"]) :])
+        back = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}?token={tokens[away]}")))
+        mine = back.until_state(lambda s: s["connected"][away])
+        assert mine["covered"][away] is False and mine["seat"] == away
+        watcher.until_state(lambda s: s["connected"][away] and not s["covered"][away])
