@@ -1,0 +1,123 @@
+"""A real ``chickenfoot serve`` killed with SIGKILL mid-game resumes every table exactly."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from chickenfoot import Match
+
+from .conftest import Player, play_out, settle
+
+pytestmark = pytest.mark.timeout(120)
+
+
+class SyncSocket:
+    """A websockets client with the test session's ``receive_json``/``send_json``."""
+
+    def __init__(self, conn: ClientConnection) -> None:
+        self.conn = conn
+
+    def receive_json(self) -> Any:
+        return json.loads(self.conn.recv(timeout=20))
+
+    def send_json(self, data: Any) -> None:
+        self.conn.send(json.dumps(data))
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def server(port: int, database: Path) -> Iterator[subprocess.Popen[str]]:
+    url = f"sqlite+aiosqlite:///{database}"
+    command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", url, "--pace", "0"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert f"http://localhost:{port}/" in line, line
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None, "the server did not start"
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data)
+    request.add_header("content-type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def seat(stack: ExitStack, port: int, code: str, token: str) -> Player:
+    socket_ = SyncSocket(stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/{code}?token={token}")))
+    return Player(socket_)  # type: ignore[arg-type]
+
+
+def snapshot(port: int, code: str, token: str) -> tuple[int, dict[str, Any]]:
+    with connect(f"ws://127.0.0.1:{port}/ws/{code}?token={token}") as conn:
+        message = json.loads(conn.recv(timeout=20))
+    state = {k: v for k, v in message["state"].items() if k not in ("connected", "covered")}
+    return message["version"], state
+
+
+def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
+    database, port = tmp_path / "games.db", free_port()
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human", "name": "Bo"}]
+    rng = random.Random(11)
+    with server(port, database) as process:
+        table = http(port, "/api/tables", {"seats": seats, "rounds": 2})
+        code, tokens = table["code"], {s["seat"]: s["token"] for s in table["seats"] if s["kind"] == "human"}
+        with ExitStack() as stack:
+            players = {s: seat(stack, port, code, token) for s, token in tokens.items()}
+            for _ in range(12):  # a dozen human moves into the first round
+                state = settle(players)
+                mover = players[state["to_move"]]
+                version = mover.version
+                mover.move(rng.choice(mover.state["legal"]))
+                mover.until_state(lambda s, p=mover, v=version: p.version > v)
+            settle(players)
+            before = {s: snapshot(port, code, token) for s, token in tokens.items()}
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+    assert before[0][0] > 12
+    with server(port, database):
+        after = {s: snapshot(port, code, token) for s, token in tokens.items()}
+        assert after == before
+        with ExitStack() as stack:
+            players = {s: seat(stack, port, code, token) for s, token in tokens.items()}
+            final = play_out(players, rng)
+        record = http(port, f"/api/tables/{code}/record")
+    assert final["match_over"] is not None
+    assert Match.from_record(record).totals() == final["totals"]
