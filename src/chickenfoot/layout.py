@@ -267,13 +267,14 @@ class Layout:
     def why_not(self, tile: int, target: int) -> str | None:
         """Why placing ``tile`` on ``target`` breaks the rules of the layout (``None`` if it does not)."""
         name, on = TILES[tile], (TILES[target] if target >= 0 else None)
-        if self.placed_mask >> tile & 1:
+        placed = self.placed_mask
+        if placed >> tile & 1:
             return f"{name} is already in the layout"
         if self.hub < 0:
             return None if on is None else "the hub has not been placed yet"
         if on is None:
             return "the hub is already placed"
-        if not self.placed_mask >> target & 1:
+        if not placed >> target & 1:
             return f"{on} is not in the layout"
         if self.arms < self.hub_arms:
             if target != self.hub:
