@@ -101,7 +101,25 @@ def _open_foot(view: SeatView) -> Tile | None:
     return next(tile for tile, target in reversed(view.layout) if tile.is_double and target is not None)
 
 
-def state_for(code: str, status: str, match: Match, view: SeatView, presence: Presence) -> dict[str, Any]:
+LogCache = dict[tuple[int, int, str | None], dict[str, Any]]
+"""Log entries by (round, step index, tile shown): each entry is written once, not once per message."""
+
+
+def log_for(round_number: int, view: SeatView, names: Sequence[str], cache: LogCache) -> list[dict[str, Any]]:
+    entries = []
+    for index, step in enumerate(view.history):
+        key = (round_number, index, str(step.drawn) if step.drawn is not None else None)
+        entry = cache.get(key)
+        if entry is None:
+            entry = {"seat": step.seat, "move": str(step.move), "text": _describe(step, names[step.seat])}
+            cache[key] = entry
+        entries.append(entry)
+    return entries
+
+
+def state_for(
+    code: str, status: str, match: Match, view: SeatView, presence: Presence, log_cache: LogCache | None = None
+) -> dict[str, Any]:
     """The STATE object of docs/protocol.md for the recipient of ``view``."""
     over = view.is_over
     match_over = None
@@ -130,10 +148,7 @@ def state_for(code: str, status: str, match: Match, view: SeatView, presence: Pr
         "to_move": view.to_move,
         "drawn": str(view.drawn) if view.drawn is not None else None,
         "legal": [str(m) for m in view.legal_moves],
-        "log": [
-            {"seat": step.seat, "move": str(step.move), "text": _describe(step, presence.names[step.seat])}
-            for step in view.history
-        ],
+        "log": log_for(match.round_number, view, presence.names, {} if log_cache is None else log_cache),
         "round_over": (
             {
                 "reason": view.end_reason,

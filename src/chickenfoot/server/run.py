@@ -24,4 +24,13 @@ def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> No
     app = create_app(Settings(database_url=url, timing=timing))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=65536)
+    # Messages are small and the CPU is better spent on play than on per-message compression.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )

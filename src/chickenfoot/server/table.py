@@ -18,7 +18,16 @@ from chickenfoot.bots import Bot, Budget, make_bot
 from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import Presence, ProtocolError, dumps, events_for, parse_move, raw_events, state_for
+from chickenfoot.server.protocol import (
+    LogCache,
+    Presence,
+    ProtocolError,
+    dumps,
+    events_for,
+    parse_move,
+    raw_events,
+    state_for,
+)
 from chickenfoot.server.pubsub import PubSub
 from chickenfoot.server.storage import Storage
 from chickenfoot.view import SeatView
@@ -130,6 +139,8 @@ class Table:
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._cache: dict[tuple[int, int, int | None], str] = {}
         self._presence_epoch = 0
+        self._log_cache: LogCache = {}
+        self._log_round = 0
 
     # --- building -----------------------------------------------------------------------------
 
@@ -196,7 +207,11 @@ class Table:
         key = (self.version, self._presence_epoch, seat)
         if not events and key in self._cache:
             return self._cache[key]
-        state = state_for(self.code, self.status, self.match, self.match.round.view(seat), self.presence())
+        if self._log_round != self.match.round_number:
+            self._log_cache.clear()  # entries of past rounds are never shown again
+            self._log_round = self.match.round_number
+        view = self.match.round.view(seat)
+        state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
         text = dumps({"type": "state", "version": self.version, "state": state, "events": events_for(events, seat)})
         if not events:
             if len(self._cache) > 64:
@@ -276,6 +291,7 @@ class Table:
                     seat.taken = True
                     if name:
                         seat.name = name
+                        self._log_cache.clear()  # the log names the seat
                     await self.storage.update_config(self.code, self.config.to_json())
                     await self._publish([], presence=True)
                     self.schedule()
