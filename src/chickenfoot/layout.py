@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from chickenfoot.errors import IllegalMoveError
-from chickenfoot.tiles import CARRIES, HIGH, IS_DOUBLE, PIP_SUM, TILES, ids_of
+from chickenfoot.tiles import CARRIES, HIGH, IS_DOUBLE, PIP_SUM, TILES, ids_of, tile_count
 
 NO_TARGET = -1
 
@@ -19,14 +19,14 @@ class Phase(IntEnum):
     OPEN = 3  # any open end
 
 
-_NUMBERS: dict[int, tuple[int, ...]] = {}
-"""The numbers of a bit mask of numbers, lowest first; shared by all layouts."""
+_NUMBERS: dict[int, tuple[tuple[int, int], ...]] = {}
+"""The numbers of a bit mask of numbers, lowest first, each with the tiles carrying it; shared by all layouts."""
 _UNIONS: dict[int, int] = {}
 """By bit mask of numbers: every tile carrying one of them; shared by all layouts."""
 
 
-def _numbers(mask: int) -> tuple[int, ...]:
-    numbers = _NUMBERS[mask] = tuple(ids_of(mask))
+def _numbers(mask: int) -> tuple[tuple[int, int], ...]:
+    numbers = _NUMBERS[mask] = tuple((n, CARRIES[n]) for n in ids_of(mask))
     return numbers
 
 
@@ -81,8 +81,8 @@ class Layout:
         """``ends[n]``: the tiles (in the order placed) whose open far end shows ``n``."""
         self.end_numbers = 0
         """Bit ``n`` is set when some line ends in ``n``."""
-        self.open_number: dict[int, int] = {}
-        """The number shown by each line end, by tile."""
+        self.open_number: list[int] = [-1] * tile_count(max_pip)
+        """By tile: the number its open line end shows, or -1 (a list: faster than a dict here)."""
         self._undo: list[int] = []
         """Per placement on a line end: where the end stood in its list, and the foot it replaced."""
 
@@ -164,8 +164,8 @@ class Layout:
                 codes.append((bit.bit_length() - 1) << 8 | gate)
             return codes
         ends = self.ends
-        for number in _NUMBERS.get(self.end_numbers) or _numbers(self.end_numbers):
-            matching = hand & CARRIES[number]
+        for number, carrying in _NUMBERS.get(self.end_numbers) or _numbers(self.end_numbers):
+            matching = hand & carrying
             if matching:
                 targets = ends[number]
                 while matching:
@@ -201,7 +201,9 @@ class Layout:
             self.gate_mask = CARRIES[number]
             return
         else:
-            number = self.open_number.pop(target)
+            open_number = self.open_number
+            number = open_number[target]
+            open_number[target] = -1
             line = self.ends[number]
             index = line.index(target)
             del line[index]
@@ -223,7 +225,8 @@ class Layout:
         self.open_number[tile] = number
 
     def _drop_end(self, tile: int) -> None:
-        number = self.open_number.pop(tile)
+        number = self.open_number[tile]
+        self.open_number[tile] = -1
         line = self.ends[number]
         line.pop()  # the tile being undone is the newest end of its number
         if not line:
@@ -285,8 +288,8 @@ class Layout:
             if target != self.foot:
                 return f"the chicken foot on {foot} is open: only toes on {foot} may be played"
             return None if name.carries(self.foot_number) else f"{name} does not carry {self.foot_number}"
-        number = self.open_number.get(target)
-        if number is None:
+        number = self.open_number[target]
+        if number < 0:
             return f"{on} has no open end"
         return None if name.carries(number) else f"{name} does not match the open {number} of {on}"
 

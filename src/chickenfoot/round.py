@@ -11,7 +11,7 @@ from chickenfoot.errors import IllegalMoveError, PositionError
 from chickenfoot.layout import NO_TARGET, Layout, Phase
 from chickenfoot.move import DRAW, HUB_TARGET, PASS, Move, placement_code
 from chickenfoot.rules import Rules
-from chickenfoot.tiles import PIP_SUM, TILES, Tile, ids_of, mask_of, tile_id, tiles_of
+from chickenfoot.tiles import PIP_SUM, TILES, Tile, mask_of, tile_id, tiles_of
 
 if TYPE_CHECKING:
     from chickenfoot.view import SeatView
@@ -286,7 +286,15 @@ class Round:
     def points(self) -> list[int]:
         """Pips left in each hand, the 0-0 counting ``rules.double_blank_points``."""
         blank = self.rules.double_blank_points
-        return [sum(PIP_SUM[t] for t in ids_of(hand)) + (blank if hand & 1 else 0) for hand in self.hands]
+        points = []
+        for hand in self.hands:
+            total = blank if hand & 1 else 0  # tile 0 is 0-0
+            while hand:
+                bit = hand & -hand
+                hand ^= bit
+                total += PIP_SUM[bit.bit_length() - 1]
+            points.append(total)
+        return points
 
     @property
     def history(self) -> list[Step]:
@@ -347,8 +355,8 @@ class Round:
 
     def push_code(self, code: int) -> None:
         """Make a move known to be legal (no check): the fast path for search."""
+        # The cache of legal moves needs no reset: it is keyed by the ply, which this move raises.
         seat = self.to_move
-        self._legal_at = -1
         if code >= 0:
             self._records.append((code, seat, -1, self.drawn))
             self.drawn = -1
@@ -394,8 +402,10 @@ class Round:
         if self.boneyard:
             return
         playable = self.layout.playable_mask()
-        if not any(hand & playable for hand in self.hands):
-            self.end_reason = "blocked"
+        for hand in self.hands:
+            if hand & playable:
+                return
+        self.end_reason = "blocked"
 
     def pop(self) -> Move:
         """Take back the last move exactly; returns it."""

@@ -1,6 +1,6 @@
 """Bots: each is given one seat's view (never the round) and returns a legal move.
 
-``make_bot`` takes a bot kind (``random``, ``greedy``, ``heuristic``, ``ismcts``) or a difficulty
+``make_bot`` takes a bot kind (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``ismcts-tree``) or a difficulty
 level (``easy``, ``medium``, ``hard``, ``expert``); ``hint`` suggests a move to a person, with a reason.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from chickenfoot.bots.base import Bot, Budget, RandomBot
 from chickenfoot.bots.greedy import GreedyBot
 from chickenfoot.bots.heuristic import HeuristicBot, assess, reason
-from chickenfoot.bots.search import SearchBot
+from chickenfoot.bots.search import SearchBot, TreeSearchBot
 from chickenfoot.move import Move
 from chickenfoot.view import SeatView
 
@@ -21,6 +21,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": SearchBot,
+    "ismcts-tree": TreeSearchBot,
 }
 """Bot constructors by kind (each takes a seed). The arena's ``cheater`` is deliberately not here."""
 
@@ -94,6 +95,7 @@ __all__ = [
     "Hint",
     "RandomBot",
     "SearchBot",
+    "TreeSearchBot",
     "hint",
     "make_bot",
 ]

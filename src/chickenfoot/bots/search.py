@@ -109,6 +109,77 @@ def search(
     return {code: (visits[code], totals[code]) for code in codes}
 
 
+class Node:
+    """A node of the single-observer ISMCTS tree: the move into it, shared by every determinization."""
+
+    __slots__ = ("available", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        """The seat whose move led here: rewards are counted from its side."""
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.available = 0
+        """Iterations in which this node's move was legal (the UCB parent count of ISMCTS)."""
+        self.total = 0.0
+
+
+def tree_search(
+    make_round: Callable[[random.Random], Round],
+    seat: int,
+    codes: Sequence[int],
+    rules: Rules,
+    rng: random.Random,
+    iterations: int | None,
+    deadline: float | None,
+) -> Stats:
+    """SO-ISMCTS (Cowling, Powley & Whitehouse 2012): one tree over every determinization, each seat
+    choosing by UCB on its own rewards, children counted as available whenever their move is legal."""
+    weights = rollout_weights(rules)
+    root = Node(-1)
+    done = 0
+    while True:
+        if iterations is not None and done >= iterations:
+            break
+        if deadline is not None and done % CHECK_EVERY == 0 and done and time.perf_counter() >= deadline:
+            break
+        r = make_round(rng)
+        node = root
+        path = [root]
+        while r.end_reason is None:
+            legal = r.legal_codes()
+            mover = r.to_move
+            untried = [c for c in legal if c not in node.children]
+            for code in legal:
+                child = node.children.get(code)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                code = untried[int(rng.random() * len(untried))]
+                child = node.children[code] = Node(mover)
+                child.available = 1
+                r.push_code(code)
+                path.append(child)
+                break
+            best, best_value = node, -math.inf
+            for code in legal:
+                child = node.children[code]
+                value = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+                if value > best_value:
+                    best, best_value, best_code = child, value, code
+            r.push_code(best_code)
+            node = best
+            path.append(node)
+        points = rollout(r, rng, weights) if r.end_reason is None else r.points()
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.total += reward(points, visited.mover)
+        done += 1
+    return {code: (child.visits, child.total) for code, child in root.children.items() if code in codes} | {
+        code: (0, 0.0) for code in codes if code not in root.children
+    }
+
+
 def limits(budget: Budget) -> tuple[int | None, float | None]:
     """Iterations and seconds of a budget; an empty budget means the default iterations."""
     if budget.iterations is None and budget.seconds is None:
@@ -116,12 +187,13 @@ def limits(budget: Budget) -> tuple[int | None, float | None]:
     return budget.iterations, budget.seconds
 
 
-def _worker(view: SeatView, seed: int, iterations: int | None, seconds: float | None) -> Stats:
+def _worker(view: SeatView, seed: int, iterations: int | None, seconds: float | None, tree: bool) -> Stats:
     sampler = Sampler(view)
     deadline = None if seconds is None else time.perf_counter() + seconds
     assert view.seat is not None
     codes = [m.code for m in view.legal_moves]
-    return search(sampler.round, view.seat, codes, view.rules, random.Random(seed), iterations, deadline)
+    run = tree_search if tree else search
+    return run(sampler.round, view.seat, codes, view.rules, random.Random(seed), iterations, deadline)
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -153,6 +225,8 @@ class SearchBot(Bot):
     """Determinized search over deals that agree with what the seat knows."""
 
     name = "ismcts"
+    tree = False
+    """Search a full SO-ISMCTS tree rather than the root moves alone."""
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None, workers: int = 1) -> None:
         super().__init__(seed, budget or Budget(iterations=DEFAULT_ITERATIONS))
@@ -166,15 +240,22 @@ class SearchBot(Bot):
         iterations, seconds = limits(budget)
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
-            return _worker(view, seeds[0], iterations, seconds)
+            return _worker(view, seeds[0], iterations, seconds, self.tree)
         share = None if iterations is None else -(-iterations // self.workers)
-        futures = [_pool(self.workers).submit(_worker, view, seed, share, seconds) for seed in seeds]
+        futures = [_pool(self.workers).submit(_worker, view, seed, share, seconds, self.tree) for seed in seeds]
         return merge([f.result() for f in futures])
 
     def choose(self, view: SeatView, budget: Budget | None = None) -> Move:
         if len(view.legal_moves) == 1:
             return view.legal_moves[0]
         return Move.from_code(best_move(self.statistics(view, budget)))
+
+
+class TreeSearchBot(SearchBot):
+    """The same search with a full SO-ISMCTS tree below the root."""
+
+    name = "ismcts-tree"
+    tree = True
 
 
 class CheaterBot(SearchBot):
@@ -197,4 +278,4 @@ def cheat_choose(bot: CheaterBot, round_: Round, budget: Budget | None = None) -
     return Move.from_code(best_move(stats))
 
 
-__all__ = ["CheaterBot", "SearchBot", "cheat_choose", "rollout"]
+__all__ = ["CheaterBot", "SearchBot", "TreeSearchBot", "cheat_choose", "rollout"]
