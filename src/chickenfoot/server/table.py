@@ -48,7 +48,8 @@ class Timing:
     forced_delay: float = 0.8
     next_round_delay: float = 6.0
     grace: float = 20.0
-    bot_seconds: float = 1.0
+    bot_seconds: float | None = None
+    """A cap on a bot's thinking per move (``None``: each level's own budget)."""
     cover_bot: str = "medium"
 
 
@@ -391,7 +392,8 @@ class Table:
         seat, version = self.match.to_move, self.version
         bot = self.bots[seat] if self.config.seats[seat].kind == "bot" else self._cover_bot(seat)
         view = self.match.round.view(seat)
-        move = await asyncio.to_thread(bot.choose, view, Budget(seconds=self.timing.bot_seconds))
+        budget = Budget(seconds=self.timing.bot_seconds) if self.timing.bot_seconds is not None else None
+        move = await asyncio.to_thread(bot.choose, view, budget)
         # The seat's owner may have come back while the bot thought.
         if generation == self._generation and self.automatic(seat):
             await self.act(seat, str(move), version)
