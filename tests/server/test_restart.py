@@ -97,6 +97,10 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human", "name": "Bo"}]
     rng = random.Random(11)
     with server(port, database) as process:
+        done = http(port, "/api/tables", {"seats": [seats[0], seats[1]], "rounds": 1})
+        with ExitStack() as stack:
+            play_out({0: seat(stack, port, done["code"], done["seats"][0]["token"])}, rng)
+        replay = http(port, f"/api/tables/{done['code']}/record")
         table = http(port, "/api/tables", {"seats": seats, "rounds": 2})
         code, tokens = table["code"], {s["seat"]: s["token"] for s in table["seats"] if s["kind"] == "human"}
         with ExitStack() as stack:
@@ -115,6 +119,7 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
     with server(port, database):
         after = {s: snapshot(port, code, token) for s, token in tokens.items()}
         assert after == before
+        assert http(port, f"/api/tables/{done['code']}/record") == replay  # finished games stay as replays
         with ExitStack() as stack:
             players = {s: seat(stack, port, code, token) for s, token in tokens.items()}
             final = play_out(players, rng)
