@@ -11,7 +11,7 @@ from chickenfoot.errors import IllegalMoveError, PositionError
 from chickenfoot.layout import NO_TARGET, Layout, Phase
 from chickenfoot.move import DRAW, HUB_TARGET, PASS, Move, placement_code
 from chickenfoot.rules import Rules
-from chickenfoot.tiles import PIP_SUM, TILES, Tile, mask_of, tile_id, tiles_of
+from chickenfoot.tiles import PIP_SUM, TILE_COUNT, TILES, Tile, mask_of, tile_id, tiles_of
 
 if TYPE_CHECKING:
     from chickenfoot.view import SeatView
@@ -51,12 +51,16 @@ def shuffled(count: int, rng: random.Random) -> list[int]:
     getrandbits = rng.getrandbits
     order = list(range(count))
     for i in range(count - 1, 0, -1):
-        k = (i + 1).bit_length()
+        k = _BITS[i]
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
         order[i], order[j] = order[j], order[i]
     return order
+
+
+_BITS = tuple((i + 1).bit_length() for i in range(TILE_COUNT))
+"""``_BITS[i]``: the random bits ``shuffle`` draws to pick one of ``i + 1`` places."""
 
 
 # One undo record per move: (code, seat, drawn tile or -1, drawn before); no move is made once
@@ -501,7 +505,8 @@ class Round:
                     continue
             else:
                 codes = generate()
-            push(codes[int(random() * len(codes))] if len(codes) > 1 else codes[0])
+            count = len(codes)
+            push(codes[int(random() * count)] if count > 1 else codes[0])
         return self.points()
 
     def __repr__(self) -> str:
