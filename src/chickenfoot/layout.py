@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 
 from chickenfoot.errors import IllegalMoveError
@@ -175,6 +176,46 @@ class Layout:
                     for target in targets:
                         codes.append(base | target)
         return codes
+
+    def pick_play(self, hand: int, random: Callable[[], float]) -> int:
+        """``plays(hand)[int(random() * n)]`` for ``n`` plays, without building the list; -1 if ``n`` is 0.
+
+        ``random`` is called only when there is a choice (``n > 1``). Random playouts spend most
+        of their time generating moves they then discard; counting first and walking to the one
+        chosen, in the order of :meth:`plays`, saves that.
+        """
+        gate = self.gate
+        if gate >= 0:
+            matching = hand & self.gate_mask
+            if not matching:
+                return -1
+            count = matching.bit_count()
+            if count > 1:
+                for _ in range(int(random() * count)):
+                    matching &= matching - 1  # drop the lowest tile
+            return ((matching & -matching).bit_length() - 1) << 8 | gate
+        ends = self.ends
+        numbers = _NUMBERS.get(self.end_numbers) or _numbers(self.end_numbers)
+        count = 0
+        for number, carrying in numbers:
+            matching = hand & carrying
+            if matching:
+                count += matching.bit_count() * len(ends[number])
+        if not count:
+            return -1
+        index = int(random() * count) if count > 1 else 0
+        for number, carrying in numbers:
+            matching = hand & carrying
+            if matching:
+                targets = ends[number]
+                size = matching.bit_count() * len(targets)
+                if index < size:
+                    rank, which = divmod(index, len(targets))
+                    for _ in range(rank):
+                        matching &= matching - 1
+                    return ((matching & -matching).bit_length() - 1) << 8 | targets[which]
+                index -= size
+        raise AssertionError("unreachable: the index is below the count")
 
     def tile_plays(self, tile: int) -> list[int]:
         """Move codes of every legal placement of one tile."""

@@ -489,22 +489,20 @@ class Round:
 
         The bots' simulation loop: no move objects, no legality re-check.
         """
-        # Open play without a drawn tile is generated here directly; the rest goes through _generate.
+        # After the opening and without a drawn tile, one play is picked without listing them all.
         random = rng.random
         generate = self._generate
         push = self.push_code
-        plays = self.layout.plays
+        pick = self.layout.pick_play
         layout = self.layout
         hands = self.hands
         boneyard = self.boneyard
         while self.end_reason is None:
             if self.drawn < 0 and layout.hub >= 0:
-                codes = plays(hands[self.to_move])
-                if not codes:
-                    push(DRAW if boneyard else PASS)
-                    continue
-            else:
-                codes = generate()
+                code = pick(hands[self.to_move], random)
+                push(code if code >= 0 else DRAW if boneyard else PASS)
+                continue
+            codes = generate()
             count = len(codes)
             push(codes[int(random() * count)] if count > 1 else codes[0])
         return self.points()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given, settings
@@ -201,3 +202,32 @@ def test_seat_view_hides_other_hands_and_the_boneyard_order(game: tuple[Round, r
             flipped = r.copy()
             flipped.boneyard.reverse()
             assert flipped.view(seat) == view
+
+
+def fixed(value: float, calls: list[float]) -> Callable[[], float]:
+    """A random source that always answers ``value`` and notes each call."""
+
+    def draw() -> float:
+        calls.append(value)
+        return value
+
+    return draw
+
+
+@SETTINGS
+@given(rounds(), st.lists(st.floats(0, 1, exclude_max=True), min_size=1, max_size=6))
+def test_pick_play_is_the_chosen_entry_of_plays(game: tuple[Round, random.Random], fractions: list[float]) -> None:
+    r, rng = game
+    while not r.is_over():
+        layout = r.layout
+        for seat in range(r.players):
+            plays = layout.plays(r.hands[seat])
+            for fraction in fractions:
+                calls: list[float] = []
+                picked = layout.pick_play(r.hands[seat], fixed(fraction, calls))
+                if not plays:
+                    assert picked == -1
+                else:
+                    assert picked == plays[int(fraction * len(plays))]
+                assert len(calls) == (len(plays) > 1)
+        r.push(rng.choice(r.legal_moves()))
