@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -102,7 +103,20 @@ async def _send_later(ws: ClientConnection, delay: float, message: dict[str, Any
         await ws.send(json.dumps(message))
 
 
-async def run(base: str, tables: int, seconds: float, warmup: float, think: float, seed: int) -> dict[str, Any]:
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time used so far by process ``pid`` (user + system; 0 when unknown)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(
+    base: str, tables: int, seconds: float, warmup: float, think: float, seed: int, server_pid: int | None = None
+) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(seed)
@@ -120,10 +134,11 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
             await asyncio.sleep(0.002)  # a gentle connection ramp
     await asyncio.sleep(warmup)
     stats.measuring = True
-    started = time.perf_counter()
+    started, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
+    server_cpu, own_cpu = cpu_seconds(server_pid) - server_cpu, time.process_time() - own_cpu
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
     trips = sorted(stats.round_trips)
@@ -142,6 +157,9 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
         "mean_ms": round(1000 * statistics.fmean(trips), 1),
         "errors": len(stats.errors),
         "messages": stats.messages,
+        "server_cpu_percent": round(100 * server_cpu / elapsed) if server_pid else None,
+        "clients_cpu_percent": round(100 * own_cpu / elapsed),
+        "load_average": os.getloadavg()[0],
     }
 
 
@@ -174,7 +192,7 @@ def main() -> None:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            result = asyncio.run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed))
+            result = asyncio.run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed, server.pid))
         finally:
             server.terminate()
             server.wait(timeout=30)
