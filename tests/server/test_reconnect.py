@@ -75,3 +75,22 @@ def test_a_bot_covers_a_departed_seat_and_hands_it_back(client: TestClient) -> N
         mine = back.until_state(lambda s: s["connected"][away])
         assert mine["covered"][away] is False and mine["seat"] == away
         watcher.until_state(lambda s: s["connected"][away] and not s["covered"][away])
+
+
+def test_a_table_nobody_watches_pauses_and_leaves_memory(client: TestClient) -> None:
+    table = create_table(client, [HUMAN, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}])
+    code, token = table["code"], table["seats"][0]["token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        player = Player(ws)
+        state = settle({0: player})
+        version = player.version
+    client.get("/api/presets")  # let the server finish the disconnect
+    assert code not in hub.tables  # released: everything is in storage
+    summary = client.get(f"/api/tables/{code}").json()  # read back, and paused: nobody is connected
+    assert summary["round"] == state["round"] and hub.tables[code].version == version
+    with client.websocket_connect(f"/ws/{code}?token={token}&since={version}") as ws:
+        back = Player(ws)
+        first = back.receive()
+        assert first["version"] == version and first["events"] == []
+        assert first["state"]["hand"] == state["hand"] and first["state"]["layout"] == state["layout"]

@@ -66,6 +66,7 @@ class Hub:
     def __init__(self, storage: Storage, pubsub: PubSub, timing: Timing) -> None:
         self.storage, self.pubsub, self.timing = storage, pubsub, timing
         self.tables: dict[str, Table] = {}
+        self._closing: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
 
     async def get(self, code: str) -> Table | None:
@@ -74,6 +75,8 @@ class Hub:
             return self.tables[code]
         async with self._lock:
             if code not in self.tables:
+                if (closing := self._closing.get(code)) is not None:
+                    await closing  # its last action must be stored before the table is read back
                 loaded = await self.storage.load_table(code)
                 if loaded is None:
                     return None
@@ -84,6 +87,20 @@ class Hub:
                 self.tables[code] = table
                 table.schedule()
         return self.tables[code]
+
+    def release(self, table: Table) -> None:
+        """Drop a table nobody is connected to from memory (storage holds all of it)."""
+        if table.closed or not table.idle() or self.tables.get(table.code) is not table:
+            return
+        table.closed = True  # at once: a connection arriving from now on loads the table afresh
+        del self.tables[table.code]
+        self._closing[table.code] = asyncio.create_task(self._close(table))
+
+    async def _close(self, table: Table) -> None:
+        try:
+            await table.close()
+        finally:
+            self._closing.pop(table.code, None)
 
     async def create(self, config: TableConfig) -> Table:
         while True:
@@ -99,6 +116,7 @@ class Hub:
     async def close(self) -> None:
         for table in list(self.tables.values()):
             await table.close()
+        await asyncio.gather(*self._closing.values(), return_exceptions=True)
 
 
 class SeatRequest(BaseModel):
@@ -262,6 +280,8 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
     since_text = websocket.query_params.get("since", "")
     since = int(since_text) if since_text.isdigit() else None
 
+    while table.closed:  # released from memory meanwhile: read it back (it is in storage)
+        table = await hub.get(code) or table
     outbox: asyncio.Queue[str] = asyncio.Queue()
 
     def on_change(message: Message) -> None:
@@ -289,6 +309,7 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
         unsubscribe()
         sender.cancel()
         await table.disconnect(seat)
+        hub.release(table)
 
 
 async def answer(table: Table, seat: int | None, data: str | bytes, bucket: TokenBucket) -> dict[str, Any] | None:

@@ -130,6 +130,7 @@ class Table:
         self.version = 0
         self.events: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=EVENT_LOG)
         self.connections = [0] * len(config.seats)
+        self.spectators = 0
         self.covered: set[int] = set()
         self.lock = asyncio.Lock()
         self.bots = {s: bot_for(seat.bot or BOT_FALLBACK, config.seed + s) for s, seat in enumerate(config.seats)}
@@ -307,9 +308,14 @@ class Table:
                 await self.storage.update_config(self.code, self.config.to_json())
         self.schedule()
 
+    def idle(self) -> bool:
+        """Nobody is connected: the table pauses (bots too) and may leave memory."""
+        return self.spectators == 0 and not any(self.connections)
+
     def arrive(self, seat: int | None) -> None:
         """Count a new connection of ``seat`` (before its first state is built); hand a covered seat back."""
         if seat is None:
+            self.spectators += 1
             return
         self.connections[seat] += 1
         if (task := self._grace.pop(seat, None)) is not None:
@@ -321,12 +327,14 @@ class Table:
     async def announce(self, seat: int | None) -> None:
         """Tell everyone that ``seat`` connected (after :meth:`arrive`)."""
         if seat is None:
+            self.schedule()  # a spectator alone also wakes a paused table
             return
         await self._publish([{"kind": "connected", "seat": seat, "move": None}], presence=True)
         self.schedule()
 
     async def disconnect(self, seat: int | None) -> None:
         if seat is None:
+            self.spectators -= 1
             return
         self.connections[seat] -= 1
         if self.connections[seat] == 0:
@@ -352,7 +360,7 @@ class Table:
         """
         self._generation += 1
         match = self.match
-        if self.closed or match.is_over() or self.status == "waiting":
+        if self.closed or self.idle() or match.is_over() or self.status == "waiting":
             return
         if match.round.is_over():
             if any(self.automatic(s) for s in range(len(self.config.seats))):
