@@ -11,10 +11,10 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from chickenfoot.bots import Bot, Budget, make_bot
+from chickenfoot.bots import Bot, Budget, hint, make_bot
 from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
@@ -91,28 +91,9 @@ def bot_for(name: str, seed: int) -> Bot:
 
 
 def hint_for(view: SeatView) -> tuple[Move, str]:
-    """A suggested move with a reason: the bots' ``hint`` when it exists, else the greedy bot's pick."""
-    import chickenfoot.bots as bots
-
-    hint = getattr(bots, "hint", None)
-    if hint is not None:
-        answer = hint(view)
-        if isinstance(answer, Move):
-            return answer, "a good move here"
-        if isinstance(answer, tuple):
-            return answer[0], str(answer[1])
-        if isinstance(answer, dict):
-            return Move.parse(str(answer["move"])), str(answer.get("reason", ""))
-        return answer.move, str(answer.reason)
-    return bot_for(BOT_FALLBACK, 0).choose(view), "it sheds the most points"
-
-
-@dataclass(slots=True)
-class Notice:
-    """What a table publishes: a new version (with its events) or a presence change."""
-
-    version: int
-    events: list[dict[str, Any]] = field(default_factory=list)
+    """A suggested move for the seat to move, with the reason a person can check."""
+    suggestion = hint(view)
+    return suggestion.move, suggestion.reason
 
 
 class Table:
@@ -314,15 +295,14 @@ class Table:
 
     def arrive(self, seat: int | None) -> None:
         """Count a new connection of ``seat`` (before its first state is built); hand a covered seat back."""
+        self._presence_epoch += 1
         if seat is None:
             self.spectators += 1
             return
         self.connections[seat] += 1
         if (task := self._grace.pop(seat, None)) is not None:
             task.cancel()
-        if seat in self.covered:
-            self.covered.discard(seat)
-            self._presence_epoch += 1
+        self.covered.discard(seat)
 
     async def announce(self, seat: int | None) -> None:
         """Tell everyone that ``seat`` connected (after :meth:`arrive`)."""
