@@ -118,3 +118,22 @@ def test_rate_limit(make_client: Callable[..., TestClient]) -> None:
                 replies.append(message)
         assert [m["type"] for m in replies] == ["pong"] * 5 + ["error"] * 3
         assert replies[-1]["message"] == "too many messages: slow down"
+
+
+def test_a_storage_failure_refuses_the_move_and_changes_nothing(client: TestClient) -> None:
+    with ExitStack() as stack:
+        table, players, _ = two_seats(client, stack)
+        mover = players[players[0].state["to_move"]]
+        storage = client.app.state.storage  # type: ignore[attr-defined]
+        real = storage.append_action
+
+        async def broken(*args: Any) -> None:
+            raise OSError("disk full")
+
+        storage.append_action = broken
+        try:
+            message = refused(mover, lambda: mover.move(mover.state["legal"][0]))
+        finally:
+            storage.append_action = real
+        assert message == "the move could not be stored; try again"
+        assert client.app.state.hub.tables[table["code"]].version == mover.version  # type: ignore[attr-defined]

@@ -254,7 +254,11 @@ class Table:
         """Check, store, apply and publish one action; raises :class:`ProtocolError` when refused."""
         async with self.lock:
             canonical = self.check(seat, action, version)
-            await self.storage.append_action(self.code, self.version + 1, canonical)
+            try:
+                await self.storage.append_action(self.code, self.version + 1, canonical)
+            except Exception:
+                log.exception("cannot store action %d of table %s", self.version + 1, self.code)
+                raise ProtocolError("the move could not be stored; try again") from None
             events = self._apply(canonical)
             await self._publish(events)
         self.schedule()
