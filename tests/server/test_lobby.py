@@ -98,3 +98,11 @@ def test_tables_survive_an_app_restart(make_client: object) -> None:
     second = make_client()  # type: ignore[operator]
     summary = second.get(f"/api/tables/{table['code']}").json()
     assert summary["seats"][0]["name"] == "Ann" and summary["status"] == "waiting"
+
+
+def test_the_page_is_served_at_the_lobby_and_table_routes(client: TestClient) -> None:
+    lobby = client.get("/")
+    assert lobby.status_code == 200 and "<html" in lobby.text.lower()
+    table = client.get("/t/ABC123?token=whatever")
+    assert table.status_code == 200 and table.text == lobby.text
+    assert client.get("/app.js").status_code == 200
