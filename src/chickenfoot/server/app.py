@@ -249,13 +249,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await websocket.accept()
         await serve_connection(websocket, code, hub, settings)
 
-    def page() -> FileResponse:
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        """The page itself; it reads the table code (and token) from its address."""
         index = settings.web_dir / "index.html"
         if not index.is_file():
             raise HTTPException(404, "the page is not installed")
         return FileResponse(index)
 
-    app.get("/t/{code}", include_in_schema=False)(lambda code: page())
     if settings.web_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.web_dir, html=True), name="web")
     return app
