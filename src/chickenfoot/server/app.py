@@ -39,6 +39,8 @@ class Settings:
     timing: Timing = field(default_factory=Timing)
     rate_burst: int = 20
     rate_per_second: float = 10.0
+    max_backlog: int = 200
+    """Messages waiting for one client before it is disconnected as not reading."""
     web_dir: Path = WEB_DIR
 
 
@@ -284,8 +286,15 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
     while table.closed:  # released from memory meanwhile: read it back (it is in storage)
         table = await hub.get(code) or table
     outbox: asyncio.Queue[str] = asyncio.Queue()
+    closing: list[asyncio.Task[None]] = []
 
     def on_change(message: Message) -> None:
+        if outbox.qsize() >= settings.max_backlog:
+            # A client that stopped reading is dropped (it may reconnect) rather than buffered forever.
+            if not sender.done():
+                sender.cancel()
+                closing.append(asyncio.create_task(websocket.close(1013)))
+            return
         outbox.put_nowait(table.state_text(seat, message["events"]))
 
     # Subscribing and taking the first state happen with no await between: nothing can be missed.
