@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chickenfoot import Round, Rules
-from chickenfoot.bots import make_bot
+from chickenfoot.bots import knowledge, make_bot
 from chickenfoot.bots.knowledge import NUMBERS, Sampler, hand_slots, known_voids
 from chickenfoot.move import DRAW, PASS
 from chickenfoot.tiles import Tile
@@ -99,3 +100,15 @@ def test_a_seat_that_drew_is_known_to_lack_the_open_numbers() -> None:
     for _ in range(20):
         hands_, _ = Sampler(view).sample(random.Random(_))
         assert not any(hands_[1] >> Tile(9, n).id & 1 for n in range(10))
+
+
+def test_the_matching_fallback_also_agrees_with_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(knowledge, "SAMPLE_TRIES", 0)
+    for seed in range(12):
+        r = position(Rules(draw_limit="until_playable"), 5, seed, 30 + seed * 3)
+        if r.is_over():
+            continue
+        view = r.view(r.to_move)
+        hands, boneyard = Sampler(view).sample(random.Random(seed))
+        assert violations(view, hands) == []
+        assert [h.bit_count() for h in hands] == list(view.hand_sizes) and len(boneyard) == view.boneyard_size

@@ -22,7 +22,7 @@ NUMBERS: tuple[int, ...] = tuple(1 << HIGH[t] | 1 << LOW[t] for t in range(TILE_
 """``NUMBERS[t]``: bit mask of the numbers tile ``t`` shows."""
 
 SAMPLE_TRIES = 40
-"""Random restarts before a constrained sample falls back to a backtracking search."""
+"""Random restarts before a constrained sample falls back to a matching."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,27 +164,27 @@ class Sampler:
         return hands
 
     def _search(self, rng: random.Random) -> list[int]:
-        """A backtracking assignment, for the rare views where random restarts keep failing."""
+        """A bipartite matching of slots to tiles (augmenting paths, candidates in random order): for the
+        rare views where random picks keep failing, it finds a deal whenever one exists."""
         shuffled = [(seat, rng.sample(candidates, len(candidates))) for seat, candidates in self.order]
-        hands = [0] * self.view.players
-        chosen: list[int] = []
+        owner: dict[int, int] = {}
 
-        def place(index: int, taken: int) -> bool:
-            if index == len(shuffled):
-                return True
-            _, candidates = shuffled[index]
-            for tile in candidates:
-                if not taken >> tile & 1:
-                    chosen.append(tile)
-                    if place(index + 1, taken | 1 << tile):
-                        return True
-                    chosen.pop()
+        def augment(index: int, seen: set[int]) -> bool:
+            for tile in shuffled[index][1]:
+                if tile in seen:
+                    continue
+                seen.add(tile)
+                if tile not in owner or augment(owner[tile], seen):
+                    owner[tile] = index
+                    return True
             return False
 
-        if not place(0, 0):
-            raise ValueError("no deal agrees with this view")
-        for (seat, _), tile in zip(shuffled, chosen, strict=True):
-            hands[seat] |= 1 << tile
+        for index in range(len(shuffled)):
+            if not augment(index, set()):
+                raise ValueError("no deal agrees with this view")
+        hands = [0] * self.view.players
+        for tile, index in owner.items():
+            hands[shuffled[index][0]] |= 1 << tile
         return hands
 
     def _finish(self, hands: list[int], rng: random.Random) -> tuple[list[int], list[int]]:
