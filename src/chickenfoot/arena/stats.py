@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from chickenfoot.arena.games import GameResult
 
@@ -79,17 +81,34 @@ class BotSummary:
         return self.mu - 3 * self.sigma
 
 
-def ratings(results: Sequence[GameResult]) -> dict[str, tuple[float, float]]:
+RATING_ORDERS = 16
+"""Game orders the online ratings are averaged over: one order lets the first games weigh the most."""
+
+
+def ratings(results: Sequence[GameResult], orders: int = RATING_ORDERS) -> dict[str, tuple[float, float]]:
     """OpenSkill Plackett–Luce ratings (mu, sigma) per bot from each game's finish order.
 
-    A bot seated more than once in a game plays as separate entrants with one shared rating; its
-    rating becomes the mean of their updates.
+    Online updates depend on the order of the games, so the ratings are averaged over ``orders``
+    fixed shuffles. A bot seated more than once in a game plays as separate entrants with one
+    shared rating, which becomes the mean of their updates.
     """
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
+    games = sorted(results, key=lambda g: (g.deal, g.rotation))
+    sums: dict[str, tuple[float, float]] = {}
+    for order in range(orders):
+        shuffled = games[:]
+        random.Random(order).shuffle(shuffled)
+        for bot, (mu, sigma) in _online(model, shuffled).items():
+            before = sums.get(bot, (0.0, 0.0))
+            sums[bot] = (before[0] + mu / orders, before[1] + sigma / orders)
+    return sums
+
+
+def _online(model: Any, games: Sequence[GameResult]) -> dict[str, tuple[float, float]]:
     current: dict[str, tuple[float, float]] = {}
-    for game in sorted(results, key=lambda g: (g.deal, g.rotation)):
+    for game in games:
         teams = []
         for slot in game.slots:
             mu, sigma = current.get(slot.bot, (model.mu, model.sigma))
