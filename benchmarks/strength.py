@@ -2,6 +2,7 @@
 
     python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
+    python benchmarks/strength.py rerate DIR [DIR ...]   # ratings of saved results, recomputed
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
 """
@@ -16,7 +17,7 @@ import time
 from pathlib import Path
 
 from chickenfoot import Round, Rules
-from chickenfoot.arena import ArenaConfig, run_arena
+from chickenfoot.arena import ArenaConfig, rerate, run_arena
 from chickenfoot.arena.stats import percentile
 from chickenfoot.bots import DIFFICULTIES, Budget, make_bot
 
@@ -77,7 +78,13 @@ def main() -> None:
     t.add_argument("--iterations", type=int, help="a pure iteration budget instead of the level's")
     c = sub.add_parser("claims", help="the arena runs behind the README's strength claims")
     c.add_argument("--only", choices=list(CLAIMS))
+    r = sub.add_parser("rerate", help="recompute the ratings of saved results with the current method")
+    r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
+    if args.command == "rerate":
+        for path in args.dirs:
+            rerate(path)
+        return
     if args.command == "timing":
         result = timing(args.level, args.positions, args.seed, args.iterations)
         print(json.dumps(result))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from chickenfoot.arena import ArenaConfig, play, run, run_arena, schedule
+from chickenfoot.arena import ArenaConfig, load_results, play, rerate, run, run_arena, schedule
 from chickenfoot.cli import app
 from chickenfoot.rules import Rules
 
@@ -39,6 +39,11 @@ def test_run_arena_writes_json_and_png(tmp_path: Path) -> None:
     assert data["format"] == "chickenfoot-arena/1"
     assert len(data["games"]) == 4 and {r["bot"] for r in data["summary"]} == {r.bot for r in rows}
     assert (tmp_path / "results.png").read_bytes()[:4] == b"\x89PNG"
+    _, loaded, games = load_results(tmp_path / "results.json")
+    assert [g.slots for g in games] == [g.slots for g in run(schedule(config.lineup, config.rules, 2, 3))]
+    again = rerate(tmp_path)
+    assert [(r.bot, round(r.mu, 9)) for r in again] == [(r.bot, round(r.mu, 9)) for r in rows]
+    assert [r.win_share for r in loaded] == [r.win_share for r in rows]
 
 
 def test_cli_arena_prints_a_table_and_rejects_bad_input(tmp_path: Path) -> None:

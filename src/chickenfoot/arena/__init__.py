@@ -6,11 +6,13 @@ line-up, so each bot holds every seat's cards once: luck of the deal cancels out
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from chickenfoot.arena.games import CHEATER, Game, GameResult, SlotResult, play, schedule
 from chickenfoot.arena.run import run
@@ -86,7 +88,7 @@ def run_arena(config: ArenaConfig, out: Path | None = None, show: bool = True) -
 
         results = run(games, config.workers, config.ray_address, advance)
     rows = summarise(results)
-    title = f"{','.join(config.lineup)}: {config.matches} deals x {len(config.lineup)} rotations"
+    title = _title(config.lineup, config.matches)
     if show:
         Console(width=width).print(_table(rows, title))
     if out is not None:
@@ -113,11 +115,44 @@ def _table(rows: Sequence[BotSummary], title: str) -> object:
     return table(rows, title)
 
 
-def load_summary(path: Path) -> list[dict[str, object]]:
-    """The summary rows of a results file written by :func:`run_arena`."""
+def load_results(path: Path) -> tuple[dict[str, Any], list[BotSummary], list[GameResult]]:
+    """The configuration, summary rows and games of a ``results.json`` (per-move times are not kept)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    rows: list[dict[str, object]] = data["summary"]
+    rows = [BotSummary(**row) for row in data["summary"]]
+    games = [
+        GameResult(
+            game["deal"],
+            game["rotation"],
+            tuple(
+                SlotResult(
+                    s["bot"], s["slot"], s["seat"], s["rank"], s["win"], s["total"], tuple(s["round_points"]), ()
+                )
+                for s in game["slots"]
+            ),
+        )
+        for game in data["games"]
+    ]
+    return data["config"], rows, games
+
+
+def rerate(path: Path) -> list[BotSummary]:
+    """Recompute the ratings in a results directory with the current method; rewrites its JSON and PNG."""
+    from chickenfoot.arena.report import write_png
+
+    file = path / "results.json"
+    _, rows, games = load_results(file)
+    rated = ratings(games)
+    data = json.loads(file.read_text(encoding="utf-8"))
+    for row in data["summary"]:
+        row["mu"], row["sigma"] = rated[row["bot"]]
+    file.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    rows = [dataclasses.replace(row, mu=rated[row.bot][0], sigma=rated[row.bot][1]) for row in rows]
+    write_png(path / "results.png", rows, _title(data["config"]["lineup"], data["config"]["matches"]))
     return rows
+
+
+def _title(lineup: Sequence[str], matches: int) -> str:
+    return f"{','.join(lineup)}: {matches} deals x {len(lineup)} rotations"
 
 
 __all__ = [
@@ -126,9 +161,11 @@ __all__ = [
     "Game",
     "GameResult",
     "SlotResult",
+    "load_results",
     "mean_ci",
     "play",
     "ratings",
+    "rerate",
     "run",
     "run_arena",
     "schedule",
