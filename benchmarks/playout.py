@@ -59,7 +59,7 @@ def chickenfoot_match(rng: random.Random) -> int:
 
 
 def dominoes_game(rng: random.Random) -> int:
-    import dominoes
+    import dominoes  # type: ignore[import-untyped]
 
     game = dominoes.Game.new()
     moves = 0

@@ -174,7 +174,7 @@ def test_hub_phase_only_new_arms_until_every_arm_has_one(arms: int) -> None:
     assert r.phase is Phase.HUB
     assert legal(r) == ["9-8@9-9"]
     play(r, "9-8@9-9")
-    assert r.phase is Phase.OPEN
+    assert r.layout.phase is Phase.OPEN
     ends.add(8)
     expected = [f"3-0@9-{n}" for n in (0, 3) if n in ends] + [f"8-2@9-{n}" for n in (2, 8) if n in ends]
     assert legal(r) == sorted(expected)
@@ -207,7 +207,7 @@ def test_double_opens_a_chicken_foot_whose_toes_any_player_must_play() -> None:
     with pytest.raises(IllegalMoveError, match="chicken foot on 4-4 is open"):
         r.push(Move.parse("6-0@4-0"))
     play(r, "4-2@4-4", "4-3@4-4")
-    assert r.phase is Phase.OPEN
+    assert r.layout.phase is Phase.OPEN
 
 
 def test_toe_ends_become_playable_and_the_double_has_no_end_of_its_own() -> None:
