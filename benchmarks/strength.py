@@ -30,6 +30,14 @@ CLAIMS: dict[str, ArenaConfig] = {
     "2p-ismcts600-vs-greedy": ArenaConfig(("ismcts", "greedy"), Rules(), 30, 12, iterations=600),
     # The ladder, every bot at one table (5 seats, 7 tiles each), full matches.
     "5p-ladder": ArenaConfig(("random", "greedy", "heuristic", "ismcts", "cheater"), Rules(), 10, 13, iterations=300),
+    # The ladder's rungs, one against three.
+    "4p-heuristic-vs-greedy": ArenaConfig(("heuristic", "greedy", "greedy", "greedy"), Rules(), 50, 1),
+    "4p-greedy-vs-random": ArenaConfig(("greedy", "random", "random", "random"), Rules(), 50, 2),
+    "2p-heuristic-vs-greedy": ArenaConfig(("heuristic", "greedy"), Rules(), 50, 3),
+    # Root-only search against the full SO-ISMCTS tree at the same budget, single rounds.
+    "4p-ismcts-vs-tree-1round": ArenaConfig(
+        ("ismcts", "ismcts-tree", "greedy", "greedy"), Rules(rounds=1), 40, 21, iterations=600
+    ),
 }
 
 
