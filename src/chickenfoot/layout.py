@@ -132,15 +132,19 @@ class Layout:
         union = _UNIONS.get(numbers)
         return _union(numbers) if union is None else union
 
+    def open_numbers_mask(self) -> int:
+        """Bit mask of the numbers a tile must carry to be played now."""
+        if self.hub < 0:
+            return 0
+        if self.arms < self.hub_arms:
+            return 1 << self.hub_number
+        if self.foot >= 0:
+            return 1 << self.foot_number
+        return self.end_numbers
+
     def open_numbers(self) -> list[int]:
         """The numbers a tile must carry to be played now."""
-        if self.hub < 0:
-            return []
-        if self.arms < self.hub_arms:
-            return [self.hub_number]
-        if self.foot >= 0:
-            return [self.foot_number]
-        return list(ids_of(self.end_numbers))
+        return list(ids_of(self.open_numbers_mask()))
 
     def open_ends(self) -> list[tuple[int, int]]:
         """The open ends now as ``(target tile, number)``; the hub or an open foot counts once."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from chickenfoot.errors import IllegalMoveError, PositionError
 from chickenfoot.layout import NO_TARGET, Layout, Phase
 from chickenfoot.move import DRAW, HUB_TARGET, PASS, Move, placement_code
 from chickenfoot.rules import Rules
-from chickenfoot.tiles import PIP_SUM, TILE_COUNT, TILES, Tile, mask_of, tile_id, tiles_of
+from chickenfoot.tiles import PIP_SUM, TILE_COUNT, TILES, Tile, ids_of, mask_of, tile_id, tiles_of
 
 if TYPE_CHECKING:
     from chickenfoot.view import SeatView
@@ -63,6 +64,33 @@ _BITS = tuple((i + 1).bit_length() for i in range(TILE_COUNT))
 """``_BITS[i]``: the random bits ``shuffle`` draws to pick one of ``i + 1`` places."""
 
 
+@dataclass(frozen=True, slots=True)
+class PublicStep:
+    """One move as everyone saw it.
+
+    ``drawn`` is the tile drawn, shown only to the seat that drew it. ``open_numbers`` are the
+    numbers a tile had to carry to be played just before the move: a seat that drew (after the
+    opening) or passed without a drawn tile held none of them then.
+    """
+
+    seat: int
+    move: Move
+    drawn: Tile | None
+    open_numbers: tuple[int, ...]
+    opening: bool
+    """The move was made before the hub was placed (an opening draw, or the hub itself)."""
+
+
+_NUMBER_TUPLES: dict[int, tuple[int, ...]] = {}
+
+
+def _numbers(mask: int) -> tuple[int, ...]:
+    numbers = _NUMBER_TUPLES.get(mask)
+    if numbers is None:
+        numbers = _NUMBER_TUPLES[mask] = tuple(ids_of(mask))
+    return numbers
+
+
 # One undo record per move: (code, seat, drawn tile or -1, drawn before); no move is made once
 # the round is over, so the end reason before a move is always None.
 _Record = tuple[int, int, int, int]
@@ -97,6 +125,8 @@ class Round:
         "_records",
         "_legal",
         "_legal_at",
+        "_annotated",
+        "_shadow",
     )
 
     def __init__(
@@ -154,6 +184,8 @@ class Round:
         self._records: list[_Record] = []
         self._legal: list[int] = []
         self._legal_at = -1
+        self._annotated: list[tuple[_Record, PublicStep, PublicStep]] = []
+        self._shadow: Layout | None = None
         self.to_move = self._default_first_seat() if to_move is None else to_move
         if not isinstance(self.to_move, int) or not 0 <= self.to_move < self.players:
             raise PositionError(f"to_move must be a seat from 0 to {self.players - 1} (got {self.to_move!r})")
@@ -237,6 +269,8 @@ class Round:
         self._records = []
         self._legal = []
         self._legal_at = -1
+        self._annotated = []
+        self._shadow = None
         self.to_move = self._default_first_seat()
         return self
 
@@ -256,6 +290,8 @@ class Round:
         other._records = self._records.copy()
         other._legal = self._legal
         other._legal_at = self._legal_at
+        other._annotated = []
+        other._shadow = None
         return other
 
     # --- what the state is -------------------------------------------------------------------
@@ -303,6 +339,40 @@ class Round:
     @property
     def history(self) -> list[Step]:
         return [Step(seat, Move.from_code(code), TILES[t] if t >= 0 else None) for code, seat, t, _ in self._records]
+
+    def public_steps(self) -> list[tuple[_Record, PublicStep, PublicStep]]:
+        """Each move's record with its public step as others saw it and as its mover saw it.
+
+        The two steps differ only for a draw, whose tile only the mover sees. ``open_numbers``
+        and ``opening`` describe the layout just before the move.
+
+        Kept incrementally (a view is asked for after every move): entries of moves taken back are
+        dropped by identity of their records, and the rest is extended on a shadow layout.
+        """
+        cache, records = self._annotated, self._records
+        shadow = self._shadow
+        if shadow is None:
+            shadow = self._shadow = self.layout.copy()
+            for record in records:
+                if record[0] >= 0:
+                    shadow.undo()  # back to the layout before this round's first recorded move
+        keep = min(len(cache), len(records))
+        while keep and cache[keep - 1][0] is not records[keep - 1]:
+            keep -= 1
+        while len(cache) > keep:
+            if cache.pop()[0][0] >= 0:
+                shadow.undo()
+        for record in records[len(cache) :]:
+            code = record[0]
+            step = PublicStep(
+                record[1], Move.from_code(code), None, _numbers(shadow.open_numbers_mask()), shadow.hub < 0
+            )
+            own = dataclasses.replace(step, drawn=TILES[record[2]]) if code == DRAW else step
+            cache.append((record, step, own))
+            if code >= 0:
+                target = code & 0xFF
+                shadow.place(code >> 8, NO_TARGET if target == HUB_TARGET else target)
+        return cache
 
     @property
     def ply(self) -> int:

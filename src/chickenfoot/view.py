@@ -11,28 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chickenfoot.errors import PositionError
-from chickenfoot.layout import NO_TARGET, Layout, Phase
-from chickenfoot.move import DRAW, HUB_TARGET, PASS, Move
-from chickenfoot.round import EndReason, Round
+from chickenfoot.layout import Phase
+from chickenfoot.move import Move
+from chickenfoot.round import EndReason, PublicStep, Round
+
+__all__ = ["PublicStep", "SeatView", "public_history", "view"]
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import TILES, Tile, ids_of
-
-
-@dataclass(frozen=True, slots=True)
-class PublicStep:
-    """One move as everyone saw it.
-
-    ``drawn`` is the tile drawn, shown only to the seat that drew it. ``open_numbers`` are the
-    numbers a tile had to carry to be played just before the move: a seat that drew (after the
-    opening) or passed without a drawn tile held none of them then.
-    """
-
-    seat: int
-    move: Move
-    drawn: Tile | None
-    open_numbers: tuple[int, ...]
-    opening: bool
-    """The move was made before the hub was placed (an opening draw, or the hub itself)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +92,7 @@ class SeatView:
 
 def public_history(round_: Round, seat: int | None) -> tuple[PublicStep, ...]:
     """The round's moves as ``seat`` saw them, with the open numbers before each move."""
-    layout = Layout(round_.rules.max_pip, round_.rules.hub_arms, round_.rules.toes)
-    steps: list[PublicStep] = []
-    for step in round_.history:
-        code = step.move.code
-        opening = layout.hub < 0
-        numbers = tuple(layout.open_numbers())
-        steps.append(PublicStep(step.seat, step.move, step.drawn if step.seat == seat else None, numbers, opening))
-        if code not in (DRAW, PASS):
-            target = code & 0xFF
-            layout.place(code >> 8, NO_TARGET if target == HUB_TARGET else target)
-    return tuple(steps)
+    return tuple(own if step.seat == seat else step for _, step, own in round_.public_steps())
 
 
 def view(round_: Round, seat: int | None) -> SeatView:
