@@ -152,4 +152,22 @@ def arena(
 
 
 def main() -> None:
-    app()
+    """Run the command; a usage error (a bad option or argument) is reported on one line too."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        code = 130
+    except Exception as exc:
+        # Typer raises Click's usage errors (vendored by recent Typer, so matched by their shape).
+        format_message = getattr(exc, "format_message", None)
+        if format_message is None:
+            raise
+        context = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and context is not None:
+            print(context.get_help())
+            code = 0
+        else:
+            command = f" {context.info_name}" if context is not None and context.parent is not None else ""
+            print(f"chickenfoot: error: {format_message()} (see 'chickenfoot{command} --help')", file=sys.stderr)
+            code = getattr(exc, "exit_code", 2)
+    sys.exit(code if isinstance(code, int) else 0)

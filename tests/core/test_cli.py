@@ -135,3 +135,19 @@ def test_real_process_perft_divide_and_bad_file() -> None:
     assert result.returncode == 0 and result.stdout.splitlines()[-1] == str(perft(read_position(FOOT_TEXT), 2))
     bad = real("moves", "-", stdin="{}")
     assert bad.returncode != 0 and bad.stderr == "chickenfoot: error: -: missing field 'format'\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["perft", "-", "two"], ["depth"]),
+        (["perft", "-", "--", "-1"], ["depth"]),
+        (["perft"], ["FILE"]),
+        (["apply", "-"], ["MOVE"]),
+        (["castle"], ["castle"]),
+    ],
+)
+def test_real_process_usage_errors_are_one_line(args: list[str], words: list[str]) -> None:
+    result = real(*args, stdin=EXAMPLE_TEXT)
+    assert result.returncode == 2 and result.stdout == ""
+    assert_one_line_error(result.returncode, result.stdout, result.stderr, *words)
