@@ -1,0 +1,45 @@
+"""Storage details: the default database location and the grouped commit of actions."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from pathlib import Path
+
+import pytest
+
+from chickenfoot.server.storage import Storage, default_database_url
+
+
+def test_the_default_database_is_sqlite_in_the_user_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    url = default_database_url()
+    assert url == f"sqlite+aiosqlite:///{tmp_path / 'chickenfoot' / 'games.db'}"
+    assert (tmp_path / "chickenfoot").is_dir()
+
+
+def test_actions_of_many_tables_commit_together_and_a_duplicate_fails_alone(database_url: str) -> None:
+    async def scenario() -> tuple[list[object], list[str], list[str]]:
+        storage = Storage(database_url)
+        await storage.migrate()
+        codes = [secrets.token_hex(3).upper() for _ in range(3)]  # the PostgreSQL database outlives runs
+        for code in codes:
+            assert await storage.create_table(code, {"n": code})
+        assert not await storage.create_table(codes[0], {})  # a taken code
+        await storage.append_action(codes[0], 1, "9-9")
+        results = await asyncio.gather(
+            storage.append_action(codes[0], 1, "draw"),  # version 1 is stored already
+            storage.append_action(codes[1], 1, "9-9"),
+            storage.append_action(codes[2], 1, "draw"),
+            return_exceptions=True,
+        )
+        first, second = await storage.load_table(codes[0]), await storage.load_table(codes[1])
+        await storage.close()
+        assert first is not None and second is not None
+        return list(results), first[1], second[1]
+
+    results, first, second = asyncio.run(scenario())
+    assert isinstance(results[0], Exception) and results[1:] == [None, None]
+    assert first == ["9-9"] and second == ["9-9"]
