@@ -51,3 +51,18 @@ def random_round(rules: Rules, players: int, seed: int, plies: int) -> Round:
             break
         round_.push(rng.choice(round_.legal_moves()))
     return round_
+
+
+def random_layouts(count: int, seed: int = 1) -> list[dict[str, Any]]:
+    """Layouts of whole random rounds across the rule space: 2–8 players, double-6 to double-18,
+    every hub-arm option the set allows. Each is ``{"arms", "toes", "layout"}`` as STATE has them."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        max_pip = rng.choice([6, 9, 12, 15, 18])
+        arms = rng.choice([a for a in (4, 6, 8) if a <= max_pip])
+        players = rng.randint(2, 8)
+        round_ = random_round(Rules(max_pip=max_pip, hub_arms=arms), players, seed=seed * 1000 + i, plies=10_000)
+        state = state_of(round_, seat=0)
+        out.append({"arms": arms, "toes": state["rules"]["toes"], "layout": state["layout"], "players": players})
+    return out

@@ -1,4 +1,5 @@
-"""The board's geometry (web/geometry.js), run in Chromium: long arms fold instead of colliding."""
+"""The board's geometry (web/geometry.js), run in Chromium: long arms fold instead of colliding, and
+no two tiles overlap on boards of whole random rounds across the rule space."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from playwright.sync_api import Page
 
 from chickenfoot.rules import Rules
 
-from .states import random_round, state_of
+from .states import random_layouts, random_round, state_of
 
 LONG_ARMS = """async ([arms, steps]) => {
   const { Geometry } = await import("/geometry.js");
@@ -41,6 +42,40 @@ def test_long_arms_fold_without_overlap(page: Page, server: str, arms: int) -> N
     assert result["overlaps"] == 0
     # Straight, two arms of 15 tiles would span over 60 tile units; folded they stay compact.
     assert result["width"] < 40
+
+
+MEASURE = """async (layouts) => {
+  const { Geometry } = await import("/geometry.js");
+  return layouts.map(({ layout, arms, toes }) => {
+    const g = Geometry.fromLayout(layout, arms, toes);
+    const b = g.bounds();
+    return {
+      tiles: g.placed.length,
+      overlaps: g.overlapCount(),
+      connectors: g.placed.filter((p) => p.link).length,
+      area: (b.x1 - b.x0) * (b.y1 - b.y0),
+    };
+  });
+}"""
+
+
+def test_random_boards_have_no_overlaps_and_stay_compact(page: Page, server: str) -> None:
+    # 160 whole random rounds: 2-8 players, double-6 to double-18, 4, 6 and 8 hub arms.
+    layouts = random_layouts(160, seed=5)
+    assert max(len(x["layout"]) for x in layouts) > 150  # some boards are crowded
+    assert {x["arms"] for x in layouts} == {4, 6, 8} and {x["players"] for x in layouts} == set(range(2, 9))
+    page.goto(f"{server}/")
+    results = page.evaluate(MEASURE, layouts)
+    assert [r["tiles"] for r in results] == [len(x["layout"]) for x in layouts]
+    # The geometry checks every tile exactly against all others: not one overlap anywhere.
+    assert [r["overlaps"] for r in results] == [0] * len(layouts)
+    # Compact: the board's bounding box is at most 12 times the tiles' own area (measured: under 9),
+    # and tiles set apart with a connector stay rare (measured: about 2% of tiles, only on crowded
+    # boards of 50 tiles and more).
+    assert all(r["area"] <= 12 * 2 * max(r["tiles"], 4) for r in results)
+    tiles = sum(r["tiles"] for r in results)
+    assert sum(r["connectors"] for r in results) <= 0.04 * tiles
+    assert sum(r["connectors"] for r in results if r["tiles"] < 40) <= 3
 
 
 def test_board_draws_every_tile_and_open_end(page: Page, server: str) -> None:

@@ -28,8 +28,9 @@ def test_play_a_whole_round_against_three_bots(page: Page, server: str) -> None:
         if len(moves) == 3:
             shot(page, "board-early")
     assert moves, "the player never moved"
-    final = state(page)
-    assert final["round_over"] is not None
+    # The finished round's state (the server may already have dealt the next one).
+    final = page.evaluate("() => window.chickenfoot.finished")
+    assert final["round"] == 1 and final["round_over"] is not None
     shot(page, "round-over")
     # Every hand is revealed and each seat's points are shown, with the scoreboard.
     rows = page.locator("#ro-body tbody tr")
@@ -39,10 +40,25 @@ def test_play_a_whole_round_against_three_bots(page: Page, server: str) -> None:
         assert cells.nth(2).inner_text() == str(points)
         assert rows.nth(seat).locator(".tile-svg").count() == len(final["round_over"]["hands"][seat])
     assert "0-0 counts 50" in page.locator("#ro-body").inner_text()
-    page.click("#next-round")
-    page.wait_for_function("() => window.chickenfoot.state.round === 2", timeout=15_000)
+    title = page.locator("#ro-title").text_content() or ""
+    assert title.startswith("Round 1")
+    # With bots at the table the server deals round 2 on its own: the results stay up, unchanged.
+    page.wait_for_function("() => window.chickenfoot.state.round === 2", timeout=30_000)
+    page.wait_for_selector(".dealt", timeout=10_000)
+    shot(page, "round-over-next-dealt")
+    assert page.locator("#round-over").is_visible()
+    assert page.locator("#ro-title").text_content() == title
+    for seat, points in enumerate(final["round_over"]["points"]):
+        assert rows.nth(seat).locator("td").nth(2).inner_text() == str(points)
+        assert rows.nth(seat).locator(".tile-svg").count() == len(final["round_over"]["hands"][seat])
+    assert page.locator("#next-round").is_hidden()
+    page.click("#ro-close")
     assert page.locator("#round-over").is_hidden()
-    assert page.locator(".scores tbody tr").count() == 4
+    # The scoreboard beside the board keeps round 1's points.
+    scores = page.locator(".scores tbody tr")
+    assert scores.count() == 4
+    for seat, points in enumerate(final["round_over"]["points"]):
+        assert scores.nth(seat).locator("td").nth(1).inner_text() == str(points)
 
 
 def test_reload_resumes_the_same_state(page: Page, server: str) -> None:

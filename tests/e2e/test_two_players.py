@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from .helpers import create_table, frames_of, play_one, shot, state
+from .helpers import ACTIONABLE, create_table, frames_of, play_one, shot, state
 
 
 def tiles_in(text: str, tiles: list[str]) -> list[str]:
@@ -38,14 +39,23 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         bo.click("#join")
         bo.wait_for_url(re.compile(rf".*/t/{code}\?token=.+"))
         bo.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=10_000)
-        # Let both play a few moves so hands, draws and the log change.
-        for _ in range(6):
-            for who in (page, bo):
-                who.wait_for_timeout(300)
-                move = play_one(who)
-                if move:
-                    who.wait_for_function("m => !window.chickenfoot.state.legal.includes(m)", arg=move, timeout=10_000)
-        page.wait_for_timeout(500)
+        # Let both play a few moves each so hands, draws and the log change: whoever the game waits
+        # for moves (a forced draw or pass is made by the server, so the turn order varies).
+        moved = {0: 0, 1: 0}
+        deadline = time.monotonic() + 90
+        bo_turn = "() => window.chickenfoot.state.to_move === 1"
+        while min(moved.values()) < 4 and not page.evaluate("() => window.chickenfoot.finished"):
+            assert time.monotonic() < deadline, f"the players' turns did not come in time ({moved})"
+            page.wait_for_function(f"() => ({ACTIONABLE})() || ({bo_turn})()", timeout=30_000)
+            seat = 1 if state(page)["to_move"] == 1 and page.locator("#round-over").is_hidden() else 0
+            who = (page, bo)[seat]
+            # Bo's turn may end without a choice (a forced draw of a tile that does not fit).
+            who.wait_for_function(
+                f"() => ({ACTIONABLE})() || window.chickenfoot.state.to_move !== {seat}", timeout=30_000
+            )
+            if move := play_one(who):
+                moved[seat] += 1
+                who.wait_for_function("m => !window.chickenfoot.state.legal.includes(m)", arg=move, timeout=15_000)
         ann, bob = state(page), state(bo)
         assert (ann["seat"], bob["seat"]) == (0, 1)
         assert ann["hand"] and bob["hand"]
@@ -53,9 +63,10 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         shot(bo, "phone-second-player")
         # Nothing in either page names a tile of the other's hand (the board shows only played tiles).
         # (Once a round is over every hand is shown to all, so look before that.)
-        if ann["round_over"] is None and state(bo)["round_over"] is None:
-            assert tiles_in(bo.content(), ann["hand"]) == []
-            assert tiles_in(page.content(), bob["hand"]) == []
+        bo_page, ann_page = bo.content(), page.content()
+        if all(state(who)["round_over"] is None and state(who)["round"] == 1 for who in (page, bo)):
+            assert tiles_in(bo_page, ann["hand"]) == []
+            assert tiles_in(ann_page, bob["hand"]) == []
         # Nor did any WebSocket frame either received, at any version, before the round's end.
         ann_hands, bo_hands = hands_by_version(ann_frames), hands_by_version(bo_frames)
         assert ann_hands and bo_hands
@@ -67,7 +78,12 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
                     checked += 1
         assert checked >= 4
         # The other player's tile count and connection are shown, never their tiles.
-        assert bo.locator('.player[data-seat="0"] .count').inner_text() == str(len(ann["hand"]))
+        bo.wait_for_function(
+            """() => document.querySelector('.player[data-seat="0"] .count').textContent
+              === String(window.chickenfoot.state.hand_sizes[0])""",
+            timeout=10_000,
+        )
+        assert state(bo)["hand_sizes"][0] == len(state(page)["hand"]) or state(page)["round_over"]
         assert bo.locator('.player[data-seat="0"] .dot.on').count() == 1
     finally:
         bo_context.close()

@@ -33,6 +33,8 @@ class TablePage {
     this.selected = null;
     this.sort = localStorage.getItem("cf-sort") ?? "number";
     this.dismissedRound = null;
+    this.finished = null; // the last finished round's STATE: its results stay up until closed
+    this.hint = null; // {move, reason} for the current turn
     this.board = new Board($("board"), (move) => this.play(move));
     this.socket = new TableSocket(code, token, {
       state: (state, events) => this.onState(state, events),
@@ -58,7 +60,7 @@ class TablePage {
     $("hints").addEventListener("change", () => this.askHint());
     $("next-round").addEventListener("click", () => this.socket.send({ type: "next_round" }));
     $("ro-close").addEventListener("click", () => {
-      this.dismissedRound = this.state?.round;
+      this.dismissedRound = this.finished?.round ?? null;
       $("round-over").hidden = true;
     });
     $("board").addEventListener("click", (e) => {
@@ -94,24 +96,51 @@ class TablePage {
     if (this.myTurn && state.legal.length === 1 && (state.legal[0] === "draw" || state.legal[0] === "pass")) {
       this.toast(state.legal[0] === "draw" ? "No tile fits — drawing for you…" : "Nothing to play — passing…");
     }
-    $("hint").hidden = true;
+    if (state.round_over) this.finished = state;
+    // A hint holds for the turn it was asked in (a presence update keeps the same legal moves).
+    if (this.hint && !(this.myTurn && state.legal.includes(this.hint.move))) this.hint = null;
     this.render();
-    if (this.myTurn && $("hints").checked) this.askHint();
+    if (!this.hint) this.askHint();
   }
 
   onHint(hint) {
-    const box = $("hint");
-    box.hidden = false;
-    box.textContent = `Hint: ${hint.move}${hint.reason ? ` — ${hint.reason}` : ""}`;
-    if (hint.move !== "draw" && hint.move !== "pass") {
-      this.select(tileOf(hint.move));
-      this.board.focusMove(hint.move);
-    }
+    // An answer that arrives after the turn moved on is stale.
+    if (!$("hints").checked || !this.myTurn || !this.state.legal.includes(hint.move)) return;
+    this.hint = { move: hint.move, reason: hint.reason ?? "" };
+    if (hint.move !== "draw" && hint.move !== "pass") this.selected = tileOf(hint.move);
+    this.render();
+    this.board.focusMove(hint.move);
   }
 
   askHint() {
-    if ($("hints").checked && this.myTurn) this.socket.send({ type: "hint" });
-    else $("hint").hidden = true;
+    const forced = this.state.legal.length === 1 && ["draw", "pass"].includes(this.state.legal[0]);
+    if (!$("hints").checked || !this.myTurn || forced) {
+      if (this.hint) {
+        this.hint = null;
+        this.render();
+      }
+      return;
+    }
+    // Once per turn position: presence updates resend the same state.
+    const turn = `${this.state.round}/${this.state.layout.length}/${this.state.legal.join()}`;
+    if (!this.hint && this.hintAsked !== turn) {
+      this.hintAsked = turn;
+      this.socket.send({ type: "hint" });
+    }
+  }
+
+  renderHint() {
+    const box = $("hint");
+    box.hidden = !this.hint;
+    if (!this.hint) return;
+    const { move, reason } = this.hint;
+    const [tile, target] = move.split("@");
+    const what = move === "draw" ? "draw a tile" : move === "pass" ? "pass" : target ? `play ${tile} on ${target}` : `place ${tile}`;
+    box.replaceChildren();
+    const strong = document.createElement("strong");
+    strong.textContent = `Hint: ${what}`;
+    box.append(strong, reason ? ` — ${reason}` : "");
+    box.dataset.move = move;
   }
 
   play(move) {
@@ -174,12 +203,13 @@ class TablePage {
     this.renderLog();
     this.renderScores();
     this.renderShare();
+    this.renderHint();
     this.renderRoundOver();
   }
 
   renderBoard() {
     const moves = this.selected ? this.movesFor(this.selected) : [];
-    this.board.render(this.state, this.selected, moves);
+    this.board.render(this.state, this.selected, moves, this.hint?.move ?? null);
   }
 
   renderPlayers() {
@@ -235,6 +265,7 @@ class TablePage {
         button.classList.toggle("playable", moves.length > 0);
         button.classList.toggle("dim", this.myTurn && moves.length === 0);
         button.classList.toggle("drawn", !!s.drawn && sameTile(s.drawn, tile));
+        button.classList.toggle("hinted", !!this.hint && this.hint.move.includes("@") && sameTile(tileOf(this.hint.move), tile));
         const selected = !!this.selected && sameTile(this.selected, tile);
         button.classList.toggle("selected", selected);
         button.setAttribute("aria-selected", String(selected));
@@ -292,8 +323,7 @@ class TablePage {
     log.scrollTop = log.scrollHeight;
   }
 
-  scoreTable(withHands) {
-    const s = this.state;
+  scoreTable(s, withHands) {
     const table = document.createElement("table");
     const head = table.createTHead().insertRow();
     head.innerHTML = "<th>Player</th>";
@@ -320,7 +350,7 @@ class TablePage {
   renderScores() {
     const box = $("scores");
     box.className = "scores";
-    box.replaceChildren(this.scoreTable(false));
+    box.replaceChildren(this.scoreTable(this.state, false));
   }
 
   renderShare() {
@@ -354,14 +384,17 @@ class TablePage {
     });
   }
 
+  // The results of the last finished round, from its own STATE: they stay up, even once the next
+  // round is dealt underneath, until the player closes them.
   renderRoundOver() {
-    const s = this.state;
+    const s = this.finished;
     const dialog = $("round-over");
-    if (!s.round_over || this.dismissedRound === s.round) {
+    if (!s || this.dismissedRound === s.round) {
       dialog.hidden = true;
       return;
     }
     dialog.hidden = false;
+    const dealt = this.state.round !== s.round;
     const over = s.round_over;
     const who = over.points.map((p, seat) => (p === 0 ? s.names[seat] : null)).filter(Boolean);
     $("ro-title").textContent =
@@ -370,7 +403,7 @@ class TablePage {
     body.replaceChildren();
     const note = document.createElement("p");
     note.textContent = `Points are the pips left in hand; the 0-0 counts ${s.rules.double_blank_points ?? 50}.`;
-    body.append(note, this.scoreTable(true));
+    body.append(note, this.scoreTable(s, true));
     if (s.match_over) {
       const win = document.createElement("p");
       win.className = "winner";
@@ -379,7 +412,14 @@ class TablePage {
       why.textContent = s.match_over.explanation;
       body.append(win, why);
     }
-    $("next-round").hidden = !!s.match_over || s.seat === null;
+    if (dealt) {
+      const next = document.createElement("p");
+      next.className = "dealt";
+      next.textContent = `Round ${this.state.round} has been dealt — close this to play on.`;
+      body.append(next);
+    }
+    $("next-round").hidden = !!s.match_over || s.seat === null || dealt;
+    $("ro-close").textContent = dealt ? "Play on" : "Look at the board";
   }
 
   banner() {

@@ -20,7 +20,8 @@ export class Board {
     new ResizeObserver(() => this.apply()).observe(svg);
   }
 
-  render(state, selected, moves) {
+  // `hint` is a suggested move ("6-4@6-6") to show on the board, or null.
+  render(state, selected, moves, hint = null) {
     const arms = state.rules?.hub_arms ?? 4;
     const toes = state.rules?.toes ?? 3;
     const geometry = Geometry.fromLayout(state.layout, arms, toes);
@@ -29,6 +30,12 @@ export class Board {
     const g = this.world;
     if (state.layout.length > 0) el("circle", { cx: 0, cy: 0, r: 1.3, class: "hub-ring" }, g);
     const last = state.layout.length - 1;
+    // Connectors first, under the tiles: a tile set apart for lack of room is joined to its end.
+    for (const p of geometry.placed) {
+      if (!p.link) continue;
+      const [x1, y1, x2, y2] = p.link;
+      el("line", { x1, y1, x2, y2, class: "connector", "data-link": p.tile }, g);
+    }
     geometry.placed.forEach((p, i) => {
       const tile = tileGroup(p.a, p.b, {
         transform: `translate(${p.x.toFixed(3)} ${p.y.toFixed(3)}) rotate(${p.angle.toFixed(1)})`,
@@ -46,8 +53,9 @@ export class Board {
       const label = el("text", { x, y, class: "open-end-label" }, g);
       label.textContent = String(number);
     }
+    if (hint && hint.includes("@")) this.drawHint(hint);
     this.targets = [];
-    for (const move of moves) this.drawTarget(state, move);
+    for (const move of moves) this.drawTarget(move);
     if (this.focused >= this.targets.length) this.focused = 0;
     this.highlightFocus();
     this.bounds = geometry.bounds();
@@ -55,11 +63,21 @@ export class Board {
     else this.apply();
   }
 
-  // A ghost of the selected tile where the move would put it.
-  drawTarget(state, move) {
+  // The hinted move: its target tile ringed, and an outline where the tile would go.
+  drawHint(move) {
     const [tile, target] = move.split("@");
-    const preview = Geometry.fromLayout(state.layout, state.rules?.hub_arms ?? 4, state.rules?.toes ?? 3);
-    const p = preview.place(tile, target ?? null);
+    const on = this.geometry.placed.find((p) => p.tile === target);
+    if (!on) return;
+    this.world.querySelector(`[data-tile="${target}"]`)?.classList.add("hint-target");
+    const p = this.geometry.preview(tile, target);
+    const group = el("g", { class: "hint-mark", "data-hint": move }, this.world);
+    group.appendChild(tileGroup(p.a, p.b, { transform: `translate(${p.x} ${p.y}) rotate(${p.angle})`, class: "tile ghost" }));
+  }
+
+  // A ghost of the selected tile where the move would put it.
+  drawTarget(move) {
+    const [tile, target] = move.split("@");
+    const p = this.geometry.preview(tile, target ?? null);
     const group = el("g", { class: "target", "data-move": move, role: "button", tabindex: -1 }, this.world);
     group.setAttribute("aria-label", target ? `play ${tile} on ${target}` : `place the hub ${tile}`);
     const ghost = tileGroup(p.a, p.b, { transform: `translate(${p.x} ${p.y}) rotate(${p.angle})`, class: "tile ghost" });

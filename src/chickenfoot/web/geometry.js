@@ -5,15 +5,20 @@
 // Each hub arm owns a sector. A line runs straight out until it reaches its turning radius,
 // then turns 90° and runs along the sector; near the sector's edge it turns back outwards and
 // its next side run goes the other way (a snake), so long arms fold instead of colliding.
-// A double is laid crosswise and fans its toes away from the centre. Any placement that would
-// overlap an earlier tile tries the other headings first.
+// A double is laid crosswise and fans its side toes at ±45° from its far corners; a toe bends
+// back outwards after its first tile. Every tile is an exact rectangle checked against all
+// earlier ones: when the preferred heading is taken, other headings and bends are tried (those
+// that leave the line a way on first), and as a last resort the tile goes to the nearest free
+// spot with a visible connector from its open end. Tiles never overlap.
 
 import { parseTile } from "./tiles.js";
 
 const GAP = 0.08; // space between touching tiles
 const HUB_RING = 1.45; // arms start on this circle around the hub
-const CLEAR = 0.9; // two tile halves closer than this overlap
-const FAN = Math.PI / 4; // side toes leave a double at ±45°
+const EPS = 0.02; // tiles closer than GAP may touch, never overlap by more than this
+const DIAG = Math.PI / 4;
+const QUARTER = Math.PI / 2;
+const CELL = 2; // spatial hash cell size
 
 const unit = (h) => [Math.cos(h), Math.sin(h)];
 
@@ -34,14 +39,43 @@ export function armAngles(arms) {
   return out;
 }
 
+// An oriented rectangle: centre, unit axis along `heading`, half length along it, half width across.
+function rectangle(x, y, heading, halfLength, halfWidth) {
+  const [ux, uy] = unit(heading);
+  const ex = Math.abs(ux) * halfLength + Math.abs(uy) * halfWidth;
+  const ey = Math.abs(uy) * halfLength + Math.abs(ux) * halfWidth;
+  return { x, y, ux, uy, hl: halfLength, hw: halfWidth, ex, ey };
+}
+
+// Separating-axis test; rectangles that only touch (within EPS) do not intersect.
+export function intersects(a, b) {
+  if (Math.abs(a.x - b.x) >= a.ex + b.ex - EPS || Math.abs(a.y - b.y) >= a.ey + b.ey - EPS) return false;
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  for (const [r, o] of [
+    [a, b],
+    [b, a],
+  ]) {
+    for (const [ax, ay, extent] of [
+      [r.ux, r.uy, r.hl],
+      [-r.uy, r.ux, r.hw],
+    ]) {
+      const reach = Math.abs(o.ux * ax + o.uy * ay) * o.hl + Math.abs(o.ux * ay - o.uy * ax) * o.hw;
+      if (Math.abs(dx * ax + dy * ay) >= extent + reach - EPS) return false;
+    }
+  }
+  return true;
+}
+
 export class Geometry {
   constructor(hubArms = 4, toes = 3, turnAt = null) {
     this.hubArms = hubArms;
     this.toes = toes;
-    this.turnAt = turnAt ?? (hubArms <= 4 ? 7.5 : 9.5);
-    this.placed = []; // {tile, target, x, y, angle (deg), a, b, double, hub}
-    this.nodes = new Map(); // tile text -> {out, slots: [line state for each free slot], placedIndex}
-    this.circles = []; // [x, y, owner index]
+    this.turnAt = turnAt ?? (hubArms <= 4 ? 9.5 : 11.5);
+    this.placed = []; // {tile, target, x, y, angle (deg), a, b, double, hub, link: [x1, y1, x2, y2] | null}
+    this.rects = []; // the footprint of each placed tile
+    this.grid = new Map(); // spatial hash: "i,j" -> indexes of rects touching that cell
+    this.nodes = new Map(); // tile text -> {out, index, slots: [line state for each free end]}
   }
 
   static fromLayout(layout, hubArms = 4, toes = 3) {
@@ -60,58 +94,57 @@ export class Geometry {
 
   bounds() {
     let [x0, y0, x1, y1] = [-2, -2, 2, 2];
-    for (const p of this.placed) {
-      x0 = Math.min(x0, p.x - 1.2);
-      y0 = Math.min(y0, p.y - 1.2);
-      x1 = Math.max(x1, p.x + 1.2);
-      y1 = Math.max(y1, p.y + 1.2);
+    for (const r of this.rects) {
+      x0 = Math.min(x0, r.x - r.ex - 0.2);
+      y0 = Math.min(y0, r.y - r.ey - 0.2);
+      x1 = Math.max(x1, r.x + r.ex + 0.2);
+      y1 = Math.max(y1, r.y + r.ey + 0.2);
     }
     return { x0, y0, x1, y1 };
   }
 
-  place(tile, target) {
-    const [hi, lo] = parseTile(tile);
-    if (target === null) return this.placeHub(tile, hi);
-    const node = this.nodes.get(target);
-    if (!node || node.slots.length === 0) throw new Error(`no free end on ${target} for ${tile}`);
-    const slot = node.slots.shift();
-    const m = node.out;
-    const other = hi === m ? lo : hi;
-    const isDouble = hi === lo;
-    const spot = this.choose(slot, isDouble, node.index);
-    const index = this.placed.length;
-    const [ux, uy] = unit(spot.heading);
-    const angle = (spot.heading * 180) / Math.PI;
-    let cx, cy;
-    if (isDouble) {
-      cx = spot.x + ux * (0.5 + GAP);
-      cy = spot.y + uy * (0.5 + GAP);
-      this.placed.push({ tile, target, x: cx, y: cy, angle: angle + 90, a: m, b: m, double: true, hub: false });
-      const [px, py] = [-uy, ux];
-      const fx = cx + ux * 0.5;
-      const fy = cy + uy * 0.5;
-      const base = { ...spot, index };
-      const toes = [
-        { ...base, x: fx, y: fy, mode: spot.mode, turnAt: Math.max(spot.turnAt, Math.hypot(fx, fy) + 3) },
-        { ...base, x: fx - px * 0.8, y: fy - py * 0.8, heading: spot.heading - FAN, mode: "fan", side: -1 },
-        { ...base, x: fx + px * 0.8, y: fy + py * 0.8, heading: spot.heading + FAN, mode: "fan", side: 1 },
-      ];
-      this.nodes.set(tile, { out: m, slots: toes.slice(0, this.toes), index });
-      this.addCircles(spot.circles, index);
-    } else {
-      cx = spot.x + ux * (1 + GAP);
-      cy = spot.y + uy * (1 + GAP);
-      this.placed.push({ tile, target, x: cx, y: cy, angle, a: m, b: other, double: false, hub: false });
-      const next = { ...spot, x: spot.x + ux * (2 + GAP), y: spot.y + uy * (2 + GAP), index };
-      this.nodes.set(tile, { out: other, slots: [next], index });
-      this.addCircles(spot.circles, index);
-    }
-    return this.placed[index];
+  // Where `tile` would go on `target`, without placing it (the record `place` would add).
+  preview(tile, target) {
+    return this.plan(tile, target).record;
   }
 
-  placeHub(tile, n) {
+  place(tile, target) {
+    const plan = this.plan(tile, target);
     const index = this.placed.length;
-    this.placed.push({ tile, target: null, x: 0, y: 0, angle: 0, a: n, b: n, double: true, hub: true });
+    this.placed.push(plan.record);
+    this.addRect(plan.rect, index);
+    if (plan.node) plan.node.slots.shift();
+    this.nodes.set(tile, { out: plan.out, index, slots: plan.slots });
+    return plan.record;
+  }
+
+  plan(tile, target) {
+    const [hi, lo] = parseTile(tile);
+    if (target === null) return this.planHub(tile, hi);
+    const node = this.nodes.get(target);
+    if (!node || node.slots.length === 0) throw new Error(`no free end on ${target} for ${tile}`);
+    const slot = node.slots[0];
+    const m = node.out;
+    const isDouble = hi === lo;
+    const spot = this.choose(slot, isDouble);
+    const angle = (spot.heading * 180) / Math.PI;
+    const record = {
+      tile,
+      target,
+      x: spot.rect.x,
+      y: spot.rect.y,
+      angle: isDouble ? angle + 90 : angle,
+      a: m,
+      b: hi === m ? lo : hi,
+      double: isDouble,
+      hub: false,
+      link: spot.link,
+    };
+    const slots = this.slotsAfter(spot, isDouble).slice(0, isDouble ? this.toes : 1);
+    return { record, rect: spot.rect, node, out: record.b, slots };
+  }
+
+  planHub(tile, n) {
     const half = Math.PI / this.hubArms;
     const slots = armAngles(this.hubArms).map((alpha, i) => ({
       x: Math.cos(alpha) * HUB_RING,
@@ -122,56 +155,116 @@ export class Geometry {
       mode: "out",
       turnAt: this.turnAt,
       side: i % 2 === 0 ? 1 : -1,
-      index,
+      corner: false,
     }));
-    this.nodes.set(tile, { out: n, slots, index });
-    this.addCircles(
-      [
-        [-0.5, 0],
-        [0.5, 0],
-        [0, 0],
-      ],
-      index,
-    );
-    return this.placed[index];
+    const record = { tile, target: null, x: 0, y: 0, angle: 0, a: n, b: n, double: true, hub: true, link: null };
+    return { record, rect: rectangle(0, 0, 0, 1, 0.5), node: null, out: n, slots };
   }
 
-  addCircles(circles, index) {
-    for (const [x, y] of circles) this.circles.push([x, y, index]);
+  // The free ends a tile placed at `spot` offers: one at a line tile's far end; a double's toes.
+  slotsAfter(spot, isDouble) {
+    const { rect, heading } = spot;
+    const [ux, uy] = unit(heading);
+    if (!isDouble) return [{ ...spot, x: rect.x + ux, y: rect.y + uy, corner: true }];
+    const fx = rect.x + ux * 0.5;
+    const fy = rect.y + uy * 0.5;
+    const [px, py] = [-uy, ux];
+    return [
+      { ...spot, x: fx, y: fy, corner: false, turnAt: Math.max(spot.turnAt, Math.hypot(fx, fy) + 3) },
+      { ...spot, x: fx - px, y: fy - py, heading: heading - DIAG, mode: "fan", side: -1, away: true, corner: false },
+      { ...spot, x: fx + px, y: fy + py, heading: heading + DIAG, mode: "fan", side: 1, away: true, corner: false },
+    ];
   }
 
-  // The heading (and start point) for the next tile on a line, following the snake rule, then
-  // falling back to other headings when that would overlap an earlier tile.
-  choose(slot, isDouble, parent) {
+  // The heading for the next tile on a line: the snake rule's choice when it is free and leaves
+  // the line a way on; else other headings and bends; else the nearest free spot, with a connector.
+  choose(slot, isDouble) {
     const preferred = this.preferred(slot, isDouble);
-    const options = [preferred];
     const h = slot.heading;
     const a = slot.alpha;
-    const quarter = Math.PI / 2;
-    for (const heading of [a, a + quarter, a - quarter, h, h + quarter, h - quarter, a + Math.PI]) {
-      options.push({ ...slot, heading, mode: Math.abs(angleDiff(heading, slot.alpha)) < 0.1 ? "out" : "side" });
+    const headings = [preferred.heading, a, h, h + QUARTER, h - QUARTER, a + QUARTER, a - QUARTER];
+    headings.push(h + DIAG, h - DIAG, a + DIAG, a - DIAG);
+    // Best first: free with a way on inside the arm's own sector, then outside it, then any free.
+    const ranked = [null, null, null];
+    const seen = [];
+    for (const heading of headings) {
+      if (seen.some((s) => Math.abs(angleDiff(s, heading)) < 1e-6)) continue;
+      seen.push(heading);
+      const option = heading === preferred.heading ? preferred : this.retarget(slot, heading);
+      const spot = this.spotAt(slot, option, isDouble, this.startOf(slot, heading));
+      if (this.collides(spot.rect)) continue;
+      const rank = !this.hasWayOn(spot, isDouble) ? 2 : this.inSector(spot) ? 0 : 1;
+      if (rank === 0) return spot;
+      ranked[rank] ??= spot;
     }
-    // First choice that overlaps nothing and leaves the line a way on; else the least bad one.
-    let best = null;
-    for (const option of options) {
-      const spot = this.startOf(slot, option, isDouble);
-      const hits = this.overlaps(spot.circles, parent);
-      const score = hits * 10 + (hits === 0 && !this.hasWayOn(spot, isDouble) ? 1 : 0);
-      if (score === 0) return spot;
-      if (!best || score < best.score) best = { ...spot, score };
-    }
-    return best;
+    return ranked[1] ?? ranked[2] ?? this.connect(slot, isDouble);
   }
 
-  hasWayOn(spot, isDouble) {
-    const [ux, uy] = unit(spot.heading);
-    const reach = isDouble ? 1 + GAP : 2 + GAP;
-    const end = { ...spot, x: spot.x + ux * reach, y: spot.y + uy * reach };
-    const quarter = Math.PI / 2;
-    return [spot.alpha, spot.heading, spot.heading + quarter, spot.heading - quarter].some((heading) => {
-      const next = this.startOf(end, { ...end, heading }, false);
-      return this.overlaps(next.circles, -1) === 0 && this.overlaps(next.circles, -1, spot.circles) === 0;
+  // Whether a tile stays inside its arm's sector, so feet do not grow into their neighbours' room.
+  inSector(spot) {
+    const { x, y } = spot.rect;
+    return Math.hypot(x, y) < 2 || Math.abs(angleDiff(Math.atan2(y, x), spot.alpha)) <= spot.half;
+  }
+
+  // A line's state when it leaves in `heading` instead of the snake rule's choice.
+  retarget(slot, heading) {
+    const offset = angleDiff(heading, slot.alpha);
+    if (Math.abs(offset) < 0.1) return { ...slot, heading, mode: "out" };
+    return { ...slot, heading, mode: "side", side: Math.sign(offset) };
+  }
+
+  // Where a tile leaving `slot` in `heading` starts. Round a 90° corner it lies beside the previous
+  // tile's last half, as dominoes are laid; a 45° bend steps forward so its corner clears that tile.
+  startOf(slot, heading) {
+    const turn = Math.abs(angleDiff(heading, slot.heading));
+    if (!slot.corner || turn < 0.1) return [slot.x, slot.y];
+    const [ox, oy] = unit(slot.heading);
+    const [ux, uy] = unit(heading);
+    if (Math.abs(turn - QUARTER) < 0.1) return [slot.x - ox * 0.5 + ux * 0.5, slot.y - oy * 0.5 + uy * 0.5];
+    return [slot.x + ox * 0.4, slot.y + oy * 0.4];
+  }
+
+  spotAt(slot, option, isDouble, [x, y], link = null) {
+    const [ux, uy] = unit(option.heading);
+    const reach = isDouble ? 0.5 : 1;
+    const rect = isDouble
+      ? rectangle(x + ux * (reach + GAP), y + uy * (reach + GAP), option.heading, 0.5, 1)
+      : rectangle(x + ux * (reach + GAP), y + uy * (reach + GAP), option.heading, 1, 0.5);
+    return { ...option, rect, link };
+  }
+
+  // Whether a line could go on from a tile at `spot` for two more tiles (straight or round corners).
+  hasWayOn(spot, isDouble, depth = 2, extra = []) {
+    const next = this.slotsAfter(spot, isDouble)[0];
+    const h = next.heading;
+    const blockers = [...extra, spot.rect];
+    return [h, h + QUARTER, h - QUARTER].some((heading) => {
+      const after = this.spotAt(next, { ...next, heading }, false, this.startOf(next, heading));
+      if (blockers.some((r) => intersects(after.rect, r)) || this.collides(after.rect)) return false;
+      return depth <= 1 || this.hasWayOn(after, false, depth - 1, blockers);
     });
+  }
+
+  // Last resort: the nearest free spot around the open end (outwards first), joined by a line.
+  connect(slot, isDouble) {
+    for (let r = 1.5; r < 60; r += 0.75) {
+      const steps = Math.max(8, Math.round(r * 6));
+      for (let k = 0; k < steps; k++) {
+        // Alternate sides of the line's own heading, nearest first.
+        const turn = ((k % 2 === 0 ? 1 : -1) * Math.ceil(k / 2) * 2 * Math.PI) / steps;
+        const direction = slot.heading + turn;
+        const x = slot.x + Math.cos(direction) * r;
+        const y = slot.y + Math.sin(direction) * r;
+        // Headings stay on the sector's grid (multiples of 45° from its axis) so the line folds on.
+        const snapped = slot.alpha + Math.round(angleDiff(direction, slot.alpha) / DIAG) * DIAG;
+        for (const heading of [snapped, slot.alpha]) {
+          const option = this.retarget(slot, heading);
+          const spot = this.spotAt({ ...slot, corner: false }, option, isDouble, [x, y], [slot.x, slot.y, x, y]);
+          if (!this.collides(spot.rect) && this.hasWayOn(spot, isDouble)) return spot;
+        }
+      }
+    }
+    throw new Error("no free spot for a tile");
   }
 
   preferred(slot, isDouble) {
@@ -184,71 +277,55 @@ export class Geometry {
     if (slot.mode === "out" && Math.hypot(...far) > slot.turnAt) {
       // Turn towards the middle of the sector, or the line's own side for a line on the axis.
       const offset = angleDiff(Math.atan2(slot.y, slot.x), slot.alpha);
-      const side = Math.abs(offset) > 0.05 ? -Math.sign(offset) : slot.side;
-      return { ...slot, heading: slot.alpha + (side * Math.PI) / 2, mode: "side", side };
+      // A side toe folds away from its foot's middle toe instead.
+      const side = Math.abs(offset) > 0.05 && !slot.away ? -Math.sign(offset) : slot.side;
+      return { ...slot, heading: slot.alpha + (side * Math.PI) / 2, mode: "side", side, away: false };
     }
     if (slot.mode === "side") {
       const offset = angleDiff(Math.atan2(far[1], far[0]), slot.alpha);
       if (Math.abs(offset) > slot.half * 0.8) {
         const r = Math.hypot(slot.x, slot.y);
-        return { ...slot, heading: slot.alpha, mode: "out", side: -slot.side, turnAt: r + 3.2 };
+        return { ...slot, heading: slot.alpha, mode: "out", side: -slot.side, turnAt: r + 4.2 };
       }
     }
     return slot;
   }
 
-  // Start point and footprint of a tile leaving `slot` in `option.heading`. A 90° turn starts
-  // beside the previous tile's last half, as dominoes are laid round a corner.
-  startOf(slot, option, isDouble) {
-    let { x, y } = slot;
-    const turn = angleDiff(option.heading, slot.heading);
-    const [ux, uy] = unit(option.heading);
-    if (Math.abs(Math.abs(turn) - Math.PI / 2) < 0.1) {
-      const [ox, oy] = unit(slot.heading);
-      x = x - ox * 0.5 + ux * 0.5;
-      y = y - oy * 0.5 + uy * 0.5;
+  cellsOf(r) {
+    const out = [];
+    for (let i = Math.floor((r.x - r.ex) / CELL); i <= Math.floor((r.x + r.ex) / CELL); i++) {
+      for (let j = Math.floor((r.y - r.ey) / CELL); j <= Math.floor((r.y + r.ey) / CELL); j++) out.push(`${i},${j}`);
     }
-    let circles;
-    if (isDouble) {
-      const cx = x + ux * (0.5 + GAP);
-      const cy = y + uy * (0.5 + GAP);
-      circles = [
-        [cx - uy * 0.5, cy + ux * 0.5],
-        [cx + uy * 0.5, cy - ux * 0.5],
-      ];
-    } else {
-      circles = [
-        [x + ux * (0.5 + GAP), y + uy * (0.5 + GAP)],
-        [x + ux * (1.5 + GAP), y + uy * (1.5 + GAP)],
-      ];
-    }
-    return { ...option, x, y, circles };
+    return out;
   }
 
-  overlaps(circles, parent, others = this.circles) {
-    let hits = 0;
-    for (const [x, y] of circles) {
-      for (const [cx, cy, owner] of others) {
-        if (owner === parent && owner !== undefined) continue;
-        if (Math.hypot(x - cx, y - cy) < CLEAR) hits++;
+  addRect(rect, index) {
+    this.rects.push(rect);
+    for (const key of this.cellsOf(rect)) {
+      const list = this.grid.get(key);
+      if (list) list.push(index);
+      else this.grid.set(key, [index]);
+    }
+  }
+
+  // Whether `rect` overlaps a placed tile.
+  collides(rect) {
+    for (const key of this.cellsOf(rect)) {
+      for (const i of this.grid.get(key) ?? []) {
+        if (intersects(rect, this.rects[i])) return true;
       }
     }
-    return hits;
+    return false;
   }
 
-  // Pairs of tiles whose halves overlap (used by tests to prove long lines fold cleanly).
+  // Pairs of placed tiles that overlap (the tests measure it over many layouts).
   overlapCount() {
     let count = 0;
-    for (let i = 0; i < this.circles.length; i++) {
-      for (let j = i + 1; j < this.circles.length; j++) {
-        const [x1, y1, o1] = this.circles[i];
-        const [x2, y2, o2] = this.circles[j];
-        if (o1 === o2) continue;
-        const parentOf = (o) => this.nodes.get(this.placed[o].target)?.index;
-        if (parentOf(o1) === o2 || parentOf(o2) === o1) continue;
-        if (Math.hypot(x1 - x2, y1 - y2) < CLEAR - 0.05) count++;
-      }
-    }
+    this.rects.forEach((rect, i) => {
+      const hits = new Set();
+      for (const key of this.cellsOf(rect)) for (const j of this.grid.get(key) ?? []) if (j > i) hits.add(j);
+      for (const j of hits) if (intersects(rect, this.rects[j])) count++;
+    });
     return count;
   }
 }
