@@ -156,7 +156,7 @@ class TablePage {
   }
 
   onKey(e) {
-    if (!this.state || e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!this.state || e.target.closest("input:not([type=checkbox]), select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
     const hand = this.sortedHand();
     const key = e.key.toLowerCase();
     const index = this.selected ? hand.findIndex((t) => sameTile(t, this.selected)) : -1;

@@ -58,7 +58,15 @@ export class Board {
     for (const move of moves) this.drawTarget(move);
     if (this.focused >= this.targets.length) this.focused = 0;
     this.highlightFocus();
-    this.bounds = geometry.bounds();
+    // Fit the ghosts of the places on offer too, so a target at the edge is never cut off.
+    const b = geometry.bounds();
+    for (const t of this.targets) {
+      b.x0 = Math.min(b.x0, t.x - 1.4);
+      b.y0 = Math.min(b.y0, t.y - 1.4);
+      b.x1 = Math.max(b.x1, t.x + 1.4);
+      b.y1 = Math.max(b.y1, t.y + 1.4);
+    }
+    this.bounds = b;
     if (this.fitted || !this.view) this.fit();
     else this.apply();
   }
