@@ -70,3 +70,13 @@ def test_ray_runs_the_same_games() -> None:
         assert run(games, ray_address="local") == run(games, workers=1)
     finally:
         ray.shutdown()
+
+
+def test_chart_draws_a_clean_sweep(tmp_path: Path) -> None:
+    from chickenfoot.arena.report import write_png
+    from chickenfoot.arena.stats import BotSummary
+
+    # A share of 1.0 whose Wilson upper bound rounds to just below it.
+    row = BotSummary("sweeper", 60, 1.0, 0.94, 1.0 - 1e-12, 30.0, 27.0, 33.0, 44.0, 5.0, 0.3, 1.2, 900)
+    write_png(tmp_path / "sweep.png", [row], "sweep")
+    assert (tmp_path / "sweep.png").read_bytes()[:4] == b"\x89PNG"

@@ -64,9 +64,10 @@ def write_png(path: Path, rows: Sequence[BotSummary], title: str) -> None:
     left.errorbar(names, [r.mu for r in rows], yerr=[r.sigma for r in rows], fmt="o", capsize=4)
     left.set_title("OpenSkill Plackett–Luce rating (μ ± σ)")
     shares = [r.win_share for r in rows]
+    # Clamped: a share of exactly 0 or 1 can sit a rounding error outside its own interval.
     errors = [
-        [s - r.win_low for s, r in zip(shares, rows, strict=True)],
-        [r.win_high - s for s, r in zip(shares, rows, strict=True)],
+        [max(0.0, s - r.win_low) for s, r in zip(shares, rows, strict=True)],
+        [max(0.0, r.win_high - s) for s, r in zip(shares, rows, strict=True)],
     ]
     right.bar(names, shares, yerr=errors, capsize=4, color="tab:green")
     right.set_ylim(0, 1)
