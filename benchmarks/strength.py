@@ -25,11 +25,13 @@ RESULTS = Path(__file__).parent / "results"
 
 CLAIMS: dict[str, ArenaConfig] = {
     # 4 players, double-9, full 10-round matches: the hard level's search (600 iterations) against greedy.
-    "4p-ismcts600-vs-greedy": ArenaConfig(("ismcts", "greedy", "greedy", "greedy"), Rules(), 20, 11, iterations=600),
+    "4p-ismcts600-vs-greedy": ArenaConfig(("ismcts", "greedy", "greedy", "greedy"), Rules(), 12, 31, iterations=600),
     # 2 players, full matches.
     "2p-ismcts600-vs-greedy": ArenaConfig(("ismcts", "greedy"), Rules(), 30, 12, iterations=600),
-    # The ladder, every bot at one table (5 seats, 7 tiles each), full matches.
-    "5p-ladder": ArenaConfig(("random", "greedy", "heuristic", "ismcts", "cheater"), Rules(), 10, 13, iterations=300),
+    # The ladder at one 4-seat table, single rounds (random's rung is below).
+    "4p-ladder-1round": ArenaConfig(
+        ("cheater", "ismcts", "heuristic", "greedy"), Rules(rounds=1), 30, 41, iterations=300
+    ),
     # The ladder's rungs, one against three.
     "4p-heuristic-vs-greedy": ArenaConfig(("heuristic", "greedy", "greedy", "greedy"), Rules(), 50, 1),
     "4p-greedy-vs-random": ArenaConfig(("greedy", "random", "random", "random"), Rules(), 50, 2),
