@@ -54,5 +54,5 @@ def test_hints_show_a_legal_move_with_its_reason(page: Page, server: str) -> Non
     assert any("@" in move for move in seen), f"the round ended before a hint on the board: {seen}"
     # Off again: the hint goes away.
     page.uncheck("#hints")
-    page.wait_for_function("() => document.querySelector('#hint').hidden", timeout=10_000)
+    page.wait_for_function("() => document.querySelector('#hint').hidden", timeout=20_000)
     assert page.locator(".hint-mark").count() == 0

@@ -24,7 +24,7 @@ def test_play_a_whole_round_against_three_bots(page: Page, server: str) -> None:
         if move:
             moves.append(move)
             # Wait until the server took the move before looking for the next one.
-            page.wait_for_function("m => !window.chickenfoot.state.legal.includes(m)", arg=move, timeout=10_000)
+            page.wait_for_function("m => !window.chickenfoot.state.legal.includes(m)", arg=move, timeout=20_000)
         if len(moves) == 3:
             shot(page, "board-early")
     assert moves, "the player never moved"
@@ -44,7 +44,7 @@ def test_play_a_whole_round_against_three_bots(page: Page, server: str) -> None:
     assert title.startswith("Round 1")
     # With bots at the table the server deals round 2 on its own: the results stay up, unchanged.
     page.wait_for_function("() => window.chickenfoot.state.round === 2", timeout=30_000)
-    page.wait_for_selector(".dealt", timeout=10_000)
+    page.wait_for_selector(".dealt", timeout=20_000)
     shot(page, "round-over-next-dealt")
     assert page.locator("#round-over").is_visible()
     assert page.locator("#ro-title").text_content() == title
@@ -67,13 +67,13 @@ def test_reload_resumes_the_same_state(page: Page, server: str) -> None:
         page.wait_for_function(ACTIONABLE, timeout=30_000)
         move = play_one(page)
         if move:
-            page.wait_for_function("m => !window.chickenfoot.state.legal.includes(m)", arg=move, timeout=10_000)
+            page.wait_for_function("m => !window.chickenfoot.state.legal.includes(m)", arg=move, timeout=20_000)
     # Wait until the game waits for us, so nothing moves while we reload.
     page.wait_for_function(ACTIONABLE, timeout=30_000)
     before = state(page)
     board_before = page.locator("#board .tile").count()
     page.reload()
-    page.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=10_000)
+    page.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
     after = state(page)
     for key in ("seat", "hand", "layout", "legal", "hand_sizes", "boneyard", "to_move", "log"):
         assert after[key] == before[key], key

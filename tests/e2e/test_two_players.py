@@ -31,6 +31,7 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
     ann_frames = frames_of(page)
     code = create_table(page, server, ["human", "human", "greedy", "greedy"])
     bo_context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    bo_context.set_default_timeout(30_000)
     try:
         bo = bo_context.new_page()
         bo_frames = frames_of(bo)
@@ -38,7 +39,7 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         bo.fill("#join-code", code)
         bo.click("#join")
         bo.wait_for_url(re.compile(rf".*/t/{code}\?token=.+"))
-        bo.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=10_000)
+        bo.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
         # Let both play a few moves each so hands, draws and the log change: whoever the game waits
         # for moves (a forced draw or pass is made by the server, so the turn order varies).
         moved = {0: 0, 1: 0}
@@ -82,7 +83,7 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         bo.wait_for_function(
             """() => document.querySelector('.player[data-seat="0"] .count').textContent
               === String(window.chickenfoot.state.hand_sizes[0])""",
-            timeout=10_000,
+            timeout=20_000,
         )
         assert state(bo)["hand_sizes"][0] == len(state(page)["hand"]) or state(page)["round_over"]
         assert bo.locator('.player[data-seat="0"] .dot.on').count() == 1
