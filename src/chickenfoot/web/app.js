@@ -335,9 +335,11 @@ class TablePage {
       const row = body.insertRow();
       row.insertCell().textContent = name;
       if (withHands) {
-        const cell = row.insertCell();
-        cell.className = "revealed";
-        for (const t of s.round_over.hands[seat]) cell.appendChild(tileSvg(t));
+        // A flex box inside the cell: a flex cell would lose the table's row lines.
+        const hand = document.createElement("div");
+        hand.className = "revealed";
+        for (const t of s.round_over.hands[seat]) hand.appendChild(tileSvg(t));
+        row.insertCell().appendChild(hand);
         row.insertCell().textContent = String(s.round_over.points[seat]);
       }
       for (const round of s.scores) row.insertCell().textContent = String(round[seat]);

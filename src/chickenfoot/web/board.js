@@ -53,9 +53,9 @@ export class Board {
       const label = el("text", { x, y, class: "open-end-label" }, g);
       label.textContent = String(number);
     }
-    if (hint && hint.includes("@")) this.drawHint(hint);
     this.targets = [];
     for (const move of moves) this.drawTarget(move);
+    if (hint && hint.includes("@")) this.drawHint(hint); // on top: it outlines a ghost on offer
     if (this.focused >= this.targets.length) this.focused = 0;
     this.highlightFocus();
     // Fit the ghosts of the places on offer too, so a target at the edge is never cut off.
