@@ -28,6 +28,7 @@ CLAIMS: dict[str, ArenaConfig] = {
     "4p-ismcts600-vs-greedy": ArenaConfig(("ismcts", "greedy", "greedy", "greedy"), Rules(), 12, 31, iterations=600),
     # 2 players, full matches.
     "2p-ismcts600-vs-greedy": ArenaConfig(("ismcts", "greedy"), Rules(), 30, 12, iterations=600),
+    "2p-ismcts600-vs-greedy-repeat": ArenaConfig(("ismcts", "greedy"), Rules(), 15, 32, iterations=600),
     # The ladder at one 4-seat table, single rounds (random's rung is below).
     "4p-ladder-1round": ArenaConfig(
         ("cheater", "ismcts", "heuristic", "greedy"), Rules(rounds=1), 30, 41, iterations=300
