@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, seed_test
 
 from chickenfoot.errors import IllegalMoveError, RulesError
 from chickenfoot.interop.pettingzoo import env, raw_env
-from chickenfoot.interop.sampling import sample_deal
+from chickenfoot.knowledge import sample_deal
 
 # PettingZoo's api_test recommends flat observations; classic games (ours included) use a dict with a mask.
 pytestmark = pytest.mark.filterwarnings("ignore:Observation")

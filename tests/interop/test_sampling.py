@@ -8,7 +8,7 @@ import pytest
 from interop_helpers import random_positions
 
 from chickenfoot.interop.features import ObservationEncoder
-from chickenfoot.interop.sampling import SamplingError, sample_deal
+from chickenfoot.knowledge import SamplingError, sample_deal
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import Tile

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chickenfoot.bots.base import Bot, Budget
-from chickenfoot.bots.knowledge import NUMBERS, known_voids
+from chickenfoot.knowledge import NUMBERS, known_voids
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
 from chickenfoot.tiles import TILES, Tile

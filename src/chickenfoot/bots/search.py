@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from chickenfoot.bots.base import Bot, Budget
-from chickenfoot.bots.knowledge import Sampler
+from chickenfoot.knowledge import Knowledge
 from chickenfoot.move import PASS, Move
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
@@ -188,12 +188,12 @@ def limits(budget: Budget) -> tuple[int | None, float | None]:
 
 
 def _worker(view: SeatView, seed: int, iterations: int | None, seconds: float | None, tree: bool) -> Stats:
-    sampler = Sampler(view)
+    knowledge = Knowledge(view)
     deadline = None if seconds is None else time.perf_counter() + seconds
     assert view.seat is not None
     codes = [m.code for m in view.legal_moves]
     run = tree_search if tree else search
-    return run(sampler.round, view.seat, codes, view.rules, random.Random(seed), iterations, deadline)
+    return run(knowledge.round, view.seat, codes, view.rules, random.Random(seed), iterations, deadline)
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}

@@ -15,7 +15,7 @@ points minus the seat's own. Observations come from the seat's view (the feature
 :mod:`chickenfoot.interop.features`); the information state string is perfect recall (own hand
 and the whole public history, own draws included); the information state tensor adds who placed
 each tile and in which order. ``resample_from_infostate`` replays the round on a deal drawn by
-:func:`chickenfoot.interop.sampling.sample_deal`, so it agrees with everything the player saw.
+:func:`chickenfoot.knowledge.sample_deal`, so it agrees with everything the player saw.
 
 Parameters: ``players`` (4), ``max_pip`` (9), ``hub_arms`` (4), ``drawn_tile`` ("may"),
 ``draw_limit`` ("one"), ``double_blank_points`` (50), ``start_double`` (-1: ``max_pip``),
@@ -37,7 +37,7 @@ from chickenfoot.errors import RulesError
 from chickenfoot.interop.actions import ActionCodec
 from chickenfoot.interop.features import ObservationEncoder, lacked_numbers, max_round_points
 from chickenfoot.interop.pettingzoo import round_rewards
-from chickenfoot.interop.sampling import sample_deal
+from chickenfoot.knowledge import sample_deal
 from chickenfoot.move import DRAW
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
