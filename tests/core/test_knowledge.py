@@ -221,3 +221,20 @@ def test_a_spectator_has_nothing_to_sample() -> None:
     r = Round.deal(Rules(), 2, 1)
     with pytest.raises(SamplingError, match="spectator"):
         Knowledge(r.view(None))
+
+
+def test_the_seat_to_move_at_the_deal_holds_the_starting_double_unless_it_opens_the_draws() -> None:
+    checked = 0
+    for seed in range(40):
+        r = Round.deal(Rules(), 3, seed)
+        first = (9 - r.start_double) % 3
+        start = Tile(r.start_double, r.start_double).id
+        holder = r.to_move
+        other = (holder + 1) % 3
+        slots = hand_slots(r.view(other))
+        fixed = [s for s in range(3) for slot in slots[s] if slot.tiles == 1 << start]
+        assert fixed == ([holder] if holder != first else [])
+        # Nobody else may hold it.
+        assert all(not slot.allows(start) for s in range(3) if s != holder for slot in slots[s])
+        checked += holder != first
+    assert checked > 10
