@@ -41,7 +41,7 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a running server; bots and forced moves pause briefly (pace 0.25)."""
     port = _free_port()
@@ -80,8 +80,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
+    # Package scope: Playwright's sync API keeps an event loop running in this thread while it
+    # lives, which would break every later test that starts its own loop (asyncio.run).
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
