@@ -151,3 +151,12 @@ def test_real_process_usage_errors_are_one_line(args: list[str], words: list[str
     result = real(*args, stdin=EXAMPLE_TEXT)
     assert result.returncode == 2 and result.stdout == ""
     assert_one_line_error(result.returncode, result.stdout, result.stderr, *words)
+
+
+def test_real_process_plays_the_example_to_a_blocked_end() -> None:
+    assert real("moves", "-", stdin=EXAMPLE_TEXT).stdout.split() == ["9-9"]
+    # 9-9; seat 3 draws 3-1 (no 9); seat 0 plays 9-4; seat 1 draws the last tile, 0-0: nobody holds a 9.
+    out = json.loads(real("apply", "-", "9-9", "draw", "9-4@9-9", "draw", stdin=EXAMPLE_TEXT).stdout)
+    assert out["over"] is True and out["points"] == [25, 63, 5, 7]
+    assert real("perft", "-", "4", stdin=EXAMPLE_TEXT).stdout.strip() == "1"
+    assert real("perft", "-", "5", stdin=EXAMPLE_TEXT).stdout.strip() == "0"
