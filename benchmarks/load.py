@@ -16,10 +16,7 @@ import gc
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from contextlib import suppress
@@ -31,6 +28,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from chickenfoot.server.launch import free_port, served
+
 
 @dataclass
 class Stats:
@@ -38,12 +37,6 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     messages: int = 0
     measuring: bool = False
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def play_seat(url: str, seat: int, think: float, stats: Stats, rng: random.Random, stop: asyncio.Event) -> None:
@@ -184,23 +177,9 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        database = f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
-        command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", database]
-        server = subprocess.Popen([*command, "--pace", "0"], stdout=subprocess.PIPE, text=True)
-        try:
-            assert server.stdout is not None
-            server.stdout.readline()  # the address line: the server is about to listen
+        with served(port, f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}") as server:
             base = f"http://127.0.0.1:{port}"
-            for _ in range(100):
-                try:
-                    httpx.get(f"{base}/api/presets", timeout=2)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
             result = asyncio.run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed, server.pid))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
     print(json.dumps(result))
 
 

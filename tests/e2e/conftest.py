@@ -4,11 +4,6 @@ Debian's Chromium through Playwright."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,51 +28,19 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from chickenfoot.server.launch import free_port, served  # noqa: E402
 
 
 @pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a running server; bots and forced moves pause briefly (pace 0.25)."""
-    port = _free_port()
+    port = free_port()
     database = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
-    log = (tmp_path_factory.mktemp("e2e-log") / "serve.log").open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "chickenfoot",
-            "serve",
-            "--port",
-            str(port),
-            "--pace",
-            "0.25",
-            "--database-url",
-            f"sqlite+aiosqlite:///{database}",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/api/presets", timeout=1).close()
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail(f"chickenfoot serve did not start (see {log.name})")
-            time.sleep(0.2)
-    yield base
-    process.terminate()
-    process.wait(10)
-    log.close()
+    with (
+        (tmp_path_factory.mktemp("e2e-log") / "serve.log").open("w") as log,
+        served(port, f"sqlite+aiosqlite:///{database}", pace=0.25, output=log),
+    ):
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="package")

@@ -6,9 +6,7 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -20,6 +18,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from chickenfoot import Match
+from chickenfoot.server.launch import free_port, served
 
 from .conftest import Player, play_out, settle
 
@@ -46,34 +45,13 @@ class SyncSocket:
         self.conn.close()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def server(port: int, database: Path) -> Iterator[subprocess.Popen[str]]:
-    url = f"sqlite+aiosqlite:///{database}"
-    command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", url, "--pace", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
+    with served(port, f"sqlite+aiosqlite:///{database}", output=subprocess.PIPE) as process:
         assert process.stdout is not None
         line = process.stdout.readline()
         assert f"http://localhost:{port}/" in line, line
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and process.poll() is None, "the server did not start"
-                time.sleep(0.1)
         yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
 
 
 def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
