@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from chickenfoot.bots.base import Bot, Budget
@@ -75,6 +75,16 @@ def reward(points: Sequence[int], seat: int) -> float:
     return (sum(others) / len(others) - points[seat]) / REWARD_SCALE
 
 
+def iteration_numbers(iterations: int | None, deadline: float | None) -> Iterator[int]:
+    """0, 1, 2, ... until ``iterations`` are done or ``deadline`` (``time.perf_counter``) has passed."""
+    done = 0
+    while iterations is None or done < iterations:
+        if deadline is not None and done % CHECK_EVERY == 0 and done and time.perf_counter() >= deadline:
+            return
+        yield done
+        done += 1
+
+
 def search(
     make_round: Callable[[random.Random], Round],
     seat: int,
@@ -88,12 +98,7 @@ def search(
     weights = rollout_weights(rules)
     visits = dict.fromkeys(codes, 0)
     totals = dict.fromkeys(codes, 0.0)
-    done = 0
-    while True:
-        if iterations is not None and done >= iterations:
-            break
-        if deadline is not None and done % CHECK_EVERY == 0 and done and time.perf_counter() >= deadline:
-            break
+    for done in iteration_numbers(iterations, deadline):
         r = make_round(rng)
         log_n = math.log(done + 1)
         best_code, best_value = codes[0], -math.inf
@@ -105,7 +110,6 @@ def search(
         r.push_code(best_code)
         totals[best_code] += reward(rollout(r, rng, weights), seat)
         visits[best_code] += 1
-        done += 1
     return {code: (visits[code], totals[code]) for code in codes}
 
 
@@ -137,12 +141,7 @@ def tree_search(
     choosing by UCB on its own rewards, children counted as available whenever their move is legal."""
     weights = rollout_weights(rules)
     root = Node(-1)
-    done = 0
-    while True:
-        if iterations is not None and done >= iterations:
-            break
-        if deadline is not None and done % CHECK_EVERY == 0 and done and time.perf_counter() >= deadline:
-            break
+    for _ in iteration_numbers(iterations, deadline):
         r = make_round(rng)
         node = root
         path = [root]
@@ -174,7 +173,6 @@ def tree_search(
         for visited in path[1:]:
             visited.visits += 1
             visited.total += reward(points, visited.mover)
-        done += 1
     return {code: (child.visits, child.total) for code, child in root.children.items() if code in codes} | {
         code: (0, 0.0) for code in codes if code not in root.children
     }
