@@ -96,6 +96,21 @@ class Move:
         """The tile placed against (``None`` for the hub, draw and pass)."""
         return TILES[self.code & 0xFF] if self.code >= 0 and self.code & 0xFF != HUB_TARGET else None
 
+    def describe(self, who: str, drawn: Tile | None = None) -> str:
+        """The move in words for a game log; ``drawn`` names a drawn tile to those who may see it.
+
+        >>> Move.parse("9-4@9-9").describe("Ann"), Move.parse("draw").describe("Bo")
+        ('Ann played 9-4 on 9-9', 'Bo drew a tile')
+        """
+        kind = self.kind
+        if kind == "hub":
+            return f"{who} placed the hub {self.tile}"
+        if kind == "play":
+            return f"{who} played {self.tile} on {self.target}"
+        if kind == "draw":
+            return f"{who} drew {drawn}" if drawn is not None else f"{who} drew a tile"
+        return f"{who} passed"
+
     def __str__(self) -> str:
         if self.code == DRAW:
             return "draw"

@@ -52,6 +52,11 @@ class SeatView:
         return self.end_reason is not None
 
     @property
+    def open_foot(self) -> Tile | None:
+        """The double whose chicken foot still lacks toes (its toes are the only legal plays)."""
+        return self.open_ends[0][0] if self.phase == Phase.FOOT else None
+
+    @property
     def my_turn(self) -> bool:
         return self.seat == self.to_move and self.end_reason is None
 

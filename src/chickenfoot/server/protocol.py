@@ -11,12 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chickenfoot.layout import Phase
 from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.round import Event
-from chickenfoot.tiles import Tile
-from chickenfoot.view import PublicStep, SeatView
+from chickenfoot.view import SeatView
 
 MAX_MESSAGE_BYTES = 4096
 CLIENT_TYPES = ("move", "hint", "next_round", "ping")
@@ -83,24 +81,6 @@ def events_for(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[
     return out
 
 
-def _describe(step: PublicStep, name: str) -> str:
-    move = step.move
-    if move.kind == "hub":
-        return f"{name} placed the hub {move.tile}"
-    if move.kind == "play":
-        return f"{name} played {move.tile} on {move.target}"
-    if move.kind == "draw":
-        return f"{name} drew {step.drawn}" if step.drawn is not None else f"{name} drew a tile"
-    return f"{name} passed"
-
-
-def _open_foot(view: SeatView) -> Tile | None:
-    # At most one foot is open at a time, and it is the last double placed (toes are never doubles).
-    if view.phase != Phase.FOOT:
-        return None
-    return next(tile for tile, target in reversed(view.layout) if tile.is_double and target is not None)
-
-
 LogCache = dict[tuple[int, int, str | None], dict[str, Any]]
 """Log entries by (round, step index, tile shown): each entry is written once, not once per message."""
 
@@ -111,7 +91,11 @@ def log_for(round_number: int, view: SeatView, names: Sequence[str], cache: LogC
         key = (round_number, index, str(step.drawn) if step.drawn is not None else None)
         entry = cache.get(key)
         if entry is None:
-            entry = {"seat": step.seat, "move": str(step.move), "text": _describe(step, names[step.seat])}
+            entry = {
+                "seat": step.seat,
+                "move": str(step.move),
+                "text": step.move.describe(names[step.seat], step.drawn),
+            }
             cache[key] = entry
         entries.append(entry)
     return entries
@@ -142,7 +126,7 @@ def state_for(
         "layout": [[str(tile), str(target) if target is not None else None] for tile, target in view.layout],
         "open_ends": [[str(tile), number] for tile, number in view.open_ends],
         "phase": view.phase.name.lower(),
-        "foot": str(foot) if (foot := _open_foot(view)) is not None else None,
+        "foot": str(view.open_foot) if view.open_foot is not None else None,
         "boneyard": view.boneyard_size,
         "hand_sizes": list(view.hand_sizes),
         "to_move": view.to_move,

@@ -131,19 +131,15 @@ class Session:
         lines = []
         for event in self.round.events_of_last():
             who = self.name(event.seat)
-            if event.kind == "hub":
-                lines.append(f"{who} placed the hub {event.tile}")
-            elif event.kind == "play":
-                lines.append(f"{who} played {event.move}")
+            if event.kind in ("hub", "play", "pass") and event.move is not None:
+                lines.append(event.move.describe(who))
             elif event.kind == "chicken_foot":
                 lines.append(f"Chicken foot! {event.tile} needs {self.round.rules.toes} toes")
             elif event.kind == "foot_done":
                 lines.append(f"The chicken foot on {event.tile} is complete")
-            elif event.kind == "draw":
+            elif event.kind == "draw" and event.move is not None:
                 shown = self.is_human(event.seat) and not self.hot_seat
-                lines.append(f"{who} drew {event.tile}" if shown else f"{who} drew a tile")
-            elif event.kind == "pass":
-                lines.append(f"{who} passed")
+                lines.append(event.move.describe(who, event.tile if shown else None))
             elif event.kind == "round_over":
                 lines.append(f"Round {self.match.round_number} is over: {self.end_words()}")
         return lines
