@@ -497,9 +497,6 @@ class Round:
             self.hands[seat] |= 1 << placed
         return Move.from_code(code)
 
-    def peek(self) -> Move | None:
-        return Move.from_code(self._records[-1][0]) if self._records else None
-
     def why_illegal(self, move: Move) -> str:
         """A short reason why ``move`` is not legal now (for error messages)."""
         if self.end_reason is not None:

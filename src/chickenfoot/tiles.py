@@ -36,11 +36,6 @@ CARRIES: tuple[int, ...] = tuple(
 """``CARRIES[n]``: bit mask of every tile that carries the number ``n``."""
 
 
-def set_mask(max_pip: int) -> int:
-    """Bit mask of the whole double-``max_pip`` set."""
-    return (1 << tile_count(max_pip)) - 1
-
-
 def ids_of(mask: int) -> Iterator[int]:
     """The tile ids in a bit mask, lowest first."""
     while mask:
@@ -83,10 +78,6 @@ class Tile:
         if low < 0 or high > MAX_PIP:
             raise NotationError(f"no such tile {high}-{low}")
         return TILES[tile_id(high, low)]
-
-    @classmethod
-    def from_id(cls, tid: int) -> Tile:
-        return TILES[tid]
 
     @classmethod
     def parse(cls, text: str) -> Tile:

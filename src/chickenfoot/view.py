@@ -17,7 +17,7 @@ from chickenfoot.round import EndReason, PublicStep, Round
 
 __all__ = ["PublicStep", "SeatView", "public_history", "view"]
 from chickenfoot.rules import Rules
-from chickenfoot.tiles import TILES, Tile, ids_of
+from chickenfoot.tiles import TILES, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +68,6 @@ class SeatView:
         for tile, _ in self.layout:
             mask &= ~(1 << tile.id)
         return mask
-
-    def unseen_tiles(self) -> list[Tile]:
-        return [TILES[t] for t in ids_of(self.unseen_mask())]
 
     def round_with(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> Round:
         """A full round that agrees with this view: a determinization, for search.

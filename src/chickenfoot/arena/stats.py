@@ -75,11 +75,6 @@ class BotSummary:
     move_p95: float
     moves: int
 
-    @property
-    def ordinal(self) -> float:
-        """A conservative rating: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
-
 
 RATING_ORDERS = 16
 """Game orders the online ratings are averaged over: one order lets the first games weigh the most."""
