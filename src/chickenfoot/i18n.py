@@ -1,0 +1,169 @@
+"""The game in the player's language: choose a language, render a message code, export a catalog.
+
+Catalogs are gettext ``.mo`` files compiled from ``locales/<lang>/LC_MESSAGES/chickenfoot.po`` and
+read with the standard library's :mod:`gettext`, so neither the engine nor the terminal game needs
+Babel at run time. Each message's ``msgctxt`` is its code and its ``msgid`` the English of
+:mod:`chickenfoot.messages`: a string a catalog lacks is shown in English, never as its code.
+
+>>> render("illegal.not_in_hand", "en", tile="9-4", seat=0)
+'9-4 is not in the hand of seat 0'
+>>> render(Code.TILE_COUNT, "lt", count=3), render(Code.TILE_COUNT, "lt", count=10)
+('3 kauliukai', '10 kauliukų')
+>>> negotiate("fy-NL, nl;q=0.8, en;q=0.5"), negotiate(["de-DE", "lv"]), negotiate([])
+('fy', 'lv', 'en')
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from chickenfoot.messages import Code
+
+DOMAIN: Final = "chickenfoot"
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locales"
+DEFAULT: Final = "en"
+
+LANGUAGES: Final[Mapping[str, str]] = {"en": "English", "lt": "Lietuvių", "lv": "Latviešu", "fy": "Frysk"}
+"""The languages of the game, each by its own name (for a language switcher)."""
+
+PLURAL_SAMPLES: Final[Mapping[str, Mapping[str, int]]] = {
+    "en": {"one": 1, "other": 2},
+    "lt": {"one": 1, "few": 2, "other": 10},
+    "lv": {"zero": 0, "one": 1, "other": 2},
+    "fy": {"one": 1, "other": 2},
+}
+"""The CLDR plural category of each gettext plural form, in the catalog's order, with a number of it.
+
+The page picks a form with ``Intl.PluralRules`` (no ``eval`` of the ``Plural-Forms`` expression
+under a strict content security policy); the tests check these against the catalogs' headers.
+"""
+
+def parse_language(tag: str) -> str | None:
+    """The game language of a locale or language tag (``lt_LT.UTF-8``, ``fy-NL``), or ``None``.
+
+    >>> parse_language("lt_LT.UTF-8"), parse_language("FY-nl"), parse_language("de"), parse_language("C")
+    ('lt', 'fy', None, None)
+    """
+    primary = re.split(r"[-_.@]", tag.strip(), maxsplit=1)[0].lower()
+    return primary if primary in LANGUAGES else None
+
+
+def choose_language(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's language: ``explicit`` (``--lang``), else ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``.
+
+    Raises :class:`ValueError` with a one-line message for an explicit language the game lacks.
+
+    >>> choose_language(environ={"LANG": "lv_LV.UTF-8"}), choose_language("fy", {"LANG": "lt_LT"})
+    ('lv', 'fy')
+    >>> choose_language(environ={"LANGUAGE": "de:lt", "LANG": "de_DE.UTF-8"})
+    'lt'
+    """
+    if explicit is not None:
+        lang = parse_language(explicit)
+        if lang is None:
+            raise ValueError(f"unknown language {explicit[:20]!r} (choose from {', '.join(LANGUAGES)})")
+        return lang
+    env = os.environ if environ is None else environ
+    # gettext's own order: the first variable set decides; LANGUAGE may list several.
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(variable, "")
+        if not value:
+            continue
+        for tag in value.split(":"):
+            lang = parse_language(tag)
+            if lang is not None:
+                return lang
+        if variable != "LANGUAGE":
+            break
+    return DEFAULT
+
+
+def negotiate(preferences: str | Sequence[str]) -> str:
+    """The browser's language: the first game language of ``navigator.languages`` or an ``Accept-Language`` header."""
+    if isinstance(preferences, str):
+        ranked: list[tuple[float, int, str]] = []
+        for index, part in enumerate(preferences.split(",")[:32]):
+            tag, _, rest = part.partition(";")
+            match = re.search(r"q=([0-9.]+)", rest)
+            try:
+                quality = float(match.group(1)) if match else 1.0
+            except ValueError:
+                quality = 0.0
+            ranked.append((-quality, index, tag))
+        tags = [tag for quality, _, tag in sorted(ranked) if quality < 0]
+    else:
+        tags = list(preferences[:32])
+    for tag in tags:
+        lang = parse_language(tag)
+        if lang is not None:
+            return lang
+    return DEFAULT
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``lang`` (English when the catalog lacks a string)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang[:20]!r} (choose from {', '.join(LANGUAGES)})")
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+
+
+def _code(code: Code | str) -> Code:
+    return code if isinstance(code, Code) else Code.parse(code)
+
+
+def template(code: Code | str, lang: str, count: int | None = None) -> str:
+    """The message of ``code`` in ``lang`` with its placeholders; a plural message needs ``count``."""
+    text = _code(code).value
+    catalog = translations(lang)
+    if text.plural is None:
+        return catalog.pgettext(text.code, text.english)
+    if count is None:
+        raise ValueError(f"message {text.code} needs a count")
+    return catalog.npgettext(text.code, text.english, text.plural, count)
+
+
+def render(code: Code | str, lang: str, /, **params: object) -> str:
+    """The message of ``code`` in ``lang`` with ``params`` filled in (``count`` picks a plural form)."""
+    count = params.get("count")
+    return template(code, lang, count if isinstance(count, int) else None).format_map(params)
+
+
+def join_names(names: Sequence[str], lang: str) -> str:
+    """``Ann, Bo and Cy`` in ``lang``.
+
+    >>> join_names(["Ann", "Bo", "Cy"], "lv"), join_names(["Ann"], "fy")
+    ('Ann, Bo un Cy', 'Ann')
+    """
+    if len(names) < 2:
+        return "".join(names)
+    return render(Code.LIST_AND, lang, head=", ".join(names[:-1]), last=names[-1])
+
+
+def catalog_json(lang: str) -> dict[str, Any]:
+    """The catalog of ``lang`` for the page: ``{"lang", "plural_forms", "plural_categories", "messages"}``.
+
+    ``messages`` maps every code to its text, or for a plural message to its forms in the order of
+    ``plural_categories``; a string the catalog lacks is given in English.
+    """
+    catalog = translations(lang)
+    samples = PLURAL_SAMPLES[lang]
+    messages: dict[str, str | list[str]] = {}
+    for code in Code:
+        text = code.value
+        if text.plural is None:
+            messages[text.code] = catalog.pgettext(text.code, text.english)
+        else:
+            messages[text.code] = [catalog.npgettext(text.code, text.english, text.plural, n) for n in samples.values()]
+    return {
+        "lang": lang,
+        "plural_forms": catalog.info()["plural-forms"],
+        "plural_categories": list(samples),
+        "messages": messages,
+    }

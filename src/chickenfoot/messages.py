@@ -1,0 +1,409 @@
+"""Every sentence a player reads, once: a code with its English message and named placeholders.
+
+The server and the engine speak in codes with parameters (``{"code": "illegal.not_in_hand",
+"tile": "9-4", "seat": 0}``); the page and the terminal game render them in the reader's language
+with :func:`chickenfoot.i18n.render`. The English here is the gettext ``msgid`` and the code its
+``msgctxt``, so a catalog that lacks a translation falls back to this English, never to the code.
+
+``msg`` and ``nmsg`` are the markers ``pybabel extract`` looks for (``-k msg:1c,2 -k nmsg:1c,2,3``,
+see ``scripts/i18n.sh``). A plural message chooses its form by the parameter ``count``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One message: its code, its English and, for a plural message, the English plural."""
+
+    code: str
+    english: str
+    plural: str | None = None
+
+
+def msg(code: str, english: str) -> Text:
+    return Text(code, english)
+
+
+def nmsg(code: str, singular: str, plural: str) -> Text:
+    return Text(code, singular, plural)
+
+
+class Code(Enum):
+    """The typed set of message codes; ``Code.parse("event.hub")`` reads one off the wire.
+
+    >>> Code.EVENT_PLAY.id, Code.parse("illegal.not_in_hand") is Code.ILLEGAL_NOT_IN_HAND
+    ('event.play', True)
+    """
+
+    # --- events of the protocol (docs/protocol.md), one per kind; moves as Move.describe words them
+    EVENT_HUB = msg("event.hub", "{name} placed the hub {tile}")
+    EVENT_PLAY = msg("event.play", "{name} played {tile} on {target}")
+    EVENT_DRAW = msg("event.draw", "{name} drew {tile}")
+    EVENT_DRAW_HIDDEN = msg("event.draw_hidden", "{name} drew a tile")
+    EVENT_PASS = msg("event.pass", "{name} passed")
+    EVENT_CHICKEN_FOOT = nmsg(
+        "event.chicken_foot", "Chicken foot! {tile} needs {count} toe", "Chicken foot! {tile} needs {count} toes"
+    )
+    EVENT_FOOT_DONE = msg("event.foot_done", "The chicken foot on {tile} is complete")
+    EVENT_TURN = msg("event.turn", "{name} to play")
+    EVENT_YOUR_TURN = msg("event.your_turn", "Your turn")
+    EVENT_ROUND_START = msg("event.round_start", "Round {round}: the hub is {tile}")
+    EVENT_ROUND_OVER_DOMINO = msg("event.round_over.domino", "Round {round} is over: {name} is out of tiles")
+    EVENT_ROUND_OVER_DOMINO_YOU = msg("event.round_over.domino_you", "Round {round} is over: you are out of tiles")
+    EVENT_ROUND_OVER_BLOCKED = msg("event.round_over.blocked", "Round {round} is over: blocked, nobody can play")
+    EVENT_MATCH_OVER = nmsg("event.match_over", "{names} wins the match!", "{names} win the match!")
+    EVENT_CONNECTED = msg("event.connected", "{name} is at the table")
+    EVENT_DISCONNECTED = msg("event.disconnected", "{name} left the table")
+    EVENT_COVERED = msg("event.covered", "A bot plays for {name} until they return")
+
+    # --- moves in words (hints, forced moves, the board's targets)
+    MOVE_HUB = msg("move.hub", "place the hub {tile}")
+    MOVE_PLAY = msg("move.play", "play {tile} on {target}")
+    MOVE_DRAW = msg("move.draw", "draw a tile")
+    MOVE_PASS = msg("move.pass", "pass")
+    MOVE_FORCED = msg("move.forced", "{name} has no choice: {move}")
+    MOVE_AUTO_DRAW = msg("move.auto_draw", "No tile fits — drawing for you…")
+    MOVE_AUTO_PASS = msg("move.auto_pass", "Nothing to play — passing…")
+    MOVE_DREW_PLAYABLE = msg("move.drew_playable", "You drew {tile}: play it, or pass")
+    MOVE_UNDONE = nmsg("move.undone", "Took back {count} move", "Took back {count} moves")
+    MOVE_UNDONE_YOURS = msg("move.undone_yours", "Your last move was taken back.")
+    MOVE_NOTHING_TO_UNDO = msg("move.nothing_to_undo", "Nothing to undo (undo is for one player against bots).")
+
+    # --- the state of the layout: what is open
+    OPEN_NONE = msg("open.none", "Open ends: none yet.")
+    OPEN_ENDS = msg("open.ends", "Open ends: {ends}.")
+    OPEN_END = msg("open.end", "{number} on {tile}")
+    OPEN_HUB = nmsg(
+        "open.hub",
+        "The hub {tile} needs {count} more arm carrying {number}.",
+        "The hub {tile} needs {count} more arms carrying {number}.",
+    )
+    OPEN_FOOT = nmsg(
+        "open.foot",
+        "Chicken foot on {tile}: {count} more toe carrying {number}, nothing else may be played.",
+        "Chicken foot on {tile}: {count} more toes carrying {number}, nothing else may be played.",
+    )
+    OPEN_EMPTY = msg("open.empty", "The table is empty: the round opens with {tile}.")
+    OPEN_WAITING = msg("open.waiting", "Round {round}: waiting for the {tile}")
+    OPEN_START_ARM = msg("open.start_arm", "Your turn — start an arm")
+    OPEN_FINISH_FOOT = msg("open.finish_foot", "Your turn — finish the chicken foot on {tile}")
+    BOARD_HUB = msg("board.hub", "hub")
+    BOARD_ARMS_LEFT = nmsg("board.arms_left", "needs {count} more arm", "needs {count} more arms")
+    BOARD_TOES_LEFT = nmsg("board.toes_left", "needs {count} more toe", "needs {count} more toes")
+
+    # --- the end of a round and of the match (RULES.md §5, §6)
+    ROUND_TITLE = msg("round.title", "Round {round} of {rounds}")
+    ROUND_OVER = msg("round.over", "Round {round} is over")
+    ROUND_WENT_OUT = msg("round.went_out", "Round {round}: {names} went out!")
+    ROUND_BLOCKED = msg("round.blocked", "Round {round}: blocked")
+    ROUND_SCORING = msg("round.scoring", "Points are the pips left in hand; the 0-0 counts {points}.")
+    ROUND_DEALT = msg("round.dealt", "Round {round} has been dealt — close this to play on.")
+    ROUND_POINTS = nmsg("round.points", "{count} point", "{count} points")
+    ROUND_OUT = msg("round.out", "out!")
+    MATCH_OVER = msg("match.over", "Match over")
+    MATCH_WIN_LOWEST = msg("match.win.lowest", "{name} wins with the lowest total ({total})")
+    MATCH_WIN_ZERO_ROUNDS = msg(
+        "match.win.zero_rounds", "{tied} tied on {total}; {name} wins with the most rounds scored 0 ({zeros})"
+    )
+    MATCH_WIN_LOWEST_ROUND = msg(
+        "match.win.lowest_round",
+        "{tied} tied on {total} and on rounds scored 0; {name} wins with the lowest non-zero round score ({points})",
+    )
+    MATCH_WIN_NO_NONZERO = msg(
+        "match.win.no_nonzero", "{tied} tied on {total} and on rounds scored 0; {name} wins with no non-zero round"
+    )
+    MATCH_WIN_SHARED = msg(
+        "match.win.shared", "{names} share the win: tied on total, rounds scored 0 and lowest non-zero round"
+    )
+    LIST_AND = msg("list.and", "{head} and {last}")
+
+    # --- hints: a suggested move and its reason (chickenfoot.bots.heuristic.reason)
+    HINT = msg("hint", "Hint: {move} — {reason}")
+    HINT_OPENS = msg("hint.opens", "Play {tile}: it opens the round")
+    HINT_DRAW = msg("hint.draw", "Draw: you hold no tile matching {numbers}")
+    HINT_DRAW_NOTHING_OPEN = msg("hint.draw_nothing_open", "Draw: you hold no tile matching the open ends")
+    HINT_PASS_KEEP = msg("hint.pass_keep", "Pass: keep {tile} rather than open its number for the others")
+    HINT_PASS_EMPTY = msg("hint.pass_empty", "Pass: nothing fits and the boneyard is empty")
+    HINT_FEED_TOES = msg("hint.feed_toes", "Play {tile}: you hold {tiles} to feed its toes")
+    HINT_STARVE = nmsg(
+        "hint.starve",
+        "Play {tile}: seat {seats} showed they lack the number it leaves open",
+        "Play {tile}: seats {seats} showed they lack the number it leaves open",
+    )
+    HINT_HURRY = nmsg(
+        "hint.hurry",
+        "Play {tile}: an opponent is nearly out, so shed the {count} point it would cost",
+        "Play {tile}: an opponent is nearly out, so shed the {count} points it would cost",
+    )
+    HINT_FOLLOW = msg("hint.follow", "Play {tile}: you can follow it with {tiles}")
+    HINT_HEAVIEST = nmsg(
+        "hint.heaviest",
+        "Play {tile}: it sheds {count} point, your heaviest good play",
+        "Play {tile}: it sheds {count} points, your heaviest good play",
+    )
+
+    # --- errors: illegal moves (round.py why_illegal, layout.py why_not) and bad notation
+    ILLEGAL_MOVE = msg("illegal.move", "Illegal move {move}: {reason}")
+    ILLEGAL_ROUND_OVER = msg("illegal.round_over", "the round is over")
+    ILLEGAL_MUST_PLAY_DRAWN = msg("illegal.must_play_drawn", "seat {seat} drew {tile} and must play it")
+    ILLEGAL_MUST_PLAY_DRAWN_OR_PASS = msg(
+        "illegal.must_play_drawn_or_pass", "seat {seat} drew {tile} and must play it or pass"
+    )
+    ILLEGAL_MUST_DRAW = msg("illegal.must_draw", "seat {seat} has no legal play and must draw")
+    ILLEGAL_MUST_PLAY = msg("illegal.must_play", "seat {seat} has a legal play and must play")
+    ILLEGAL_NOT_IN_HAND = msg("illegal.not_in_hand", "{tile} is not in the hand of seat {seat}")
+    ILLEGAL_ONLY_DRAWN = msg("illegal.only_drawn", "seat {seat} drew {drawn}: only that tile may be played now")
+    ILLEGAL_OPENS_WITH = msg("illegal.opens_with", "the round opens with {tile}")
+    ILLEGAL_ALREADY_PLACED = msg("illegal.already_placed", "{tile} is already in the layout")
+    ILLEGAL_NO_HUB_YET = msg("illegal.no_hub_yet", "the hub has not been placed yet")
+    ILLEGAL_HUB_PLACED = msg("illegal.hub_placed", "the hub is already placed")
+    ILLEGAL_TARGET_MISSING = msg("illegal.target_missing", "{target} is not in the layout")
+    ILLEGAL_HUB_NEEDS_ARMS = msg(
+        "illegal.hub_needs_arms", "the hub still needs arms: only tiles carrying {number} may go on {target}"
+    )
+    ILLEGAL_NOT_HUB_NUMBER = msg("illegal.not_hub_number", "{tile} does not carry the hub's {number}")
+    ILLEGAL_FOOT_OPEN = msg("illegal.foot_open", "the chicken foot on {target} is open: only toes on {target} may be played")
+    ILLEGAL_NOT_FOOT_NUMBER = msg("illegal.not_foot_number", "{tile} does not carry {number}")
+    ILLEGAL_NO_OPEN_END = msg("illegal.no_open_end", "{target} has no open end")
+    ILLEGAL_NO_MATCH = msg("illegal.no_match", "{tile} does not match the open {number} of {target}")
+    ILLEGAL_NO_FIT = msg("illegal.no_fit", "it does not fit the layout")
+    NOTATION_BAD_TILE = msg("notation.bad_tile", "bad tile {text}: expected two numbers like 9-4")
+    NOTATION_BAD_MOVE = msg("notation.bad_move", "bad move {text}: expected H-H, TILE@TARGET, draw or pass")
+
+    # --- labels shared by the page and the terminal game
+    GAME_NAME = msg("ui.game_name", "Chicken Foot")
+    SEAT = msg("ui.seat", "Seat {seat}")
+    YOU = msg("ui.you", "You")
+    NAME_YOU = msg("ui.name_you", "{name} (you)")
+    BOT = msg("ui.bot", "bot")
+    HUMAN = msg("ui.human", "human")
+    BOT_EASY = msg("ui.bot.easy", "easy")
+    BOT_MEDIUM = msg("ui.bot.medium", "medium")
+    BOT_HARD = msg("ui.bot.hard", "hard")
+    BOT_EXPERT = msg("ui.bot.expert", "expert")
+    BOT_RANDOM = msg("ui.bot.random", "random")
+    BOT_GREEDY = msg("ui.bot.greedy", "greedy")
+    PLAYER = msg("ui.player", "Player")
+    PLAYERS = msg("ui.players", "Players")
+    PLAYER_COUNT = nmsg("ui.player_count", "{count} player", "{count} players")
+    TILE_COUNT = nmsg("ui.tile_count", "{count} tile", "{count} tiles")
+    TILE = msg("ui.tile", "tile {tile}")
+    RULES = msg("ui.rules", "Rules")
+    ROUNDS = msg("ui.rounds", "Rounds")
+    ROUNDS_ALL = msg("ui.rounds_all", "all")
+    BONEYARD = msg("ui.boneyard", "Boneyard: {count}")
+    DRAW = msg("ui.draw", "Draw")
+    PASS = msg("ui.pass", "Pass")
+    HINTS = msg("ui.hints", "Hints")
+    LOG = msg("ui.log", "Log")
+    SCORES = msg("ui.scores", "Scores")
+    HAND = msg("ui.hand", "Hand")
+    POINTS = msg("ui.points", "Points")
+    TOTAL = msg("ui.total", "Total")
+    ROUND_SHORT = msg("ui.round_short", "R{round}")
+    HOW_TO_PLAY = msg("ui.how_to_play", "How to play")
+    LANGUAGE = msg("ui.language", "Language")
+    BACK = msg("ui.back", "Back to the game")
+
+    # --- the page: lobby and table (web/index.html, lobby.js, app.js)
+    LOBBY = msg("lobby.home", "Chicken Foot lobby")
+    LOBBY_NEW_TABLE = msg("lobby.new_table", "New table")
+    LOBBY_PRESET = msg("lobby.preset", "Rules preset")
+    LOBBY_ROUND_COUNT = msg("lobby.round_count", "Number of rounds")
+    LOBBY_PLAYER_COUNT = msg("lobby.player_count", "Number of players")
+    LOBBY_YOUR_NAME = msg("lobby.your_name", "Your name")
+    LOBBY_CREATE = msg("lobby.create", "Create table")
+    LOBBY_JOIN_TITLE = msg("lobby.join_title", "Join a table")
+    LOBBY_ROOM_CODE = msg("lobby.room_code", "Room code")
+    LOBBY_JOIN = msg("lobby.join", "Join")
+    LOBBY_WATCH = msg("lobby.watch", "Watch")
+    LOBBY_FRIEND = msg("lobby.friend", "Friend (invite)")
+    LOBBY_SEAT_PLAYER = msg("lobby.seat_player", "Seat {seat} player")
+    LOBBY_SEAT_BOT = msg("lobby.seat_bot", "Seat {seat} bot difficulty")
+    LOBBY_GUEST = msg("lobby.guest", "Guest")
+    TABLE_THEME = msg("table.theme", "Toggle dark mode")
+    TABLE_THEME_TITLE = msg("table.theme_title", "Light / dark")
+    TABLE_LAYOUT = msg("table.layout", "The layout")
+    TABLE_ZOOM = msg("table.zoom", "Zoom")
+    TABLE_ZOOM_IN = msg("table.zoom_in", "Zoom in")
+    TABLE_ZOOM_OUT = msg("table.zoom_out", "Zoom out")
+    TABLE_ZOOM_FIT = msg("table.zoom_fit", "Fit the board")
+    TABLE_BANNER = msg("table.banner", "Chicken foot!")
+    TABLE_GAME_LOG = msg("table.game_log", "Game log")
+    TABLE_YOUR_HAND = msg("table.your_hand", "Your hand")
+    TABLE_YOUR_TILES = msg("table.your_tiles", "Your tiles")
+    TABLE_BONEYARD_TITLE = msg("table.boneyard_title", "Tiles in the boneyard")
+    TABLE_DRAW_TILE = msg("table.draw_tile", "Draw a tile")
+    TABLE_SHOW_HINTS = msg("table.show_hints", "Show hints")
+    TABLE_SORT = msg("table.sort", "Sort")
+    TABLE_SORT_HAND = msg("table.sort_hand", "Sort hand")
+    TABLE_SORT_NUMBER = msg("table.sort.number", "by number")
+    TABLE_SORT_PIPS = msg("table.sort.pips", "by pips")
+    TABLE_SORT_NONE = msg("table.sort.none", "as dealt")
+    TABLE_TILE_KEY = msg("table.tile_key", "tile {tile} (key {key})")
+    TABLE_PLAYER = nmsg("table.player", "{name}: {count} tile, {presence}", "{name}: {count} tiles, {presence}")
+    TABLE_CONNECTED = msg("table.connected", "connected")
+    TABLE_DISCONNECTED = msg("table.disconnected", "disconnected")
+    TABLE_ROOM = msg("table.room", "Room")
+    TABLE_COPY_LINK = msg("table.copy_link", "Copy link")
+    TABLE_COPY_INVITE = msg("table.copy_invite", "Copy the invite link")
+    TABLE_LINK_COPIED = msg("table.link_copied", "Link copied")
+    TABLE_INVITE = msg("table.invite", "Invite: {url}")
+    TABLE_WATCH = msg("table.watch", "Watch: {url}")
+    TABLE_NEXT_ROUND = msg("table.next_round", "Next round")
+    TABLE_LOOK = msg("table.look", "Look at the board")
+    TABLE_PLAY_ON = msg("table.play_on", "Play on")
+
+    # --- the terminal game (tui/)
+    TUI_START = msg("tui.start", "Start")
+    TUI_START_MATCH = msg("tui.start_match", "Start match")
+    TUI_QUIT = msg("tui.quit", "Quit")
+    TUI_SEATS = msg("tui.seats", "Seats")
+    TUI_SEED = msg("tui.seed", "Seed")
+    TUI_SEED_RANDOM = msg("tui.seed_random", "random")
+    TUI_SAVED_FILE = msg("tui.saved_file", "saved match file")
+    TUI_RESUME = msg("tui.resume", "Resume")
+    TUI_RESUME_NEEDS_FILE = msg("tui.resume_needs_file", "type the file of a saved match to resume it")
+    TUI_WHOLE_NUMBER = msg("tui.whole_number", "{field} must be a whole number (got {text})")
+    TUI_HANDOVER_TITLE = msg("tui.handover_title", "Seat {seat} to play")
+    TUI_HANDOVER = msg("tui.handover", "Pass the keyboard to seat {seat}.\nPress any key to show the hand.")
+    TUI_SAVE_PROMPT = msg("tui.save_prompt", "Save the match to (Enter saves, Escape cancels):")
+    TUI_SAVED = msg("tui.saved", "Saved to {path}")
+    TUI_CANCEL = msg("tui.cancel", "Cancel")
+    TUI_KEY_TILE = msg("tui.key.tile", "Tile")
+    TUI_KEY_TARGET = msg("tui.key.target", "Target")
+    TUI_KEY_PLAY = msg("tui.key.play", "Play")
+    TUI_KEY_HINT = msg("tui.key.hint", "Hint")
+    TUI_KEY_UNDO = msg("tui.key.undo", "Undo")
+    TUI_KEY_SAVE = msg("tui.key.save", "Save")
+    TUI_ROUND_OVER_STATUS = msg("tui.round_over_status", "round over")
+    TUI_STATUS = msg("tui.status", "Round {round}/{rounds} · hub {tile} · boneyard {count}")
+    TUI_HAND_HIDDEN = msg("tui.hand_hidden", "Hand hidden")
+    TUI_HAND_HIDDEN_NOTE = msg("tui.hand_hidden_note", "The hand is hidden until its player takes the keyboard.")
+    TUI_HAND_TITLE = nmsg("tui.hand_title", "{name} · seat {seat} · {count} tile", "{name} · seat {seat} · {count} tiles")
+    TUI_CHOOSE_TILE = msg("tui.choose_tile", "←→ choose a tile")
+    TUI_THINKING = msg("tui.thinking", "{name} is thinking…")
+    TUI_PLAY_ON = msg("tui.play_on", "{tile} on:")
+    TUI_WHERE = msg("tui.where", "↑↓ where · Enter plays")
+    TUI_CANNOT_PLAY = msg("tui.cannot_play", "{tile} cannot be played now")
+    TUI_P_PASSES = msg("tui.p_passes", "p passes")
+    TUI_HANDS = msg("tui.hands", "Hands")
+    TUI_TILES_LEFT = msg("tui.tiles_left", "Tiles left")
+    TUI_SCOREBOARD = msg("tui.scoreboard", "Scoreboard")
+    TUI_PRESS_QUIT = msg("tui.press_quit", "Press q to quit.")
+    TUI_PRESS_NEXT = msg("tui.press_next", "Press Enter for the next round.")
+    TUI_KIND_HUMAN = msg("tui.kind_human", "Seat {seat} (human)")
+    TUI_KIND_BOT = msg("tui.kind_bot", "Seat {seat} (bot {level})")
+    PLAIN_HELP = msg(
+        "plain.help",
+        "Type a move (9-4@9-9, 9-9, draw, pass), or: moves, board, hint, undo, save FILE, help, quit. "
+        "TILE@TARGET puts TILE on the open end of TARGET.",
+    )
+    PLAIN_ROUND = msg("plain.round", "Round {round} of {rounds}, hub {tile}, boneyard {count}")
+    PLAIN_TILES_IN_HAND = msg("plain.tiles_in_hand", "Tiles in hand: {counts}.")
+    PLAIN_SEAT_HAND = msg("plain.seat_hand", "Seat {seat} hand: {tiles}")
+    PLAIN_LEGAL = msg("plain.legal", "Legal moves: {moves}")
+    PLAIN_NONE = msg("plain.none", "(none)")
+    PLAIN_TOTALS = msg("plain.totals", "Totals: {totals}.")
+    PLAIN_BYE = msg("plain.bye", "Bye.")
+    PLAIN_ERROR = msg("plain.error", "error: {message}")
+
+    # --- How to play (RULES.md at a player's level); sections in reading order
+    HOWTO_INTRO = msg(
+        "howto.intro",
+        "Chicken Foot is a domino game for two to eight players. Play tiles from your hand onto the "
+        "table by matching numbers. Each round, try to get rid of your tiles: what is left in your hand "
+        "counts against you. After the last round, the lowest total wins.",
+    )
+    HOWTO_SETUP_TITLE = msg("howto.setup.title", "Setting up")
+    HOWTO_SETUP = msg(
+        "howto.setup.text",
+        "The game uses a double-nine set: 55 tiles, each with two ends of 0 to 9 pips. Shuffle the tiles "
+        "face down and deal each player a hand: seven tiles with four to seven players, more with two or "
+        "three, six with eight. The tiles left over stay face down: they are the chicken yard, the boneyard you draw from.",
+    )
+    HOWTO_HUB_TITLE = msg("howto.hub.title", "The hub")
+    HOWTO_HUB = msg(
+        "howto.hub.text",
+        "Round 1 starts with the 9-9, round 2 with the 8-8, and so on down to the 0-0 in the last "
+        "round. Whoever holds that double places it in the middle of the table: it is the hub. If "
+        "nobody holds it, players draw one tile each in turn until someone finds it and places it.",
+    )
+    HOWTO_ARMS = msg(
+        "howto.hub.arms",
+        "Next, four arms grow from the hub: each player in turn must lay a tile carrying the hub's "
+        "number against it. No arm gets a second tile until all four have one.",
+    )
+    HOWTO_MATCHING = msg(
+        "howto.hub.matching",
+        "After that, a tile goes on the free end of any line whose number it matches: a 9-4 on the end "
+        "of an arm showing 4 leaves a 9 open.",
+    )
+    HOWTO_FOOT_TITLE = msg("howto.foot.title", "Chicken feet")
+    HOWTO_FOOT = msg(
+        "howto.foot.text",
+        "Whenever someone plays a double (any double but the hub), it is laid crosswise and calls a "
+        "chicken foot. The next three tiles played, by whoever is next, must be its toes: tiles "
+        "carrying the double's number, fanned out on its far side. Nothing may be played anywhere else "
+        "until the foot has all three toes. Then play is open again, on the toes too.",
+    )
+    HOWTO_TURN_TITLE = msg("howto.turn.title", "Drawing and passing")
+    HOWTO_TURN = msg(
+        "howto.turn.text",
+        "Play goes clockwise. If you can play a tile, you must. If you cannot, draw one tile from the "
+        "chicken yard; if it fits, you may play it at once or keep it and pass, otherwise your turn ends. When the chicken "
+        "yard is empty and you cannot play, you pass.",
+    )
+    HOWTO_END_TITLE = msg("howto.end.title", "The end of a round")
+    HOWTO_END = msg(
+        "howto.end.text",
+        "The round ends at once when a player lays their last tile, even with a chicken foot open. It "
+        "also ends when the chicken yard is empty and nobody can play: the round is blocked.",
+    )
+    HOWTO_SCORE_TITLE = msg("howto.score.title", "Scoring")
+    HOWTO_SCORE = msg(
+        "howto.score.text",
+        "Each player scores the pips left in their hand; a player who went out scores 0. The 0-0 is "
+        "the exception: caught in your hand it costs 50 points. Scores add up over the rounds.",
+    )
+    HOWTO_WIN_TITLE = msg("howto.win.title", "Winning and ties")
+    HOWTO_WIN = msg(
+        "howto.win.text",
+        "After the last round the lowest total wins. On a tie, the tied player with the most rounds "
+        "scored 0 wins. Still tied: the one whose lowest round score above 0 is lowest wins (never "
+        "having scored above 0 beats any score). Still tied: the win is shared.",
+    )
+    HOWTO_DRAWING_HUB = msg("howto.drawing.hub", "A hub with its four arms")
+    HOWTO_DRAWING_FOOT = msg("howto.drawing.foot", "A chicken foot: the 4-4 with its three toes")
+
+    @property
+    def id(self) -> str:
+        """The code on the wire, e.g. ``event.hub``."""
+        return self.value.code
+
+    @classmethod
+    def parse(cls, wire: str) -> Code:
+        """The code for a wire id; raises :class:`ValueError` with a one-line message if unknown."""
+        try:
+            return _BY_ID[wire]
+        except KeyError:
+            raise ValueError(f"unknown message code {wire[:60]!r}") from None
+
+
+_BY_ID: dict[str, Code] = {code.id: code for code in Code}
+
+HOWTO_SECTIONS: tuple[tuple[Code | None, tuple[Code, ...]], ...] = (
+    (None, (Code.HOWTO_INTRO,)),
+    (Code.HOWTO_SETUP_TITLE, (Code.HOWTO_SETUP,)),
+    (Code.HOWTO_HUB_TITLE, (Code.HOWTO_HUB, Code.HOWTO_ARMS, Code.HOWTO_MATCHING)),
+    (Code.HOWTO_FOOT_TITLE, (Code.HOWTO_FOOT,)),
+    (Code.HOWTO_TURN_TITLE, (Code.HOWTO_TURN,)),
+    (Code.HOWTO_END_TITLE, (Code.HOWTO_END,)),
+    (Code.HOWTO_SCORE_TITLE, (Code.HOWTO_SCORE,)),
+    (Code.HOWTO_WIN_TITLE, (Code.HOWTO_WIN,)),
+)
+"""How to play: (heading, paragraphs) in reading order, for the page and the terminal alike."""
