@@ -44,6 +44,7 @@ The page picks a form with ``Intl.PluralRules`` (no ``eval`` of the ``Plural-For
 under a strict content security policy); the tests check these against the catalogs' headers.
 """
 
+
 def parse_language(tag: str) -> str | None:
     """The game language of a locale or language tag (``lt_LT.UTF-8``, ``fy-NL``), or ``None``.
 

@@ -166,7 +166,9 @@ class Code(Enum):
         "illegal.hub_needs_arms", "the hub still needs arms: only tiles carrying {number} may go on {target}"
     )
     ILLEGAL_NOT_HUB_NUMBER = msg("illegal.not_hub_number", "{tile} does not carry the hub's {number}")
-    ILLEGAL_FOOT_OPEN = msg("illegal.foot_open", "the chicken foot on {target} is open: only toes on {target} may be played")
+    ILLEGAL_FOOT_OPEN = msg(
+        "illegal.foot_open", "the chicken foot on {target} is open: only toes on {target} may be played"
+    )
     ILLEGAL_NOT_FOOT_NUMBER = msg("illegal.not_foot_number", "{tile} does not carry {number}")
     ILLEGAL_NO_OPEN_END = msg("illegal.no_open_end", "{target} has no open end")
     ILLEGAL_NO_MATCH = msg("illegal.no_match", "{tile} does not match the open {number} of {target}")
@@ -284,7 +286,9 @@ class Code(Enum):
     TUI_STATUS = msg("tui.status", "Round {round}/{rounds} · hub {tile} · boneyard {count}")
     TUI_HAND_HIDDEN = msg("tui.hand_hidden", "Hand hidden")
     TUI_HAND_HIDDEN_NOTE = msg("tui.hand_hidden_note", "The hand is hidden until its player takes the keyboard.")
-    TUI_HAND_TITLE = nmsg("tui.hand_title", "{name} · seat {seat} · {count} tile", "{name} · seat {seat} · {count} tiles")
+    TUI_HAND_TITLE = nmsg(
+        "tui.hand_title", "{name} · seat {seat} · {count} tile", "{name} · seat {seat} · {count} tiles"
+    )
     TUI_CHOOSE_TILE = msg("tui.choose_tile", "←→ choose a tile")
     TUI_THINKING = msg("tui.thinking", "{name} is thinking…")
     TUI_PLAY_ON = msg("tui.play_on", "{tile} on:")
@@ -324,7 +328,8 @@ class Code(Enum):
         "howto.setup.text",
         "The game uses a double-nine set: 55 tiles, each with two ends of 0 to 9 pips. Shuffle the tiles "
         "face down and deal each player a hand: seven tiles with four to seven players, more with two or "
-        "three, six with eight. The tiles left over stay face down: they are the chicken yard, the boneyard you draw from.",
+        "three, six with eight. The tiles left over stay face down: they are the chicken yard, the boneyard "
+        "you draw from.",
     )
     HOWTO_HUB_TITLE = msg("howto.hub.title", "The hub")
     HOWTO_HUB = msg(
@@ -355,8 +360,8 @@ class Code(Enum):
     HOWTO_TURN = msg(
         "howto.turn.text",
         "Play goes clockwise. If you can play a tile, you must. If you cannot, draw one tile from the "
-        "chicken yard; if it fits, you may play it at once or keep it and pass, otherwise your turn ends. When the chicken "
-        "yard is empty and you cannot play, you pass.",
+        "chicken yard; if it fits, you may play it at once or keep it and pass, otherwise your turn ends. "
+        "When the chicken yard is empty and you cannot play, you pass.",
     )
     HOWTO_END_TITLE = msg("howto.end.title", "The end of a round")
     HOWTO_END = msg(
