@@ -400,15 +400,3 @@ class Code(Enum):
 
 
 _BY_ID: dict[str, Code] = {code.id: code for code in Code}
-
-HOWTO_SECTIONS: tuple[tuple[Code | None, tuple[Code, ...]], ...] = (
-    (None, (Code.HOWTO_INTRO,)),
-    (Code.HOWTO_SETUP_TITLE, (Code.HOWTO_SETUP,)),
-    (Code.HOWTO_HUB_TITLE, (Code.HOWTO_HUB, Code.HOWTO_ARMS, Code.HOWTO_MATCHING)),
-    (Code.HOWTO_FOOT_TITLE, (Code.HOWTO_FOOT,)),
-    (Code.HOWTO_TURN_TITLE, (Code.HOWTO_TURN,)),
-    (Code.HOWTO_END_TITLE, (Code.HOWTO_END,)),
-    (Code.HOWTO_SCORE_TITLE, (Code.HOWTO_SCORE,)),
-    (Code.HOWTO_WIN_TITLE, (Code.HOWTO_WIN,)),
-)
-"""How to play: (heading, paragraphs) in reading order, for the page and the terminal alike."""

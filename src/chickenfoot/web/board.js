@@ -7,6 +7,26 @@ import { el, tileGroup } from "./tiles.js";
 const MIN_SCALE = 0.15;
 const MAX_SCALE = 4;
 
+// The layout's tiles into the SVG group `g` (the table and the drawings of How to play); returns
+// the tile groups in the order played.
+export function drawLayout(g, geometry) {
+  if (geometry.placed.length > 0) el("circle", { cx: 0, cy: 0, r: 1.3, class: "hub-ring" }, g);
+  // Connectors first, under the tiles: a tile set apart for lack of room is joined to its end.
+  for (const p of geometry.placed) {
+    if (!p.link) continue;
+    const [x1, y1, x2, y2] = p.link;
+    el("line", { x1, y1, x2, y2, class: "connector", "data-link": p.tile }, g);
+  }
+  return geometry.placed.map((p) =>
+    g.appendChild(
+      tileGroup(p.a, p.b, {
+        transform: `translate(${p.x.toFixed(3)} ${p.y.toFixed(3)}) rotate(${p.angle.toFixed(1)})`,
+        "data-tile": p.tile,
+      }),
+    ),
+  );
+}
+
 export class Board {
   constructor(svg, onPick) {
     this.svg = svg;
@@ -28,22 +48,7 @@ export class Board {
     this.geometry = geometry;
     this.world.replaceChildren();
     const g = this.world;
-    if (state.layout.length > 0) el("circle", { cx: 0, cy: 0, r: 1.3, class: "hub-ring" }, g);
-    const last = state.layout.length - 1;
-    // Connectors first, under the tiles: a tile set apart for lack of room is joined to its end.
-    for (const p of geometry.placed) {
-      if (!p.link) continue;
-      const [x1, y1, x2, y2] = p.link;
-      el("line", { x1, y1, x2, y2, class: "connector", "data-link": p.tile }, g);
-    }
-    geometry.placed.forEach((p, i) => {
-      const tile = tileGroup(p.a, p.b, {
-        transform: `translate(${p.x.toFixed(3)} ${p.y.toFixed(3)}) rotate(${p.angle.toFixed(1)})`,
-        "data-tile": p.tile,
-      });
-      if (i === last) tile.classList.add("last");
-      g.appendChild(tile);
-    });
+    drawLayout(g, geometry).at(-1)?.classList.add("last");
     for (const [target, number] of state.open_ends) {
       const anchor = geometry.anchorOf(target);
       if (!anchor) continue;

@@ -1,0 +1,56 @@
+// The page in the reader's language. The server picks the language from the remembered choice and
+// navigator.languages and sends its catalog (GET /api/i18n, built from the .po files); messages are
+// codes with named placeholders, plural forms chosen by Intl.PluralRules (no eval under a strict CSP).
+
+const STORE = "cf-lang";
+let catalog = null;
+let plurals = null;
+
+// The catalog for the reader's languages (the remembered choice first); sets <html lang>.
+export async function loadCatalog() {
+  const saved = localStorage.getItem(STORE);
+  const wanted = [saved, ...(navigator.languages ?? [navigator.language])].filter(Boolean);
+  const response = await fetch(`/api/i18n?languages=${encodeURIComponent(wanted.join(","))}`);
+  if (!response.ok) throw new Error(`no catalog (${response.status})`);
+  catalog = await response.json();
+  plurals = new Intl.PluralRules(catalog.lang);
+  document.documentElement.lang = catalog.lang;
+  return catalog;
+}
+
+export function language() {
+  return catalog.lang;
+}
+
+// The message `code` with `params` filled in; `params.count` picks the plural form.
+export function t(code, params = {}) {
+  let text = catalog.messages[code];
+  if (text === undefined) throw new Error(`unknown message code ${code}`);
+  if (Array.isArray(text)) {
+    const index = catalog.plural_categories.indexOf(plurals.select(params.count ?? 0));
+    text = text[index >= 0 ? index : text.length - 1];
+  }
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+// Static markup: data-t="code" sets the text, data-t-aria-label / data-t-title / data-t-placeholder
+// the attribute of that name.
+export function translatePage(root = document) {
+  for (const node of root.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const attribute of ["aria-label", "title", "placeholder"]) {
+    for (const node of root.querySelectorAll(`[data-t-${attribute}]`)) {
+      node.setAttribute(attribute, t(node.getAttribute(`data-t-${attribute}`)));
+    }
+  }
+}
+
+// A <select> of the game's languages, each in its own name; a choice is remembered and its catalog
+// loaded, then handed to `onChange`.
+export function languageSwitcher(select, onChange) {
+  select.replaceChildren(...Object.entries(catalog.languages).map(([code, name]) => new Option(name, code)));
+  select.value = catalog.lang;
+  select.addEventListener("change", async () => {
+    localStorage.setItem(STORE, select.value);
+    onChange(await loadCatalog());
+  });
+}
