@@ -29,7 +29,7 @@ function figure({ caption, layout }) {
 
 function render(catalog) {
   translatePage();
-  document.title = `${t("ui.how_to_play")} · ${t("ui.game_name")}`;
+  document.title = [t("ui.how_to_play"), t("ui.game_name")].join(" · ");
   const body = document.getElementById("howto-body");
   body.replaceChildren(
     ...catalog.howto.map((section) => {
