@@ -88,18 +88,13 @@ class Code(Enum):
         "Chicken foot on {tile}: {count} more toes carrying {number}, nothing else may be played.",
     )
     OPEN_EMPTY = msg("open.empty", "The table is empty: the round opens with {tile}.")
-    OPEN_WAITING = msg("open.waiting", "Round {round}: waiting for the {tile}")
-    OPEN_START_ARM = msg("open.start_arm", "Your turn — start an arm")
-    OPEN_FINISH_FOOT = msg("open.finish_foot", "Your turn — finish the chicken foot on {tile}")
     BOARD_HUB = msg("board.hub", "hub")
     BOARD_ARMS_LEFT = nmsg("board.arms_left", "needs {count} more arm", "needs {count} more arms")
     BOARD_TOES_LEFT = nmsg("board.toes_left", "needs {count} more toe", "needs {count} more toes")
 
     # --- the end of a round and of the match (RULES.md §5, §6)
-    ROUND_TITLE = msg("round.title", "Round {round} of {rounds}")
     ROUND_OVER = msg("round.over", "Round {round} is over")
-    ROUND_WENT_OUT = msg("round.went_out", "Round {round}: {names} went out!")
-    ROUND_BLOCKED = msg("round.blocked", "Round {round}: blocked")
+    ROUND_STATUS = msg("round.status", "Round {round} of {rounds} · hub {tile} · boneyard {count}")
     ROUND_SCORING = msg("round.scoring", "Points are the pips left in hand; the 0-0 counts {points}.")
     ROUND_DEALT = msg("round.dealt", "Round {round} has been dealt — close this to play on.")
     ROUND_POINTS = nmsg("round.points", "{count} point", "{count} points")
@@ -162,13 +157,7 @@ class Code(Enum):
     ILLEGAL_NO_HUB_YET = msg("illegal.no_hub_yet", "the hub has not been placed yet")
     ILLEGAL_HUB_PLACED = msg("illegal.hub_placed", "the hub is already placed")
     ILLEGAL_TARGET_MISSING = msg("illegal.target_missing", "{target} is not in the layout")
-    ILLEGAL_HUB_NEEDS_ARMS = msg(
-        "illegal.hub_needs_arms", "the hub still needs arms: only tiles carrying {number} may go on {target}"
-    )
     ILLEGAL_NOT_HUB_NUMBER = msg("illegal.not_hub_number", "{tile} does not carry the hub's {number}")
-    ILLEGAL_FOOT_OPEN = msg(
-        "illegal.foot_open", "the chicken foot on {target} is open: only toes on {target} may be played"
-    )
     ILLEGAL_NOT_FOOT_NUMBER = msg("illegal.not_foot_number", "{tile} does not carry {number}")
     ILLEGAL_NO_OPEN_END = msg("illegal.no_open_end", "{target} has no open end")
     ILLEGAL_NO_MATCH = msg("illegal.no_match", "{tile} does not match the open {number} of {target}")
@@ -239,7 +228,6 @@ class Code(Enum):
     TABLE_YOUR_HAND = msg("table.your_hand", "Your hand")
     TABLE_YOUR_TILES = msg("table.your_tiles", "Your tiles")
     TABLE_BONEYARD_TITLE = msg("table.boneyard_title", "Tiles in the boneyard")
-    TABLE_DRAW_TILE = msg("table.draw_tile", "Draw a tile")
     TABLE_SHOW_HINTS = msg("table.show_hints", "Show hints")
     TABLE_SORT = msg("table.sort", "Sort")
     TABLE_SORT_HAND = msg("table.sort_hand", "Sort hand")
@@ -271,7 +259,6 @@ class Code(Enum):
     TUI_RESUME = msg("tui.resume", "Resume")
     TUI_RESUME_NEEDS_FILE = msg("tui.resume_needs_file", "type the file of a saved match to resume it")
     TUI_WHOLE_NUMBER = msg("tui.whole_number", "{field} must be a whole number (got {text})")
-    TUI_HANDOVER_TITLE = msg("tui.handover_title", "Seat {seat} to play")
     TUI_HANDOVER = msg("tui.handover", "Pass the keyboard to seat {seat}.\nPress any key to show the hand.")
     TUI_SAVE_PROMPT = msg("tui.save_prompt", "Save the match to (Enter saves, Escape cancels):")
     TUI_SAVED = msg("tui.saved", "Saved to {path}")
@@ -282,8 +269,6 @@ class Code(Enum):
     TUI_KEY_HINT = msg("tui.key.hint", "Hint")
     TUI_KEY_UNDO = msg("tui.key.undo", "Undo")
     TUI_KEY_SAVE = msg("tui.key.save", "Save")
-    TUI_ROUND_OVER_STATUS = msg("tui.round_over_status", "round over")
-    TUI_STATUS = msg("tui.status", "Round {round}/{rounds} · hub {tile} · boneyard {count}")
     TUI_HAND_HIDDEN = msg("tui.hand_hidden", "Hand hidden")
     TUI_HAND_HIDDEN_NOTE = msg("tui.hand_hidden_note", "The hand is hidden until its player takes the keyboard.")
     TUI_HAND_TITLE = nmsg(
@@ -297,7 +282,6 @@ class Code(Enum):
     TUI_P_PASSES = msg("tui.p_passes", "p passes")
     TUI_HANDS = msg("tui.hands", "Hands")
     TUI_TILES_LEFT = msg("tui.tiles_left", "Tiles left")
-    TUI_SCOREBOARD = msg("tui.scoreboard", "Scoreboard")
     TUI_PRESS_QUIT = msg("tui.press_quit", "Press q to quit.")
     TUI_PRESS_NEXT = msg("tui.press_next", "Press Enter for the next round.")
     TUI_KIND_HUMAN = msg("tui.kind_human", "Seat {seat} (human)")
@@ -307,7 +291,6 @@ class Code(Enum):
         "Type a move (9-4@9-9, 9-9, draw, pass), or: moves, board, hint, undo, save FILE, help, quit. "
         "TILE@TARGET puts TILE on the open end of TARGET.",
     )
-    PLAIN_ROUND = msg("plain.round", "Round {round} of {rounds}, hub {tile}, boneyard {count}")
     PLAIN_TILES_IN_HAND = msg("plain.tiles_in_hand", "Tiles in hand: {counts}.")
     PLAIN_SEAT_HAND = msg("plain.seat_hand", "Seat {seat} hand: {tiles}")
     PLAIN_LEGAL = msg("plain.legal", "Legal moves: {moves}")
