@@ -13,6 +13,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
+
+EventKind = Literal[
+    "hub",
+    "play",
+    "chicken_foot",
+    "foot_done",
+    "draw",
+    "pass",
+    "turn",
+    "round_over",
+    "match_over",
+    "round_start",
+    "connected",
+    "disconnected",
+]
+"""The kinds of event the protocol sends (docs/protocol.md); kind ``k`` is worded by the codes ``event.k...``."""
 
 
 @dataclass(frozen=True, slots=True)

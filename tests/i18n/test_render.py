@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext
 import io
+from typing import get_args
 
 import pytest
 from babel.messages.mofile import write_mo
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from chickenfoot import i18n
 from chickenfoot.i18n import LANGUAGES, PLURAL_SAMPLES, catalog_json, choose_language, negotiate, render, template
-from chickenfoot.messages import Code
+from chickenfoot.messages import Code, EventKind
 
 from .test_catalogs import placeholders, po_path
 
@@ -134,3 +135,9 @@ def test_browser_language_by_quality() -> None:
 @given(st.one_of(st.text(max_size=200), st.lists(st.text(max_size=20), max_size=40)))
 def test_negotiate_always_answers_a_game_language(preferences: str | list[str]) -> None:
     assert negotiate(preferences) in LANGUAGES
+
+
+def test_every_event_kind_has_its_words() -> None:
+    ids = [code.id for code in Code]
+    for kind in get_args(EventKind):
+        assert any(i == f"event.{kind}" or i.startswith((f"event.{kind}.", f"event.{kind}_")) for i in ids), kind
