@@ -90,6 +90,13 @@ def test_howto_page(browser: Browser, site: str, lang: str, width: int) -> None:
         assert tiles == [len(f.layout) for f in figures]
         assert page.locator("figcaption").all_inner_texts() == [render(f.caption, lang) for f in figures]
         assert page.evaluate(OVERFLOWS) == []
+        numbers = [0, 1, 2, 3, 5, 10, 11, 12, 21, 22, 25, 100, 101, 111]
+        plurals = page.evaluate(
+            "async (numbers) => { const { t } = await import('/i18n.js');"
+            " return numbers.map((count) => t('ui.tile_count', { count })); }",
+            numbers,
+        )
+        assert plurals == [render(Code.TILE_COUNT, lang, count=n) for n in numbers]
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"howto-{lang}-{width}.png"), full_page=True)
