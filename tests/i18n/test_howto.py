@@ -14,6 +14,7 @@ from chickenfoot.howto import SECTIONS, figure_round, structure
 from chickenfoot.i18n import LANGUAGES, catalog_json, render
 from chickenfoot.layout import Phase
 from chickenfoot.messages import Code
+from chickenfoot.rules import Rules
 from chickenfoot.server.app import WEB_DIR
 from chickenfoot.server.i18n_routes import MAX_PREFERENCES, router
 from chickenfoot.tui.howto import howto_text
@@ -79,3 +80,16 @@ def test_no_message_call_hides_in_a_template_literal() -> None:
     """Babel's extractor does not look inside `${...}`: a code named there would go unchecked."""
     for path in sorted(WEB_DIR.glob("*.js")):
         assert "${t(" not in path.read_text(), path.name
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_howto_numbers_are_the_engines(lang: str) -> None:
+    """The numbers How to play quotes are those of the default rules (RULES.md)."""
+    rules = Rules()
+    first, second = (f"{d}-{d}" for d in rules.start_doubles()[:2])
+    assert str(rules.tile_count) in render(Code.HOWTO_SETUP, lang)
+    assert str(rules.max_pip) in render(Code.HOWTO_SETUP, lang)
+    assert [rules.hand_size_for(p) for p in (4, 7, 8)] == [7, 7, 6]  # "seven with four to seven, six with eight"
+    assert all(t in render(Code.HOWTO_HUB, lang) for t in (first, second, "0-0"))
+    assert str(rules.double_blank_points) in render(Code.HOWTO_SCORE, lang)
+    assert (rules.hub_arms, rules.toes) == (4, 3)  # "four arms", "three toes" in every language
