@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -78,11 +79,9 @@ class RedisDaemon:
     def stop(self) -> None:
         """Shut the daemon down the way an operator would (its clients see their connections close)."""
         if self.process is not None and self.process.poll() is None:
-            with redis.Redis.from_url(self.url) as client:
-                try:
-                    client.shutdown(nosave=True)
-                except redis.ConnectionError:
-                    pass  # the reply never comes: the server is gone
+            # The reply never comes: the server is gone.
+            with redis.Redis.from_url(self.url) as client, suppress(redis.ConnectionError):
+                client.shutdown(nosave=True)
             self.process.wait(10)
 
 

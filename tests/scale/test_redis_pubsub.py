@@ -8,6 +8,7 @@ from typing import Any
 
 from chickenfoot.server.pubsub import Message
 from chickenfoot.server.redis_pubsub import RedisPubSub
+
 from .conftest import RedisDaemon, worker
 
 
