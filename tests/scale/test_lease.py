@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import queue
 import signal
 import subprocess
@@ -11,8 +10,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-import pytest
 
 from chickenfoot.server.lease import Hold, LeaseKeeper, LocalLeases, RedisLeases
 
@@ -143,7 +140,6 @@ def test_one_process_alone_always_holds_every_lease() -> None:
     assert len(changes) == 1 and changes[0] is not None
 
 
-@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux only")
 def test_the_keeper_reports_a_lease_it_can_no_longer_renew(redis_daemon: RedisDaemon, prefix: str) -> None:
     changes: list[Hold | None] = []
 

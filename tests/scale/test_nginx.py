@@ -77,7 +77,7 @@ def test_table_sockets_pass_through_to_either_server(front: Front) -> None:
             first = json.loads(ws.recv(timeout=10))
             assert first["type"] == "state" and first["state"]["code"] == table["code"]
             ws.send(json.dumps({"type": "ping"}))
-            reply = {}
+            reply: dict[str, Any] = {}
             while reply.get("type") != "pong":
                 reply = json.loads(ws.recv(timeout=10))
     assert set(front.served_by(101)) == set(front.backends)
