@@ -1,4 +1,5 @@
-"""A process of the several-process tests: ``publish`` a numbered stream, or compete for a ``lease``.
+"""A process of the several-process tests: ``publish`` a numbered stream, compete for a ``lease``,
+or ``connect`` a socket to a table's seat.
 
 Run as a script; every line it prints is flushed at once so the test reads it as it happens.
 """
@@ -10,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from chickenfoot.server.connections import RedisConnections
 from chickenfoot.server.lease import Hold, LeaseKeeper, RedisLeases
 from chickenfoot.server.redis_pubsub import RedisPubSub
 
@@ -41,12 +43,22 @@ async def lease(url: str, prefix: str, name: str, ttl: float) -> None:
     await LeaseKeeper(leases, name, changed).run()
 
 
+async def connect(url: str, prefix: str, code: str, seat: int, ttl: float) -> None:
+    """Count one socket of ``seat`` at table ``code`` and keep the heartbeat; prints ``ready``."""
+    connections = RedisConnections(url, ttl=ttl, prefix=prefix)
+    await connections.arrive(code, seat)
+    print("ready", flush=True)
+    await connections.run()
+
+
 def main() -> None:
     command, url, prefix, *rest = sys.argv[1:]
     if command == "publish":
         asyncio.run(publish(url, prefix, int(rest[0]), float(rest[1]), Path(rest[2])))
-    else:
+    elif command == "lease":
         asyncio.run(lease(url, prefix, rest[0], float(rest[1])))
+    else:
+        asyncio.run(connect(url, prefix, rest[0], int(rest[1]), float(rest[2])))
 
 
 if __name__ == "__main__":
