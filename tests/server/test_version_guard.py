@@ -16,8 +16,6 @@ from hypothesis import strategies as st
 
 from chickenfoot.server.storage import Storage
 
-from .conftest import postgres_url
-
 Pauses = list[tuple[float, float]]
 pauses = st.lists(st.tuples(*[st.sampled_from([0.0, 0.0005, 0.002])] * 2), min_size=1, max_size=4)
 """Per attempt: a pause before catching up, and one between catching up and appending."""
@@ -53,9 +51,9 @@ async def attempts(storage: Storage, code: str, name: str, plan: Pauses) -> list
     return results
 
 
-def test_two_processes_appending_the_same_version_at_once_one_is_refused() -> None:
-    url = postgres_url()
-    assert url is not None
+def test_two_processes_appending_the_same_version_at_once_one_is_refused(pg_url: str | None) -> None:
+    assert pg_url is not None
+    url = pg_url
 
     async def scenario() -> tuple[list[BaseException | None], list[str]]:
         first, second = Storage(url), Storage(url)
@@ -80,10 +78,10 @@ def test_two_processes_appending_the_same_version_at_once_one_is_refused() -> No
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(first_plan=pauses, second_plan=pauses)
 def test_any_interleaving_of_two_writers_stores_each_version_once_and_refuses_the_rest(
-    first_plan: Pauses, second_plan: Pauses
+    pg_url: str | None, first_plan: Pauses, second_plan: Pauses
 ) -> None:
-    url = postgres_url()
-    assert url is not None
+    assert pg_url is not None
+    url = pg_url
 
     async def scenario() -> tuple[dict[str, list[tuple[int, bool]]], list[str]]:
         first, second = Storage(url), Storage(url)
