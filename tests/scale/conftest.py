@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 import redis
@@ -21,7 +22,7 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 WORKER = Path(__file__).with_name("worker.py")
 
 
-def unavailable(what: str, reason: object) -> None:
+def unavailable(what: str, reason: object) -> NoReturn:
     """Skip a test that needs a service which is missing here; on CI, fail it."""
     if os.environ.get("CI"):
         pytest.fail(f"{what} is required on CI: {reason}")

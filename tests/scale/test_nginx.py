@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from chickenfoot.server.launch import free_port, proxied, served
+from chickenfoot.server.launch import free_port, nginx_binary, proxied, served
 
 from .conftest import unavailable
 
@@ -46,18 +46,21 @@ class Front:
 
 
 @pytest.fixture(scope="module")
-def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Front]:
+def nginx() -> str:
+    try:
+        return nginx_binary()
+    except RuntimeError as exc:
+        unavailable("nginx", exc)
+
+
+@pytest.fixture(scope="module")
+def front(nginx: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Front]:
     # One SQLite file for both processes: each reads a table another created from storage.
     database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('nginx') / 'games.db'}"
     backends, port = [free_port(), free_port()], free_port()
     with ExitStack() as stack:
         processes = {backend: stack.enter_context(served(backend, database)) for backend in backends}
-        try:
-            directory = stack.enter_context(proxied(port, backends, TEMPLATE))
-        except RuntimeError as exc:
-            if "not installed" in str(exc):
-                unavailable("nginx", exc)
-            raise
+        directory = stack.enter_context(proxied(port, backends, TEMPLATE))
         yield Front(port, processes, directory)
 
 
@@ -92,3 +95,11 @@ def test_a_dead_server_is_skipped(front: Front) -> None:
         assert front.request("/api/presets")[0] == 200
     assert set(front.served_by(200)[-6:]) == {alive}
     assert [dead, alive] in front.tried(200)[-6:]  # tried, refused, passed on
+
+
+def test_a_configuration_nginx_refuses_is_reported(nginx: str, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.conf.template"
+    broken.write_text(TEMPLATE.read_text().replace("proxy_read_timeout 1h;", "proxy_read_timeout;"))
+    refused = pytest.raises(RuntimeError, match=r"nginx refuses the configuration.*proxy_read_timeout")
+    with refused, proxied(free_port(), [free_port()], broken):
+        pass

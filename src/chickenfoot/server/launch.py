@@ -81,6 +81,14 @@ def render_site(template: Path, listen: str, servers: Sequence[str]) -> str:
     )
 
 
+def nginx_binary() -> str:
+    """The nginx executable (Debian's lives outside a normal user's PATH); ``RuntimeError`` if missing."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.access(nginx, os.X_OK):
+        raise RuntimeError("nginx is not installed")
+    return nginx
+
+
 @contextmanager
 def proxied(port: int, backends: Sequence[int], template: Path, *, timeout: float = 10.0) -> Iterator[Path]:
     """nginx on ``127.0.0.1:port`` in front of servers on ``127.0.0.1:backends``, stopped on exit.
@@ -88,9 +96,7 @@ def proxied(port: int, backends: Sequence[int], template: Path, *, timeout: floa
     Yields nginx's directory: its ``access.log`` ends each request's line with the servers tried. Raises
     ``RuntimeError`` when nginx is missing, ``nginx -t`` refuses the configuration, or it never answers.
     """
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not os.access(nginx, os.X_OK):
-        raise RuntimeError("nginx is not installed")
+    nginx = nginx_binary()
     with tempfile.TemporaryDirectory(prefix="chickenfoot-nginx-") as name:
         directory = Path(name)
         directory.chmod(0o755)  # nginx's workers run as another user when started by root
