@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import redis.asyncio as redis
 
 from chickenfoot.server.pubsub import Message
 from chickenfoot.server.redis_pubsub import RedisPubSub
@@ -45,6 +48,14 @@ class Follower:
         return self.applied[-1] if self.applied else 0
 
 
+async def until(done: Callable[[], bool], seconds: float = 5.0) -> None:
+    for _ in range(round(seconds * 100)):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"waited {seconds} s in vain")
+
+
 async def wait_done(process: Any) -> None:
     line = await asyncio.to_thread(process.stdout.readline)
     assert line.strip() == "done", line
@@ -62,10 +73,7 @@ def test_every_subscribing_process_gets_every_message_once_in_publish_order(
         await asyncio.wait_for(asyncio.gather(*(f.live.wait() for f in followers)), 10)
         publisher = worker("publish", redis_url, prefix, str(count), "0", str(tmp_path / "record"))
         await wait_done(publisher)
-        for _ in range(100):
-            if all(f.version == count for f in followers):
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: all(f.version == count for f in followers))
         await first.close()
         await second.close()
         return followers
@@ -86,16 +94,12 @@ def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_dupl
         follower = Follower(pubsub, "a", record)
         await asyncio.wait_for(follower.live.wait(), 10)
         publisher = worker("publish", redis_daemon.url, prefix, str(count), "0.01", str(record))
-        while follower.version < 50:
-            await asyncio.sleep(0.01)
+        await until(lambda: follower.version >= 50, seconds=30)  # the publisher starts first
         await asyncio.to_thread(redis_daemon.stop)
         await asyncio.sleep(0.5)
         await asyncio.to_thread(redis_daemon.start)
         await wait_done(publisher)
-        for _ in range(100):
-            if follower.version == count:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: follower.version == count)
         await pubsub.close()
         return pubsub, follower
 
@@ -107,3 +111,48 @@ def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_dupl
     assert versions == sorted(set(versions))  # never a message twice, never out of order
     assert versions[-1] == count  # delivery resumed after the restart
     assert follower.applied == list(range(1, count + 1))  # and storage filled the gap exactly
+
+
+def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) -> None:
+    async def scenario() -> tuple[list[str], list[int], list[int]]:
+        pubsub = RedisPubSub(redis_url, prefix=prefix)
+        caught: list[str] = []
+        first: list[int] = []
+        second: list[int] = []
+        live = asyncio.Event()
+
+        def catch_up(mark: str) -> Callable[[], None]:
+            def note() -> None:
+                caught.append(mark)
+                live.set()
+
+            return note
+
+        leave_first = pubsub.subscribe("a", lambda m: first.append(m["version"]), catch_up("1"))
+        await asyncio.wait_for(live.wait(), 10)
+        await pubsub.publish("a", {"version": 1})
+        await until(lambda: first == [1])
+        # A second subscriber of a live channel is told to catch up at once (version 1 passed it by).
+        leave_second = pubsub.subscribe("a", lambda m: second.append(m["version"]), catch_up("2"))
+        await pubsub.publish("a", {"version": 2})
+        await until(lambda: first[-1] == 2 and second[-1:] == [2])
+        leave_first()
+        await pubsub.publish("a", {"version": 3})
+        await until(lambda: second[-1] == 3)
+        leave_second()  # nobody left: the channel is dropped in Redis
+        async with redis.Redis.from_url(redis_url) as observer:
+            while (await observer.pubsub_numsub(prefix + "a"))[0][1] > 0:
+                await asyncio.sleep(0.01)
+        await pubsub.publish("a", {"version": 4})
+        live.clear()
+        pubsub.subscribe("a", lambda m: second.append(m["version"]), catch_up("3"))
+        await asyncio.wait_for(live.wait(), 10)
+        await pubsub.publish("a", {"version": 5})
+        await until(lambda: second[-1] == 5)
+        await pubsub.close()
+        return caught, first, second
+
+    caught, first, second = asyncio.run(scenario())
+    assert caught == ["1", "2", "3"]
+    assert first == [1, 2]
+    assert second == [2, 3, 5]  # 4 was published while nobody listened: caught up from storage instead

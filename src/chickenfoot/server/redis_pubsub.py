@@ -61,6 +61,8 @@ class RedisPubSub:
         self._subscriptions: dict[str, list[_Subscription]] = {}
         self._live: set[str] = set()
         self._reader: asyncio.Task[None] | None = None
+        self._changed = False
+        """Channels were added or dropped since the reader last subscribed."""
         self.reconnections = 0
         """Times the subscription connection was lost and made again."""
 
@@ -75,7 +77,8 @@ class RedisPubSub:
         self._subscriptions.setdefault(channel, []).append(subscription)
         if channel in self._live and catch_up is not None:
             # Live already: messages reach this subscriber from now on, but not those just before.
-            asyncio.get_running_loop().call_soon(catch_up)
+            asyncio.get_running_loop().call_soon(_safely, catch_up)
+        self._changed = True
         if self._reader is None:
             self._reader = asyncio.create_task(self._read())
 
@@ -85,6 +88,7 @@ class RedisPubSub:
                 subscriptions.remove(subscription)
             if not subscriptions:
                 self._subscriptions.pop(channel, None)
+                self._changed = True
 
         return unsubscribe
 
@@ -113,14 +117,17 @@ class RedisPubSub:
     async def _listen(self, connection: redis.client.PubSub) -> None:
         """Keep ``connection`` subscribed to the wanted channels and hand out its messages."""
         subscribed: set[str] = set()
+        self._changed = True
         while True:
-            wanted = set(self._subscriptions)
-            if added := wanted - subscribed:
-                await connection.subscribe(*(self.prefix + channel for channel in added))
-            if removed := subscribed - wanted:
-                await connection.unsubscribe(*(self.prefix + channel for channel in removed))
-                self._live -= removed
-            subscribed = wanted
+            if self._changed:
+                self._changed = False
+                wanted = set(self._subscriptions)
+                if added := wanted - subscribed:
+                    await connection.subscribe(*(self.prefix + channel for channel in added))
+                if removed := subscribed - wanted:
+                    await connection.unsubscribe(*(self.prefix + channel for channel in removed))
+                    self._live -= removed
+                subscribed = wanted
             message = await connection.get_message(timeout=POLL_SECONDS)
             if message is not None:
                 self._dispatch(message)
@@ -139,7 +146,11 @@ class RedisPubSub:
         elif kind == "message" and channel in self._live:
             data = message["data"]
             assert isinstance(data, bytes)
-            payload: Message = json.loads(data)
+            try:
+                payload: Message = json.loads(data)
+            except ValueError:
+                log.warning("a message on %s is not JSON; ignored", channel)
+                return
             for subscription in list(self._subscriptions.get(channel, ())):
                 _safely(subscription.callback, payload)
 
