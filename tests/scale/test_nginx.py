@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +105,39 @@ def test_a_configuration_nginx_refuses_is_reported(nginx: str, tmp_path: Path) -
     refused = pytest.raises(RuntimeError, match=r"nginx refuses the configuration.*proxy_read_timeout")
     with refused, proxied(free_port(), [free_port()], broken):
         pass
+
+
+class Echo(BaseHTTPRequestHandler):
+    """Answers every GET with the request's headers, as JSON."""
+
+    def do_GET(self) -> None:
+        body = json.dumps({name.lower(): value for name, value in self.headers.items()}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_nginx_sets_the_client_address_and_passes_upgrades_on(nginx: str) -> None:
+    echo = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    threading.Thread(target=echo.serve_forever, daemon=True).start()
+    port = free_port()
+    try:
+        with proxied(port, [echo.server_address[1]], TEMPLATE):
+
+            def headers(path: str, sent: dict[str, str]) -> dict[str, str]:
+                request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=sent)
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return dict(json.loads(response.read()))
+
+            plain = headers("/api/presets", {"X-Forwarded-For": "203.0.113.9"})
+            upgrade = headers("/ws/ABC", {"Upgrade": "websocket", "Connection": "Upgrade"})
+    finally:
+        echo.shutdown()
+    assert plain["x-forwarded-for"] == "127.0.0.1"  # the client's own address, not what it claimed
+    assert "upgrade" not in plain and "connection" not in plain  # kept-alive upstream connection
+    assert upgrade["upgrade"] == "websocket" and upgrade["connection"] == "upgrade"
