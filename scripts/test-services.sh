@@ -31,6 +31,35 @@ if [ -z "${CHICKENFOOT_TEST_DATABASE_URL:-}" ]; then
         as_postgres createdb -p "$pg_port" -O chickenfoot chickenfoot_test
 fi
 
+# Redis for the several-process tests (pub/sub, leases, shared rate-limit counters): a private daemon on
+# 127.0.0.1:6379 that keeps nothing on disk. The tests read CHICKENFOOT_TEST_REDIS_URL when it is set.
+# nginx is only installed: the tests that put it in front of servers start their own on free ports.
+missing=()
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+if [ ${#missing[@]} -gt 0 ]; then
+    # The packages must not start their own daemons (nginx would listen on every address).
+    no_start=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        no_start=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\nexit 101\n' | as_root tee "$no_start" >/dev/null
+        as_root chmod +x "$no_start"
+    fi
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    [ -z "$no_start" ] || as_root rm -f "$no_start"
+fi
+if [ -z "${CHICKENFOOT_TEST_REDIS_URL:-}" ]; then
+    if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+        redis-server --bind 127.0.0.1 --port 6379 --daemonize yes --save '' --appendonly no >/dev/null
+        for _ in $(seq 50); do
+            redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break
+            sleep 0.1
+        done
+    fi
+    redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null
+fi
+
 # Debian's Chromium for the browser tests (tests/e2e drive it with Playwright; never a downloaded browser).
 if [ ! -x /usr/bin/chromium ]; then
     as_root apt-get update -qq

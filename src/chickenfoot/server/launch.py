@@ -1,15 +1,39 @@
-"""Start ``chickenfoot serve`` in a child process and wait until it answers: for tests and benchmarks."""
+"""Start ``chickenfoot serve`` (and nginx in front of several) in child processes: for tests and benchmarks."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
+import string
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO
+
+NGINX_MAIN = """\
+daemon off;
+worker_processes 1;
+pid nginx.pid;
+error_log error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    log_format upstream '$status $request_method $uri $upstream_addr';
+    access_log access.log upstream;
+    client_body_temp_path client_body;
+    proxy_temp_path proxy;
+    fastcgi_temp_path fastcgi;
+    uwsgi_temp_path uwsgi;
+    scgi_temp_path scgi;
+    include {site};
+}}
+"""
+"""nginx's main file around a site file; relative paths are under its prefix directory."""
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -47,3 +71,55 @@ def served(
         if process.poll() is None:
             process.kill()
         process.wait()
+
+
+def render_site(template: Path, listen: str, servers: Sequence[str]) -> str:
+    """An nginx site file from ``template`` (see deploy/nginx.conf.template), as the nginx image renders it."""
+    upstreams = " ".join(f"server {server};" for server in servers)
+    return string.Template(template.read_text()).safe_substitute(
+        CHICKENFOOT_LISTEN=listen, CHICKENFOOT_SERVERS=upstreams
+    )
+
+
+def nginx_binary() -> str:
+    """The nginx executable (Debian's lives outside a normal user's PATH); ``RuntimeError`` if missing."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.access(nginx, os.X_OK):
+        raise RuntimeError("nginx is not installed")
+    return nginx
+
+
+@contextmanager
+def proxied(port: int, backends: Sequence[int], template: Path, *, timeout: float = 10.0) -> Iterator[Path]:
+    """nginx on ``127.0.0.1:port`` in front of servers on ``127.0.0.1:backends``, stopped on exit.
+
+    Yields nginx's directory: its ``access.log`` ends each request's line with the servers tried. Raises
+    ``RuntimeError`` when nginx is missing, ``nginx -t`` refuses the configuration, or it never answers.
+    """
+    nginx = nginx_binary()
+    with tempfile.TemporaryDirectory(prefix="chickenfoot-nginx-") as name:
+        directory = Path(name)
+        directory.chmod(0o755)  # nginx's workers run as another user when started by root
+        site = directory / "chickenfoot.conf"
+        site.write_text(render_site(template, f"127.0.0.1:{port}", [f"127.0.0.1:{b}" for b in backends]))
+        (directory / "nginx.conf").write_text(NGINX_MAIN.format(site=site))
+        command = [nginx, "-p", f"{directory}/", "-c", "nginx.conf", "-e", "stderr"]
+        check = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
+        if check.returncode != 0:
+            raise RuntimeError(f"nginx refuses the configuration: {check.stderr.strip()}")
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        said = process.stderr.read().strip() if process.poll() is not None and process.stderr else ""
+                        raise RuntimeError(f"nginx did not start on port {port}: {said}") from None
+                    time.sleep(0.05)
+            yield directory
+        finally:
+            process.terminate()
+            process.wait()

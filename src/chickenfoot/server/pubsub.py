@@ -1,7 +1,7 @@
 """Fan-out of table changes to the connections watching a table.
 
-The interface is what a Redis (or PostgreSQL LISTEN/NOTIFY) backend would implement to run several
-server processes; :class:`LocalPubSub` is the in-process default. Messages are JSON-ready dicts.
+:class:`LocalPubSub` is the in-process default; :class:`chickenfoot.server.redis_pubsub.RedisPubSub`
+carries the same messages between several server processes. Messages are JSON-ready dicts.
 """
 
 from __future__ import annotations
@@ -12,18 +12,29 @@ from typing import Any, Protocol
 Message = dict[str, Any]
 Subscriber = Callable[[Message], None]
 Unsubscribe = Callable[[], None]
+CatchUp = Callable[[], None]
+"""Called when messages of a channel may have been missed: the subscriber reloads from storage."""
 
 
 class PubSub(Protocol):
     async def publish(self, channel: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``channel``, in publish order."""
 
-    def subscribe(self, channel: str, callback: Subscriber) -> Unsubscribe:
-        """Call ``callback`` with each message published on ``channel`` from now on."""
+    def subscribe(self, channel: str, callback: Subscriber, catch_up: CatchUp | None = None) -> Unsubscribe:
+        """Call ``callback`` with each message published on ``channel`` from now on.
+
+        A pub/sub between processes cannot promise "from now on": it calls ``catch_up`` once the
+        subscription is live and again after every reconnection, and messages published before
+        that call may never arrive. After ``catch_up`` returns, every message arrives once, in
+        publish order.
+        """
 
 
 class LocalPubSub:
-    """Subscribers in this process, called synchronously (they must only enqueue work)."""
+    """Subscribers in this process, called synchronously (they must only enqueue work).
+
+    Nothing is ever missed, so ``catch_up`` is never called.
+    """
 
     def __init__(self) -> None:
         self._subscribers: dict[str, list[Subscriber]] = {}
@@ -32,7 +43,7 @@ class LocalPubSub:
         for callback in list(self._subscribers.get(channel, ())):
             callback(message)
 
-    def subscribe(self, channel: str, callback: Subscriber) -> Unsubscribe:
+    def subscribe(self, channel: str, callback: Subscriber, catch_up: CatchUp | None = None) -> Unsubscribe:
         self._subscribers.setdefault(channel, []).append(callback)
 
         def unsubscribe() -> None:

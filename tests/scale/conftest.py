@@ -1,0 +1,103 @@
+"""Fixtures of the several-process tests: the shared Redis, private Redis daemons to restart, workers."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import suppress
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+import redis
+
+from chickenfoot.server.launch import free_port
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+WORKER = Path(__file__).with_name("worker.py")
+
+
+def unavailable(what: str, reason: object) -> NoReturn:
+    """Skip a test that needs a service which is missing here; on CI, fail it."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is required on CI: {reason}")
+    pytest.skip(f"{what} is not available ({reason}); run scripts/test-services.sh")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The test Redis (CHICKENFOOT_TEST_REDIS_URL, else the local default) once it answers."""
+    url = os.environ.get("CHICKENFOOT_TEST_REDIS_URL", DEFAULT_REDIS_URL)
+    client = redis.Redis.from_url(url, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        unavailable("Redis", exc)
+    finally:
+        client.close()
+    return url
+
+
+@pytest.fixture
+def prefix() -> str:
+    """A key and channel prefix of this test alone (the Redis is shared with other runs)."""
+    return f"test:{secrets.token_hex(4)}:"
+
+
+class RedisDaemon:
+    """A private ``redis-server`` on a free port that a test may shut down and start again."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            unavailable("redis-server", "not installed")
+        self.binary = str(binary)
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.02)
+            finally:
+                client.close()
+
+    def stop(self) -> None:
+        """Shut the daemon down the way an operator would (its clients see their connections close)."""
+        if self.process is not None and self.process.poll() is None:
+            # The reply never comes: the server is gone.
+            with redis.Redis.from_url(self.url) as client, suppress(redis.ConnectionError):
+                client.shutdown(nosave=True)
+            self.process.wait(10)
+
+
+@pytest.fixture
+def redis_daemon() -> Iterator[RedisDaemon]:
+    daemon = RedisDaemon()
+    daemon.start()
+    try:
+        yield daemon
+    finally:
+        daemon.stop()
+
+
+def worker(*args: str) -> subprocess.Popen[str]:
+    """A worker process (tests/scale/worker.py) whose output lines the test reads."""
+    return subprocess.Popen(
+        [sys.executable, str(WORKER), *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )

@@ -1,0 +1,92 @@
+"""Who is connected, counted over every process: added up, swept when a process dies, rebuilt after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from chickenfoot.server.connections import LocalConnections, RedisConnections
+
+from .conftest import RedisDaemon, worker
+
+
+def test_one_process_counts_its_own_sockets() -> None:
+    async def scenario() -> list[list[int]]:
+        connections = LocalConnections()
+        await connections.arrive("ABC", 1)
+        await connections.arrive("ABC", 1)
+        seen = [await connections.counts("ABC", 3)]
+        await connections.leave("ABC", 1)
+        await connections.leave("ABC", 0)  # never arrived: nothing to take away
+        seen.append(await connections.counts("ABC", 3))
+        await connections.leave("ABC", 1)
+        seen.append(await connections.counts("ABC", 3))
+        assert connections.own == {}
+        return seen
+
+    assert asyncio.run(scenario()) == [[0, 2, 0], [0, 1, 0], [0, 0, 0]]
+
+
+def test_two_processes_see_the_sum_of_their_sockets(redis_url: str, prefix: str) -> None:
+    async def scenario() -> list[list[int]]:
+        first, second = (RedisConnections(redis_url, prefix=prefix) for _ in range(2))
+        await first.arrive("ABC", 0)
+        await first.arrive("ABC", 0)
+        await second.arrive("ABC", 0)
+        await second.arrive("ABC", 1)
+        await second.arrive("XYZ", 1)  # another table
+        seen = [await first.counts("ABC", 3), await second.counts("ABC", 3)]
+        await first.leave("ABC", 0)
+        await second.leave("ABC", 1)
+        seen += [await second.counts("ABC", 3), await first.counts("XYZ", 2)]
+        for connections in (first, second):
+            await connections.close()
+        return seen
+
+    assert asyncio.run(scenario()) == [[3, 1, 0], [3, 1, 0], [2, 0, 0], [0, 1]]
+
+
+def test_the_sockets_of_a_killed_process_stop_counting_within_its_ttl(redis_url: str, prefix: str) -> None:
+    ttl = 1.0
+    process = worker("connect", redis_url, prefix, "ABC", "1", str(ttl))
+
+    async def scenario() -> tuple[list[int], float, list[int]]:
+        connections = RedisConnections(redis_url, ttl=ttl, prefix=prefix)
+        assert process.stdout is not None
+        assert (await asyncio.to_thread(process.stdout.readline)).strip() == "ready"
+        before = await connections.counts("ABC", 2)
+        process.kill()
+        killed = time.monotonic()
+        while (after := await connections.counts("ABC", 2)) != [0, 0] and time.monotonic() - killed < 5:
+            await asyncio.sleep(0.05)
+        gone = time.monotonic() - killed
+        await connections.close()
+        return before, gone, after
+
+    try:
+        before, gone, after = asyncio.run(scenario())
+    finally:
+        process.kill()
+        process.wait()
+    assert before == [0, 1] and after == [0, 0]
+    assert gone < ttl + 0.5
+
+
+def test_after_a_redis_restart_every_process_writes_its_counts_again(redis_daemon: RedisDaemon, prefix: str) -> None:
+    async def scenario() -> list[list[int]]:
+        connections = RedisConnections(redis_daemon.url, ttl=0.6, prefix=prefix)
+        heartbeat = asyncio.create_task(connections.run())
+        await connections.arrive("ABC", 0)
+        seen = [await connections.counts("ABC", 2)]
+        await asyncio.to_thread(redis_daemon.stop)
+        await connections.arrive("ABC", 1)  # not shared while Redis is down...
+        await asyncio.to_thread(redis_daemon.start)  # empty: it kept nothing
+        await asyncio.sleep(0.6)  # a heartbeat finds its key gone and writes everything again
+        seen.append(await connections.counts("ABC", 2))
+        heartbeat.cancel()
+        await asyncio.gather(heartbeat, return_exceptions=True)
+        seen.append(await connections.counts("ABC", 2))  # a process that stops takes its sockets out
+        await connections.close()
+        return seen
+
+    assert asyncio.run(scenario()) == [[1, 0], [1, 1], [0, 0]]

@@ -1,0 +1,163 @@
+"""Leases: one holder at a time, takeover when the holder dies, and a paused holder learns it lost."""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from chickenfoot.server.lease import Hold, LeaseKeeper, LocalLeases, RedisLeases
+
+from .conftest import RedisDaemon, worker
+
+
+class Competitor:
+    """A worker process competing for one lease, its ``held``/``lost`` lines read as they come."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
+        self.lines: queue.Queue[tuple[str, int, float]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            what, token, when = line.split()
+            self.lines.put((what, int(token), float(when)))
+
+    def next(self, timeout: float) -> tuple[str, int, float] | None:
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+@contextmanager
+def competitors(url: str, prefix: str, ttl: float) -> Iterator[list[Competitor]]:
+    processes = [worker("lease", url, prefix, "table:ABC", str(ttl)) for _ in range(2)]
+    try:
+        yield [Competitor(process) for process in processes]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGCONT)
+                process.kill()
+            process.wait()
+
+
+def first_holder(both: list[Competitor]) -> tuple[Competitor, Competitor, int]:
+    deadline = time.monotonic() + 20  # two interpreters starting on a busy machine
+    while time.monotonic() < deadline:
+        for i, competitor in enumerate(both):
+            if (line := competitor.next(0.05)) is not None:
+                assert line[0] == "held", line
+                return competitor, both[1 - i], line[1]
+    raise AssertionError("nobody took the lease")
+
+
+def test_renewal_keeps_the_lease_and_a_killed_holder_is_replaced_within_five_seconds(
+    redis_url: str, prefix: str
+) -> None:
+    with competitors(redis_url, prefix, ttl=3.0) as both:
+        holder, other, token = first_holder(both)
+        # Renewed every second, the lease stays with its holder past its 3 s lifetime.
+        assert other.next(4.5) is None
+        assert holder.next(0) is None
+        holder.process.kill()
+        killed = time.monotonic()
+        taken = other.next(10.0)
+        assert taken is not None and taken[0] == "held", taken
+        takeover = taken[2] - killed
+        print(f"takeover after SIGKILL: {takeover:.2f} s")
+        assert takeover < 5.0
+        assert taken[1] > token  # fencing tokens only grow
+
+
+def test_a_paused_holder_learns_it_lost_the_lease(redis_url: str, prefix: str) -> None:
+    with competitors(redis_url, prefix, ttl=1.0) as both:
+        holder, other, token = first_holder(both)
+        holder.process.send_signal(signal.SIGSTOP)
+        taken = other.next(10.0)
+        assert taken is not None and taken[0] == "held" and taken[1] > token, taken
+        holder.process.send_signal(signal.SIGCONT)
+        lost = holder.next(5.0)
+        assert lost is not None and lost[:2] == ("lost", token), lost
+        # The new holder keeps renewing; the old one cannot take the lease back meanwhile.
+        assert holder.next(1.5) is None and other.next(0) is None
+
+
+def test_leases_refuse_a_second_holder_and_tokens_grow_even_across_a_redis_restart(
+    redis_daemon: RedisDaemon, prefix: str
+) -> None:
+    async def scenario(first: RedisLeases, second: RedisLeases) -> list[int]:
+        held = await first.acquire("t")
+        assert held is not None and held.valid()
+        assert await second.acquire("t") is None
+        assert await second.renew(Hold("t", held.token, held.expires)) is None  # another owner's token
+        await second.release(held)  # not its lease: nothing happens
+        assert await second.acquire("t") is None
+        renewed = await first.renew(held)
+        assert renewed is not None and renewed.expires >= held.expires
+        await first.release(held)
+        again = await second.acquire("t")
+        assert again is not None and again.token > held.token
+        await asyncio.to_thread(redis_daemon.stop)  # without persistence: every lease and token is gone
+        await asyncio.to_thread(redis_daemon.start)
+        after = await first.acquire("t")
+        assert after is not None
+        assert await second.renew(again) is None  # the restart cost the old holder its lease
+        return [held.token, again.token, after.token]
+
+    async def main() -> list[int]:
+        first, second = (RedisLeases(redis_daemon.url, ttl=5.0, prefix=prefix) for _ in range(2))
+        try:
+            return await scenario(first, second)
+        finally:
+            await first.close()
+            await second.close()
+
+    tokens = asyncio.run(main())
+    assert tokens == sorted(set(tokens))
+
+
+def test_one_process_alone_always_holds_every_lease() -> None:
+    changes: list[Hold | None] = []
+
+    async def scenario() -> None:
+        keeper = LeaseKeeper(LocalLeases(), "table:ABC", changes.append)
+        task = asyncio.create_task(keeper.run())
+        await asyncio.sleep(0.05)
+        assert keeper.hold is not None and keeper.hold.valid()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
+    assert len(changes) == 1 and changes[0] is not None
+
+
+def test_the_keeper_reports_a_lease_it_can_no_longer_renew(redis_daemon: RedisDaemon, prefix: str) -> None:
+    changes: list[Hold | None] = []
+
+    async def scenario() -> None:
+        leases = RedisLeases(redis_daemon.url, ttl=0.6, prefix=prefix)
+        keeper = LeaseKeeper(leases, "table:ABC", changes.append)
+        task = asyncio.create_task(keeper.run())
+        await asyncio.sleep(0.1)
+        assert keeper.hold is not None
+        await asyncio.to_thread(redis_daemon.stop)  # unreachable: renewals fail, the lease runs out
+        await asyncio.sleep(1.0)
+        assert keeper.hold is None
+        await asyncio.to_thread(redis_daemon.start)
+        await asyncio.sleep(0.5)
+        assert keeper.hold is not None  # taken again once Redis is back
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await leases.close()
+
+    asyncio.run(scenario())
+    assert [change is not None for change in changes] == [True, False, True]

@@ -1,0 +1,143 @@
+"""deploy/nginx.conf.template for real: Debian's nginx in front of two `chickenfoot serve` processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from chickenfoot.server.launch import free_port, nginx_binary, proxied, served
+
+from .conftest import unavailable
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf.template"
+
+
+class Front:
+    """nginx on ``port`` in front of the servers on ``backends``; ``log`` is its access log."""
+
+    def __init__(self, port: int, backends: dict[int, subprocess.Popen[str]], directory: Path) -> None:
+        self.port, self.processes, self.log = port, backends, directory / "access.log"
+        self.backends = list(backends)
+
+    def request(self, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data)
+        request.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+
+    def tried(self, status: int) -> list[list[int]]:
+        """The server ports tried for each logged request that ended with ``status``, in log order."""
+        lines = [line.split(" ", 3) for line in self.log.read_text().splitlines()]
+        tried = [fields[3].split(", ") for fields in lines if fields[0] == str(status)]
+        return [[int(address.rsplit(":", 1)[1]) for address in addresses] for addresses in tried]
+
+    def served_by(self, status: int) -> list[int]:
+        """The server port that answered each logged request that ended with ``status``."""
+        return [servers[-1] for servers in self.tried(status)]
+
+
+@pytest.fixture(scope="module")
+def nginx() -> str:
+    try:
+        return nginx_binary()
+    except RuntimeError as exc:
+        unavailable("nginx", exc)
+
+
+@pytest.fixture(scope="module")
+def front(nginx: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Front]:
+    # One SQLite file for both processes: each reads a table another created from storage.
+    database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('nginx') / 'games.db'}"
+    backends, port = [free_port(), free_port()], free_port()
+    with ExitStack() as stack:
+        processes = {backend: stack.enter_context(served(backend, database)) for backend in backends}
+        directory = stack.enter_context(proxied(port, backends, TEMPLATE))
+        yield Front(port, processes, directory)
+
+
+def test_http_requests_pass_through_round_robin_to_every_server(front: Front) -> None:
+    for _ in range(6):
+        status, body = front.request("/api/presets")
+        assert status == 200 and "classic" in body["presets"]
+    assert set(front.served_by(200)[-6:]) == set(front.backends)
+
+
+def test_table_sockets_pass_through_to_either_server(front: Front) -> None:
+    status, table = front.request("/api/tables", {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]})
+    assert status == 201
+    token = table["seats"][0]["token"]
+    for _ in range(2):  # round robin: one socket through each server
+        with connect(f"ws://127.0.0.1:{front.port}/ws/{table['code']}?token={token}", open_timeout=10) as ws:
+            first = json.loads(ws.recv(timeout=10))
+            assert first["type"] == "state" and first["state"]["code"] == table["code"]
+            ws.send(json.dumps({"type": "ping"}))
+            reply: dict[str, Any] = {}
+            while reply.get("type") != "pong":
+                reply = json.loads(ws.recv(timeout=10))
+    assert set(front.served_by(101)) == set(front.backends)
+
+
+def test_a_dead_server_is_skipped(front: Front) -> None:
+    """Runs last: it kills one server for good, and nginx passes its requests to the other."""
+    dead, alive = front.backends
+    front.processes[dead].kill()
+    front.processes[dead].wait()
+    for _ in range(6):
+        assert front.request("/api/presets")[0] == 200
+    assert set(front.served_by(200)[-6:]) == {alive}
+    assert [dead, alive] in front.tried(200)[-6:]  # tried, refused, passed on
+
+
+def test_a_configuration_nginx_refuses_is_reported(nginx: str, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.conf.template"
+    broken.write_text(TEMPLATE.read_text().replace("proxy_read_timeout 1h;", "proxy_read_timeout;"))
+    refused = pytest.raises(RuntimeError, match=r"nginx refuses the configuration.*proxy_read_timeout")
+    with refused, proxied(free_port(), [free_port()], broken):
+        pass
+
+
+class Echo(BaseHTTPRequestHandler):
+    """Answers every GET with the request's headers, as JSON."""
+
+    def do_GET(self) -> None:
+        body = json.dumps({name.lower(): value for name, value in self.headers.items()}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_nginx_sets_the_client_address_and_passes_upgrades_on(nginx: str) -> None:
+    echo = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    threading.Thread(target=echo.serve_forever, daemon=True).start()
+    port = free_port()
+    try:
+        with proxied(port, [echo.server_address[1]], TEMPLATE):
+
+            def headers(path: str, sent: dict[str, str]) -> dict[str, str]:
+                request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=sent)
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return dict(json.loads(response.read()))
+
+            plain = headers("/api/presets", {"X-Forwarded-For": "203.0.113.9"})
+            upgrade = headers("/ws/ABC", {"Upgrade": "websocket", "Connection": "Upgrade"})
+    finally:
+        echo.shutdown()
+    assert plain["x-forwarded-for"] == "127.0.0.1"  # the client's own address, not what it claimed
+    assert "upgrade" not in plain and "connection" not in plain  # kept-alive upstream connection
+    assert upgrade["upgrade"] == "websocket" and upgrade["connection"] == "upgrade"

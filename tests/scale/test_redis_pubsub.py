@@ -1,0 +1,158 @@
+"""Redis pub/sub between processes: delivery, order, and the catch-up after a Redis restart."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import redis.asyncio as redis
+
+from chickenfoot.server.pubsub import Message
+from chickenfoot.server.redis_pubsub import RedisPubSub
+
+from .conftest import RedisDaemon, worker
+
+
+class Follower:
+    """What a table does with its channel: applies each next version once, catching up from storage."""
+
+    def __init__(self, pubsub: RedisPubSub, channel: str, record: Path) -> None:
+        self.record = record
+        self.delivered: list[Any] = []
+        """Every message as the pub/sub handed it over, with ``"gap"`` where it reported one."""
+        self.applied: list[int] = []
+        self.live = asyncio.Event()
+        pubsub.subscribe(channel, self.receive, self.catch_up)
+
+    def receive(self, message: Message) -> None:
+        version = message["version"]
+        self.delivered.append(version)
+        if version == self.version + 1:
+            self.applied.append(version)
+        elif version > self.version + 1:
+            self.reload()  # a message went missing: the storage has it
+
+    def catch_up(self) -> None:
+        self.delivered.append("gap")
+        self.reload()
+        self.live.set()
+
+    def reload(self) -> None:
+        stored = [int(line) for line in self.record.read_text().split()] if self.record.exists() else []
+        self.applied.extend(v for v in stored if v > self.version)
+
+    @property
+    def version(self) -> int:
+        return self.applied[-1] if self.applied else 0
+
+
+async def until(done: Callable[[], bool], seconds: float = 5.0) -> None:
+    for _ in range(round(seconds * 100)):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"waited {seconds} s in vain")
+
+
+async def wait_done(process: Any) -> None:
+    line = await asyncio.to_thread(process.stdout.readline)
+    assert line.strip() == "done", line
+    assert await asyncio.to_thread(process.wait, 30) == 0
+
+
+def test_every_subscribing_process_gets_every_message_once_in_publish_order(
+    redis_url: str, prefix: str, tmp_path: Path
+) -> None:
+    count = 300
+
+    async def scenario() -> list[Follower]:
+        first, second = RedisPubSub(redis_url, prefix=prefix), RedisPubSub(redis_url, prefix=prefix)
+        followers = [Follower(pubsub, channel, tmp_path / "record") for pubsub in (first, second) for channel in "ab"]
+        await asyncio.wait_for(asyncio.gather(*(f.live.wait() for f in followers)), 10)
+        publisher = worker("publish", redis_url, prefix, str(count), "0", str(tmp_path / "record"))
+        await wait_done(publisher)
+        await until(lambda: all(f.version == count for f in followers))
+        await first.close()
+        await second.close()
+        return followers
+
+    for follower in asyncio.run(scenario()):
+        # Subscribed before the first publish: nothing to catch up, every message in order.
+        assert follower.delivered == ["gap", *range(1, count + 1)]
+        assert follower.applied == list(range(1, count + 1))
+
+
+def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_duplicates(
+    redis_daemon: RedisDaemon, prefix: str, tmp_path: Path
+) -> None:
+    count, record = 300, tmp_path / "record"
+
+    async def scenario() -> tuple[RedisPubSub, Follower]:
+        pubsub = RedisPubSub(redis_daemon.url, prefix=prefix, backoff_cap=0.5)
+        follower = Follower(pubsub, "a", record)
+        await asyncio.wait_for(follower.live.wait(), 10)
+        publisher = worker("publish", redis_daemon.url, prefix, str(count), "0.01", str(record))
+        await until(lambda: follower.version >= 50, seconds=30)  # the publisher starts first
+        await asyncio.to_thread(redis_daemon.stop)
+        await asyncio.sleep(0.5)
+        await asyncio.to_thread(redis_daemon.start)
+        await wait_done(publisher)
+        await until(lambda: follower.version == count)
+        await pubsub.close()
+        return pubsub, follower
+
+    pubsub, follower = asyncio.run(scenario())
+    assert pubsub.reconnections == 1
+    gaps = [i for i, item in enumerate(follower.delivered) if item == "gap"]
+    assert len(gaps) == 2 and gaps[0] == 0  # subscribed, and subscribed again after the restart
+    versions = [item for item in follower.delivered if item != "gap"]
+    assert versions == sorted(set(versions))  # never a message twice, never out of order
+    assert versions[-1] == count  # delivery resumed after the restart
+    assert follower.applied == list(range(1, count + 1))  # and storage filled the gap exactly
+
+
+def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) -> None:
+    async def scenario() -> tuple[list[str], list[int], list[int]]:
+        pubsub = RedisPubSub(redis_url, prefix=prefix)
+        caught: list[str] = []
+        first: list[int] = []
+        second: list[int] = []
+        live = asyncio.Event()
+
+        def catch_up(mark: str) -> Callable[[], None]:
+            def note() -> None:
+                caught.append(mark)
+                live.set()
+
+            return note
+
+        leave_first = pubsub.subscribe("a", lambda m: first.append(m["version"]), catch_up("1"))
+        await asyncio.wait_for(live.wait(), 10)
+        await pubsub.publish("a", {"version": 1})
+        await until(lambda: first == [1])
+        # A second subscriber of a live channel is told to catch up at once (version 1 passed it by).
+        leave_second = pubsub.subscribe("a", lambda m: second.append(m["version"]), catch_up("2"))
+        await pubsub.publish("a", {"version": 2})
+        await until(lambda: first[-1] == 2 and second[-1:] == [2])
+        leave_first()
+        await pubsub.publish("a", {"version": 3})
+        await until(lambda: second[-1] == 3)
+        leave_second()  # nobody left: the channel is dropped in Redis
+        async with redis.Redis.from_url(redis_url) as observer:
+            while (await observer.pubsub_numsub(prefix + "a"))[0][1] > 0:
+                await asyncio.sleep(0.01)
+        await pubsub.publish("a", {"version": 4})
+        live.clear()
+        pubsub.subscribe("a", lambda m: second.append(m["version"]), catch_up("3"))
+        await asyncio.wait_for(live.wait(), 10)
+        await pubsub.publish("a", {"version": 5})
+        await until(lambda: second[-1] == 5)
+        await pubsub.close()
+        return caught, first, second
+
+    caught, first, second = asyncio.run(scenario())
+    assert caught == ["1", "2", "3"]
+    assert first == [1, 2]
+    assert second == [2, 3, 5]  # 4 was published while nobody listened: caught up from storage instead

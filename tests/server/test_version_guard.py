@@ -1,0 +1,105 @@
+"""The database orders every table's events: two processes appending the same next version, one wins.
+
+Each writer stands for a server process (its own engine and connection pool) that catches up from
+storage, then appends the next version; the ``(table_code, version)`` primary key of ``actions``
+refuses the second append of a version, whatever the interleaving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import sqlalchemy as sa
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from chickenfoot.server.storage import Storage
+
+Pauses = list[tuple[float, float]]
+pauses = st.lists(st.tuples(*[st.sampled_from([0.0, 0.0005, 0.002])] * 2), min_size=1, max_size=4)
+"""Per attempt: a pause before catching up, and one between catching up and appending."""
+
+
+def is_conflict(exc: BaseException) -> bool:
+    """A unique-key violation on PostgreSQL (SQLSTATE 23505): someone stored that version first."""
+    return isinstance(exc, sa.exc.IntegrityError) and getattr(exc.orig, "sqlstate", None) == "23505"
+
+
+async def new_table(storage: Storage) -> str:
+    code = secrets.token_hex(4).upper()  # the test database outlives runs
+    assert await storage.create_table(code, {"test": "version guard"})
+    return code
+
+
+async def attempts(storage: Storage, code: str, name: str, plan: Pauses) -> list[tuple[int, bool]]:
+    """Catch up, then append the next version, once per step of ``plan``: (version, accepted) each."""
+    results = []
+    for before, between in plan:
+        await asyncio.sleep(before)
+        loaded = await storage.load_table(code)
+        assert loaded is not None
+        version = len(loaded[1]) + 1
+        await asyncio.sleep(between)
+        try:
+            await storage.append_action(code, version, f"{name}{len(results)}")
+        except sa.exc.IntegrityError as exc:
+            assert is_conflict(exc), exc
+            results.append((version, False))
+        else:
+            results.append((version, True))
+    return results
+
+
+def test_two_processes_appending_the_same_version_at_once_one_is_refused(pg_url: str | None) -> None:
+    assert pg_url is not None
+    url = pg_url
+
+    async def scenario() -> tuple[list[BaseException | None], list[str]]:
+        first, second = Storage(url), Storage(url)
+        await first.migrate()
+        code = await new_table(first)
+        outcomes = await asyncio.gather(
+            first.append_action(code, 1, "9-9"), second.append_action(code, 1, "draw"), return_exceptions=True
+        )
+        loaded = await second.load_table(code)
+        await first.close()
+        await second.close()
+        assert loaded is not None
+        return list(outcomes), loaded[1]
+
+    outcomes, stored = asyncio.run(scenario())
+    assert sorted(outcome is None for outcome in outcomes) == [False, True]
+    refused = next(outcome for outcome in outcomes if outcome is not None)
+    assert is_conflict(refused), refused
+    assert stored == ["9-9"] if outcomes[0] is None else stored == ["draw"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first_plan=pauses, second_plan=pauses)
+def test_any_interleaving_of_two_writers_stores_each_version_once_and_refuses_the_rest(
+    pg_url: str | None, first_plan: Pauses, second_plan: Pauses
+) -> None:
+    assert pg_url is not None
+    url = pg_url
+
+    async def scenario() -> tuple[dict[str, list[tuple[int, bool]]], list[str]]:
+        first, second = Storage(url), Storage(url)
+        await first.migrate()
+        code = await new_table(first)
+        a, b = await asyncio.gather(attempts(first, code, "a", first_plan), attempts(second, code, "b", second_plan))
+        loaded = await first.load_table(code)
+        await first.close()
+        await second.close()
+        assert loaded is not None
+        return {"a": a, "b": b}, loaded[1]
+
+    results, stored = asyncio.run(scenario())
+    event("a writer was refused" if any(not ok for tried in results.values() for _, ok in tried) else "no conflict")
+    accepted = {version: f"{name}{i}" for name, tried in results.items() for i, (version, ok) in enumerate(tried) if ok}
+    # No version twice, no hole: the stored log is exactly the accepted appends, in version order.
+    assert stored == [accepted[version] for version in range(1, len(accepted) + 1)]
+    for name, tried in results.items():
+        for version, ok in tried:
+            if not ok:  # refused only because the other writer holds that version
+                assert not stored[version - 1].startswith(name)
