@@ -112,14 +112,14 @@ class Storage:
         async with self._write() as conn:
             await conn.execute(game_tables.update().where(game_tables.c.code == code).values(config=json.dumps(config)))
 
-    async def append_action(self, code: str, version: int, action: str) -> None:
+    async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> None:
         """Store action number ``version`` of a table (numbered from 1); a duplicate number fails.
 
-        Returns once committed. Actions of many tables that arrive together share one transaction
+        ``at`` is when it was made (default: now). Returns once committed. Actions of many tables that arrive together share one transaction
         (group commit): one database round trip for all of them instead of one each.
         """
         done = asyncio.get_running_loop().create_future()
-        row = {"table_code": code, "version": version, "action": action, "at": datetime.now(UTC)}
+        row = {"table_code": code, "version": version, "action": action, "at": at or datetime.now(UTC)}
         self._pending.append((row, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_pending())

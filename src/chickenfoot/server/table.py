@@ -12,7 +12,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from chickenfoot.bots import Bot, Budget, hint, make_bot
@@ -287,13 +287,14 @@ class Table:
         """Check, store, apply and publish one action; raises :class:`ProtocolError` when refused."""
         async with self.lock:
             canonical = self.check(seat, action, version)
+            now = datetime.now(UTC)
             try:
-                await self.storage.append_action(self.code, self.version + 1, canonical)
+                await self.storage.append_action(self.code, self.version + 1, canonical, now)
             except Exception:
                 log.exception("cannot store action %d of table %s", self.version + 1, self.code)
                 raise ProtocolError("the move could not be stored; try again") from None
             events = self._apply(canonical)
-            self.turn_started = time.time()
+            self.turn_started = now.timestamp()  # as stored: a restart resumes the same clock
             await self._publish(events)
         self.schedule()
 
