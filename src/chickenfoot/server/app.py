@@ -13,9 +13,11 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.bots import BOTS
@@ -205,6 +207,17 @@ def bot_level(level: str) -> str:
     return level
 
 
+def unreadable_body(cause: BaseException) -> str:
+    """Why a request body could not be read, in one line."""
+    if isinstance(cause, RecursionError):
+        return "the body is nested too deeply"
+    if isinstance(cause, UnicodeDecodeError):
+        return "the body is not valid UTF-8"
+    if isinstance(cause, ValueError) and "digits" in str(cause):
+        return "a number in the body has too many digits"
+    return "the body is not valid JSON"
+
+
 def summary(table: Table) -> dict[str, Any]:
     presence = table.presence()
     return {
@@ -256,6 +269,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
         message = " ".join(str(first["msg"]).split())[:200]
         return JSONResponse({"detail": f"{where}: {message}" if where else message}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, exc: StarletteHTTPException) -> Response:
+        cause = exc.__cause__
+        if exc.status_code == 400 and cause is not None:  # FastAPI could not read the body at all
+            return JSONResponse({"detail": unreadable_body(cause)}, status_code=400)
+        return await http_exception_handler(request, exc)
 
     async def get_table(code: str) -> Table:
         table = await hub.get(code)
