@@ -126,9 +126,7 @@ def serve(
     """Serve the browser game (lobby, tables, bots) and print its address."""
     from chickenfoot.server.run import run
 
-    run(
-        host, port, database_url, pace, allowed_origins=allowed_origin or (), debug=debug, access_log=access_log
-    )
+    run(host, port, database_url, pace, allowed_origins=allowed_origin or (), debug=debug, access_log=access_log)
 
 
 @app.command()

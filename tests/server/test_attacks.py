@@ -66,7 +66,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     log = directory / "server.log"
     port = free_port()
     options = ["--access-log", "--allowed-origin", ALLOWED]
-    with log.open("w") as output, served(port, f"sqlite+aiosqlite:///{directory / 'games.db'}", output=output, options=options):
+    url = f"sqlite+aiosqlite:///{directory / 'games.db'}"
+    with log.open("w") as output, served(port, url, output=output, options=options):
         yield Server(port, log)
 
 

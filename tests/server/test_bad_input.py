@@ -75,7 +75,7 @@ def test_oversized_and_binary_messages(client: TestClient) -> None:
 
 def test_a_frame_over_64_kib_gets_an_error_then_closes(client: TestClient) -> None:
     with ExitStack() as stack:
-        table, players, _ = two_seats(client, stack)
+        _, players, _ = two_seats(client, stack)
         players[0].ws.send_text("x" * 70_000)
         error = players[0].until(lambda m: m["type"] == "error")
         assert error["message"] == "frame too large (limit 65536 bytes): closing"

@@ -35,7 +35,9 @@ def served(
     ``options`` are more ``chickenfoot serve`` options.
     """
     command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", database_url]
-    process = subprocess.Popen([*command, "--pace", str(pace), *options], stdout=output, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [*command, "--pace", str(pace), *options], stdout=output, stderr=subprocess.STDOUT, text=True
+    )
     try:
         deadline = time.monotonic() + timeout
         while True:

@@ -91,12 +91,8 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    MoveMessage | HintMessage | NextRoundMessage | PingMessage, Field(discriminator="type")
-]
-CLIENT_MESSAGES: TypeAdapter[MoveMessage | HintMessage | NextRoundMessage | PingMessage] = TypeAdapter(
-    ClientMessage
-)
+ClientMessage = Annotated[MoveMessage | HintMessage | NextRoundMessage | PingMessage, Field(discriminator="type")]
+CLIENT_MESSAGES: TypeAdapter[MoveMessage | HintMessage | NextRoundMessage | PingMessage] = TypeAdapter(ClientMessage)
 
 
 class ConnectQuery(_Message):
@@ -119,7 +115,7 @@ def one_line(error: ValidationError, what: str) -> str:
     if kind == "json_invalid":
         return f"{what} is not valid JSON ({message})"
     if kind in ("model_attributes_type", "model_type", "dict_type"):
-        return f"{what} must be a JSON object with a \"type\""
+        return f'{what} must be a JSON object with a "type"'
     if kind == "union_tag_not_found":
         return f'{what} needs a "type" (one of {", ".join(_TYPES)})'
     if kind == "union_tag_invalid":

@@ -115,7 +115,8 @@ class Storage:
     async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> None:
         """Store action number ``version`` of a table (numbered from 1); a duplicate number fails.
 
-        ``at`` is when it was made (default: now). Returns once committed. Actions of many tables that arrive together share one transaction
+        ``at`` is when it was made (default: now).
+        Returns once committed. Actions of many tables that arrive together share one transaction
         (group commit): one database round trip for all of them instead of one each.
         """
         done = asyncio.get_running_loop().create_future()
@@ -159,7 +160,6 @@ class Storage:
             )
             return json.loads(row[0]), [r[0] for r in rows]
 
-
     async def last_action_time(self, code: str) -> datetime | None:
         """When the table's latest action was stored (``None``: no action, or stored before times were)."""
         async with self.engine.connect() as conn:
@@ -179,14 +179,10 @@ class Storage:
 
     async def put_secret(self, code: str, seat: int, purpose: str, digest: str) -> None:
         """Store a digest, replacing the seat's earlier one for the same purpose."""
-        key = (
-            (seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat) & (seat_secrets.c.purpose == purpose)
-        )
+        key = (seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat) & (seat_secrets.c.purpose == purpose)
         async with self._write() as conn:
             await conn.execute(seat_secrets.delete().where(key))
-            await conn.execute(
-                seat_secrets.insert().values(table_code=code, seat=seat, purpose=purpose, digest=digest)
-            )
+            await conn.execute(seat_secrets.insert().values(table_code=code, seat=seat, purpose=purpose, digest=digest))
 
     async def take_seat(self, code: str, seat: int, seat_digest: str, invite_digest: str | None) -> bool:
         """Give a seat its credential in one transaction, consuming the seat's invite.

@@ -39,9 +39,7 @@ def upgrade() -> None:
             if token:
                 purpose = "seat" if entry.get("taken") else "invite"
                 value = hashlib.sha256(token.encode()).hexdigest()
-                connection.execute(
-                    secrets.insert().values(table_code=code, seat=seat, purpose=purpose, digest=value)
-                )
+                connection.execute(secrets.insert().values(table_code=code, seat=seat, purpose=purpose, digest=value))
         connection.execute(tables.update().where(tables.c.code == code).values(config=json.dumps(config)))
 
 
