@@ -147,7 +147,7 @@ class Table:
         self._presence_epoch = 0
         self._log_cache: LogCache = {}
         self._log_round = 0
-        self.turn_started = time.time()
+        self.turn_started = config.playing_since or time.time()
         """When the current turn began (seconds since the epoch): the turn timer counts from it."""
 
     # --- building -----------------------------------------------------------------------------
@@ -173,7 +173,7 @@ class Table:
         timer, match = self.config.turn_timer, self.match
         if timer is None or self.status != "playing" or match.round.is_over() or self.automatic(match.to_move):
             return None
-        return max(self.turn_started, self.config.playing_since or 0.0) + timer
+        return self.turn_started + timer
 
     def _apply(self, action: str) -> list[dict[str, Any]]:
         """Apply a checked action to the match; returns its events and records them."""
@@ -309,6 +309,11 @@ class Table:
 
     # --- presence -----------------------------------------------------------------------------
 
+    def _start_clock(self) -> None:
+        """The first turn's clock starts once every human seat is taken."""
+        if self.config.playing_since is None and not self.free_seats():
+            self.config.playing_since = self.turn_started = time.time()
+
     def free_seats(self) -> list[int]:
         """Human seats nobody has taken yet."""
         return [s for s, seat in enumerate(self.config.seats) if seat.kind == "human" and not seat.taken]
@@ -321,8 +326,7 @@ class Table:
             if name:
                 entry.name = name
                 self._log_cache.clear()  # the log names the seat
-            if self.config.playing_since is None and not self.free_seats():
-                self.config.playing_since = time.time()
+            self._start_clock()
             await self.storage.update_config(self.code, self.config.to_json())
             await self._publish([], presence=True)
         self.schedule()
@@ -344,8 +348,7 @@ class Table:
             self._log_cache.clear()
             self.bots[seat] = bot_for(level, self.config.seed + seat)
             self.covered.discard(seat)
-            if self.config.playing_since is None and not self.free_seats():
-                self.config.playing_since = time.time()
+            self._start_clock()
             await self.storage.update_config(self.code, self.config.to_json())
             await self._publish([], presence=True)
         self.schedule()
