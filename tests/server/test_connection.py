@@ -105,5 +105,3 @@ def test_a_change_delivered_while_subscribing_finds_the_connections_sender(tmp_p
 
     socket = asyncio.run(scenario())
     assert socket.closed == 1013
-
-

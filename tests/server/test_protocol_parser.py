@@ -65,7 +65,7 @@ def test_bytes_and_text_that_are_not_json(data: str | bytes) -> None:
     verdict(data)
 
 
-@given(st.integers(min_value=1, max_value=5000), st.sampled_from(["[", "{\"a\":", "[{\"type\":"]))
+@given(st.integers(min_value=1, max_value=5000), st.sampled_from(["[", '{"a":', '[{"type":']))
 @settings(max_examples=30)
 def test_deep_nesting(depth: int, opener: str) -> None:
     assert verdict(opener * depth) is not None
