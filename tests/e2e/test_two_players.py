@@ -109,5 +109,11 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         assert state(bo)["hand_sizes"][0] == len(state(page)["hand"]) or state(page)["round_over"]
         assert bo.locator('.player[data-seat="0"] .dot.on').count() == 1
         assert not bo_errors, bo_errors
+        # Bo leaves for good: Ann, the creator, hands the seat to a bot; Bo's secret is revoked.
+        bo_context.close()
+        page.wait_for_selector('.player[data-seat="1"] .replace')
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click('.player[data-seat="1"] .replace')
+        page.wait_for_function("() => window.chickenfoot.state.kinds[1] === 'bot'")
     finally:
         bo_context.close()

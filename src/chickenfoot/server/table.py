@@ -227,11 +227,8 @@ class Table:
             self._log_round = self.match.round_number
         view = self.match.round.view(seat)
         state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
-        state["open"], state["turn_timer"], state["turn_deadline"] = (
-            self.config.open,
-            self.config.turn_timer,
-            self.turn_deadline(),
-        )
+        state["open"], state["creator"] = self.config.open, self.config.creator
+        state["turn_timer"], state["turn_deadline"] = self.config.turn_timer, self.turn_deadline()
         text = dumps({"type": "state", "version": self.version, "state": state, "events": events_for(events, seat)})
         if not events:
             if len(self._cache) > 64:

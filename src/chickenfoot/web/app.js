@@ -230,6 +230,17 @@ class TablePage {
           <span class="name"></span>${bot ? '<span class="badge">bot</span>' : ""}
           <span class="count">${count}</span><span aria-hidden="true">${'<i class="mini"></i>'.repeat(Math.min(count, 12))}</span>`;
         div.querySelector(".name").textContent = s.seat === seat ? `${name} (you)` : name;
+        // The creator may hand an absent friend's seat to a bot for the rest of the match.
+        if (s.seat === s.creator && seat !== s.seat && s.kinds[seat] === "human" && !on && !s.match_over) {
+          const replace = document.createElement("button");
+          replace.type = "button";
+          replace.className = "replace";
+          replace.textContent = "Bot";
+          replace.title = `Let a bot play ${name}'s seat from now on`;
+          replace.setAttribute("aria-label", `Replace ${name} with a bot`);
+          replace.addEventListener("click", () => this.replaceWithBot(seat, name));
+          div.appendChild(replace);
+        }
         return div;
       }),
     );
@@ -250,6 +261,15 @@ class TablePage {
     clock.textContent = `${who} ${left} s`;
     clock.classList.toggle("low", left <= 10);
     if (left > 0) this.clockTimer = setTimeout(() => this.renderClock(), 1000);
+  }
+
+  async replaceWithBot(seat, name) {
+    if (!confirm(`Let a bot play ${name}'s seat for the rest of the match? ${name} will not get it back.`)) return;
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/seats/${seat}/bot`, { token: this.token });
+    } catch (err) {
+      this.toast(err.message);
+    }
   }
 
   renderStatus() {
