@@ -140,12 +140,33 @@ def test_bad_http_bodies_get_one_line_400s(server: Server) -> None:
         ({"seats": [HUMAN, HUMAN], "rules": {"max_pip": 10**30}}, "max_pip"),
         ({"seats": [HUMAN, HUMAN], "turn_timer": 45}, "turn_timer"),
         ({"seats": [HUMAN, HUMAN], "open": "yes please"}, "open"),
+        ({"seats": [{"kind": "human", "name": "A\u0000B"}, HUMAN]}, "seats.0.name: a name is one line"),
     ]
     for body, words in bodies:
         status, reply, _ = server.http("POST", "/api/tables", body)
         assert status == 400 and "\n" not in reply["detail"] and words in reply["detail"], reply
     status, reply, _ = server.http("POST", "/api/tables/NOSUCH/claim", b"[" * 3000)
     assert status in (400, 404) and "\n" not in reply["detail"]
+
+
+def test_codes_no_table_could_have_are_404_before_storage(server: Server) -> None:
+    for code in ("%00", "A" * 5000, "%C3%A9", "A%20B"):
+        status, reply, _ = server.http("GET", f"/api/tables/{code}")
+        assert status == 404 and reply["detail"].startswith("no table") and len(reply["detail"]) < 40, code
+    said = server.socket("%00")
+    assert said == [{"type": "error", "message": "no table '\\x00'"}, 4404]
+
+
+def test_a_text_frame_that_is_not_utf8_is_closed_by_the_transport(server: Server) -> None:
+    _, created, _ = server.http("POST", "/api/tables", {"seats": [HUMAN, {"kind": "bot"}]})
+    url = f"ws://127.0.0.1:{server.port}/ws/{created['code']}?token={created['token']}"
+    with connect(url) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send(b"\xff\xfe", text=True)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007  # RFC 6455 §8.1: fail the connection
 
 
 def test_zz_no_secret_reaches_the_log(server: Server) -> None:

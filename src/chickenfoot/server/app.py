@@ -9,14 +9,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
@@ -92,6 +92,8 @@ class Hub:
 
     async def get(self, code: str) -> Table | None:
         code = code.upper()
+        if not (code.isascii() and code.isalnum() and len(code) <= 16):
+            return None  # no table was ever given such a code (and storage need not see it)
         if code in self.tables:
             return self.tables[code]
         async with self._lock:
@@ -141,10 +143,19 @@ class Hub:
         await asyncio.gather(*self._closing.values(), return_exceptions=True)
 
 
+def _printable(name: str) -> str:
+    if not name.isprintable():
+        raise ValueError("a name is one line of printable text")
+    return name
+
+
+Name = Annotated[str, StringConstraints(max_length=40), AfterValidator(_printable)]
+
+
 class SeatRequest(BaseModel):
     kind: Literal["human", "bot"]
-    bot: str | None = None
-    name: str | None = Field(default=None, max_length=40)
+    bot: str | None = Field(default=None, max_length=40)
+    name: Name | None = None
 
 
 class CreateRequest(BaseModel):
@@ -159,12 +170,12 @@ class CreateRequest(BaseModel):
 
 
 class JoinRequest(BaseModel):
-    name: str | None = Field(default=None, max_length=40)
+    name: Name | None = None
 
 
 class ClaimRequest(BaseModel):
     invite: str = Field(max_length=MAX_SECRET_LENGTH)
-    name: str | None = Field(default=None, max_length=40)
+    name: Name | None = None
 
 
 class BotRequest(BaseModel):
@@ -267,7 +278,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if first.get("type") == "json_invalid":
             return JSONResponse({"detail": "the body is not valid JSON"}, status_code=400)
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        message = " ".join(str(first["msg"]).split())[:200]
+        message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())[:200]
         return JSONResponse({"detail": f"{where}: {message}" if where else message}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
@@ -280,7 +291,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def get_table(code: str) -> Table:
         table = await hub.get(code)
         if table is None:
-            raise HTTPException(404, f"no table {code}")
+            raise HTTPException(404, f"no table {code[:16]!r}")
         return table
 
     @app.get("/api/presets")
@@ -385,7 +396,7 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
     """One client's socket: an initial state, then its requests and every change of the table."""
     table = await hub.get(code)
     if table is None:
-        await websocket.send_text(dumps({"type": "error", "message": f"no table {code}"}))
+        await websocket.send_text(dumps({"type": "error", "message": f"no table {code[:16]!r}"}))
         await websocket.close(4404)
         return
     try:
@@ -406,7 +417,7 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
     while table is not None and table.closed:  # released from memory meanwhile: read it back from storage
         table = await hub.get(code)
     if table is None:  # gone from storage meanwhile
-        await websocket.send_text(dumps({"type": "error", "message": f"no table {code}"}))
+        await websocket.send_text(dumps({"type": "error", "message": f"no table {code[:16]!r}"}))
         await websocket.close(4404)
         return
     outbox: asyncio.Queue[str] = asyncio.Queue()
