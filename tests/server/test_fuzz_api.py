@@ -16,11 +16,11 @@ pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(scope="module")
-def api_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[schemathesis.BaseSchema]:
+def api_schema(tmp_path_factory: pytest.TempPathFactory, pg_url: str) -> Iterator[schemathesis.BaseSchema]:
+    """Over PostgreSQL, the stricter database (it refuses a NUL byte in any string, for one)."""
     directory: Path = tmp_path_factory.mktemp("fuzz")
     port = free_port()
-    url = f"sqlite+aiosqlite:///{directory / 'games.db'}"
-    with (directory / "serve.log").open("w") as log, served(port, url, output=log, options=["--debug"]):
+    with (directory / "serve.log").open("w") as log, served(port, pg_url, output=log, options=["--debug"]):
         yield schemathesis.openapi.from_url(f"http://127.0.0.1:{port}/openapi.json")
 
 
