@@ -374,8 +374,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await websocket.accept()
         if not origin_allowed(websocket.scope, settings.allowed_origins):
             origin = websocket.headers.get("origin", "")[:100]
-            await websocket.send_text(dumps({"type": "error", "message": f"origin {origin!r} may not open tables"}))
-            await websocket.close(4403)
+            await refuse(websocket, f"origin {origin!r} may not open tables", 4403)
             return
         await serve_connection(websocket, code, hub, settings)
 
@@ -396,29 +395,25 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
     """One client's socket: an initial state, then its requests and every change of the table."""
     table = await hub.get(code)
     if table is None:
-        await websocket.send_text(dumps({"type": "error", "message": f"no table {code[:16]!r}"}))
-        await websocket.close(4404)
+        await refuse(websocket, f"no table {code[:16]!r}", 4404)
         return
     try:
         query = ConnectQuery.model_validate(dict(websocket.query_params))
     except ValidationError as exc:
-        await websocket.send_text(dumps({"type": "error", "message": one_line(exc, "query")}))
-        await websocket.close(4400)
+        await refuse(websocket, one_line(exc, "query"), 4400)
         return
     seat: int | None = None
     if query.token:
         seat = await hub.credentials.seat_of(table.code, query.token)
         if seat is None:
-            await websocket.send_text(dumps({"type": "error", "message": "unknown token for this table"}))
-            await websocket.close(4403)
+            await refuse(websocket, "unknown token for this table", 4403)
             return
     since = query.since
 
     while table is not None and table.closed:  # released from memory meanwhile: read it back from storage
         table = await hub.get(code)
     if table is None:  # gone from storage meanwhile
-        await websocket.send_text(dumps({"type": "error", "message": f"no table {code[:16]!r}"}))
-        await websocket.close(4404)
+        await refuse(websocket, f"no table {code[:16]!r}", 4404)
         return
     outbox: asyncio.Queue[str] = asyncio.Queue()
     closing: list[asyncio.Task[None]] = []
@@ -445,17 +440,17 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            data = message.get("text")
-            if data is None and message.get("bytes") is None:
-                continue
-            if len(data if data is not None else message["bytes"]) > MAX_FRAME_BYTES:
+            data: str | bytes | None = message.get("text")
+            if data is None:
+                data = message.get("bytes")
+                if data is None:
+                    continue
+            if len(data) > MAX_FRAME_BYTES or (isinstance(data, str) and len(data.encode()) > MAX_FRAME_BYTES):
                 sender.cancel()
-                limit = f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing"
                 with suppress(Exception):
-                    await websocket.send_text(dumps({"type": "error", "message": limit}))
-                    await websocket.close(1009)
+                    await refuse(websocket, f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing", 1009)
                 break
-            reply = await answer(table, seat, data if data is not None else message["bytes"], bucket)
+            reply = await answer(table, seat, data, bucket)
             if reply is not None:
                 outbox.put_nowait(dumps(reply))
     except WebSocketDisconnect:
@@ -465,6 +460,12 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
         sender.cancel()
         await table.disconnect(seat)
         hub.release(table)
+
+
+async def refuse(websocket: WebSocket, message: str, code: int) -> None:
+    """One ``error`` line, then the close."""
+    await websocket.send_text(dumps({"type": "error", "message": message}))
+    await websocket.close(code)
 
 
 async def answer(table: Table, seat: int | None, data: str | bytes, bucket: TokenBucket) -> dict[str, Any] | None:
