@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi.testclient import TestClient
 
 from chickenfoot import PRESETS
@@ -118,3 +120,15 @@ def test_the_page_is_served_at_the_lobby_and_table_routes(client: TestClient) ->
     table = client.get("/t/ABC123?token=whatever")
     assert table.status_code == 200 and table.text == lobby.text
     assert client.get("/app.js").status_code == 200
+
+
+def test_the_api_documentation_only_in_debug(make_client: Callable[..., TestClient]) -> None:
+    quiet, debug = make_client(), make_client(debug=True)
+    for path in ("/docs", "/redoc", "/openapi.json"):
+        assert quiet.get(path).status_code == 404, path
+        assert debug.get(path).status_code == 200, path
+    assert "/api/tables/{code}/claim" in debug.get("/openapi.json").json()["paths"]
+    # The documentation pages run the CDN's scripts: every header but the CSP; the rest keeps it.
+    assert "content-security-policy" not in debug.get("/docs").headers
+    assert debug.get("/docs").headers["x-content-type-options"] == "nosniff"
+    assert "content-security-policy" in debug.get("/openapi.json").headers

@@ -268,7 +268,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url="/redoc" if docs else None,
         openapi_url="/openapi.json" if docs else None,
     )
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     app.state.hub = hub
     app.state.storage = storage
 

@@ -32,20 +32,28 @@ SECURITY_HEADERS = [
 
 
 class SecurityHeaders:
-    """ASGI middleware: every HTTP response carries :data:`SECURITY_HEADERS`."""
+    """ASGI middleware: every HTTP response carries :data:`SECURITY_HEADERS`.
 
-    def __init__(self, app: ASGIApp) -> None:
+    Paths in ``without_csp`` (the debug server's API documentation, whose pages load their
+    scripts from a CDN and start them inline) get every header but the Content-Security-Policy.
+    """
+
+    def __init__(self, app: ASGIApp, without_csp: Iterable[str] = ()) -> None:
         self.app = app
+        self.without_csp = frozenset(without_csp)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        headers = SECURITY_HEADERS
+        if scope["path"] in self.without_csp:
+            headers = [(name, value) for name, value in SECURITY_HEADERS if name != b"content-security-policy"]
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(name, value) for name, value in SECURITY_HEADERS if name not in names]
+                extra = [(name, value) for name, value in headers if name not in names]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
