@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from chickenfoot import PRESETS
 
@@ -132,3 +135,29 @@ def test_the_api_documentation_only_in_debug(make_client: Callable[..., TestClie
     assert "content-security-policy" not in debug.get("/docs").headers
     assert debug.get("/docs").headers["x-content-type-options"] == "nosniff"
     assert "content-security-policy" in debug.get("/openapi.json").headers
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=12,
+)
+rule_fields = st.sampled_from(
+    ["max_pip", "hub_arms", "toes", "drawn_tile", "draw_limit", "double_blank_points", "hand_size", "rounds", "x"]
+)
+
+
+@given(
+    rules=st.dictionaries(rule_fields, json_values, max_size=4),
+    extra=st.dictionaries(st.sampled_from(["preset", "rounds", "open", "turn_timer", "seats"]), json_values),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_any_table_request_is_created_or_refused_in_one_line(
+    client: TestClient, rules: dict[str, Any], extra: dict[str, Any]
+) -> None:
+    body = {"seats": [HUMAN, {"kind": "bot"}], "rules": rules} | extra
+    response = client.post("/api/tables", json=body)
+    assert response.status_code in (201, 400), (body, response.text)
+    if response.status_code == 400:
+        detail = response.json()["detail"]
+        assert isinstance(detail, str) and detail and "\n" not in detail
