@@ -84,4 +84,4 @@ def test_tokens_of_an_older_database_become_digests(tmp_path: Path) -> None:
     ann, bo_as_seat, bo, stored = asyncio.run(scenario())
     assert ann == 0 and bo_as_seat is None
     assert isinstance(bo, tuple) and bo[0] == 1
-    assert "old-token" not in stored
+    assert "old-token" not in stored and json.loads(stored)["creator"] == 0

@@ -1,7 +1,8 @@
 """Seat credentials and invites stored as digests, out of the table configuration; action times.
 
 Tokens stored in a table's configuration by earlier versions move here as digests: a taken seat's
-token becomes its credential, a free seat's token becomes its invite (a single-use claim).
+token becomes its credential, a free seat's token becomes its invite (a single-use claim). The
+configuration records the creator's seat (the first human seat).
 
 Revision ID: c7e1d2a94b30
 Revises: 0001
@@ -34,6 +35,8 @@ def upgrade() -> None:
     tables = sa.table("game_tables", sa.column("code", sa.String), sa.column("config", sa.Text))
     for code, text in connection.execute(sa.select(tables.c.code, tables.c.config)).all():
         config = json.loads(text)
+        # The creator held the first human seat.
+        config["creator"] = next(s for s, entry in enumerate(config["seats"]) if entry["kind"] == "human")
         for seat, entry in enumerate(config["seats"]):
             token = entry.pop("token", None)
             if token:
