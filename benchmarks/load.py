@@ -117,6 +117,13 @@ async def run(
     seats = [{"kind": "human"} for _ in range(4)]
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         created = [(await http.post("/api/tables", json={"seats": seats})).json() for _ in range(tables)]
+        for table in created:  # every player's own credential: the creator's, and each friend's claimed invite
+            for s in table["seats"]:
+                if s["seat"] == table["seat"]:
+                    s["token"] = table["token"]
+                else:
+                    claim = {"invite": s["invite"].split("?invite=")[1]}
+                    s["token"] = (await http.post(f"/api/tables/{table['code']}/claim", json=claim)).json()["token"]
     ws_base = base.replace("http://", "ws://")
     players = []
     for table in created:

@@ -116,11 +116,17 @@ def serve(
         str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
     ] = None,
     pace: Annotated[float, typer.Option(min=0, help="Scale of the bots' and forced moves' pauses (0: none).")] = 1.0,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="An origin (https://host[:port]) besides the server's own whose pages may open tables."),
+    ] = None,
+    debug: Annotated[bool, typer.Option(help="Serve the API documentation at /docs and /openapi.json.")] = False,
+    access_log: Annotated[bool, typer.Option(help="Log every request (credentials redacted).")] = False,
 ) -> None:
     """Serve the browser game (lobby, tables, bots) and print its address."""
     from chickenfoot.server.run import run
 
-    run(host, port, database_url, pace)
+    run(host, port, database_url, pace, allowed_origins=allowed_origin or (), debug=debug, access_log=access_log)
 
 
 @app.command()

@@ -59,8 +59,18 @@ def page(browser: Browser) -> Iterator[Page]:
     # Generous: a loaded machine slows the browser, the server and its bots alike.
     context.set_default_timeout(30_000)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    errors = watch_errors(page)
     yield page
     context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Errors the page throws, and every Content-Security-Policy violation it reports, from now on."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None,
+    )
+    return errors

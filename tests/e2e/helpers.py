@@ -45,10 +45,9 @@ def create_table(page: Page, base: str, seats: list[str], preset: str = "classic
         else:
             row.locator(".seat-bot").select_option(kind)
     page.click("#create")
-    page.wait_for_url(re.compile(r".*/t/[A-Z0-9]+\?token=.+"))
+    page.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))  # no secret in the address
     page.wait_for_selector(".player")
-    code = page.url.split("/t/")[1].split("?")[0]
-    return code
+    return page.url.split("/t/")[1]
 
 
 def play_one(page: Page) -> str | None:

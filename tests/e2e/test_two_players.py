@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
+from .conftest import watch_errors
 from .helpers import ACTIONABLE, create_table, frames_of, play_one, shot, state
 
 
@@ -30,16 +31,36 @@ def hands_by_version(frames: list[dict[str, Any]]) -> dict[int, list[str]]:
 def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, server: str) -> None:
     ann_frames = frames_of(page)
     code = create_table(page, server, ["human", "human", "greedy", "greedy"])
+    invite = page.locator("#share .links a").first.get_attribute("href")
+    assert invite is not None and invite.startswith(f"/t/{code}?invite=")
     bo_context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     bo_context.set_default_timeout(30_000)
     try:
         bo = bo_context.new_page()
+        bo_errors = watch_errors(bo)
         bo_frames = frames_of(bo)
+        # The table is invite-only: the lobby says so, and joining by its code is refused.
         bo.goto(f"{server}/")
         bo.fill("#join-code", code)
+        bo.locator("#join-code").dispatch_event("change")
+        bo.wait_for_function("() => document.querySelector('#join-kind').textContent.includes('invite-only')")
         bo.click("#join")
-        bo.wait_for_url(re.compile(rf".*/t/{code}\?token=.+"))
+        bo.wait_for_function("() => document.querySelector('#lobby-error').textContent.includes('invite-only')")
+        # Bo opens the invite: seated, and the address no longer holds anything secret.
+        bo.goto(f"{server}{invite}")
+        bo.wait_for_url(re.compile(rf".*/t/{code}$"))
         bo.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
+        assert state(bo)["seat"] == 1
+        bo.reload()  # back to the seat, not to the spectators
+        bo.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
+        assert state(bo)["seat"] == 1
+        # Ann (or anyone who saw her screen) opening the same invite elsewhere only watches.
+        eve = browser.new_context().new_page()
+        eve.goto(f"{server}{invite}")
+        eve.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
+        assert state(eve)["seat"] is None and state(eve)["hand"] == []
+        eve.wait_for_function("() => document.querySelector('#toast').textContent.includes('opens nothing')")
+        eve.context.close()
         # Let both play a few moves each so hands, draws and the log change: whoever the game waits
         # for moves (a forced draw or pass is made by the server, so the turn order varies).
         moved = {0: 0, 1: 0}
@@ -87,5 +108,12 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         )
         assert state(bo)["hand_sizes"][0] == len(state(page)["hand"]) or state(page)["round_over"]
         assert bo.locator('.player[data-seat="0"] .dot.on').count() == 1
+        assert not bo_errors, bo_errors
+        # Bo leaves for good: Ann, the creator, hands the seat to a bot; Bo's secret is revoked.
+        bo_context.close()
+        page.wait_for_selector('.player[data-seat="1"] .replace')
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click('.player[data-seat="1"] .replace')
+        page.wait_for_function("() => window.chickenfoot.state.kinds[1] === 'bot'")
     finally:
         bo_context.close()

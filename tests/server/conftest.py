@@ -80,9 +80,24 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
     return make_client()
 
 
-def create_table(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+def create_table(client: TestClient, seats: list[dict[str, Any]], claim: bool = True, **extra: Any) -> dict[str, Any]:
+    """Create a table; with ``claim`` every invite is claimed and each human seat lists its ``token``."""
     response = client.post("/api/tables", json={"seats": seats, **extra})
     assert response.status_code == 201, response.text
+    table = dict(response.json())
+    for seat in table["seats"]:
+        if seat["seat"] == table["seat"]:
+            seat["token"] = table["token"]
+        elif "invite" in seat and claim:
+            seat["token"] = claim_invite(client, seat["invite"])["token"]
+    return table
+
+
+def claim_invite(client: TestClient, invite: str, name: str | None = None) -> dict[str, Any]:
+    """Claim an invite link (``/t/CODE?invite=CLAIM``) as the invited friend: their seat and credential."""
+    code, claim = invite.removeprefix("/t/").split("?invite=")
+    response = client.post(f"/api/tables/{code}/claim", json={"invite": claim, "name": name})
+    assert response.status_code == 200, response.text
     return dict(response.json())
 
 

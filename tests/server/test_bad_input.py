@@ -42,14 +42,18 @@ def refused(player: Player, send: Callable[[], None]) -> str:
     [
         ("{not json", "not valid JSON"),
         ("[1, 2]", "JSON object"),
-        ('{"move": "9-9"}', "JSON object"),
-        ('{"type": "dance"}', "unknown message type"),
-        ('{"type": "move", "version": 0}', '"move"'),
-        ('{"type": "move", "move": "9-9"}', '"version"'),
-        ('{"type": "move", "move": "9-9", "version": "0"}', '"version"'),
-        ('{"type": "move", "move": "banana", "version": 0}', "bad"),
-        ('{"type": "move", "move": "9-4@9-4", "version": 0}', "itself"),
-        ('{"type": "move", "move": "12-3@9-9", "version": 0}', ""),
+        ('{"move": "9-9"}', 'needs a "type"'),
+        ('{"type": "dance"}', "unknown message type 'dance'"),
+        ('{"type": "move", "version": 0}', "field 'move'"),
+        ('{"type": "move", "move": "9-9"}', "field 'version'"),
+        ('{"type": "move", "move": "9-9", "version": "0"}', "field 'version'"),
+        ('{"type": "move", "move": {"tile": [[["9-9"]]]}, "version": 0}', "field 'move'"),
+        ('{"type": "move", "move": "9-9", "version": ' + "9" * 4000 + "}", "field 'version'"),
+        ('{"type": "move", "move": "9-9", "version": 0, "extra": 1}', "field 'extra'"),
+        ("[" * 2000 + "]" * 2000, "not valid JSON"),
+        ('{"type": "move", "move": "banana", "version": 0}', "bad move 'banana'"),
+        ('{"type": "move", "move": "9-4@9-4", "version": 0}', "bad move '9-4@9-4': a tile cannot go on itself"),
+        ('"\\ud800"', "not valid JSON"),
     ],
 )
 def test_malformed_messages(client: TestClient, payload: str, words: str) -> None:
@@ -59,12 +63,46 @@ def test_malformed_messages(client: TestClient, payload: str, words: str) -> Non
         assert words in refused(player, lambda: player.ws.send_text(payload))
 
 
-def test_oversized_message(client: TestClient) -> None:
+def test_oversized_and_binary_messages(client: TestClient) -> None:
     with ExitStack() as stack:
         _, players, _ = two_seats(client, stack)
         huge = json.dumps({"type": "ping", "pad": "x" * 5000})
         assert "too large" in refused(players[0], lambda: players[0].ws.send_text(huge))
-        assert "too large" in refused(players[0], lambda: players[0].ws.send_bytes(huge.encode()))
+        binary = refused(players[0], lambda: players[0].ws.send_bytes(b'{"type": "ping"}'))
+        assert binary == "binary frames are not part of the protocol: send JSON text"
+        assert "binary" in refused(players[0], lambda: players[0].ws.send_bytes(b"\xff\xfe"))
+
+
+def test_a_frame_over_64_kib_gets_an_error_then_closes(client: TestClient) -> None:
+    with ExitStack() as stack:
+        _, players, _ = two_seats(client, stack)
+        players[0].ws.send_text("x" * 70_000)
+        error = players[0].until(lambda m: m["type"] == "error")
+        assert error["message"] == "frame too large (limit 65536 bytes): closing"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            players[0].receive()
+        assert closed.value.code == 1009
+        players[1].send({"type": "ping"})
+        players[1].until(lambda m: m["type"] == "pong")
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("since=abc", "query field 'since'"),
+        ("since=-1", "query field 'since'"),
+        ("since=" + "9" * 40, "query field 'since'"),
+        ("token=" + "t" * 200, "query field 'token'"),
+    ],
+)
+def test_bad_query_parameters_get_one_line_and_close(client: TestClient, query: str, words: str) -> None:
+    table = create_table(client, [HUMAN, HUMAN])
+    with client.websocket_connect(f"/ws/{table['code']}?{query}") as ws:
+        error = ws.receive_json()
+        assert error["type"] == "error" and words in error["message"] and "\n" not in error["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
 
 
 def test_illegal_out_of_turn_spectator_and_stale_moves(client: TestClient) -> None:

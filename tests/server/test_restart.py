@@ -62,6 +62,18 @@ def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
         return json.loads(response.read())
 
 
+def create(port: int, body: dict[str, Any]) -> dict[str, Any]:
+    """A new table whose invites are claimed: each human seat lists its player's ``token``."""
+    table: dict[str, Any] = http(port, "/api/tables", body)
+    for entry in table["seats"]:
+        if entry["seat"] == table["seat"]:
+            entry["token"] = table["token"]
+        elif "invite" in entry:
+            claim = entry["invite"].split("?invite=")[1]
+            entry["token"] = http(port, f"/api/tables/{table['code']}/claim", {"invite": claim})["token"]
+    return table
+
+
 def seat(stack: ExitStack, port: int, code: str, token: str) -> Player:
     socket_ = SyncSocket(stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/{code}?token={token}")))
     return Player(socket_)  # type: ignore[arg-type]
@@ -79,11 +91,11 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human", "name": "Bo"}]
     rng = random.Random(11)
     with server(port, database) as process:
-        done = http(port, "/api/tables", {"seats": [seats[0], seats[1]], "rounds": 1})
+        done = create(port, {"seats": [seats[0], seats[1]], "rounds": 1})
         with ExitStack() as stack:
             play_out({0: seat(stack, port, done["code"], done["seats"][0]["token"])}, rng)
         replay = http(port, f"/api/tables/{done['code']}/record")
-        table = http(port, "/api/tables", {"seats": seats, "rounds": 2})
+        table = create(port, {"seats": seats, "rounds": 2})
         code, tokens = table["code"], {s["seat"]: s["token"] for s in table["seats"] if s["kind"] == "human"}
         with ExitStack() as stack:
             players = {s: seat(stack, port, code, token) for s, token in tokens.items()}

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 
-from chickenfoot.server.storage import Storage, default_database_url
+from chickenfoot.rules import Rules
+from chickenfoot.server.credentials import Credentials
+from chickenfoot.server.storage import MIGRATIONS, Storage, default_database_url
 
 
 def test_the_default_database_is_sqlite_in_the_user_data_directory(
@@ -43,3 +49,39 @@ def test_actions_of_many_tables_commit_together_and_a_duplicate_fails_alone(data
     results, first, second = asyncio.run(scenario())
     assert isinstance(results[0], Exception) and results[1:] == [None, None]
     assert first == ["9-9"] and second == ["9-9"]
+
+
+def test_tokens_of_an_older_database_become_digests(tmp_path: Path) -> None:
+    """Migration c7e1d2a94b30: a taken seat's token stays its credential, a free seat's becomes its invite."""
+    path = tmp_path / "old.db"
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with sa.create_engine(f"sqlite:///{path}").begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+        seats = [
+            {"kind": "human", "name": "Ann", "bot": None, "token": "ann-old-token", "taken": True},
+            {"kind": "human", "name": "Bo", "bot": None, "token": "bo-old-token", "taken": False},
+        ]
+        old = {"rules": Rules().to_dict(), "seats": seats, "seed": 3}
+        conn.execute(
+            sa.text("INSERT INTO game_tables (code, config, created_at) VALUES ('OLD111', :c, '2026-01-01')"),
+            {"c": json.dumps(old)},
+        )
+
+    async def scenario() -> tuple[int | None, int | None, object, str]:
+        storage = Storage(f"sqlite+aiosqlite:///{path}")
+        await storage.migrate()
+        credentials = Credentials(storage)
+        ann = await credentials.seat_of("OLD111", "ann-old-token")
+        bo_as_seat = await credentials.seat_of("OLD111", "bo-old-token")
+        bo = await credentials.claim("OLD111", "bo-old-token")
+        loaded = await storage.load_table("OLD111")
+        await storage.close()
+        assert loaded is not None
+        return ann, bo_as_seat, bo, json.dumps(loaded[0])
+
+    ann, bo_as_seat, bo, stored = asyncio.run(scenario())
+    assert ann == 0 and bo_as_seat is None
+    assert isinstance(bo, tuple) and bo[0] == 1
+    assert "old-token" not in stored and json.loads(stored)["creator"] == 0

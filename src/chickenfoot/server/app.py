@@ -9,22 +9,36 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.bots import BOTS
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.rules import PRESETS, Rules
-from chickenfoot.server.protocol import ProtocolError, dumps, parse_client_message
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
+from chickenfoot.server.protocol import (
+    MAX_FRAME_BYTES,
+    ConnectQuery,
+    MoveMessage,
+    NextRoundMessage,
+    PingMessage,
+    ProtocolError,
+    dumps,
+    one_line,
+    parse_client_message,
+)
 from chickenfoot.server.pubsub import LocalPubSub, Message, PubSub
+from chickenfoot.server.security import SecurityHeaders, origin_allowed
 from chickenfoot.server.storage import Storage, default_database_url
-from chickenfoot.server.table import NEXT_ROUND, Seat, Table, TableConfig, Timing, new_token
+from chickenfoot.server.table import NEXT_ROUND, TURN_TIMERS, Seat, Table, TableConfig, Timing
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 LEVELS = ["easy", "medium", "hard", "expert", "random", "greedy"]
@@ -42,6 +56,10 @@ class Settings:
     max_backlog: int = 200
     """Messages waiting for one client before it is disconnected as not reading."""
     web_dir: Path = WEB_DIR
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open a table's WebSocket."""
+    debug: bool = False
+    """Serve the API's documentation at ``/docs``, ``/redoc`` and ``/openapi.json``."""
 
 
 class TokenBucket:
@@ -67,12 +85,15 @@ class Hub:
 
     def __init__(self, storage: Storage, pubsub: PubSub, timing: Timing) -> None:
         self.storage, self.pubsub, self.timing = storage, pubsub, timing
+        self.credentials = Credentials(storage)
         self.tables: dict[str, Table] = {}
         self._closing: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
 
     async def get(self, code: str) -> Table | None:
         code = code.upper()
+        if not (code.isascii() and code.isalnum() and len(code) <= 16):
+            return None  # no table was ever given such a code (and storage need not see it)
         if code in self.tables:
             return self.tables[code]
         async with self._lock:
@@ -86,6 +107,7 @@ class Hub:
                 table = Table.restore(
                     code, TableConfig.from_json(config), actions, self.storage, self.pubsub, self.timing
                 )
+                table.resume_clock(await self.storage.last_action_time(code))
                 self.tables[code] = table
                 table.schedule()
         return self.tables[code]
@@ -121,21 +143,44 @@ class Hub:
         await asyncio.gather(*self._closing.values(), return_exceptions=True)
 
 
+def _printable(name: str) -> str:
+    if not name.isprintable():
+        raise ValueError("a name is one line of printable text")
+    return name
+
+
+Name = Annotated[str, StringConstraints(max_length=40), AfterValidator(_printable)]
+
+
 class SeatRequest(BaseModel):
     kind: Literal["human", "bot"]
-    bot: str | None = None
-    name: str | None = Field(default=None, max_length=40)
+    bot: str | None = Field(default=None, max_length=40)
+    name: Name | None = None
 
 
 class CreateRequest(BaseModel):
-    preset: str = "classic"
-    rules: dict[str, Any] = Field(default_factory=dict)
-    rounds: int | None = None
+    preset: str = Field(default="classic", max_length=40)
+    rules: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    rounds: int | None = Field(default=None, ge=1, le=1000)
     seats: list[SeatRequest] = Field(min_length=2, max_length=MAX_SEATS)
+    open: bool = False
+    """Anyone with the room code may take a free seat (otherwise only invited friends)."""
+    turn_timer: Literal[30, 60, 120] | None = None
+    """Seconds per human turn; when absent, 60 with friends seated and off against bots only."""
 
 
 class JoinRequest(BaseModel):
-    name: str | None = Field(default=None, max_length=40)
+    name: Name | None = None
+
+
+class ClaimRequest(BaseModel):
+    invite: str = Field(max_length=MAX_SECRET_LENGTH)
+    name: Name | None = None
+
+
+class BotRequest(BaseModel):
+    token: str = Field(max_length=MAX_SECRET_LENGTH, description="The table creator's seat credential.")
+    bot: str = Field(default="medium", max_length=40)
 
 
 def table_config(request: CreateRequest) -> TableConfig:
@@ -152,17 +197,36 @@ def table_config(request: CreateRequest) -> TableConfig:
     if not any(seat.kind == "human" for seat in request.seats):
         raise HTTPException(400, "a table needs at least one human seat")
     seats: list[Seat] = []
-    creator = True
     for s, wanted in enumerate(request.seats):
         if wanted.kind == "bot":
-            level = wanted.bot or "medium"
-            if level not in LEVELS and level not in BOTS:
-                raise HTTPException(400, f"unknown bot {level!r} (choose from {', '.join(LEVELS)})")
+            level = bot_level(wanted.bot or "medium")
             seats.append(Seat("bot", wanted.name or f"{level.capitalize()} bot {s + 1}", bot=level))
         else:
-            seats.append(Seat("human", wanted.name or f"Player {s + 1}", token=new_token(), taken=creator))
-            creator = False
-    return TableConfig(rules, seats, secrets.randbits(62))
+            seats.append(Seat("human", wanted.name or f"Player {s + 1}"))
+    creator = next(s for s, seat in enumerate(seats) if seat.kind == "human")
+    seats[creator].taken = True
+    friends = sum(seat.kind == "human" for seat in seats) > 1
+    timer = request.turn_timer if "turn_timer" in request.model_fields_set else (60 if friends else None)
+    assert timer is None or timer in TURN_TIMERS
+    return TableConfig(rules, seats, secrets.randbits(62), creator=creator, open=request.open, turn_timer=timer)
+
+
+def bot_level(level: str) -> str:
+    """A bot level the server offers; raises :class:`HTTPException` (400) for any other."""
+    if level not in LEVELS and level not in BOTS:
+        raise HTTPException(400, f"unknown bot {level[:40]!r} (choose from {', '.join(LEVELS)})")
+    return level
+
+
+def unreadable_body(cause: BaseException) -> str:
+    """Why a request body could not be read, in one line."""
+    if isinstance(cause, RecursionError):
+        return "the body is nested too deeply"
+    if isinstance(cause, UnicodeDecodeError):
+        return "the body is not valid UTF-8"
+    if isinstance(cause, ValueError) and "digits" in str(cause):
+        return "a number in the body has too many digits"
+    return "the body is not valid JSON"
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -177,6 +241,8 @@ def summary(table: Table) -> dict[str, Any]:
             for s, seat in enumerate(table.config.seats)
         ],
         "status": table.status,
+        "open": table.config.open,
+        "turn_timer": table.config.turn_timer,
         "round": table.match.round_number,
         "totals": table.match.totals(),
     }
@@ -194,34 +260,61 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.close()
         await storage.close()
 
-    app = FastAPI(title="Chicken Foot", lifespan=lifespan)
+    docs = settings.debug
+    app = FastAPI(
+        title="Chicken Foot",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
+    app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     app.state.hub = hub
     app.state.storage = storage
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "bad request"}
+        if first.get("type") == "json_invalid":
+            return JSONResponse({"detail": "the body is not valid JSON"}, status_code=400)
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        return JSONResponse({"detail": f"{where}: {first['msg']}" if where else str(first["msg"])}, status_code=400)
+        message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())[:200]
+        return JSONResponse({"detail": f"{where}: {message}" if where else message}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, exc: StarletteHTTPException) -> Response:
+        cause = exc.__cause__
+        if exc.status_code == 400 and cause is not None:  # FastAPI could not read the body at all
+            return JSONResponse({"detail": unreadable_body(cause)}, status_code=400)
+        return await http_exception_handler(request, exc)
 
     async def get_table(code: str) -> Table:
         table = await hub.get(code)
         if table is None:
-            raise HTTPException(404, f"no table {code}")
+            raise HTTPException(404, f"no table {code[:16]!r}")
         return table
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
         return {"presets": {name: rules.to_dict() for name, rules in PRESETS.items()}, "bots": LEVELS}
 
+    credentials = hub.credentials
+
     @app.post("/api/tables", status_code=201)
     async def create_table(request: CreateRequest) -> dict[str, Any]:
+        """A new table: the creator's seat credential, and a single-use invite for every other human seat."""
         table = await hub.create(table_config(request))
+        code, creator = table.code, table.config.creator
+        token = await credentials.issue_seat(code, creator)
+        invites = {seat: await credentials.invite(code, seat) for seat in table.free_seats()}
         return {
-            "code": table.code,
+            "code": code,
+            "seat": creator,
+            "token": token,
+            "open": table.config.open,
+            "turn_timer": table.config.turn_timer,
             "seats": [
-                {"seat": s, "kind": seat.kind}
-                | ({"token": seat.token, "invite": f"/t/{table.code}?token={seat.token}"} if seat.token else {})
+                {"seat": s, "kind": seat.kind} | ({"invite": f"/t/{code}?invite={invites[s]}"} if s in invites else {})
                 for s, seat in enumerate(table.config.seats)
             ],
         }
@@ -232,12 +325,42 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: JoinRequest | None = None) -> dict[str, Any]:
+        """Take a free seat of an open table: a fresh seat credential."""
         table = await get_table(code)
+        if not table.config.open:
+            raise HTTPException(403, "this table is invite-only: ask its creator for an invite, or watch")
+        for seat in table.free_seats():
+            token = await credentials.issue_seat(table.code, seat)
+            if token is not None:
+                await table.seated(seat, (request.name or "") if request else "")
+                return {"seat": seat, "token": token}
+        raise HTTPException(409, "no free seat at this table")
+
+    @app.post("/api/tables/{code}/claim")
+    async def claim(code: str, request: ClaimRequest) -> dict[str, Any]:
+        """Exchange a single-use invite for the invited seat's credential (a fresh secret)."""
+        table = await get_table(code)
+        claimed = await credentials.claim(table.code, request.invite)
+        if claimed is None:
+            raise HTTPException(403, "this invite opens nothing: it was used already or is not for this table")
+        seat, token = claimed
+        await table.seated(seat, request.name or "")
+        return {"seat": seat, "token": token}
+
+    @app.post("/api/tables/{code}/seats/{seat}/bot")
+    async def replace_with_bot(code: str, seat: int, request: BotRequest) -> dict[str, Any]:
+        """The creator hands an absent friend's seat to a bot; that seat's credential and invite open nothing after."""
+        table = await get_table(code)
+        if await credentials.seat_of(table.code, request.token) != table.config.creator:
+            raise HTTPException(403, "only the table's creator may replace a player with a bot")
+        if not 0 <= seat < len(table.config.seats):
+            raise HTTPException(404, f"no seat {seat} at this table")
+        level = bot_level(request.bot)
         try:
-            seat, token = await table.join((request.name or "") if request else "")
+            await table.replace_with_bot(seat, level, revoke=lambda: credentials.revoke(table.code, seat))
         except LookupError as exc:
             raise HTTPException(409, str(exc)) from None
-        return {"seat": seat, "token": token, "invite": f"/t/{table.code}?token={token}"}
+        return summary(table)
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str) -> dict[str, Any]:
@@ -249,6 +372,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
+        if not origin_allowed(websocket.scope, settings.allowed_origins):
+            origin = websocket.headers.get("origin", "")[:100]
+            await refuse(websocket, f"origin {origin!r} may not open tables", 4403)
+            return
         await serve_connection(websocket, code, hub, settings)
 
     @app.get("/t/{code}", include_in_schema=False)
@@ -268,23 +395,26 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
     """One client's socket: an initial state, then its requests and every change of the table."""
     table = await hub.get(code)
     if table is None:
-        await websocket.send_text(dumps({"type": "error", "message": f"no table {code}"}))
-        await websocket.close(4404)
+        await refuse(websocket, f"no table {code[:16]!r}", 4404)
+        return
+    try:
+        query = ConnectQuery.model_validate(dict(websocket.query_params))
+    except ValidationError as exc:
+        await refuse(websocket, one_line(exc, "query"), 4400)
         return
     seat: int | None = None
-    token = websocket.query_params.get("token")
-    if token:
-        seat = table.seat_of(token)
+    if query.token:
+        seat = await hub.credentials.seat_of(table.code, query.token)
         if seat is None:
-            await websocket.send_text(dumps({"type": "error", "message": "unknown token for this table"}))
-            await websocket.close(4403)
+            await refuse(websocket, "unknown token for this table", 4403)
             return
-        await table.take_seat(seat)
-    since_text = websocket.query_params.get("since", "")
-    since = int(since_text) if since_text.isdigit() else None
+    since = query.since
 
-    while table.closed:  # released from memory meanwhile: read it back (it is in storage)
-        table = await hub.get(code) or table
+    while table is not None and table.closed:  # released from memory meanwhile: read it back from storage
+        table = await hub.get(code)
+    if table is None:  # gone from storage meanwhile
+        await refuse(websocket, f"no table {code[:16]!r}", 4404)
+        return
     outbox: asyncio.Queue[str] = asyncio.Queue()
     closing: list[asyncio.Task[None]] = []
 
@@ -297,11 +427,12 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
             return
         outbox.put_nowait(table.state_text(seat, message["events"]))
 
+    # The sender exists before any change can arrive (a pubsub may deliver during subscribe).
+    sender = asyncio.create_task(_send_all(websocket, outbox))
     # Subscribing and taking the first state happen with no await between: nothing can be missed.
     unsubscribe = table.pubsub.subscribe(table.channel(), on_change)
     table.arrive(seat)
     outbox.put_nowait(table.state_text(seat, table.events_since(since) or []))
-    sender = asyncio.create_task(_send_all(websocket, outbox))
     bucket = TokenBucket(settings.rate_burst, settings.rate_per_second)
     await table.announce(seat)
     try:
@@ -309,8 +440,17 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            data = message.get("text")
-            reply = await answer(table, seat, data if data is not None else message.get("bytes") or b"", bucket)
+            data: str | bytes | None = message.get("text")
+            if data is None:
+                data = message.get("bytes")
+                if data is None:
+                    continue
+            if len(data) > MAX_FRAME_BYTES or (isinstance(data, str) and len(data.encode()) > MAX_FRAME_BYTES):
+                sender.cancel()
+                with suppress(Exception):
+                    await refuse(websocket, f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing", 1009)
+                break
+            reply = await answer(table, seat, data, bucket)
             if reply is not None:
                 outbox.put_nowait(dumps(reply))
     except WebSocketDisconnect:
@@ -322,25 +462,30 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: 
         hub.release(table)
 
 
+async def refuse(websocket: WebSocket, message: str, code: int) -> None:
+    """One ``error`` line, then the close."""
+    await websocket.send_text(dumps({"type": "error", "message": message}))
+    await websocket.close(code)
+
+
 async def answer(table: Table, seat: int | None, data: str | bytes, bucket: TokenBucket) -> dict[str, Any] | None:
     """The reply to one client message (``None`` when the reply is the broadcast state)."""
     try:
         if not bucket.take():
             raise ProtocolError("too many messages: slow down")
         request = parse_client_message(data)
-        kind = request["type"]
-        if kind == "ping":
+        if isinstance(request, PingMessage):
             return {"type": "pong"}
-        if kind == "hint":
-            move, reason = await table.hint(seat)
-            return {"type": "hint", "move": str(move), "reason": reason}
-        if kind == "next_round":
+        if isinstance(request, NextRoundMessage):
             if seat is None or table.config.seats[seat].kind != "human":
                 raise ProtocolError("only a seated player can deal the next round")
             await table.act(seat, NEXT_ROUND)
             return None
-        await table.act(seat, request["move"], request["version"])
-        return None
+        if isinstance(request, MoveMessage):
+            await table.act(seat, request.move, request.version)
+            return None
+        move, reason = await table.hint(seat)
+        return {"type": "hint", "move": str(move), "reason": reason}
     except ProtocolError as exc:
         return {"type": "error", "message": str(exc)}
 

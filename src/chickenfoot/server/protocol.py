@@ -9,7 +9,17 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 from chickenfoot.match import Match
 from chickenfoot.move import Move
@@ -17,7 +27,11 @@ from chickenfoot.round import Event
 from chickenfoot.view import SeatView
 
 MAX_MESSAGE_BYTES = 4096
-CLIENT_TYPES = ("move", "hint", "next_round", "ping")
+"""A longer message is refused with an ``error`` (the connection stays open)."""
+MAX_FRAME_BYTES = 65536
+"""A longer frame is refused with an ``error`` and the connection is closed (code 1009)."""
+MAX_VERSION = 2**53 - 1
+"""Versions (and ``since``) are JSON-safe integers."""
 
 
 class ProtocolError(ValueError):
@@ -38,26 +52,93 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
-def parse_client_message(text: str | bytes) -> dict[str, Any]:
-    """A client message as a dict with a known ``type``; raises :class:`ProtocolError`."""
-    if len(text) > MAX_MESSAGE_BYTES or (isinstance(text, str) and len(text.encode()) > MAX_MESSAGE_BYTES):
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _checked_move(text: str) -> str:
+    parse_move(text)
+    return text
+
+
+MoveText = Annotated[str, StringConstraints(max_length=64), AfterValidator(_checked_move)]
+Version = Annotated[int, Field(ge=0, le=MAX_VERSION)]
+
+
+class MoveMessage(_Message):
+    """Play ``move`` (RULES.md notation, or ``draw``/``pass``) at table version ``version``."""
+
+    type: Literal["move"]
+    move: MoveText
+    version: Version = Field(description="The last version the client saw; a different one is stale.")
+
+
+class HintMessage(_Message):
+    """Ask for a suggested move (only the seat to move)."""
+
+    type: Literal["hint"]
+
+
+class NextRoundMessage(_Message):
+    """Deal the next round (any seated human, once the round is over)."""
+
+    type: Literal["next_round"]
+
+
+class PingMessage(_Message):
+    """Ask for a ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[MoveMessage | HintMessage | NextRoundMessage | PingMessage, Field(discriminator="type")]
+CLIENT_MESSAGES: TypeAdapter[MoveMessage | HintMessage | NextRoundMessage | PingMessage] = TypeAdapter(ClientMessage)
+
+
+class ConnectQuery(_Message):
+    """The query of ``/ws/{code}``: a seat's credential (none: watch) and the last version seen."""
+
+    model_config = ConfigDict(extra="ignore", strict=False, frozen=True)
+    token: str | None = Field(default=None, max_length=100)
+    since: Version | None = None
+
+
+def client_message_schema() -> dict[str, Any]:
+    """The JSON Schema of every client message (the one in docs/protocol.md)."""
+    return CLIENT_MESSAGES.json_schema()
+
+
+def one_line(error: ValidationError, what: str) -> str:
+    """The first problem pydantic found, as one line naming where it was."""
+    first = error.errors(include_url=False)[0]
+    kind, message = first["type"], str(first["msg"]).removeprefix("Value error, ")
+    if kind == "json_invalid":
+        return f"{what} is not valid JSON ({message})"
+    if kind in ("model_attributes_type", "model_type", "dict_type"):
+        return f'{what} must be a JSON object with a "type"'
+    if kind == "union_tag_not_found":
+        return f'{what} needs a "type" (one of {", ".join(_TYPES)})'
+    if kind == "union_tag_invalid":
+        return f"unknown {what} type {str(first.get('ctx', {}).get('tag', ''))[:40]!r} (one of {', '.join(_TYPES)})"
+    where = [str(part) for part in first["loc"]]
+    if where and where[0] in _TYPES:
+        what = f"{where.pop(0)} {what}"  # the discriminator's value names the message kind
+    return f"{what}{''.join(f' field {part!r}' for part in where)}: {message}"[:300]
+
+
+_TYPES = ("move", "hint", "next_round", "ping")
+
+
+def parse_client_message(text: str | bytes) -> MoveMessage | HintMessage | NextRoundMessage | PingMessage:
+    """A client message; raises :class:`ProtocolError` with one line naming what was wrong."""
+    if isinstance(text, bytes):
+        raise ProtocolError("binary frames are not part of the protocol: send JSON text")
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ProtocolError("message is not valid JSON") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ProtocolError('message must be a JSON object with a "type"')
-    if data["type"] not in CLIENT_TYPES:
-        raise ProtocolError(f"unknown message type {data['type'][:40]!r}")
-    if data["type"] == "move":
-        if not isinstance(data.get("move"), str):
-            raise ProtocolError('a move message needs "move" (a string in RULES.md notation)')
-        version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise ProtocolError('a move message needs "version" (the last version seen)')
-        parse_move(data["move"])
-    return data
+        return CLIENT_MESSAGES.validate_json(text.encode("utf-8", "surrogatepass"))
+    except ValidationError as exc:
+        raise ProtocolError(one_line(exc, "message")) from None
 
 
 def raw_events(events: Sequence[Event]) -> list[dict[str, Any]]:
@@ -149,7 +230,10 @@ def state_for(
 
 
 def parse_move(text: str) -> Move:
+    """A move in RULES.md notation; the error quotes the whole move as typed."""
     try:
         return Move.parse(text)
     except ValueError as exc:
-        raise ProtocolError(str(exc).splitlines()[0][:200]) from None
+        reason = str(exc).splitlines()[0][:200] if str(exc) else "not RULES.md notation"
+        quoted = f"bad move {text[:64]!r}"
+        raise ProtocolError(reason if reason.startswith(quoted) else f"{quoted}: {reason}") from None

@@ -4,16 +4,31 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+from collections.abc import Sequence
 
 import uvicorn
 
 from chickenfoot.server.app import Settings, create_app
+from chickenfoot.server.security import redact_logs
 from chickenfoot.server.storage import default_database_url
 from chickenfoot.server.table import Timing
 
 
-def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> None:
-    """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once)."""
+def run(
+    host: str,
+    port: int,
+    database_url: str | None,
+    pace: float = 1.0,
+    *,
+    allowed_origins: Sequence[str] = (),
+    debug: bool = False,
+    access_log: bool = False,
+) -> None:
+    """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
+
+    ``allowed_origins``: pages of these origins may open tables besides the server's own;
+    ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted).
+    """
     base = Timing()
     timing = dataclasses.replace(
         base,
@@ -22,7 +37,8 @@ def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> No
         next_round_delay=base.next_round_delay * pace,
     )
     url = database_url or default_database_url()
-    app = create_app(Settings(database_url=url, timing=timing))
+    settings = Settings(database_url=url, timing=timing, allowed_origins=tuple(allowed_origins), debug=debug)
+    app = create_app(settings)
     # Every message makes many short-lived objects: collect the young generation less often, and
     # keep the modules loaded at start-up out of every full collection (each one stalls all tables).
     gc.freeze()
@@ -30,12 +46,16 @@ def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> No
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)
     # Messages are small and the CPU is better spent on play than on per-message compression.
-    uvicorn.run(
+    # The transport takes frames up to 1 MiB so the application can answer an oversized one
+    # (over MAX_FRAME_BYTES) with an error before closing.
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        log_level="warning",
-        access_log=False,
-        ws_max_size=65536,
+        log_level="info" if access_log else "warning",
+        access_log=access_log,
+        ws_max_size=1 << 20,
         ws_per_message_deflate=False,
     )
+    redact_logs()  # after the Config: it sets up uvicorn's loggers
+    uvicorn.Server(config).run()

@@ -37,6 +37,15 @@ actions = sa.Table(
     sa.Column("table_code", sa.String(16), primary_key=True),
     sa.Column("version", sa.Integer, primary_key=True),
     sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=True),
+)
+seat_secrets = sa.Table(
+    "seat_secrets",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("purpose", sa.String(8), primary_key=True),
+    sa.Column("digest", sa.String(64), nullable=False),
 )
 
 
@@ -103,14 +112,16 @@ class Storage:
         async with self._write() as conn:
             await conn.execute(game_tables.update().where(game_tables.c.code == code).values(config=json.dumps(config)))
 
-    async def append_action(self, code: str, version: int, action: str) -> None:
+    async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> None:
         """Store action number ``version`` of a table (numbered from 1); a duplicate number fails.
 
+        ``at`` is when it was made (default: now).
         Returns once committed. Actions of many tables that arrive together share one transaction
         (group commit): one database round trip for all of them instead of one each.
         """
         done = asyncio.get_running_loop().create_future()
-        self._pending.append(({"table_code": code, "version": version, "action": action}, done))
+        row = {"table_code": code, "version": version, "action": action, "at": at or datetime.now(UTC)}
+        self._pending.append((row, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_pending())
         await done
@@ -148,6 +159,68 @@ class Storage:
                 sa.select(actions.c.action).where(actions.c.table_code == code).order_by(actions.c.version)
             )
             return json.loads(row[0]), [r[0] for r in rows]
+
+    async def last_action_time(self, code: str) -> datetime | None:
+        """When the table's latest action was stored (``None``: no action, or stored before times were)."""
+        async with self.engine.connect() as conn:
+            query = sa.select(actions.c.at).where(actions.c.table_code == code).order_by(actions.c.version.desc())
+            at = (await conn.execute(query.limit(1))).scalar()
+        return _aware(at) if at is not None else None
+
+    async def secrets_of(self, code: str, purpose: str) -> list[tuple[int, str]]:
+        """The (seat, digest) pairs of one table for one purpose."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(seat_secrets.c.seat, seat_secrets.c.digest).where(
+                    seat_secrets.c.table_code == code, seat_secrets.c.purpose == purpose
+                )
+            )
+            return [(int(seat), str(value)) for seat, value in rows]
+
+    async def put_secret(self, code: str, seat: int, purpose: str, digest: str) -> None:
+        """Store a digest, replacing the seat's earlier one for the same purpose."""
+        key = (seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat) & (seat_secrets.c.purpose == purpose)
+        async with self._write() as conn:
+            await conn.execute(seat_secrets.delete().where(key))
+            await conn.execute(seat_secrets.insert().values(table_code=code, seat=seat, purpose=purpose, digest=digest))
+
+    async def take_seat(self, code: str, seat: int, seat_digest: str, invite_digest: str | None) -> bool:
+        """Give a seat its credential in one transaction, consuming the seat's invite.
+
+        With ``invite_digest`` the invite must still be there (a claim); without it the invite is
+        dropped if there is one (a join). ``False``, and nothing changed, when the seat already has
+        a credential or the invite was used meanwhile.
+        """
+        invite = (
+            (seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat) & (seat_secrets.c.purpose == "invite")
+        )
+        if invite_digest is not None:
+            invite = invite & (seat_secrets.c.digest == invite_digest)
+        try:
+            async with self._write() as conn:
+                used = await conn.execute(seat_secrets.delete().where(invite))
+                if invite_digest is not None and used.rowcount != 1:
+                    raise _Refused
+                await conn.execute(
+                    seat_secrets.insert().values(table_code=code, seat=seat, purpose="seat", digest=seat_digest)
+                )
+        except (_Refused, sa.exc.IntegrityError):
+            return False
+        return True
+
+    async def drop_secrets(self, code: str, seat: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                seat_secrets.delete().where((seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat))
+            )
+
+
+class _Refused(Exception):
+    """Rolls back a transaction whose precondition no longer holds."""
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from chickenfoot.bots import Bot, Budget, hint, make_bot
@@ -53,33 +54,55 @@ class Timing:
     cover_bot: str = "medium"
 
 
+TURN_TIMERS = (30, 60, 120)
+"""Seconds a human may take per turn, when the table has a turn timer."""
+
+
 @dataclass(slots=True)
 class Seat:
     kind: Literal["human", "bot"]
     name: str
     bot: str | None = None
-    token: str | None = None
     taken: bool = False
+    """A player holds the seat's credential (the credential itself is in storage, as a digest)."""
 
 
 @dataclass(slots=True)
 class TableConfig:
-    """What is stored about a table besides its actions."""
+    """What is stored about a table besides its actions (never a secret)."""
 
     rules: Rules
     seats: list[Seat]
     seed: int
+    creator: int = 0
+    open: bool = False
+    """Anyone with the room code may take a free seat (otherwise only invited friends)."""
+    turn_timer: int | None = None
+    playing_since: float | None = None
+    """When the last human seat was taken (seconds since the epoch): the first turn's clock starts."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"rules": self.rules.to_dict(), "seats": [asdict(s) for s in self.seats], "seed": self.seed}
+        return {
+            "rules": self.rules.to_dict(),
+            "seats": [asdict(s) for s in self.seats],
+            "seed": self.seed,
+            "creator": self.creator,
+            "open": self.open,
+            "turn_timer": self.turn_timer,
+            "playing_since": self.playing_since,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableConfig:
-        return cls(Rules.from_dict(data["rules"]), [Seat(**s) for s in data["seats"]], int(data["seed"]))
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
+        return cls(
+            Rules.from_dict(data["rules"]),
+            [Seat(**s) for s in data["seats"]],
+            int(data["seed"]),
+            creator=int(data.get("creator", 0)),
+            open=bool(data.get("open", False)),
+            turn_timer=data.get("turn_timer"),
+            playing_since=data.get("playing_since"),
+        )
 
 
 def bot_for(name: str, seed: int) -> Bot:
@@ -124,6 +147,8 @@ class Table:
         self._presence_epoch = 0
         self._log_cache: LogCache = {}
         self._log_round = 0
+        self.turn_started = config.playing_since or time.time()
+        """When the current turn began (seconds since the epoch): the turn timer counts from it."""
 
     # --- building -----------------------------------------------------------------------------
 
@@ -136,6 +161,19 @@ class Table:
         for action in actions:
             table._apply(action)
         return table
+
+    def resume_clock(self, last_action: datetime | None) -> None:
+        """Restart the turn clock where storage says the turn began (after a restart, not afresh)."""
+        times = [t for t in (self.config.playing_since, last_action.timestamp() if last_action else None) if t]
+        if times:
+            self.turn_started = max(times)
+
+    def turn_deadline(self) -> float | None:
+        """When the seat to move loses its turn to its bot (seconds since the epoch), if it can."""
+        timer, match = self.config.turn_timer, self.match
+        if timer is None or self.status != "playing" or match.round.is_over() or self.automatic(match.to_move):
+            return None
+        return self.turn_started + timer
 
     def _apply(self, action: str) -> list[dict[str, Any]]:
         """Apply a checked action to the match; returns its events and records them."""
@@ -156,12 +194,6 @@ class Table:
         return events
 
     # --- who is who ---------------------------------------------------------------------------
-
-    def seat_of(self, token: str) -> int | None:
-        for s, seat in enumerate(self.config.seats):
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
-                return s
-        return None
 
     def presence(self) -> Presence:
         seats = self.config.seats
@@ -195,6 +227,8 @@ class Table:
             self._log_round = self.match.round_number
         view = self.match.round.view(seat)
         state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
+        state["open"], state["creator"] = self.config.open, self.config.creator
+        state["turn_timer"], state["turn_deadline"] = self.config.turn_timer, self.turn_deadline()
         text = dumps({"type": "state", "version": self.version, "state": state, "events": events_for(events, seat)})
         if not events:
             if len(self._cache) > 64:
@@ -254,12 +288,14 @@ class Table:
         """Check, store, apply and publish one action; raises :class:`ProtocolError` when refused."""
         async with self.lock:
             canonical = self.check(seat, action, version)
+            now = datetime.now(UTC)
             try:
-                await self.storage.append_action(self.code, self.version + 1, canonical)
+                await self.storage.append_action(self.code, self.version + 1, canonical, now)
             except Exception:
                 log.exception("cannot store action %d of table %s", self.version + 1, self.code)
                 raise ProtocolError("the move could not be stored; try again") from None
             events = self._apply(canonical)
+            self.turn_started = now.timestamp()  # as stored: a restart resumes the same clock
             await self._publish(events)
         self.schedule()
 
@@ -270,27 +306,48 @@ class Table:
 
     # --- presence -----------------------------------------------------------------------------
 
-    async def join(self, name: str) -> tuple[int, str]:
-        """Take the first free human seat; raises :class:`LookupError` when none is free."""
-        async with self.lock:
-            for s, seat in enumerate(self.config.seats):
-                if seat.kind == "human" and not seat.taken:
-                    seat.taken = True
-                    if name:
-                        seat.name = name
-                        self._log_cache.clear()  # the log names the seat
-                    await self.storage.update_config(self.code, self.config.to_json())
-                    await self._publish([], presence=True)
-                    self.schedule()
-                    return s, seat.token or ""
-        raise LookupError("no free seat at this table")
+    def _start_clock(self) -> None:
+        """The first turn's clock starts once every human seat is taken."""
+        if self.config.playing_since is None and not self.free_seats():
+            self.config.playing_since = self.turn_started = time.time()
 
-    async def take_seat(self, seat: int) -> None:
-        """Mark a human seat taken (its invite was opened)."""
+    def free_seats(self) -> list[int]:
+        """Human seats nobody has taken yet."""
+        return [s for s, seat in enumerate(self.config.seats) if seat.kind == "human" and not seat.taken]
+
+    async def seated(self, seat: int, name: str) -> None:
+        """Record that a player now holds ``seat`` (its credential was issued) under ``name``."""
         async with self.lock:
-            if not self.config.seats[seat].taken:
-                self.config.seats[seat].taken = True
-                await self.storage.update_config(self.code, self.config.to_json())
+            entry = self.config.seats[seat]
+            entry.taken = True
+            if name:
+                entry.name = name
+                self._log_cache.clear()  # the log names the seat
+            self._start_clock()
+            await self.storage.update_config(self.code, self.config.to_json())
+            await self._publish([], presence=True)
+        self.schedule()
+
+    async def replace_with_bot(self, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
+        """Hand an absent player's seat to a bot for the rest of the match, after ``revoke`` of its credential.
+
+        Raises :class:`LookupError` for the creator's seat, a bot's, or a connected player's.
+        """
+        async with self.lock:
+            entry = self.config.seats[seat]
+            if entry.kind != "human" or seat == self.config.creator:
+                raise LookupError(f"seat {seat} is not a friend's seat")
+            if self.connections[seat]:
+                raise LookupError(f"seat {seat} is connected: only an absent player's seat can go to a bot")
+            await revoke()
+            entry.kind, entry.bot, entry.taken = "bot", level, True
+            entry.name = f"{level.capitalize()} bot {seat + 1}"
+            self._log_cache.clear()
+            self.bots[seat] = bot_for(level, self.config.seed + seat)
+            self.covered.discard(seat)
+            self._start_clock()
+            await self.storage.update_config(self.code, self.config.to_json())
+            await self._publish([], presence=True)
         self.schedule()
 
     def idle(self) -> bool:
@@ -356,6 +413,9 @@ class Table:
             legal = match.round.legal_moves()
             if len(legal) == 1 and legal[0].kind in ("draw", "pass"):
                 self._spawn(self._later(self._generation, self.timing.forced_delay, self._forced_move))
+            elif (deadline := self.turn_deadline()) is not None:
+                delay = max(0.0, deadline - time.time())
+                self._spawn(self._later(self._generation, delay, self._bot_move))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -381,13 +441,16 @@ class Table:
         await self.act(self.match.to_move, str(self.match.round.legal_moves()[0]), self.version)
 
     async def _bot_move(self, generation: int) -> None:
+        """A bot's move: for a bot seat, a covered seat, or a human whose turn timer ran out."""
         seat, version = self.match.to_move, self.version
         bot = self.bots[seat] if self.config.seats[seat].kind == "bot" else self._cover_bot(seat)
         view = self.match.round.view(seat)
         budget = Budget(seconds=self.timing.bot_seconds) if self.timing.bot_seconds is not None else None
         move = await asyncio.to_thread(bot.choose, view, budget)
-        # The seat's owner may have come back while the bot thought.
-        if generation == self._generation and self.automatic(seat):
+        # The seat's owner may have come back, or moved, while the bot thought.
+        deadline = self.turn_deadline()
+        timed_out = deadline is not None and time.time() >= deadline
+        if generation == self._generation and version == self.version and (self.automatic(seat) or timed_out):
             await self.act(seat, str(move), version)
 
     def _cover_bot(self, seat: int) -> Bot:

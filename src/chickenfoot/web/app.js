@@ -3,7 +3,7 @@
 
 import { Board } from "./board.js";
 import { showLobby } from "./lobby.js";
-import { TableSocket, rememberSeat } from "./net.js";
+import { TableSocket, api, rememberSeat, seatSecret } from "./net.js";
 import { parseTile, tileSvg } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -230,9 +230,46 @@ class TablePage {
           <span class="name"></span>${bot ? '<span class="badge">bot</span>' : ""}
           <span class="count">${count}</span><span aria-hidden="true">${'<i class="mini"></i>'.repeat(Math.min(count, 12))}</span>`;
         div.querySelector(".name").textContent = s.seat === seat ? `${name} (you)` : name;
+        // The creator may hand an absent friend's seat to a bot for the rest of the match.
+        if (s.seat === s.creator && seat !== s.seat && s.kinds[seat] === "human" && !on && !s.match_over) {
+          const replace = document.createElement("button");
+          replace.type = "button";
+          replace.className = "replace";
+          replace.textContent = "Bot";
+          replace.title = `Let a bot play ${name}'s seat from now on`;
+          replace.setAttribute("aria-label", `Replace ${name} with a bot`);
+          replace.addEventListener("click", () => this.replaceWithBot(seat, name));
+          div.appendChild(replace);
+        }
         return div;
       }),
     );
+  }
+
+  // The turn timer's countdown, from the table's deadline (the server's bot plays when it runs out).
+  renderClock() {
+    const clock = $("clock");
+    const deadline = this.state?.turn_deadline;
+    clearTimeout(this.clockTimer);
+    if (!deadline) {
+      clock.hidden = true;
+      return;
+    }
+    const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+    const who = this.myTurn ? "You have" : `${this.state.names[this.state.to_move]} has`;
+    clock.hidden = false;
+    clock.textContent = `${who} ${left} s`;
+    clock.classList.toggle("low", left <= 10);
+    if (left > 0) this.clockTimer = setTimeout(() => this.renderClock(), 1000);
+  }
+
+  async replaceWithBot(seat, name) {
+    if (!confirm(`Let a bot play ${name}'s seat for the rest of the match? ${name} will not get it back.`)) return;
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/seats/${seat}/bot`, { token: this.token });
+    } catch (err) {
+      this.toast(err.message);
+    }
   }
 
   renderStatus() {
@@ -244,6 +281,7 @@ class TablePage {
     else if (this.myTurn) text = `Your turn${s.phase === "foot" ? ` — finish the chicken foot on ${s.foot}` : s.phase === "hub" ? " — start an arm" : ""}`;
     else text = `${s.names[s.to_move]}'s turn`;
     $("status").textContent = text;
+    this.renderClock();
     $("boneyard").textContent = `Boneyard: ${s.boneyard}`;
     const legal = this.myTurn ? s.legal : [];
     $("draw").hidden = !legal.includes("draw");
@@ -361,8 +399,11 @@ class TablePage {
     const invites = JSON.parse(localStorage.getItem(`cf-invites-${s.code}`) ?? "[]");
     box.innerHTML = `<h2>Room</h2><div class="row"><code id="room-code"></code>
       <button type="button" id="copy" aria-label="Copy the invite link">Copy link</button></div>
-      <div class="links"></div>`;
+      <p class="muted" id="room-kind"></p><div class="links"></div>`;
     box.querySelector("#room-code").textContent = s.code;
+    box.querySelector("#room-kind").textContent = s.open
+      ? "Open table: anyone with the code may take a free seat."
+      : "Invite-only: each invite link seats one friend, once.";
     const links = box.querySelector(".links");
     const watch = `${location.origin}/t/${s.code}`;
     const copyText = invites.length ? `${location.origin}${invites[0]}` : watch;
@@ -444,7 +485,22 @@ class TablePage {
   }
 }
 
-function start() {
+// An invite link (/t/CODE?invite=CLAIM) is claimed once for a fresh secret, kept in this browser;
+// the address then becomes the plain /t/CODE, so it never shows or shares a secret.
+async function claimInvite(code, invite) {
+  try {
+    const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/claim`, {
+      invite,
+      name: localStorage.getItem("cf-name") || null,
+    });
+    rememberSeat(code, seat.token);
+    return null;
+  } catch (err) {
+    return err.message;
+  }
+}
+
+async function start() {
   setupTheme();
   const match = location.pathname.match(/^\/t\/([^/]+)/);
   if (!match) {
@@ -452,11 +508,13 @@ function start() {
     return;
   }
   const code = decodeURIComponent(match[1]).toUpperCase();
-  const params = new URLSearchParams(location.search);
-  const token = params.get("token");
-  if (token) rememberSeat(code, token);
+  const invite = new URLSearchParams(location.search).get("invite");
+  // A browser that holds this table's seat already keeps it (a second claim would be refused).
+  const refused = invite && !seatSecret(code) ? await claimInvite(code, invite) : null;
+  if (invite) history.replaceState(null, "", `/t/${encodeURIComponent(code)}`);
   $("table").hidden = false;
-  window.chickenfoot = new TablePage(code, token);
+  window.chickenfoot = new TablePage(code, seatSecret(code));
+  if (refused) window.chickenfoot.toast(`${refused} — watching instead`);
 }
 
 start();

@@ -1,6 +1,6 @@
 // The lobby: create a table (preset, rounds, seats), join one by code, or watch one.
 
-import { api, rememberSeat } from "./net.js";
+import { api, rememberSeat, seatSecret } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,9 +52,12 @@ export async function showLobby() {
     error.textContent = "";
     const name = $("my-name").value.trim() || "You";
     localStorage.setItem("cf-name", name);
+    const timer = $("turn-timer").value;
     const body = {
       preset: preset.value,
       rounds: $("rounds").value ? Number($("rounds").value) : null,
+      open: $("open-table").checked,
+      ...(timer === "auto" ? {} : { turn_timer: timer === "off" ? null : Number(timer) }),
       seats: [...seats.children].map((li, i) => {
         if (i === 0) return { kind: "human", name };
         const kind = li.querySelector(".seat-kind").value;
@@ -63,11 +66,10 @@ export async function showLobby() {
     };
     try {
       const table = await api("POST", "/api/tables", body);
-      const humans = table.seats.filter((s) => s.kind === "human");
-      const mine = humans[0];
-      rememberSeat(table.code, mine.token);
-      localStorage.setItem(`cf-invites-${table.code}`, JSON.stringify(humans.slice(1).map((s) => s.invite)));
-      location.href = mine.invite;
+      rememberSeat(table.code, table.token);
+      const invites = table.seats.filter((s) => s.invite).map((s) => s.invite);
+      localStorage.setItem(`cf-invites-${table.code}`, JSON.stringify(invites));
+      location.href = `/t/${table.code}`;
     } catch (err) {
       error.textContent = err.message;
     }
@@ -78,14 +80,33 @@ export async function showLobby() {
     e.preventDefault();
     error.textContent = "";
     if (!code()) return;
+    // This browser already holds a seat there: back to it.
+    if (seatSecret(code())) {
+      location.href = `/t/${code()}`;
+      return;
+    }
     try {
       const seat = await api("POST", `/api/tables/${encodeURIComponent(code())}/join`, {
         name: localStorage.getItem("cf-name") || $("my-name").value.trim() || "Guest",
       });
       rememberSeat(code(), seat.token);
-      location.href = `/t/${code()}?token=${encodeURIComponent(seat.token)}`;
+      location.href = `/t/${code()}`;
     } catch (err) {
       error.textContent = err.message;
+    }
+  });
+  // Say whether the table typed is open or invite-only before anyone tries to join it.
+  $("join-code").addEventListener("change", async () => {
+    const kind = $("join-kind");
+    kind.textContent = "";
+    if (!code()) return;
+    try {
+      const table = await api("GET", `/api/tables/${encodeURIComponent(code())}`);
+      kind.textContent = table.open
+        ? `${table.code} is open: join to take a free seat, or watch.`
+        : `${table.code} is invite-only: open your invite link to take your seat, or watch.`;
+    } catch (err) {
+      kind.textContent = err.message;
     }
   });
   $("spectate").addEventListener("click", () => {

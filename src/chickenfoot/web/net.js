@@ -14,8 +14,17 @@ export async function api(method, path, body) {
   return data;
 }
 
+// A seat's secret stays in this browser (per table code), never in an address shown or shared.
 export function rememberSeat(code, token) {
   localStorage.setItem(`cf-token-${code}`, token);
+}
+
+export function seatSecret(code) {
+  return localStorage.getItem(`cf-token-${code}`);
+}
+
+export function forgetSeat(code) {
+  localStorage.removeItem(`cf-token-${code}`);
 }
 
 export class TableSocket {
@@ -46,8 +55,12 @@ export class TableSocket {
     });
     ws.addEventListener("close", (e) => {
       this.handlers.status(false);
-      // 4403/4404: a wrong token or no such table; retrying would not help.
-      if (this.closed || e.code === 4403 || e.code === 4404) return;
+      if (this.closed || e.code === 4404 || e.code === 4400) return; // no such table, or a bad address
+      if (e.code === 4403 && this.token) {
+        // The seat's credential was revoked (its seat went to a bot): watch instead.
+        forgetSeat(this.code);
+        this.token = null;
+      } else if (e.code === 4403) return;
       setTimeout(() => this.connect(), 1000);
     });
   }

@@ -1,0 +1,107 @@
+"""One connection's life, driven without sockets: the edges where its table changes under it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from chickenfoot.rules import Rules
+from chickenfoot.server.app import Hub, Settings, serve_connection
+from chickenfoot.server.pubsub import LocalPubSub, Message, Subscriber, Unsubscribe
+from chickenfoot.server.storage import Storage, game_tables
+from chickenfoot.server.table import Seat, TableConfig
+
+from .conftest import INSTANT
+
+
+class FakeSocket:
+    """What serve_connection uses of a WebSocket; the client leaves as soon as it is read from."""
+
+    def __init__(self, query: dict[str, str]) -> None:
+        self.query_params = query
+        self.sent: list[str] = []
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+    async def receive(self) -> dict[str, Any]:
+        await asyncio.sleep(0)
+        return {"type": "websocket.disconnect"}
+
+
+async def hub_with_table(tmp_path: Path, pubsub: Any = None) -> tuple[Hub, str, str]:
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    await storage.migrate()
+    hub = Hub(storage, pubsub or LocalPubSub(), INSTANT)
+    config = TableConfig(Rules(), [Seat("human", "Ann", taken=True), Seat("human", "Bo")], seed=1)
+    table = await hub.create(config)
+    token = await hub.credentials.issue_seat(table.code, 0)
+    assert token is not None
+    return hub, table.code, token
+
+
+def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path: Path) -> None:
+    async def scenario() -> FakeSocket:
+        hub, code, token = await hub_with_table(tmp_path)
+        table = hub.tables[code]
+        real_seat_of = hub.credentials.seat_of
+
+        async def seat_of_while_the_table_goes(code_: str, secret: str | None) -> int | None:
+            # Meanwhile the table leaves memory and its row leaves storage.
+            hub.release(table)
+            await asyncio.sleep(0)
+            async with hub.storage.engine.begin() as conn:
+                await conn.execute(sa.delete(game_tables).where(game_tables.c.code == code))
+            return await real_seat_of(code_, secret)
+
+        hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
+        socket = FakeSocket({"token": token})
+        await asyncio.wait_for(serve_connection(socket, code, hub, Settings()), timeout=10)  # type: ignore[arg-type]
+        await hub.close()
+        await hub.storage.close()
+        return socket
+
+    socket = asyncio.run(scenario())
+    assert socket.closed == 4404 and "no table" in socket.sent[-1]
+
+
+class ReplayingPubSub(LocalPubSub):
+    """A backend that hands a new subscriber the last message at once (as a replaying broker may)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: Message | None = None
+
+    async def publish(self, channel: str, message: Message) -> None:
+        self.last = message
+        await super().publish(channel, message)
+
+    def subscribe(self, channel: str, callback: Subscriber) -> Unsubscribe:
+        unsubscribe = super().subscribe(channel, callback)
+        if self.last is not None:
+            callback(self.last)
+        return unsubscribe
+
+
+def test_a_change_delivered_while_subscribing_finds_the_connections_sender(tmp_path: Path) -> None:
+    async def scenario() -> FakeSocket:
+        pubsub = ReplayingPubSub()
+        hub, code, token = await hub_with_table(tmp_path, pubsub)
+        await pubsub.publish(hub.tables[code].channel(), {"version": 0, "events": []})
+        socket = FakeSocket({"token": token})
+        # No backlog allowed: the replayed change finds the outbox full and stops the sender at once.
+        await serve_connection(socket, code, hub, Settings(max_backlog=0))  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        await hub.close()
+        await hub.storage.close()
+        return socket
+
+    socket = asyncio.run(scenario())
+    assert socket.closed == 1013
