@@ -38,7 +38,9 @@ def extensions() -> list[Extension]:
         return []
     from Cython.Build import cythonize
 
-    core = Extension("chickenfoot._core", ["src/chickenfoot/_core.pyx"], extra_compile_args=[] if os.name == "nt" else ["-O3"])
+    core = Extension(
+        "chickenfoot._core", ["src/chickenfoot/_core.pyx"], extra_compile_args=[] if os.name == "nt" else ["-O3"]
+    )
     return cythonize([core], compiler_directives={"language_level": "3"})
 
 
