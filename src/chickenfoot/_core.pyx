@@ -667,7 +667,7 @@ cdef class CompiledRound:
             self.s.foot_number,
             self.s.toe_count,
             self.s.gate,
-            from_words(self.s.gate_mask),
+            from_words(self.s.gate_mask) if self.s.gate >= 0 else 0,  # outside the gate's phases: unused
             self.s.end_numbers,
             [[self.s.ends[n][k] for k in range(self.s.ends_n[n])] for n in range(self.s.max_pip + 1)],
             [self.s.open_number[t] for t in range(self.s.tile_count)],
