@@ -229,10 +229,10 @@ def test_compiled_samples_agree_with_the_view_and_the_pure_sampler() -> None:
             assert isinstance(c, CompiledRound)
             # The view's state: same layout, mover and own hand; hidden hands of the right sizes.
             assert c.layout_state() == layout_state(r.layout) and c.to_move == view.to_move
-            assert c.hands[view.seat] == r.hands[view.seat]
+            assert c.hands[knowledge.seat] == r.hands[knowledge.seat]
             assert [h.bit_count() for h in c.hands] == list(view.hand_sizes) and len(c.boneyard) == view.boneyard_size
             for seat, hand in enumerate(c.hands):
-                if seat != view.seat:
+                if seat != knowledge.seat:
                     assert all(any(slot.allows(t) for slot in knowledge.slots[seat]) for t in _ids(hand))
                     where_compiled.update((seat, t) for t in _ids(hand))
                     where_pure.update((seat, t) for t in _ids(r.hands[seat]))
