@@ -16,6 +16,8 @@ from setuptools.command.build_ext import build_ext
 class OptionalBuildExt(build_ext):
     """``build_ext`` that warns instead of failing: the compiled core is an accelerator, not a requirement."""
 
+    failed = False
+
     def run(self) -> None:
         try:
             super().run()
@@ -28,20 +30,25 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:
             self.warn_pure(exc)
 
-    @staticmethod
-    def warn_pure(exc: BaseException) -> None:
-        print(f"warning: the compiled core was not built ({exc}); chickenfoot runs on pure Python", file=sys.stderr)
+    def warn_pure(self, exc: BaseException) -> None:
+        if not self.failed:  # once: a failed compile also fails the copy that follows it
+            warn_pure(exc)
+        self.failed = True
+
+
+def warn_pure(reason: object) -> None:
+    print(f"warning: the compiled core was not built ({reason}); chickenfoot runs on pure Python", file=sys.stderr)
 
 
 def extensions() -> list[Extension]:
     if os.environ.get("CHICKENFOOT_PURE") == "1":
         return []
-    from Cython.Build import cythonize
-
-    core = Extension(
-        "chickenfoot._core", ["src/chickenfoot/_core.pyx"], extra_compile_args=[] if os.name == "nt" else ["-O3"]
-    )
-    return cythonize([core], compiler_directives={"language_level": "3"})
+    try:
+        from Cython.Build import cythonize
+    except ImportError:  # only without build isolation: pip itself installs Cython (build-system requires)
+        warn_pure("Cython is not installed")
+        return []
+    return cythonize([Extension("chickenfoot._core", ["src/chickenfoot/_core.pyx"])])
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
