@@ -22,11 +22,14 @@ cdef extern from *:
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int cf_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static __inline int cf_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     static inline int cf_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int cf_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     #endif
     """
     int cf_ctz64(unsigned long long x) nogil
+    int cf_popcount64(unsigned long long x) nogil
 
 cdef enum:
     TILE_COUNT = 190  # double-18, the largest set (tiles.MAX_PIP)
@@ -774,9 +777,7 @@ cdef class Sampler:
     cdef object make_round, sample
     cdef int seat, slots, tries, unseen_n
     cdef int* owner
-    cdef int* first
-    cdef int* count
-    cdef uint8_t* candidates
+    cdef uint64_t* candidates  # per slot, a tile bit mask of WORDS words
     cdef uint8_t unseen[TILE_COUNT]
     cdef uint64_t own[WORDS]
 
@@ -790,48 +791,45 @@ cdef class Sampler:
         for k in range(self.unseen_n):
             self.unseen[k] = unseen[k]
         self.slots = len(order)
-        total = sum(len(candidates) for _, candidates in order)
         self.owner = <int*>PyMem_Malloc(max(self.slots, 1) * sizeof(int))
-        self.first = <int*>PyMem_Malloc(max(self.slots, 1) * sizeof(int))
-        self.count = <int*>PyMem_Malloc(max(self.slots, 1) * sizeof(int))
-        self.candidates = <uint8_t*>PyMem_Malloc(max(total, 1))
-        if not (self.owner and self.first and self.count and self.candidates):
+        self.candidates = <uint64_t*>PyMem_Malloc(max(self.slots, 1) * WORDS * sizeof(uint64_t))
+        if not (self.owner and self.candidates):
             raise MemoryError()
-        at = 0
         for k, (owner, candidates) in enumerate(order):
             self.owner[k] = owner
-            self.first[k] = at
-            self.count[k] = len(candidates)
-            for tile in candidates:
-                self.candidates[at] = tile
-                at += 1
+            to_words(sum(1 << tile for tile in candidates), &self.candidates[k * WORDS])
 
     def __dealloc__(self):
         PyMem_Free(self.owner)
-        PyMem_Free(self.first)
-        PyMem_Free(self.count)
         PyMem_Free(self.candidates)
 
     cdef bint fill(self, State* s) noexcept nogil:
         """Knowledge.sample in C; False if every try of random picks failed."""
         cdef uint64_t taken[WORDS]
-        cdef uint8_t free[TILE_COUNT]
+        cdef uint64_t free[WORDS]
         cdef uint8_t picks[TILE_COUNT]
-        cdef int attempt, slot, k, n, tile, seat
+        cdef int attempt, slot, k, n, tile, index
         cdef bint done = False
         for attempt in range(self.tries):
             memset(taken, 0, sizeof(taken))
             done = True
             for slot in range(self.slots):
                 n = 0
-                for k in range(self.first[slot], self.first[slot] + self.count[slot]):
-                    if not has(taken, self.candidates[k]):
-                        free[n] = self.candidates[k]
-                        n += 1
+                for k in range(WORDS):
+                    free[k] = self.candidates[slot * WORDS + k] & ~taken[k]
+                    n += cf_popcount64(free[k])
                 if not n:
                     done = False
                     break
-                tile = free[rng_below(&self.rng, n)]
+                index = rng_below(&self.rng, n)  # a uniform pick among the free candidates
+                k = 0
+                while index >= cf_popcount64(free[k]):
+                    index -= cf_popcount64(free[k])
+                    k += 1
+                while index:
+                    free[k] &= free[k] - 1
+                    index -= 1
+                tile = (k << 6) | cf_ctz64(free[k])
                 flip(taken, tile)
                 picks[slot] = tile
             if done:
