@@ -570,10 +570,12 @@ cdef object _weights_key = None
 cdef double _weights[TILE_COUNT]
 
 
-cdef const double* rollout_weights(weights) except NULL:
+cdef const double* rollout_weights(weights, int tile_count) except NULL:
     """The rollout weights as a C array; the search passes one list for a whole search, so it is kept."""
     global _weights_key
     if weights is not _weights_key:
+        if not tile_count <= len(weights) <= TILE_COUNT:
+            raise ValueError(f"rollout weights need one value per tile ({tile_count})")
         for t in range(len(weights)):
             _weights[t] = weights[t]
         _weights_key = weights
@@ -592,6 +594,9 @@ cdef class CompiledRound:
     cdef list records  # per move: (code, seat, undo record, drawn before); for pop
     cdef readonly int ply
     """Moves made since this position was built."""
+
+    def __init__(self):
+        raise TypeError("a CompiledRound comes from CompiledRound.from_round or CompiledRound.deal")
 
     @staticmethod
     def from_round(round_, seed=0):
@@ -726,7 +731,7 @@ cdef class CompiledRound:
 
     def rollout(self, weights, double epsilon):
         """The search's rollout (``chickenfoot.bots.search.rollout``) to the end; returns the points."""
-        cdef const double* table = rollout_weights(weights)
+        cdef const double* table = rollout_weights(weights, self.s.tile_count)
         self.records = []
         with nogil:
             rollout(&self.s, &self.rng, table, epsilon)
@@ -782,6 +787,14 @@ cdef class Sampler:
     cdef uint64_t own[WORDS]
 
     def __cinit__(self, make_round, sample, int seat, own, order, unseen, int tries):
+        if not (
+            0 <= seat < MAX_PLAYERS
+            and len(order) <= TILE_COUNT
+            and len(unseen) <= TILE_COUNT
+            and all(0 <= owner < MAX_PLAYERS for owner, _ in order)
+            and all(0 <= tile < TILE_COUNT for tile in unseen)
+        ):
+            raise ValueError("seats or tiles out of range for the compiled core")
         self.make_round = make_round
         self.sample = sample
         self.seat = seat

@@ -140,6 +140,10 @@ def test_an_illegal_code_is_refused_and_changes_nothing() -> None:
         assert_same(r, c)
     with pytest.raises(ValueError):
         CompiledRound.from_round(Round.deal(Rules(max_pip=18, hand_size=1), 40, seed=1))  # beyond 32 seats
+    with pytest.raises(ValueError):
+        c.rollout([1.0] * 10, 0.1)  # a weight per tile of the set
+    with pytest.raises(TypeError):
+        CompiledRound()
 
 
 def mean_and_error(samples: Sequence[Sequence[float]], seat: int) -> tuple[float, float]:
