@@ -16,6 +16,7 @@ from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from chickenfoot.errors import IllegalMoveError
+from chickenfoot.tiles import tile_id
 
 cdef extern from *:
     """
@@ -620,7 +621,7 @@ cdef class CompiledRound:
         """A fresh round of ``rules``' first starting double, dealt by this core's own generator."""
         cdef CompiledRound c = CompiledRound.__new__(CompiledRound)
         init_rules(&c.s, rules, players)
-        c.s.start_tile = rules.max_pip * (rules.max_pip + 1) // 2 + rules.max_pip
+        c.s.start_tile = tile_id(rules.max_pip, rules.max_pip)
         rng_seed(&c.rng, seed)
         deal(&c.s, rules.hand_size_for(players), &c.rng)
         c.records = []
@@ -752,7 +753,7 @@ def playouts(rules, int players, long games, seed=0):
     cdef long game
     cdef int seat, hand_size = rules.hand_size_for(players)
     init_rules(&s, rules, players)
-    s.start_tile = rules.max_pip * (rules.max_pip + 1) // 2 + rules.max_pip
+    s.start_tile = tile_id(rules.max_pip, rules.max_pip)
     rng_seed(&rng, seed)
     memset(sums, 0, sizeof(sums))
     memset(squares, 0, sizeof(squares))
