@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from chickenfoot.round import Round
 
 COMPILED = False
-"""Whether the compiled core is in use."""
+"""Whether the compiled core is in use (a benchmark may switch it off to compare the two)."""
 if os.environ.get("CHICKENFOOT_PURE") != "1":
     try:
         from chickenfoot import _core
