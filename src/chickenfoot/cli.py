@@ -8,6 +8,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from chickenfoot import __version__, core
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.move import Move
 from chickenfoot.perft import divide, perft
@@ -22,6 +23,25 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def show_version(value: bool) -> None:
+    if value:
+        print(f"chickenfoot {__version__} ({core.NAME})")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=show_version, is_eager=True, help="Print the version and the engine core in use."
+        ),
+    ] = False,
+) -> None:
+    """Chicken Foot dominoes: rules tools, games and bots."""
+
 
 FileArg = Annotated[str, typer.Argument(metavar="FILE", help="Position file (RULES.md §8), or - for standard input.")]
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from chickenfoot.bots.base import Bot, Budget
+from chickenfoot.core import SearchRound, sampler
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.move import PASS, Move
 from chickenfoot.round import Round
@@ -47,8 +48,12 @@ def rollout_weights(rules: Rules) -> list[float]:
     return weights
 
 
-def rollout(r: Round, rng: random.Random, weights: Sequence[float], epsilon: float = ROLLOUT_EPSILON) -> list[int]:
+def rollout(
+    r: SearchRound, rng: random.Random, weights: Sequence[float], epsilon: float = ROLLOUT_EPSILON
+) -> list[int]:
     """Play to the end of the round: mostly the heaviest playable tile, sometimes a random move."""
+    if not isinstance(r, Round):  # a compiled round plays this same policy in C
+        return r.rollout(weights, epsilon)
     rand = rng.random
     legal = r.legal_codes
     push = r.push_code
@@ -86,7 +91,7 @@ def iteration_numbers(iterations: int | None, deadline: float | None) -> Iterato
 
 
 def search(
-    make_round: Callable[[random.Random], Round],
+    make_round: Callable[[random.Random], SearchRound],
     seat: int,
     codes: Sequence[int],
     rules: Rules,
@@ -129,7 +134,7 @@ class Node:
 
 
 def tree_search(
-    make_round: Callable[[random.Random], Round],
+    make_round: Callable[[random.Random], SearchRound],
     seat: int,
     codes: Sequence[int],
     rules: Rules,
@@ -191,7 +196,7 @@ def _worker(view: SeatView, seed: int, iterations: int | None, seconds: float | 
     assert view.seat is not None
     codes = [m.code for m in view.legal_moves]
     run = tree_search if tree else search
-    return run(knowledge.round, view.seat, codes, view.rules, random.Random(seed), iterations, deadline)
+    return run(sampler(knowledge), view.seat, codes, view.rules, random.Random(seed), iterations, deadline)
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}

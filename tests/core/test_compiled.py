@@ -1,0 +1,266 @@
+"""The compiled core against the pure-Python engine, its reference: the same legal moves in the same order,
+the same states after every move and every ``pop()``, the same points; playouts, rollouts and samples
+alike in distribution (the compiled core draws from its own generator)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+from chickenfoot import Round, Rules, core
+from chickenfoot.bots.search import ROLLOUT_EPSILON, SearchBot, rollout, rollout_weights
+from chickenfoot.errors import IllegalMoveError, RulesError
+from chickenfoot.knowledge import Knowledge
+from chickenfoot.layout import Layout
+from chickenfoot.move import DRAW, PASS
+from chickenfoot.view import SeatView
+
+from .test_random_sim import random_rules
+
+if not core.COMPILED:
+    if os.environ.get("CI") and os.environ.get("CHICKENFOOT_PURE") != "1":
+        pytest.fail("the compiled core was not built", pytrace=False)
+    pytest.skip("the compiled core is not built (or CHICKENFOOT_PURE=1)", allow_module_level=True)
+
+from chickenfoot._core import CompiledRound, playouts  # only once the skip above has not fired
+
+
+def layout_state(layout: Layout) -> tuple[object, ...]:
+    """The pure layout's bookkeeping in the order of ``CompiledRound.layout_state``."""
+    return (
+        layout.hub,
+        layout.hub_number,
+        layout.arms,
+        layout.foot,
+        layout.foot_number,
+        layout.toe_count,
+        layout.gate,
+        layout.gate_mask if layout.gate >= 0 else 0,
+        layout.end_numbers,
+        layout.ends,
+        layout.open_number,
+    )
+
+
+def assert_same(r: Round, c: CompiledRound) -> None:
+    assert c.legal_codes() == r.legal_codes()
+    assert (c.to_move, c.drawn, c.end_reason) == (r.to_move, r.drawn, r.end_reason)
+    assert c.hands == r.hands and c.boneyard == r.boneyard
+    assert c.layout_state() == layout_state(r.layout)
+    assert c.points() == r.points()
+
+
+def test_random_rounds_move_by_move_under_every_rule_option() -> None:
+    """Random rounds under random rules (every option), driven from Python on both engines at once."""
+    rng = random.Random(2024)
+    seen: Counter[str] = Counter()
+    rounds = 0
+    while rounds < 400:
+        rules = random_rules(rng)
+        players = rng.randint(2, 8)
+        try:
+            rules.hand_size_for(players)
+        except RulesError:
+            continue
+        rounds += 1
+        seen.update([f"max_pip={rules.max_pip}", f"arms={rules.hub_arms}", rules.drawn_tile, rules.draw_limit])
+        seen[f"players={players}"] += 1
+        r = Round.deal(rules, players, seed=rng.getrandbits(32), start_double=rng.randint(0, rules.max_pip))
+        c = CompiledRound.from_round(r)
+        assert_same(r, c)
+        while not r.is_over():
+            codes = r.legal_codes()
+            code = codes[rng.randrange(len(codes))]
+            seen[
+                "draw" if code == DRAW else "pass" if code == PASS else "drawn tile played" if r.drawn >= 0 else "play"
+            ] += 1
+            r.push_code(code)
+            c.push_code(code)
+            assert_same(r, c)
+            if rng.random() < 0.03:  # take back a few moves on both, then play on
+                for _ in range(min(rng.randint(1, 5), c.ply)):
+                    assert c.pop() == r.pop().code
+                    assert_same(r, c)
+                seen["pop"] += 1
+            if rng.random() < 0.02:  # a position built mid-round equals the one played to
+                c = CompiledRound.from_round(r)
+                assert_same(r, c)
+        seen[str(r.end_reason)] += 1
+        # Back to the deal through every state on the way.
+        while c.ply:
+            assert c.pop() == r.pop().code
+            assert_same(r, c)
+    expected = {"domino", "blocked", "draw", "pass", "drawn tile played", "pop", "may", "must", "one", "until_playable"}
+    expected |= {f"max_pip={n}" for n in (6, 9, 12, 15, 18)} | {f"arms={a}" for a in (4, 6, 8)}
+    expected |= {f"players={p}" for p in range(2, 9)}
+    assert expected <= set(seen), expected - set(seen)
+
+
+def checksum(make: type[Round] | type[CompiledRound], games: int) -> str:
+    """A digest of seeded games on one engine: every list of legal moves, the points, every state back to the deal."""
+    digest = hashlib.sha256()
+    for seed in range(games):
+        rules = Rules(max_pip=(6, 9, 12)[seed % 3], draw_limit=("one", "until_playable")[seed % 2])
+        deal = Round.deal(rules, 2 + seed % 6, seed=seed)
+        r: Round | CompiledRound = deal if make is Round else CompiledRound.from_round(deal)
+        rng = random.Random(seed)
+        plies = 0
+        while r.end_reason is None:
+            codes = r.legal_codes()
+            digest.update(repr(codes).encode())
+            r.push_code(codes[rng.randrange(len(codes))])
+            plies += 1
+        digest.update(repr(r.points()).encode())
+        for _ in range(plies):
+            r.pop()
+            digest.update(repr((r.legal_codes(), r.to_move, r.hands, r.boneyard)).encode())
+    return digest.hexdigest()
+
+
+def test_checksum_of_seeded_games_is_the_same_on_both_engines() -> None:
+    assert checksum(CompiledRound, 150) == checksum(Round, 150)
+
+
+def test_an_illegal_code_is_refused_and_changes_nothing() -> None:
+    r = Round.deal(Rules(), 4, seed=5)
+    c = CompiledRound.from_round(r)
+    for code in (DRAW, PASS, 0, 54 << 8 | 3, 12345, -7):
+        if code in r.legal_codes():
+            continue
+        with pytest.raises(IllegalMoveError):
+            c.push_code(code)
+        assert_same(r, c)
+    with pytest.raises(ValueError):
+        CompiledRound.from_round(Round.deal(Rules(max_pip=18, hand_size=1), 40, seed=1))  # beyond 32 seats
+    with pytest.raises(ValueError):
+        c.rollout([1.0] * 10, 0.1)  # a weight per tile of the set
+    with pytest.raises(TypeError):
+        CompiledRound()
+
+
+def mean_and_error(samples: Sequence[Sequence[float]], seat: int) -> tuple[float, float]:
+    values = [s[seat] for s in samples]
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, math.sqrt(variance / len(values))
+
+
+def assert_alike(pure: Sequence[Sequence[float]], compiled: Sequence[Sequence[float]]) -> None:
+    """Per seat, the means differ by less than 4 standard errors of their difference."""
+    for seat in range(len(pure[0])):
+        (a, ea), (b, eb) = mean_and_error(pure, seat), mean_and_error(compiled, seat)
+        assert abs(a - b) < 4 * math.hypot(ea, eb), (seat, a, b, ea, eb)
+
+
+def midgame(seed: int, rules: Rules, players: int) -> Round:
+    r = Round.deal(rules, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(5, 25)):
+        if r.is_over():
+            break
+        codes = r.legal_codes()
+        r.push_code(codes[rng.randrange(len(codes))])
+    assert not r.is_over()
+    return r
+
+
+@pytest.mark.parametrize(("rules", "players"), [(Rules(), 4), (Rules(max_pip=6, drawn_tile="must"), 2)])
+def test_playouts_and_rollouts_agree_in_distribution(rules: Rules, players: int) -> None:
+    """From fixed positions: uniform playouts (``Round.playout``) and the search's rollouts."""
+    weights = rollout_weights(rules)
+    rng = random.Random(3)
+    for seed in (1, 2):
+        r = midgame(seed, rules, players)
+        c = CompiledRound.from_round(r, seed=seed)
+        n = 1500
+        assert_alike([r.copy().playout(rng) for _ in range(n)], [c.copy().playout() for _ in range(n)])
+        assert_alike(
+            [rollout(r.copy(), rng, weights) for _ in range(n)],
+            [c.copy().rollout(weights, ROLLOUT_EPSILON) for _ in range(n)],
+        )
+
+
+def test_greedy_rollouts_are_identical() -> None:
+    """Without random moves the search's rollout policy is deterministic: both engines end alike."""
+    rng = random.Random(4)
+    for seed in range(60):
+        rules = random_rules(rng)
+        players = rng.randint(2, 4)
+        r = midgame(seed, rules, players)
+        c = CompiledRound.from_round(r)
+        weights = rollout_weights(rules)
+        assert c.rollout(weights, 0.0) == rollout(r, rng, weights, 0.0)
+        assert c.hands == r.hands and c.layout_state() == layout_state(r.layout)
+
+
+def test_dealt_playouts_agree_in_distribution() -> None:
+    """Whole rounds dealt and played in C against ``Round.deal`` + ``Round.playout``."""
+    rules, n = Rules(), 3000
+    rng = random.Random(9)
+    pure = [Round.deal(rules, 4, rng=rng).playout(rng) for _ in range(n)]
+    moves, sums, squares = playouts(rules, 4, n, seed=9)
+    assert 40 * n < moves < 80 * n
+    for seat in range(4):
+        a, ea = mean_and_error(pure, seat)
+        b = sums[seat] / n
+        eb = math.sqrt((squares[seat] / n - b * b) / n)
+        assert abs(a - b) < 4 * math.hypot(ea, eb), (seat, a, b)
+
+
+def views(count: int, players: int) -> list[SeatView]:
+    return [(lambda r: r.view(r.to_move))(midgame(seed, Rules(), players)) for seed in range(count)]
+
+
+def test_compiled_samples_agree_with_the_view_and_the_pure_sampler() -> None:
+    for view in views(6, 4):
+        knowledge = Knowledge(view)
+        sample = core.sampler(knowledge)
+        rng = random.Random(1)
+        where_pure: Counter[tuple[int, int]] = Counter()
+        where_compiled: Counter[tuple[int, int]] = Counter()
+        n = 600
+        for _ in range(n):
+            c = sample(rng)
+            r = knowledge.round(rng)
+            assert isinstance(c, CompiledRound)
+            # The view's state: same layout, mover and own hand; hidden hands of the right sizes.
+            assert c.layout_state() == layout_state(r.layout) and c.to_move == view.to_move
+            assert c.hands[knowledge.seat] == r.hands[knowledge.seat]
+            assert [h.bit_count() for h in c.hands] == list(view.hand_sizes) and len(c.boneyard) == view.boneyard_size
+            for seat, hand in enumerate(c.hands):
+                if seat != knowledge.seat:
+                    assert all(any(slot.allows(t) for slot in knowledge.slots[seat]) for t in _ids(hand))
+                    where_compiled.update((seat, t) for t in _ids(hand))
+                    where_pure.update((seat, t) for t in _ids(r.hands[seat]))
+        # Each hidden tile lands in each seat about as often (binomial counts, 4.5 standard errors).
+        for key in where_pure.keys() | where_compiled.keys():
+            p = (where_pure[key] + where_compiled[key]) / (2 * n)
+            spread = math.sqrt(2 * n * p * (1 - p)) + 1
+            assert abs(where_pure[key] - where_compiled[key]) < 4.5 * spread, key
+
+
+def _ids(mask: int) -> list[int]:
+    return [t for t in range(mask.bit_length()) if mask >> t & 1]
+
+
+def test_the_search_runs_on_the_compiled_core() -> None:
+    for view in views(3, 3):
+        stats = SearchBot(seed=1).statistics(view)
+        assert sum(n for n, _ in stats.values()) == 400
+        assert set(stats) == {m.code for m in view.legal_moves}
+        assert isinstance(core.sampler(Knowledge(view))(random.Random(0)), CompiledRound)
+
+
+@pytest.mark.parametrize(("pure", "name"), [("1", "pure-Python core"), ("", "compiled core")])
+def test_version_names_the_core(pure: str, name: str) -> None:
+    env = {**os.environ, "CHICKENFOOT_PURE": pure}
+    out = subprocess.run([sys.executable, "-m", "chickenfoot", "--version"], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and out.stdout.strip().endswith(f"({name})")
