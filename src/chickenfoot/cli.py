@@ -12,6 +12,7 @@ from chickenfoot.errors import ChickenfootError
 from chickenfoot.move import Move
 from chickenfoot.perft import divide, perft
 from chickenfoot.position import read_position, write_position
+from chickenfoot.reading import read_text
 from chickenfoot.round import Round
 
 app = typer.Typer(
@@ -34,13 +35,13 @@ def fail(message: str) -> NoReturn:
 
 def load(file: str) -> Round:
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {file}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
+        text = read_text(file)
+    except ChickenfootError as exc:
+        fail(str(exc))
     try:
         return read_position(text)
     except ChickenfootError as exc:
-        fail(f"{file}: {exc}")
+        fail(f"{'standard input' if file == '-' else file}: {exc}")
 
 
 @app.command()
