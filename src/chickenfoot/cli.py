@@ -104,9 +104,11 @@ def play(
     from chickenfoot.tui.launch import launch
 
     try:
-        launch(plain=plain, seed=seed, players=players, preset=rules, rounds=rounds, seats=seats, load=load)
+        code = launch(plain=plain, seed=seed, players=players, preset=rules, rounds=rounds, seats=seats, load=load)
     except (ChickenfootError, ValueError) as exc:
         fail(str(exc))
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()

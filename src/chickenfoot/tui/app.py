@@ -26,6 +26,7 @@ from chickenfoot.bots import hint
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
+from chickenfoot.reading import parse_whole_number
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.tiles import Tile
 from chickenfoot.tui.board import Role, board_lines
@@ -140,12 +141,7 @@ class StartScreen(Screen[None]):
 
     def whole_number(self, widget_id: str, name: str) -> int | None:
         text = self.query_one(widget_id, Input).value.strip()
-        if not text:
-            return None
-        try:
-            return int(text)
-        except ValueError:
-            raise ChickenfootError(f"{name} must be a whole number (got {text!r})") from None
+        return parse_whole_number(text, name) if text else None
 
     def action_start(self) -> None:
         try:

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from chickenfoot.bots import Bot, make_bot
-from chickenfoot.errors import ChickenfootError, PositionError
+from chickenfoot.errors import ChickenfootError, PositionError, shown
 from chickenfoot.match import Match
 from chickenfoot.move import Move
+from chickenfoot.reading import load_json, read_text
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
 from chickenfoot.view import SeatView
@@ -189,18 +190,17 @@ class Session:
     def load(cls, path: str | Path) -> Session:
         """Resume a saved match; a plain match record gets one human (seat 0) against medium bots."""
         source = Path(path).expanduser()
+        text = read_text(source)  # its errors name the file already
         try:
-            text = source.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise ChickenfootError(f"cannot read {source}: {reason}") from None
-        match = Match.loads(text)
-        data = json.loads(text)
-        seats = data.get("seats") if isinstance(data, dict) else None
+            data = load_json(text)
+            match = Match.from_record(data)
+        except ChickenfootError as exc:
+            raise PositionError(f"{source}: {exc}") from None
+        seats = data.get("seats")
         if seats is None:
             seats = [HUMAN] + ["medium"] * (match.players - 1)
         if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
-            raise PositionError(f"{source}: seats must be a list of seat kinds")
+            raise PositionError(f"{source}: seats must be a list of seat kinds, got {shown(seats)}")
         try:
             return cls(match, seats, bot_seed=match.seed)
         except ValueError as exc:
