@@ -14,6 +14,7 @@ from chickenfoot.perft import divide, perft
 from chickenfoot.position import read_position, write_position
 from chickenfoot.reading import read_text
 from chickenfoot.round import Round
+from chickenfoot.rules import MAX_PLAYERS
 
 app = typer.Typer(
     name="chickenfoot",
@@ -92,7 +93,7 @@ def perft_command(
 def play(
     plain: Annotated[bool, typer.Option("--plain", help="Line mode: moves on stdin, the position as text.")] = False,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
-    players: Annotated[int, typer.Option(min=2, help="Number of seats.")] = 4,
+    players: Annotated[int, typer.Option(min=2, max=MAX_PLAYERS, help="Number of seats.")] = 4,
     rules: Annotated[str, typer.Option(help="Rules preset (classic, six-arms, double-12, ...).")] = "classic",
     rounds: Annotated[int | None, typer.Option(min=1, help="Rounds in the match (default: all).")] = None,
     seats: Annotated[str, typer.Option(help="Seat kinds: human or easy/medium/hard/expert, comma-separated.")] = (

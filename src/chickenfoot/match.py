@@ -241,9 +241,10 @@ class Match:
             raise PositionError(f"round {k + 1} is not dealt from the whole set")
         round_ = Round(self.rules, hands, boneyard, start_double=start)
         self._start(round_)
-        for ply, text in enumerate(list_field(entry["moves"], f"{where}.moves", "moves")):
+        for ply, value in enumerate(list_field(entry["moves"], f"{where}.moves", "moves")):
+            text = text_field(value, f"round {k + 1}, move {ply + 1}")
             try:
-                self.push(Move.parse(text_field(text, f"round {k + 1}, move {ply + 1}")))
+                self.push(Move.parse(text))
             except ChickenfootError as exc:
                 raise PositionError(f"round {k + 1}, move {ply + 1} ({quoted(text)}): {exc}") from None
         recorded = entry.get("points")

@@ -11,6 +11,8 @@ from chickenfoot.errors import RulesError, quoted, shown
 from chickenfoot.tiles import MAX_PIP, tile_count
 
 MIN_PIP = 6
+MAX_PLAYERS = 8
+"""The largest table the games offer (RULES.md §1: 2 or more players, best with 4–8)."""
 HUB_ARM_CHOICES = (4, 6, 8)
 TOES = 3
 DRAWN_TILE_CHOICES = ("may", "must")

@@ -18,18 +18,16 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
-from chickenfoot.bots import BOTS
+from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot
 from chickenfoot.errors import ChickenfootError
-from chickenfoot.rules import PRESETS, Rules
+from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server.protocol import ProtocolError, dumps, parse_client_message
 from chickenfoot.server.pubsub import LocalPubSub, Message, PubSub
 from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table import NEXT_ROUND, Seat, Table, TableConfig, Timing, new_token
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-LEVELS = ["easy", "medium", "hard", "expert", "random", "greedy"]
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-MAX_SEATS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +129,7 @@ class CreateRequest(BaseModel):
     preset: str = "classic"
     rules: dict[str, Any] = Field(default_factory=dict)
     rounds: int | None = None
-    seats: list[SeatRequest] = Field(min_length=2, max_length=MAX_SEATS)
+    seats: list[SeatRequest] = Field(min_length=2, max_length=MAX_PLAYERS)
 
 
 class JoinRequest(BaseModel):
@@ -155,9 +153,11 @@ def table_config(request: CreateRequest) -> TableConfig:
     creator = True
     for s, wanted in enumerate(request.seats):
         if wanted.kind == "bot":
-            level = wanted.bot or "medium"
-            if level not in LEVELS and level not in BOTS:
-                raise HTTPException(400, f"unknown bot {level!r} (choose from {', '.join(LEVELS)})")
+            level = wanted.bot or DEFAULT_LEVEL
+            try:
+                check_bot(level)
+            except ValueError as exc:
+                raise HTTPException(400, str(exc)) from None
             seats.append(Seat("bot", wanted.name or f"{level.capitalize()} bot {s + 1}", bot=level))
         else:
             seats.append(Seat("human", wanted.name or f"Player {s + 1}", token=new_token(), taken=creator))
@@ -212,7 +212,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        return {"presets": {name: rules.to_dict() for name, rules in PRESETS.items()}, "bots": LEVELS}
+        return {
+            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+            "bots": list(LEVELS),
+            "default_bot": DEFAULT_LEVEL,
+            "max_players": MAX_PLAYERS,
+        }
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: CreateRequest) -> dict[str, Any]:
