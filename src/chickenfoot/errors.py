@@ -34,8 +34,8 @@ QUOTED = 60
 def quoted(text: str) -> str:
     """Text a person typed, for an error message: quoted, escaped, cut only if absurdly long.
 
-    >>> quoted("9-4@9-9x"), quoted("x" * 100)[-18:]
-    ("'9-4@9-9x'", "'… (100 characters)")
+    >>> quoted("9-4@9-9x"), quoted("x" * 100)[-20:]
+    ("'9-4@9-9x'", "x'… (100 characters)")
     """
     return repr(text) if len(text) <= QUOTED else f"{text[:QUOTED]!r}… ({len(text)} characters)"
 
