@@ -31,14 +31,24 @@ from chickenfoot.tiles import Tile
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest document read: a whole match record is a few tens of kilobytes (``/dev/zero`` is endless)."""
+
+
 def read_text(file: str | Path) -> str:
     """The UTF-8 text of a file, or of standard input for ``-``."""
-    name = str(file)
+    name = "standard input" if str(file) == "-" else str(file)
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(file).expanduser().read_bytes()
+        if str(file) == "-":
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        else:
+            with Path(file).expanduser().open("rb") as stream:
+                data = stream.read(MAX_BYTES + 1)
     except OSError as exc:
         raise PositionError(f"cannot read {name}: {exc.strerror or exc}") from None
-    return decode(data, "standard input" if name == "-" else name)
+    if len(data) > MAX_BYTES:
+        raise PositionError(f"{name} is larger than {MAX_BYTES // (1024 * 1024)} MiB: not a position or a match")
+    return decode(data, name)
 
 
 def decode(data: bytes, name: str) -> str:

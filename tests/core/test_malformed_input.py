@@ -105,6 +105,7 @@ def test_malformed_position_files(
 def test_malformed_standard_input() -> None:
     assert_one_line(run("perft", "-", "2", stdin=b"\xff\xfe{}"), "standard input is not UTF-8 text (byte 0xff")
     assert_one_line(run("apply", "-", "9-9", stdin=b'{"a": 1' * 30_000), "standard input: not valid JSON")
+    assert_one_line(run("moves", "/dev/zero"), "/dev/zero is larger than 16 MiB")  # an endless file
 
 
 MOVES: list[Any] = [
