@@ -13,7 +13,9 @@ from chickenfoot.errors import ChickenfootError
 from chickenfoot.move import Move
 from chickenfoot.perft import divide, perft
 from chickenfoot.position import read_position, write_position
+from chickenfoot.reading import read_text
 from chickenfoot.round import Round
+from chickenfoot.rules import MAX_PLAYERS
 
 app = typer.Typer(
     name="chickenfoot",
@@ -54,13 +56,13 @@ def fail(message: str) -> NoReturn:
 
 def load(file: str) -> Round:
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {file}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
+        text = read_text(file)
+    except ChickenfootError as exc:
+        fail(str(exc))
     try:
         return read_position(text)
     except ChickenfootError as exc:
-        fail(f"{file}: {exc}")
+        fail(f"{'standard input' if file == '-' else file}: {exc}")
 
 
 @app.command()
@@ -111,7 +113,7 @@ def perft_command(
 def play(
     plain: Annotated[bool, typer.Option("--plain", help="Line mode: moves on stdin, the position as text.")] = False,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
-    players: Annotated[int, typer.Option(min=2, help="Number of seats.")] = 4,
+    players: Annotated[int, typer.Option(min=2, max=MAX_PLAYERS, help="Number of seats.")] = 4,
     rules: Annotated[str, typer.Option(help="Rules preset (classic, six-arms, double-12, ...).")] = "classic",
     rounds: Annotated[int | None, typer.Option(min=1, help="Rounds in the match (default: all).")] = None,
     seats: Annotated[str, typer.Option(help="Seat kinds: human or easy/medium/hard/expert, comma-separated.")] = (
@@ -123,9 +125,11 @@ def play(
     from chickenfoot.tui.launch import launch
 
     try:
-        launch(plain=plain, seed=seed, players=players, preset=rules, rounds=rounds, seats=seats, load=load)
+        code = launch(plain=plain, seed=seed, players=players, preset=rules, rounds=rounds, seats=seats, load=load)
     except (ChickenfootError, ValueError) as exc:
         fail(str(exc))
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()

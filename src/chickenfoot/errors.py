@@ -1,5 +1,11 @@
 """The errors the library raises for bad input: each carries a one-line message for the user."""
 
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from itertools import islice
+
 
 class ChickenfootError(ValueError):
     """Base of every user-facing error of the library."""
@@ -19,3 +25,48 @@ class PositionError(ChickenfootError):
 
 class IllegalMoveError(ChickenfootError):
     """A move that is not legal in the current position."""
+
+
+QUOTED = 60
+"""The longest input an error message repeats whole."""
+
+
+def quoted(text: str) -> str:
+    """Text a person typed, for an error message: quoted, escaped, cut only if absurdly long.
+
+    >>> quoted("9-4@9-9x"), quoted("x" * 100)[-20:]
+    ("'9-4@9-9x'", "x'… (100 characters)")
+    """
+    return repr(text) if len(text) <= QUOTED else f"{text[:QUOTED]!r}… ({len(text)} characters)"
+
+
+MAX_DIGITS = 40
+"""The longest number a document may hold: more than any seed or count, far below Python's own limit."""
+_SHOWN = 40
+
+
+def shown(value: object) -> str:
+    """A value as a short piece of JSON for an error message (long values are cut, deep ones elided)."""
+    text = _short(value, 2)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def _short(value: object, depth: int) -> str:
+    # Never more than a few elements at two levels: a huge or deeply nested value costs nothing to name.
+    if isinstance(value, list):
+        if depth == 0:
+            return "[…]" if value else "[]"
+        items = [_short(item, depth - 1) for item in value[:4]]
+        return "[" + ", ".join(items) + (", …]" if len(value) > 4 else "]")
+    if isinstance(value, Mapping):
+        if depth == 0:
+            return "{…}" if value else "{}"
+        pairs = [f"{_short(str(k), 0)}: {_short(v, depth - 1)}" for k, v in islice(value.items(), 4)]
+        return "{" + ", ".join(pairs) + (", …}" if len(value) > 4 else "}")
+    if isinstance(value, str):
+        return json.dumps(value[:_SHOWN], ensure_ascii=True) + ("…" if len(value) > _SHOWN else "")
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"  # str() may refuse it
+    if value is None or isinstance(value, bool | int | float):
+        return json.dumps(value)
+    return repr(value)[:_SHOWN]

@@ -17,8 +17,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chickenfoot.errors import ChickenfootError, IllegalMoveError, PositionError
+from chickenfoot.errors import ChickenfootError, IllegalMoveError, PositionError, RulesError, quoted, shown
 from chickenfoot.move import Move
+from chickenfoot.reading import (
+    list_field,
+    load_json,
+    object_field,
+    same_numbers,
+    text_field,
+    tile_list,
+    whole_number,
+)
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import Tile
@@ -86,8 +95,7 @@ class Match:
         self.players = players
         self.seed = seed
         self.rules.hand_size_for(players)
-        seeder = random.Random(seed)
-        self._round_seeds = [seeder.getrandbits(64) for _ in range(self.rules.round_count)]
+        self._round_seeds = _round_seeds(self.rules, seed)
         self.rounds: list[Round] = []
         self.deals: list[tuple[list[list[Tile]], list[Tile]]] = []
         """Each round's deal as dealt: the hands and the boneyard in draw order."""
@@ -182,60 +190,73 @@ class Match:
 
     @classmethod
     def from_record(cls, data: Mapping[str, Any]) -> Match:
-        """Replay a match record, checking every move; raises :class:`PositionError` if it is inconsistent."""
+        """Replay a match record, checking every field and move; raises :class:`PositionError` naming the problem."""
+        data = object_field(data, "a match record")
+        if data.get("format") != RECORD_FORMAT:
+            raise PositionError(f"format must be {RECORD_FORMAT!r}, got {shown(data.get('format'))}")
+        for key in ("rules", "players", "rounds"):
+            if key not in data:
+                raise PositionError(f"missing field {key!r}")
         try:
-            return cls._replay(data)
-        except PositionError:
-            raise
-        except (ChickenfootError, KeyError, TypeError, ValueError, IndexError) as exc:
-            raise PositionError(f"bad match record: {exc}") from None
-
-    @classmethod
-    def loads(cls, text: str) -> Match:
+            rules = Rules.from_dict(object_field(data["rules"], "rules"))
+        except RulesError as exc:
+            raise PositionError(f"rules: {exc}") from None
+        players = whole_number(data["players"], "players", 2)
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"not valid JSON: {exc}") from None
-        return cls.from_record(data)
-
-    @classmethod
-    def _replay(cls, data: Mapping[str, Any]) -> Match:
-        if not isinstance(data, Mapping) or data.get("format") != RECORD_FORMAT:
-            raise PositionError(f"format must be {RECORD_FORMAT!r}")
+            size = rules.hand_size_for(players)
+        except RulesError as exc:
+            raise PositionError(str(exc)) from None
+        seed = data.get("seed")
+        if seed is not None:
+            whole_number(seed, "seed")
         match = cls.__new__(cls)
-        match.rules = Rules.from_dict(data["rules"])
-        match.players = int(data["players"])
-        match.seed = data.get("seed")
-        match.rules.hand_size_for(match.players)
-        match._round_seeds = []
+        match.rules, match.players, match.seed = rules, players, seed
+        match._round_seeds = _round_seeds(rules, seed)
         match.rounds, match.deals, match.round_points = [], [], []
-        entries = data["rounds"]
-        if not 1 <= len(entries) <= match.rules.round_count:
-            raise PositionError(f"a match record holds 1 to {match.rules.round_count} rounds")
+        entries = list_field(data["rounds"], "rounds", "rounds")
+        if not 1 <= len(entries) <= rules.round_count:
+            raise PositionError(f"a match record holds 1 to {rules.round_count} rounds, got {len(entries)}")
         for k, entry in enumerate(entries):
             if k and not match.round.is_over():
                 raise PositionError(f"round {k} is not over but round {k + 1} follows")
-            start = match.rules.start_doubles()[k]
-            if entry["start_double"] != start:
-                raise PositionError(f"round {k + 1} must start with {start}-{start}")
-            hands = [[Tile.parse(t) for t in hand] for hand in entry["hands"]]
-            if len(hands) != match.players:
-                raise PositionError(f"round {k + 1} deals {len(hands)} hands for {match.players} players")
-            boneyard = [Tile.parse(t) for t in entry["boneyard"]]
-            size = match.rules.hand_size_for(match.players)
-            if any(len(hand) != size for hand in hands):
-                raise PositionError(f"round {k + 1}: every hand must be dealt {size} tiles")
-            if size * match.players + len(boneyard) != match.rules.tile_count:
-                raise PositionError(f"round {k + 1} is not dealt from the whole set")
-            round_ = Round(match.rules, hands, boneyard, start_double=start)
-            match._start(round_)
-            for ply, text in enumerate(entry["moves"]):
-                try:
-                    match.push(Move.parse(text))
-                except ChickenfootError as exc:
-                    raise PositionError(f"round {k + 1}, move {ply + 1} ({text}): {exc}") from None
-            if entry.get("points") is not None and entry["points"] != (
-                match.round_points[k] if round_.is_over() else None
-            ):
-                raise PositionError(f"round {k + 1}: recorded points do not match the replay")
+            match._replay_round(k, object_field(entry, f"rounds[{k}]"), size)
         return match
+
+    def _replay_round(self, k: int, entry: Mapping[str, Any], size: int) -> None:
+        where = f"rounds[{k}]"
+        for key in ("start_double", "hands", "boneyard", "moves"):
+            if key not in entry:
+                raise PositionError(f"{where}: missing field {key!r}")
+        start = self.rules.start_doubles()[k]
+        if entry["start_double"] != start or not isinstance(entry["start_double"], int):
+            raise PositionError(f"round {k + 1} must start with {start}-{start}, got {shown(entry['start_double'])}")
+        hands_value = list_field(entry["hands"], f"{where}.hands", "hands")
+        if len(hands_value) != self.players:
+            raise PositionError(f"round {k + 1} deals {len(hands_value)} hands for {self.players} players")
+        hands = [tile_list(hand, f"{where}.hands[{s}]") for s, hand in enumerate(hands_value)]
+        boneyard = tile_list(entry["boneyard"], f"{where}.boneyard")
+        if any(len(hand) != size for hand in hands):
+            raise PositionError(f"round {k + 1}: every hand must be dealt {size} tiles")
+        if size * self.players + len(boneyard) != self.rules.tile_count:
+            raise PositionError(f"round {k + 1} is not dealt from the whole set")
+        round_ = Round(self.rules, hands, boneyard, start_double=start)
+        self._start(round_)
+        for ply, value in enumerate(list_field(entry["moves"], f"{where}.moves", "moves")):
+            text = text_field(value, f"round {k + 1}, move {ply + 1}")
+            try:
+                self.push(Move.parse(text))
+            except ChickenfootError as exc:
+                raise PositionError(f"round {k + 1}, move {ply + 1} ({quoted(text)}): {exc}") from None
+        recorded = entry.get("points")
+        if recorded is not None and not same_numbers(recorded, self.round_points[k] if round_.is_over() else None):
+            raise PositionError(f"round {k + 1}: recorded points {shown(recorded)} do not match the replay")
+
+    @classmethod
+    def loads(cls, text: str) -> Match:
+        return cls.from_record(load_json(text))
+
+
+def _round_seeds(rules: Rules, seed: int | None) -> list[int]:
+    """The deal seed of each round of a match seeded with ``seed`` (fresh randomness for ``None``)."""
+    seeder = random.Random(seed)
+    return [seeder.getrandbits(64) for _ in range(rules.round_count)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from chickenfoot.errors import NotationError
+from chickenfoot.errors import NotationError, quoted
 from chickenfoot.tiles import TILES, Tile
 
 DRAW = -1
@@ -66,16 +66,19 @@ class Move:
             return PASS_MOVE
         if "@" in word:
             tile_text, _, target_text = word.partition("@")
-            tile, target = Tile.parse(tile_text), Tile.parse(target_text)
+            try:
+                tile, target = Tile.parse(tile_text), Tile.parse(target_text)
+            except NotationError as exc:
+                raise NotationError(f"bad move {quoted(text)}: {exc}") from None
             if tile == target:
-                raise NotationError(f"bad move {text!r}: a tile cannot go on itself")
+                raise NotationError(f"bad move {quoted(text)}: a tile cannot go on itself")
             return cls.play(tile, target)
         try:
             tile = Tile.parse(word)
         except NotationError:
-            raise NotationError(f"bad move {text!r}: expected H-H, TILE@TARGET, draw or pass") from None
+            raise NotationError(f"bad move {quoted(text)}: expected H-H, TILE@TARGET, draw or pass") from None
         if not tile.is_double:
-            raise NotationError(f"bad move {text!r}: a tile other than the hub needs @TARGET")
+            raise NotationError(f"bad move {quoted(text)}: a tile other than the hub needs @TARGET")
         return cls.hub(tile)
 
     @property

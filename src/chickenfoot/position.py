@@ -17,7 +17,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chickenfoot.errors import ChickenfootError, PositionError
+from chickenfoot.errors import ChickenfootError, PositionError, quoted, shown
+from chickenfoot.reading import list_field, load_json, object_field, same_numbers, tile, tile_list, whole_number
 from chickenfoot.round import Round
 from chickenfoot.rules import POSITION_RULE_FIELDS, Rules
 from chickenfoot.tiles import Tile
@@ -27,33 +28,11 @@ _REQUIRED = ("format", "rules", "start_double", "hands", "boneyard", "layout", "
 _OPTIONAL = ("over", "points")
 
 
-def _tile(value: object, where: str) -> Tile:
-    if not isinstance(value, str):
-        raise PositionError(f'{where}: expected a tile like "9-4", got {json.dumps(value)}')
-    try:
-        return Tile.parse(value)
-    except ChickenfootError as exc:
-        raise PositionError(f"{where}: {exc}") from None
-
-
-def _tile_list(value: object, where: str) -> list[Tile]:
-    if not isinstance(value, list):
-        raise PositionError(f"{where} must be a list of tiles")
-    return [_tile(item, f"{where}[{i}]") for i, item in enumerate(value)]
-
-
-def _int(value: object, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise PositionError(f"{where} must be a whole number, got {json.dumps(value)}")
-    return value
-
-
 def _rules(value: object) -> Rules:
-    if not isinstance(value, Mapping):
-        raise PositionError("rules must be a JSON object")
+    value = object_field(value, "rules")
     unknown = sorted(set(value) - set(POSITION_RULE_FIELDS))
     if unknown:
-        raise PositionError(f"unknown rules field {unknown[0]!r}")
+        raise PositionError(f"unknown rules field {quoted(unknown[0])}")
     try:
         return Rules.from_dict(value)
     except ChickenfootError as exc:
@@ -62,61 +41,49 @@ def _rules(value: object) -> Rules:
 
 def position_from_dict(data: Mapping[str, Any]) -> Round:
     """Build and validate the round a position object describes."""
-    if not isinstance(data, Mapping):
-        raise PositionError("a position must be a JSON object")
+    data = object_field(data, "a position")
     for key in _REQUIRED:
         if key not in data:
             raise PositionError(f"missing field {key!r}")
     unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL))
     if unknown:
-        raise PositionError(f"unknown field {unknown[0]!r}")
+        raise PositionError(f"unknown field {quoted(unknown[0])}")
     if data["format"] != FORMAT:
-        raise PositionError(f"format must be {FORMAT!r}, got {json.dumps(data['format'])}")
+        raise PositionError(f"format must be {FORMAT!r}, got {shown(data['format'])}")
     rules = _rules(data["rules"])
-    hands_value = data["hands"]
-    if not isinstance(hands_value, list) or len(hands_value) < 2:
-        raise PositionError("hands must be a list of at least 2 hands")
-    hands = [_tile_list(hand, f"hands[{seat}]") for seat, hand in enumerate(hands_value)]
-    boneyard = _tile_list(data["boneyard"], "boneyard")
-    layout_value = data["layout"]
-    if not isinstance(layout_value, list):
-        raise PositionError("layout must be a list of [TILE, TARGET] entries")
+    hands_value = list_field(data["hands"], "hands", "at least 2 hands")
+    if len(hands_value) < 2:
+        raise PositionError(f"hands must hold at least 2 hands, got {len(hands_value)}")
+    hands = [tile_list(hand, f"hands[{seat}]") for seat, hand in enumerate(hands_value)]
+    boneyard = tile_list(data["boneyard"], "boneyard")
     layout: list[tuple[Tile, Tile | None]] = []
-    for index, entry in enumerate(layout_value):
+    for index, entry in enumerate(list_field(data["layout"], "layout", "[TILE, TARGET] entries")):
         if not isinstance(entry, list) or len(entry) != 2:
-            raise PositionError(f"layout[{index}] must be [TILE, TARGET]")
-        target = None if entry[1] is None else _tile(entry[1], f"layout[{index}] target")
-        layout.append((_tile(entry[0], f"layout[{index}]"), target))
-    drawn = None if data["drawn"] is None else _tile(data["drawn"], "drawn")
+            raise PositionError(f"layout[{index}] must be [TILE, TARGET], got {shown(entry)}")
+        target = None if entry[1] is None else tile(entry[1], f"layout[{index}] target")
+        layout.append((tile(entry[0], f"layout[{index}]"), target))
+    drawn = None if data["drawn"] is None else tile(data["drawn"], "drawn")
     round_ = Round(
         rules,
         hands,
         boneyard,
-        start_double=_int(data["start_double"], "start_double"),
+        start_double=whole_number(data["start_double"], "start_double"),
         layout=layout,
-        to_move=_int(data["to_move"], "to_move"),
+        to_move=whole_number(data["to_move"], "to_move"),
         drawn=drawn,
     )
     if "over" in data and data["over"] is not round_.is_over():
-        raise PositionError(
-            f"over is {json.dumps(data['over'])} but the round is {'' if round_.is_over() else 'not '}over"
-        )
+        raise PositionError(f"over is {shown(data['over'])} but the round is {'' if round_.is_over() else 'not '}over")
     if "points" in data:
         expected = round_.points() if round_.is_over() else None
-        if data["points"] != expected:
-            raise PositionError(
-                f"points {json.dumps(data['points'])} do not match the position ({json.dumps(expected)})"
-            )
+        if not same_numbers(data["points"], expected):
+            raise PositionError(f"points {shown(data['points'])} do not match the position ({shown(expected)})")
     return round_
 
 
 def read_position(text: str) -> Round:
     """Parse a position file; raises :class:`PositionError` naming the problem."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"not valid JSON: {exc}") from None
-    return position_from_dict(data)
+    return position_from_dict(load_json(text))
 
 
 def _names(tiles: list[Tile]) -> list[str]:

@@ -417,6 +417,15 @@ class Round:
         """Every legal move of the player to move (none once the round is over)."""
         return [Move.from_code(code) for code in self.legal_codes()]
 
+    def forced_move(self) -> Move | None:
+        """The move the player to move has no choice about, made for them: a sole ``draw`` or ``pass``.
+
+        These are the forced steps of RULES.md §7 (an opening draw, a draw, a pass). Placing the hub
+        is a play the player makes, even when it is their only legal move, as is any other sole play.
+        """
+        codes = self.legal_codes()
+        return Move.from_code(codes[0]) if len(codes) == 1 and codes[0] in (DRAW, PASS) else None
+
     def is_legal(self, move: Move) -> bool:
         return move.code in self.legal_codes()
 

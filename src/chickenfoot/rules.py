@@ -7,10 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from chickenfoot.errors import RulesError
+from chickenfoot.errors import RulesError, quoted, shown
 from chickenfoot.tiles import MAX_PIP, tile_count
 
 MIN_PIP = 6
+MAX_PLAYERS = 8
+"""The largest table the games offer (RULES.md §1: 2 or more players, best with 4–8)."""
 HUB_ARM_CHOICES = (4, 6, 8)
 TOES = 3
 DRAWN_TILE_CHOICES = ("may", "must")
@@ -52,23 +54,23 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not _is_int(self.max_pip) or not MIN_PIP <= self.max_pip <= MAX_PIP:
-            raise RulesError(f"max_pip must be a whole number from {MIN_PIP} to {MAX_PIP} (got {self.max_pip!r})")
+            raise RulesError(f"max_pip must be a whole number from {MIN_PIP} to {MAX_PIP} (got {shown(self.max_pip)})")
         if self.hub_arms not in HUB_ARM_CHOICES or not _is_int(self.hub_arms):
-            raise RulesError(f"hub_arms must be one of 4, 6, 8 (got {self.hub_arms!r})")
+            raise RulesError(f"hub_arms must be one of 4, 6, 8 (got {shown(self.hub_arms)})")
         if self.hub_arms > self.max_pip:
             raise RulesError(f"hub_arms ({self.hub_arms}) cannot exceed max_pip ({self.max_pip})")
         if self.toes != TOES or not _is_int(self.toes):
-            raise RulesError(f"toes must be {TOES} (got {self.toes!r})")
+            raise RulesError(f"toes must be {TOES} (got {shown(self.toes)})")
         if self.drawn_tile not in DRAWN_TILE_CHOICES:
-            raise RulesError(f"drawn_tile must be 'may' or 'must' (got {self.drawn_tile!r})")
+            raise RulesError(f"drawn_tile must be 'may' or 'must' (got {shown(self.drawn_tile)})")
         if self.draw_limit not in DRAW_LIMIT_CHOICES:
-            raise RulesError(f"draw_limit must be 'one' or 'until_playable' (got {self.draw_limit!r})")
+            raise RulesError(f"draw_limit must be 'one' or 'until_playable' (got {shown(self.draw_limit)})")
         if not _is_int(self.double_blank_points):
-            raise RulesError(f"double_blank_points must be a whole number (got {self.double_blank_points!r})")
+            raise RulesError(f"double_blank_points must be a whole number (got {shown(self.double_blank_points)})")
         if self.hand_size is not None and (not _is_int(self.hand_size) or self.hand_size < 1):
-            raise RulesError(f"hand_size must be a positive whole number (got {self.hand_size!r})")
+            raise RulesError(f"hand_size must be a positive whole number (got {shown(self.hand_size)})")
         if self.rounds is not None and (not _is_int(self.rounds) or not 1 <= self.rounds <= self.max_pip + 1):
-            raise RulesError(f"rounds must be from 1 to {self.max_pip + 1} (got {self.rounds!r})")
+            raise RulesError(f"rounds must be from 1 to {self.max_pip + 1} (got {shown(self.rounds)})")
 
     @property
     def tile_count(self) -> int:
@@ -77,7 +79,7 @@ class Rules:
     def hand_size_for(self, players: int) -> int:
         """Tiles each of ``players`` is dealt; raises :class:`RulesError` if that cannot be dealt."""
         if not _is_int(players) or players < 2:
-            raise RulesError(f"a round needs at least 2 players (got {players!r})")
+            raise RulesError(f"a round needs at least 2 players (got {shown(players)})")
         total = self.tile_count
         size = self.hand_size
         if size is None:
@@ -114,7 +116,7 @@ class Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"unknown rules field {unknown[0]!r}")
+            raise RulesError(f"unknown rules field {quoted(unknown[0])}")
         return cls(**data)
 
     @classmethod

@@ -40,6 +40,8 @@ class SeatView:
     """The tile this seat drew this turn and may still play."""
     legal_moves: tuple[Move, ...]
     """This seat's legal moves (empty when it is not this seat's turn)."""
+    forced: Move | None
+    """The sole draw or pass this seat must make now, which interfaces make for it (see :meth:`Round.forced_move`)."""
     history: tuple[PublicStep, ...]
     end_reason: EndReason | None
     points: tuple[int, ...] | None
@@ -117,6 +119,7 @@ def view(round_: Round, seat: int | None) -> SeatView:
         to_move=round_.to_move,
         drawn=round_.drawn_tile if mine else None,
         legal_moves=tuple(round_.legal_moves()) if mine else (),
+        forced=round_.forced_move() if mine else None,
         history=public_history(round_, seat),
         end_reason=round_.end_reason,
         points=tuple(round_.points()) if over else None,

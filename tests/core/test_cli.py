@@ -101,7 +101,7 @@ def test_perft_divide_lines_then_the_total() -> None:
 @pytest.mark.parametrize(
     ("args", "stdin", "words"),
     [
-        (["moves", "-"], "{", ["-: not valid JSON"]),
+        (["moves", "-"], "{", ["standard input: not valid JSON"]),
         (["moves", "-"], "[]", ["a position must be a JSON object"]),
         (["moves", "/nonexistent/p.json"], None, ["cannot read /nonexistent/p.json", "No such file"]),
         (["perft", "-", "2"], json.dumps({**EXAMPLE, "to_move": 9}), ["to_move must be a seat"]),
@@ -134,7 +134,7 @@ def test_real_process_perft_divide_and_bad_file() -> None:
     result = real("perft", "-", "2", "--divide", stdin=FOOT_TEXT)
     assert result.returncode == 0 and result.stdout.splitlines()[-1] == str(perft(read_position(FOOT_TEXT), 2))
     bad = real("moves", "-", stdin="{}")
-    assert bad.returncode != 0 and bad.stderr == "chickenfoot: error: -: missing field 'format'\n"
+    assert bad.returncode != 0 and bad.stderr == "chickenfoot: error: standard input: missing field 'format'\n"
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ HINT_SHOWN = """() => {
 
 
 def test_hints_show_a_legal_move_with_its_reason(page: Page, server: str) -> None:
-    create_table(page, server, ["human", "greedy", "greedy"])
+    create_table(page, server, ["human", "easy", "easy"])
     page.check("#hints")
     seen: list[str] = []
     deadline = time.monotonic() + 90

@@ -10,7 +10,7 @@ from .helpers import ACTIONABLE, create_table, play_one, shot, state
 
 
 def test_play_a_whole_round_against_three_bots(page: Page, server: str) -> None:
-    create_table(page, server, ["human", "greedy", "greedy", "greedy"])
+    create_table(page, server, ["human", "easy", "easy", "easy"])
     moves: list[str] = []
     deadline = time.monotonic() + 120
     while page.locator("#round-over").is_hidden():
@@ -62,7 +62,7 @@ def test_play_a_whole_round_against_three_bots(page: Page, server: str) -> None:
 
 
 def test_reload_resumes_the_same_state(page: Page, server: str) -> None:
-    create_table(page, server, ["human", "greedy", "greedy", "greedy"])
+    create_table(page, server, ["human", "easy", "easy", "easy"])
     for _ in range(2):
         page.wait_for_function(ACTIONABLE, timeout=30_000)
         move = play_one(page)

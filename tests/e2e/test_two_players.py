@@ -30,7 +30,7 @@ def hands_by_version(frames: list[dict[str, Any]]) -> dict[int, list[str]]:
 
 def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, server: str) -> None:
     ann_frames = frames_of(page)
-    code = create_table(page, server, ["human", "human", "greedy", "greedy"])
+    code = create_table(page, server, ["human", "human", "easy", "easy"])
     invite = page.locator("#share .links a").first.get_attribute("href")
     assert invite is not None and invite.startswith(f"/t/{code}?invite=")
     bo_context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)

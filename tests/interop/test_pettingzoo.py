@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 from interop_helpers import random_positions
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from chickenfoot.errors import IllegalMoveError, RulesError
 from chickenfoot.interop.pettingzoo import env, raw_env
@@ -67,6 +67,21 @@ def test_observation_ignores_hidden_tiles() -> None:
         after = game.observe(agent)
         assert (before["observation"] == after["observation"]).all()
         assert (before["action_mask"] == after["action_mask"]).all()
+
+
+@pytest.mark.parametrize("full_match", [False, True])
+def test_pettingzoo_render_test(full_match: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's own check: ``ansi`` returns text, ``human`` prints it and returns ``None``."""
+    render_test(lambda render_mode=None: env(players=3, full_match=full_match, rounds=1, render_mode=render_mode))
+    assert "player_0" in capsys.readouterr().out  # human mode printed the round
+
+
+def test_human_render_prints_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    game = raw_env(players=2, render_mode="human")
+    game.reset(seed=4)
+    assert game.render() is None
+    game.step(int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0]))
+    assert capsys.readouterr().out.count("boneyard") == 2
 
 
 def test_render_and_errors() -> None:

@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chickenfoot import PRESETS
+from chickenfoot.bots import DEFAULT_LEVEL, LEVELS
+from chickenfoot.rules import MAX_PLAYERS
 
 from .conftest import create_table
 
@@ -20,7 +22,8 @@ def test_presets_lists_rules_and_bots(client: TestClient) -> None:
     data = client.get("/api/presets").json()
     assert data["presets"]["classic"] == PRESETS["classic"].to_dict()
     assert data["presets"]["six-arms"]["hub_arms"] == 6
-    assert data["bots"] == ["easy", "medium", "hard", "expert", "random", "greedy"]
+    assert data["bots"] == ["easy", "medium", "hard", "expert"] == list(LEVELS)
+    assert data["default_bot"] == DEFAULT_LEVEL and data["max_players"] == MAX_PLAYERS
 
 
 def test_create_gives_the_creator_a_secret_and_invites_for_the_others(client: TestClient) -> None:

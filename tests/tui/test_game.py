@@ -46,7 +46,8 @@ async def test_whole_round_with_keys_draws_passes_and_a_chicken_foot() -> None:
 
 
 async def test_hot_seat_hides_the_hand_until_the_next_player_takes_over() -> None:
-    session = small_session(seats=("human", "human"))
+    # Seed 2: the first player's move hands the turn to the other, who then has a choice (no forced draw).
+    session = small_session(seed=2, seats=("human", "human"))
     app = ChickenFootApp(session=session, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)

@@ -20,6 +20,10 @@ from chickenfoot.arena.stats import BotSummary, mean_ci, ratings, summarise, wil
 from chickenfoot.bots import BOTS, DIFFICULTIES
 from chickenfoot.rules import Rules
 
+MAX_MATCHES = 1_000_000
+"""More deals than any machine plays in a week: a larger count is a typo, not a plan (the schedule is a list)."""
+MAX_WORKERS = 256
+
 
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
@@ -41,10 +45,10 @@ class ArenaConfig:
         if len(self.lineup) < 2:
             raise ValueError("the arena needs at least 2 bots")
         self.rules.hand_size_for(len(self.lineup))
-        if self.matches < 1:
-            raise ValueError("--matches must be at least 1")
-        if self.workers < 1:
-            raise ValueError("--workers must be at least 1")
+        if not 1 <= self.matches <= MAX_MATCHES:
+            raise ValueError(f"--matches must be from 1 to {MAX_MATCHES}")
+        if not 1 <= self.workers <= MAX_WORKERS:
+            raise ValueError(f"--workers must be from 1 to {MAX_WORKERS}")
 
 
 def run_arena(config: ArenaConfig, out: Path | None = None, show: bool = True) -> list[BotSummary]:
@@ -60,6 +64,11 @@ def run_arena(config: ArenaConfig, out: Path | None = None, show: bool = True) -
     )
 
     config.check()
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)  # before the games, not after hours of them
+        except OSError as exc:
+            raise ValueError(f"cannot write results to {out}: {exc.strerror or exc}") from None
     games = schedule(config.lineup, config.rules, config.matches, config.seed, config.iterations)
     console = Console(stderr=True, quiet=not show)
     width = None if console.is_terminal else 140  # files and pipes get the whole table unwrapped
@@ -94,7 +103,6 @@ def run_arena(config: ArenaConfig, out: Path | None = None, show: bool = True) -
     if out is not None:
         from chickenfoot.arena.report import write_json, write_png
 
-        out.mkdir(parents=True, exist_ok=True)
         settings = {
             "lineup": list(config.lineup),
             "rules": config.rules.to_dict(),

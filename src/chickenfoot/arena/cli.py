@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from chickenfoot.arena import ArenaConfig, run_arena
+from chickenfoot.errors import PositionError
+from chickenfoot.reading import load_json
 from chickenfoot.rules import Rules
 
 
@@ -17,8 +18,8 @@ def parse_rule(text: str) -> tuple[str, Any]:
     if not sep or not key:
         raise ValueError(f"bad --rule {text!r}: expected KEY=VALUE")
     try:
-        return key.strip(), json.loads(value)
-    except json.JSONDecodeError:
+        return key.strip(), load_json(value)
+    except PositionError:
         return key.strip(), value.strip()
 
 

@@ -13,6 +13,7 @@ from chickenfoot.bots.base import Bot, Budget, RandomBot
 from chickenfoot.bots.greedy import GreedyBot
 from chickenfoot.bots.heuristic import HeuristicBot, assess, reason
 from chickenfoot.bots.search import SearchBot, TreeSearchBot
+from chickenfoot.errors import quoted
 from chickenfoot.move import Move
 from chickenfoot.view import SeatView
 
@@ -45,10 +46,23 @@ DIFFICULTIES: dict[str, Difficulty] = {
 }
 """Difficulty levels by name, weakest first."""
 
+LEVELS: tuple[str, ...] = tuple(DIFFICULTIES)
+"""The levels every game offers people (the lobby, the terminal game), weakest first."""
+DEFAULT_LEVEL = "medium"
+"""The level a seat gets when nobody chose one."""
+
+
+def check_bot(name: str) -> str:
+    """``name`` if it names a bot (a difficulty level or a bot kind); else :class:`ValueError`, one line."""
+    if name not in DIFFICULTIES and name not in BOTS:
+        choices = ", ".join([*DIFFICULTIES, *BOTS])
+        raise ValueError(f"unknown bot {quoted(name)} (choose from {choices})")
+    return name
+
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (a bot kind or a difficulty level)."""
-    level = DIFFICULTIES.get(name)
+    """A bot by name (a bot kind or a difficulty level); an unknown name is refused by :func:`check_bot`."""
+    level = DIFFICULTIES.get(check_bot(name))
     if level is not None:
         bot = BOTS[level.kind](seed)
         bot.budget = level.budget
@@ -56,11 +70,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         if isinstance(bot, SearchBot):
             bot.workers = level.workers
         return bot
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        choices = ", ".join([*BOTS, *DIFFICULTIES])
-        raise ValueError(f"unknown bot {name!r} (choose from {choices})") from None
+    return BOTS[name](seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +96,9 @@ def hint(view: SeatView, budget: Budget | None = None) -> Hint:
 
 __all__ = [
     "BOTS",
+    "DEFAULT_LEVEL",
     "DIFFICULTIES",
+    "LEVELS",
     "Bot",
     "Budget",
     "Difficulty",
@@ -96,6 +108,7 @@ __all__ = [
     "RandomBot",
     "SearchBot",
     "TreeSearchBot",
+    "check_bot",
     "hint",
     "make_bot",
 ]

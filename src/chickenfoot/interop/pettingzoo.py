@@ -183,13 +183,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self._current().to_move]
         self._accumulate_rewards()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     def render(self) -> str | None:
+        """``ansi``: the round as text; ``human``: that text printed (returning ``None``, as PettingZoo expects)."""
         if self.render_mode is None:
             return None
         totals = self.match.totals() if self.match is not None else None
-        return render_text(self._current(), totals)
+        text = render_text(self._current(), totals)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

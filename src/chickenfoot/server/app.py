@@ -20,9 +20,9 @@ from pydantic import AfterValidator, BaseModel, Field, StringConstraints, Valida
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from chickenfoot.bots import BOTS
+from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot
 from chickenfoot.errors import ChickenfootError
-from chickenfoot.rules import PRESETS, Rules
+from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
 from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
@@ -41,9 +41,7 @@ from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table import NEXT_ROUND, TURN_TIMERS, Seat, Table, TableConfig, Timing
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-LEVELS = ["easy", "medium", "hard", "expert", "random", "greedy"]
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-MAX_SEATS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +160,7 @@ class CreateRequest(BaseModel):
     preset: str = Field(default="classic", max_length=40)
     rules: dict[str, Any] = Field(default_factory=dict, max_length=20)
     rounds: int | None = Field(default=None, ge=1, le=1000)
-    seats: list[SeatRequest] = Field(min_length=2, max_length=MAX_SEATS)
+    seats: list[SeatRequest] = Field(min_length=2, max_length=MAX_PLAYERS)
     open: bool = False
     """Anyone with the room code may take a free seat (otherwise only invited friends)."""
     turn_timer: Literal[30, 60, 120] | None = None
@@ -199,7 +197,7 @@ def table_config(request: CreateRequest) -> TableConfig:
     seats: list[Seat] = []
     for s, wanted in enumerate(request.seats):
         if wanted.kind == "bot":
-            level = bot_level(wanted.bot or "medium")
+            level = bot_level(wanted.bot or DEFAULT_LEVEL)
             seats.append(Seat("bot", wanted.name or f"{level.capitalize()} bot {s + 1}", bot=level))
         else:
             seats.append(Seat("human", wanted.name or f"Player {s + 1}"))
@@ -213,9 +211,10 @@ def table_config(request: CreateRequest) -> TableConfig:
 
 def bot_level(level: str) -> str:
     """A bot level the server offers; raises :class:`HTTPException` (400) for any other."""
-    if level not in LEVELS and level not in BOTS:
-        raise HTTPException(400, f"unknown bot {level[:40]!r} (choose from {', '.join(LEVELS)})")
-    return level
+    try:
+        return check_bot(level)
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
 
 
 def unreadable_body(cause: BaseException) -> str:
@@ -296,7 +295,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        return {"presets": {name: rules.to_dict() for name, rules in PRESETS.items()}, "bots": LEVELS}
+        return {
+            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+            "bots": list(LEVELS),
+            "default_bot": DEFAULT_LEVEL,
+            "max_players": MAX_PLAYERS,
+        }
 
     credentials = hub.credentials
 

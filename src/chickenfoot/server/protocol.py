@@ -213,6 +213,7 @@ def state_for(
         "to_move": view.to_move,
         "drawn": str(view.drawn) if view.drawn is not None else None,
         "legal": [str(m) for m in view.legal_moves],
+        "forced": str(view.forced) if view.forced is not None else None,
         "log": log_for(match.round_number, view, presence.names, {} if log_cache is None else log_cache),
         "round_over": (
             {

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from chickenfoot.bots import Bot, Budget, hint, make_bot
+from chickenfoot.bots import DEFAULT_LEVEL, Bot, Budget, hint, make_bot
 from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 NEXT_ROUND = "next_round"
 EVENT_LOG = 1000
 """Versions whose events are kept for reconnecting clients (older ones get a full snapshot)."""
-BOT_FALLBACK = "greedy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +50,7 @@ class Timing:
     grace: float = 20.0
     bot_seconds: float | None = None
     """A cap on a bot's thinking per move (``None``: each level's own budget)."""
-    cover_bot: str = "medium"
+    cover_bot: str = DEFAULT_LEVEL
 
 
 TURN_TIMERS = (30, 60, 120)
@@ -105,14 +104,6 @@ class TableConfig:
         )
 
 
-def bot_for(name: str, seed: int) -> Bot:
-    """The named bot, or the best one that exists when a level is not available."""
-    try:
-        return make_bot(name, seed)
-    except ValueError:
-        return make_bot(BOT_FALLBACK, seed)
-
-
 def hint_for(view: SeatView) -> tuple[Move, str]:
     """A suggested move for the seat to move, with the reason a person can check."""
     suggestion = hint(view)
@@ -137,7 +128,11 @@ class Table:
         self.spectators = 0
         self.covered: set[int] = set()
         self.lock = asyncio.Lock()
-        self.bots = {s: bot_for(seat.bot or BOT_FALLBACK, config.seed + s) for s, seat in enumerate(config.seats)}
+        self.bots = {
+            s: make_bot(seat.bot or DEFAULT_LEVEL, config.seed + s)
+            for s, seat in enumerate(config.seats)
+            if seat.kind == "bot"
+        }
         self._cover_bots: dict[int, Bot] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._generation = 0
@@ -343,7 +338,7 @@ class Table:
             entry.kind, entry.bot, entry.taken = "bot", level, True
             entry.name = f"{level.capitalize()} bot {seat + 1}"
             self._log_cache.clear()
-            self.bots[seat] = bot_for(level, self.config.seed + seat)
+            self.bots[seat] = make_bot(level, self.config.seed + seat)
             self.covered.discard(seat)
             self._start_clock()
             await self.storage.update_config(self.code, self.config.to_json())
@@ -409,13 +404,11 @@ class Table:
             return
         if self.automatic(match.to_move):
             self._spawn(self._later(self._generation, self.timing.bot_delay, self._bot_move))
-        else:
-            legal = match.round.legal_moves()
-            if len(legal) == 1 and legal[0].kind in ("draw", "pass"):
-                self._spawn(self._later(self._generation, self.timing.forced_delay, self._forced_move))
-            elif (deadline := self.turn_deadline()) is not None:
-                delay = max(0.0, deadline - time.time())
-                self._spawn(self._later(self._generation, delay, self._bot_move))
+        elif match.round.forced_move() is not None:
+            self._spawn(self._later(self._generation, self.timing.forced_delay, self._forced_move))
+        elif (deadline := self.turn_deadline()) is not None:
+            delay = max(0.0, deadline - time.time())
+            self._spawn(self._later(self._generation, delay, self._bot_move))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -438,7 +431,9 @@ class Table:
         await self.act(seat, NEXT_ROUND, self.version)
 
     async def _forced_move(self, _generation: int) -> None:
-        await self.act(self.match.to_move, str(self.match.round.legal_moves()[0]), self.version)
+        forced = self.match.round.forced_move()
+        if forced is not None:
+            await self.act(self.match.to_move, str(forced), self.version)
 
     async def _bot_move(self, generation: int) -> None:
         """A bot's move: for a bot seat, a covered seat, or a human whose turn timer ran out."""
@@ -455,7 +450,7 @@ class Table:
 
     def _cover_bot(self, seat: int) -> Bot:
         if seat not in self._cover_bots:
-            self._cover_bots[seat] = bot_for(self.timing.cover_bot, self.config.seed + seat)
+            self._cover_bots[seat] = make_bot(self.timing.cover_bot, self.config.seed + seat)
         return self._cover_bots[seat]
 
     async def close(self) -> None:

@@ -22,17 +22,17 @@ from textual.containers import Center, Grid, Horizontal, ScrollableContainer, Ve
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
 
-from chickenfoot.bots import hint
+from chickenfoot.bots import DEFAULT_LEVEL, hint
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
-from chickenfoot.rules import PRESETS, Rules
+from chickenfoot.reading import parse_whole_number
+from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.tiles import Tile
 from chickenfoot.tui.board import Role, board_lines
 from chickenfoot.tui.session import HUMAN, SEAT_KINDS, Session
 from chickenfoot.view import SeatView
 
-MAX_SEATS = 8
 DEFAULT_SAVE = "chickenfoot-match.json"
 
 STYLES: dict[Role, Style] = {
@@ -59,7 +59,7 @@ class StartOptions:
 
 
 def seat_kinds(seats: list[str], players: int) -> list[str]:
-    return [seats[s] if s < len(seats) else ("human" if s == 0 else "medium") for s in range(players)]
+    return [seats[s] if s < len(seats) else (HUMAN if s == 0 else DEFAULT_LEVEL) for s in range(players)]
 
 
 # --- the start screen -----------------------------------------------------------------------
@@ -76,7 +76,10 @@ class StartScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         opts = self.options
-        kinds = seat_kinds(opts.seats, MAX_SEATS)
+        kinds = seat_kinds(opts.seats, MAX_PLAYERS)
+        # The levels on offer, and any other bot the command line named.
+        offered = [*SEAT_KINDS, *sorted(set(kinds) - set(SEAT_KINDS))]
+        options = [(kind if kind == HUMAN else f"bot {kind}", kind) for kind in offered]
         with VerticalScroll(id="start"):
             yield Static(Text("Chicken Foot", style="bold yellow"), id="title")
             with Grid(id="settings"):
@@ -86,20 +89,18 @@ class StartScreen(Screen[None]):
                 yield Label("Seed")
                 yield Select([(name, name) for name in PRESETS], value=opts.preset, allow_blank=False, id="preset")
                 yield Select(
-                    [(str(n), n) for n in range(2, MAX_SEATS + 1)],
-                    value=min(max(opts.players, 2), MAX_SEATS),
+                    [(str(n), n) for n in range(2, MAX_PLAYERS + 1)],
+                    value=min(max(opts.players, 2), MAX_PLAYERS),
                     allow_blank=False,
                     id="seat-count",
                 )
                 yield Input(str(opts.rounds or ""), placeholder="all", id="rounds")
                 yield Input("" if opts.seed is None else str(opts.seed), placeholder="random", id="seed")
             with Grid(id="seats"):
-                for seat in range(MAX_SEATS):
+                for seat in range(MAX_PLAYERS):
                     with Vertical(classes="seat", id=f"seat-box-{seat}"):
                         yield Label(f"Seat {seat}")
-                        options = [(kind if kind == HUMAN else f"bot {kind}", kind) for kind in SEAT_KINDS]
-                        value = kinds[seat] if kinds[seat] in SEAT_KINDS else "medium"
-                        yield Select(options, value=value, allow_blank=False, id=f"seat-{seat}")
+                        yield Select(options, value=kinds[seat], allow_blank=False, id=f"seat-{seat}")
             with Horizontal(id="start-buttons"):
                 yield Button("Start match", variant="success", id="start-button")
                 yield Input(placeholder="saved match file", id="resume-path")
@@ -120,7 +121,7 @@ class StartScreen(Screen[None]):
         return value if isinstance(value, int) else 4
 
     def show_seats(self) -> None:
-        for seat in range(MAX_SEATS):
+        for seat in range(MAX_PLAYERS):
             self.query_one(f"#seat-box-{seat}").display = seat < self.players()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -140,12 +141,7 @@ class StartScreen(Screen[None]):
 
     def whole_number(self, widget_id: str, name: str) -> int | None:
         text = self.query_one(widget_id, Input).value.strip()
-        if not text:
-            return None
-        try:
-            return int(text)
-        except ValueError:
-            raise ChickenfootError(f"{name} must be a whole number (got {text!r})") from None
+        return parse_whole_number(text, name) if text else None
 
     def action_start(self) -> None:
         try:
@@ -458,11 +454,7 @@ class GameScreen(Screen[None]):
         self.start_turn()
 
     def forced_words(self, move: Move) -> str:
-        if move.kind == "draw":
-            return "drawing a tile"
-        if move.kind == "pass":
-            return "passing"
-        return f"placing the hub {move}"
+        return "drawing a tile" if move.kind == "draw" else "passing"
 
     def take_over(self, seat: int, _: None = None) -> None:
         self.viewer = seat

@@ -18,8 +18,8 @@ def build_session(*, seed: int | None, players: int, preset: str, rounds: int | 
 
 def launch(
     *, plain: bool, seed: int | None, players: int, preset: str, rounds: int | None, seats: str, load: str | None
-) -> None:
-    """Raises :class:`ValueError` (or a library error) with a one-line message on bad options."""
+) -> int:
+    """Play; returns the exit code. Bad options raise :class:`ValueError` (or a library error), one line."""
     session = Session.load(load) if load else None
     if plain:
         from chickenfoot.tui.plain import PlainGame
@@ -27,8 +27,11 @@ def launch(
         if session is None:
             session = build_session(seed=seed, players=players, preset=preset, rounds=rounds, seats=seats)
         PlainGame(session, sys.stdin, sys.stdout).run()
-        return
+        return 0
     from chickenfoot.tui.app import ChickenFootApp, StartOptions
 
     options = StartOptions(seed=seed, players=players, preset=preset, rounds=rounds, seats=parse_seats(seats, players))
-    ChickenFootApp(options, session=session).run()
+    app = ChickenFootApp(options, session=session)
+    app.run()
+    # Textual ends the app on an error it did not expect and prints it, but run() itself returns.
+    return app.return_code or 0

@@ -154,9 +154,10 @@ class PlainGame:
             self.say(f"Took back {count} move{'s' if count > 1 else ''}.")
             return True
         else:
-            move = Move.parse(word if not rest else f"{word} {rest}")
+            typed = word if not rest else f"{word} {rest}"
+            move = Move.parse(typed)
             if move not in view.legal_moves:
-                raise ChickenfootError(f"illegal move {move}: {session.round.why_illegal(move)}")
+                raise ChickenfootError(f"illegal move {typed}: {session.round.why_illegal(move)}")
             self.log(session.play(move, chosen=True))
             return True
         return False

@@ -11,39 +11,36 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chickenfoot.bots import Bot, make_bot
-from chickenfoot.errors import ChickenfootError, PositionError
+from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, make_bot
+from chickenfoot.errors import ChickenfootError, PositionError, quoted, shown
 from chickenfoot.match import Match
 from chickenfoot.move import Move
+from chickenfoot.reading import load_json, read_text
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
 from chickenfoot.view import SeatView
 
 HUMAN = "human"
-LEVELS = ("easy", "medium", "hard", "expert")
 SEAT_KINDS = (HUMAN, *LEVELS)
-FORCED_KINDS = ("draw", "pass", "hub")
-"""A sole legal move of these kinds is made for a human: there is nothing to choose."""
 
 
-def make_seat_bot(kind: str, seed: int | None = None) -> Bot:
-    """The bot for a seat kind: a difficulty level or a bot name."""
-    try:
-        return make_bot(kind, seed)
-    except ValueError:
-        raise ValueError(f"unknown seat kind {kind!r} (choose from {', '.join(SEAT_KINDS)} or a bot name)") from None
+def check_seat(kind: str) -> str:
+    """``kind`` if it is ``human`` or names a bot (a difficulty level or a bot kind)."""
+    if kind != HUMAN:
+        try:
+            check_bot(kind)
+        except ValueError:
+            choices = ", ".join(SEAT_KINDS)
+            raise ValueError(f"unknown seat kind {quoted(kind)} (choose from {choices} or a bot name)") from None
+    return kind
 
 
 def parse_seats(text: str, players: int) -> list[str]:
-    """Seat kinds from ``human,medium,...``; missing seats are filled with ``medium`` bots."""
-    kinds = [word.strip().lower() for word in text.split(",") if word.strip()]
+    """Seat kinds from ``human,medium,...``; missing seats get bots of the default level."""
+    kinds = [check_seat(word.strip().lower()) for word in text.split(",") if word.strip()]
     if len(kinds) > players:
         raise ValueError(f"{len(kinds)} seats given for {players} players")
-    kinds += ["medium"] * (players - len(kinds))
-    for kind in kinds:
-        if kind != HUMAN:
-            make_seat_bot(kind)
-    return kinds
+    return kinds + [DEFAULT_LEVEL] * (players - len(kinds))
 
 
 class Session:
@@ -55,7 +52,7 @@ class Session:
         self.match = match
         self.seats = list(seats)
         self.bots = {
-            s: make_seat_bot(kind, None if bot_seed is None else bot_seed + s)
+            s: make_bot(check_seat(kind), None if bot_seed is None else bot_seed + s)
             for s, kind in enumerate(self.seats)
             if kind != HUMAN
         }
@@ -102,14 +99,9 @@ class Session:
         return self.round.view(seat)
 
     def forced_move(self) -> Move | None:
-        """The move to make for a human who has no choice (a sole draw, pass or hub placement)."""
+        """The move to make for a human who has no choice: :meth:`Round.forced_move`, on a human's turn."""
         round_ = self.round
-        if round_.is_over() or not self.is_human(round_.to_move):
-            return None
-        legal = round_.legal_moves()
-        if len(legal) == 1 and legal[0].kind in FORCED_KINDS:
-            return legal[0]
-        return None
+        return round_.forced_move() if self.is_human(round_.to_move) else None
 
     def bot_move(self) -> Move:
         """The move of the bot to move, thinking as long as its level allows."""
@@ -187,21 +179,25 @@ class Session:
 
     @classmethod
     def load(cls, path: str | Path) -> Session:
-        """Resume a saved match; a plain match record gets one human (seat 0) against medium bots."""
+        """Resume the match saved in a file; raises :class:`PositionError` naming the file and the problem."""
         source = Path(path).expanduser()
+        text = read_text(source)  # its errors name the file already
         try:
-            text = source.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise ChickenfootError(f"cannot read {source}: {reason}") from None
-        match = Match.loads(text)
-        data = json.loads(text)
-        seats = data.get("seats") if isinstance(data, dict) else None
+            return cls.loads(text)
+        except ChickenfootError as exc:
+            raise PositionError(f"{source}: {exc}") from None
+
+    @classmethod
+    def loads(cls, text: str) -> Session:
+        """A saved match from its text; a plain match record gets one human (seat 0) against medium bots."""
+        data = load_json(text)
+        match = Match.from_record(data)
+        seats = data.get("seats")
         if seats is None:
-            seats = [HUMAN] + ["medium"] * (match.players - 1)
+            seats = [HUMAN] + [DEFAULT_LEVEL] * (match.players - 1)
         if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
-            raise PositionError(f"{source}: seats must be a list of seat kinds")
+            raise PositionError(f"seats must be a list of seat kinds, got {shown(seats)}")
         try:
             return cls(match, seats, bot_seed=match.seed)
         except ValueError as exc:
-            raise PositionError(f"{source}: {exc}") from None
+            raise PositionError(str(exc)) from None

@@ -93,8 +93,9 @@ class TablePage {
       const [tile, target] = state.layout[state.layout.length - 1];
       if (target && parseTile(tile)[0] === parseTile(tile)[1]) this.banner();
     }
-    if (this.myTurn && state.legal.length === 1 && (state.legal[0] === "draw" || state.legal[0] === "pass")) {
-      this.toast(state.legal[0] === "draw" ? "No tile fits — drawing for you…" : "Nothing to play — passing…");
+    // The server names the move it makes for this seat (a sole draw or pass) and makes it shortly.
+    if (state.forced) {
+      this.toast(state.forced === "draw" ? "No tile fits — drawing for you…" : "Nothing to play — passing…");
     }
     if (state.round_over) this.finished = state;
     // A hint holds for the turn it was asked in (a presence update keeps the same legal moves).
@@ -113,8 +114,7 @@ class TablePage {
   }
 
   askHint() {
-    const forced = this.state.legal.length === 1 && ["draw", "pass"].includes(this.state.legal[0]);
-    if (!$("hints").checked || !this.myTurn || forced) {
+    if (!$("hints").checked || !this.myTurn || this.state.forced) {
       if (this.hint) {
         this.hint = null;
         this.render();
@@ -445,7 +445,7 @@ class TablePage {
     const body = $("ro-body");
     body.replaceChildren();
     const note = document.createElement("p");
-    note.textContent = `Points are the pips left in hand; the 0-0 counts ${s.rules.double_blank_points ?? 50}.`;
+    note.textContent = `Points are the pips left in hand; the 0-0 counts ${s.rules.double_blank_points}.`;
     body.append(note, this.scoreTable(s, true));
     if (s.match_over) {
       const win = document.createElement("p");

@@ -4,7 +4,7 @@ import { api, rememberSeat, seatSecret } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 
-function seatRow(i, bots) {
+function seatRow(i, bots, defaultBot) {
   const li = document.createElement("li");
   const label = i === 0 ? "You" : `Seat ${i + 1}`;
   li.innerHTML = `<span class="n">${label}</span>`;
@@ -19,7 +19,7 @@ function seatRow(i, bots) {
   const level = document.createElement("select");
   level.className = "seat-bot";
   level.setAttribute("aria-label", `Seat ${i + 1} bot difficulty`);
-  for (const b of bots) level.add(new Option(b, b, b === "medium", b === "medium"));
+  for (const b of bots) level.add(new Option(b, b, b === defaultBot, b === defaultBot));
   kind.addEventListener("change", () => (level.hidden = kind.value !== "bot"));
   li.append(kind, level);
   return li;
@@ -28,7 +28,8 @@ function seatRow(i, bots) {
 export async function showLobby() {
   $("lobby").hidden = false;
   const error = $("lobby-error");
-  let presets = { presets: { classic: {} }, bots: ["easy", "medium", "hard", "expert", "random", "greedy"] };
+  // The presets, bot levels and largest table are the server's: the page keeps no copy of them.
+  let presets = { presets: {}, bots: [], default_bot: null, max_players: 0 };
   try {
     presets = await api("GET", "/api/presets");
   } catch (e) {
@@ -37,11 +38,11 @@ export async function showLobby() {
   const preset = $("preset");
   for (const name of Object.keys(presets.presets)) preset.add(new Option(name, name));
   const count = $("seat-count");
-  for (let n = 2; n <= 8; n++) count.add(new Option(`${n} players`, String(n), n === 4, n === 4));
+  for (let n = 2; n <= presets.max_players; n++) count.add(new Option(`${n} players`, String(n), n === 4, n === 4));
   const seats = $("seats");
   const drawSeats = () => {
     const n = Number(count.value);
-    seats.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, presets.bots)));
+    seats.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, presets.bots, presets.default_bot)));
   };
   count.addEventListener("change", drawSeats);
   drawSeats();

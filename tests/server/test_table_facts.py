@@ -1,0 +1,69 @@
+"""Table facts come from the engine and the bots package: bot names, the largest table, forced moves."""
+
+from __future__ import annotations
+
+import random
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from chickenfoot import Match, Rules
+from chickenfoot.rules import MAX_PLAYERS
+from chickenfoot.server.table import Seat, Table, TableConfig
+
+from .conftest import INSTANT, create_table, seat_players, settle
+
+HUMAN = {"kind": "human"}
+
+
+@pytest.mark.parametrize("name", ["wizard", "Medium", "cheater", "", "x" * 500])
+def test_an_unknown_bot_is_refused_at_creation(client: TestClient, name: str) -> None:
+    response = client.post("/api/tables", json={"seats": [HUMAN, {"kind": "bot", "bot": name}]})
+    if name == "":
+        assert response.status_code == 201  # no name: the default level
+        return
+    detail = response.json()["detail"]
+    # An over-long name is refused by the request's own limit before any bot is looked up.
+    reason = "at most 40 characters" if len(name) > 40 else "unknown bot"
+    assert response.status_code == 400 and reason in detail and "\n" not in detail and len(detail) < 300
+
+
+def test_a_stored_table_naming_an_unknown_bot_is_not_given_another_bot() -> None:
+    config = TableConfig(Rules(), [Seat("human", "Ann"), Seat("bot", "Old bot", bot="grandmaster")], seed=1)
+    with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
+        Table("ABCDEF", config, None, None, INSTANT, Match(config.rules, 2, 1))  # type: ignore[arg-type]
+
+
+def test_the_largest_table_is_the_rules_one(client: TestClient) -> None:
+    assert client.get("/api/presets").json()["max_players"] == MAX_PLAYERS
+    create_table(client, [HUMAN] * MAX_PLAYERS)
+    too_many = client.post("/api/tables", json={"seats": [HUMAN] * (MAX_PLAYERS + 1)})
+    assert too_many.status_code == 400 and "seats" in too_many.json()["detail"]
+
+
+def test_the_state_names_the_forced_move_the_server_then_makes(client: TestClient) -> None:
+    table = create_table(client, [HUMAN, HUMAN], rounds=1)
+    seen: list[dict[str, Any]] = []
+    with ExitStack() as stack:
+        players = seat_players(client, table, stack)
+        rng = random.Random(5)
+        while True:
+            state = settle(players)
+            if state["round_over"] is not None:
+                break
+            mover = players[state["to_move"]]
+            mover.move(rng.choice(mover.state["legal"]))
+            mover.until(lambda m, v=mover.version: m["type"] == "error" or (m["type"] == "state" and m["version"] > v))
+        for player in players.values():
+            seen += [m["state"] for m in player.messages if m["type"] == "state"]
+    forced = [s for s in seen if s["forced"] is not None]
+    assert forced, "a whole round of two players always has a forced draw"
+    for state in seen:
+        legal = state["legal"]
+        sole = legal[0] if len(legal) == 1 and legal[0] in ("draw", "pass") else None
+        assert state["forced"] == sole
+        assert state["forced"] is None or state["seat"] == state["to_move"]
+    hub = next(s for s in seen if s["legal"] and s["phase"] == "empty" and s["legal"][0].count("-") == 1)
+    assert hub["forced"] is None  # the hub is placed by its holder
