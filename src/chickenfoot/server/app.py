@@ -20,9 +20,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.bots import BOTS
 from chickenfoot.errors import ChickenfootError
+from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.server.protocol import ProtocolError, dumps, parse_client_message
 from chickenfoot.server.pubsub import LocalPubSub, Message, PubSub
+from chickenfoot.server.replay import replay_router, review_job
+from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
 from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table import NEXT_ROUND, Seat, Table, TableConfig, Timing, new_token
 
@@ -42,6 +45,8 @@ class Settings:
     max_backlog: int = 200
     """Messages waiting for one client before it is disconnected as not reading."""
     web_dir: Path = WEB_DIR
+    review_budget: int = DEFAULT_BUDGET
+    """Sampled deals per move of the background reviews of finished matches."""
 
 
 class TokenBucket:
@@ -185,12 +190,15 @@ def summary(table: Table) -> dict[str, Any]:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     storage = Storage(settings.database_url or default_database_url())
-    hub = Hub(storage, LocalPubSub(), settings.timing)
+    reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
+    hub = Hub(storage, FinishWatch(LocalPubSub(), reviews.request), settings.timing)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.migrate()
+        reviews.start()
         yield
+        await reviews.stop()
         await hub.close()
         await storage.close()
 
@@ -245,6 +253,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not table.match.is_over():
             raise HTTPException(403, "the record is available once the match is over")
         return table.match.record()
+
+    app.include_router(replay_router(hub.get, reviews, settings.web_dir))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

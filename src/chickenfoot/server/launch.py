@@ -28,10 +28,12 @@ def served(
     pace: float = 0.0,
     output: IO[str] | int = subprocess.DEVNULL,
     timeout: float = 30.0,
+    review_budget: int | None = None,
 ) -> Iterator[subprocess.Popen[str]]:
     """A running server on ``127.0.0.1:port``, killed on exit; raises ``RuntimeError`` if it never answers."""
     command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", database_url]
-    process = subprocess.Popen([*command, "--pace", str(pace)], stdout=output, stderr=subprocess.STDOUT, text=True)
+    command += ["--pace", str(pace)] + ([] if review_budget is None else ["--review-budget", str(review_budget)])
+    process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + timeout
         while True:

@@ -7,12 +7,13 @@ import gc
 
 import uvicorn
 
+from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.storage import default_database_url
 from chickenfoot.server.table import Timing
 
 
-def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> None:
+def run(host: str, port: int, database_url: str | None, pace: float = 1.0, review_budget: int = DEFAULT_BUDGET) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once)."""
     base = Timing()
     timing = dataclasses.replace(
@@ -22,7 +23,7 @@ def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> No
         next_round_delay=base.next_round_delay * pace,
     )
     url = database_url or default_database_url()
-    app = create_app(Settings(database_url=url, timing=timing))
+    app = create_app(Settings(database_url=url, timing=timing, review_budget=review_budget))
     # Every message makes many short-lived objects: collect the young generation less often, and
     # keep the modules loaded at start-up out of every full collection (each one stalls all tables).
     gc.freeze()

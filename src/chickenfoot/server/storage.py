@@ -38,6 +38,13 @@ actions = sa.Table(
     sa.Column("version", sa.Integer, primary_key=True),
     sa.Column("action", sa.String(32), nullable=False),
 )
+reviews = sa.Table(
+    "reviews",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("review", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
 
 
 def default_database_url() -> str:
@@ -148,6 +155,18 @@ class Storage:
                 sa.select(actions.c.action).where(actions.c.table_code == code).order_by(actions.c.version)
             )
             return json.loads(row[0]), [r[0] for r in rows]
+
+    async def save_review(self, code: str, review: dict[str, Any]) -> None:
+        """Store a finished match's review (a second one for the same table fails)."""
+        async with self._write() as conn:
+            await conn.execute(
+                reviews.insert().values(table_code=code, review=json.dumps(review), created_at=datetime.now(UTC))
+            )
+
+    async def load_review(self, code: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(reviews.c.review).where(reviews.c.table_code == code))).first()
+            return None if row is None else dict(json.loads(row[0]))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

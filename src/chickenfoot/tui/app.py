@@ -7,6 +7,7 @@ move goes through :class:`~chickenfoot.tui.session.Session`.
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import partial
 from typing import ClassVar
@@ -45,6 +46,22 @@ STYLES: dict[Role, Style] = {
     "chosen": Style(color="black", bgcolor="yellow", bold=True),
     "note": Style(color="grey62", italic=True),
 }
+
+
+def styled_board(
+    view: SeatView, targets: Collection[Tile] = (), chosen: Tile | None = None, clickable: bool = False
+) -> Text:
+    """The layout in colour; with ``clickable``, a click on a target plays there."""
+    text = Text(no_wrap=True, end="")
+    for index, line in enumerate(board_lines(view, targets, chosen)):
+        if index:
+            text.append("\n")
+        for seg in line:
+            style = STYLES[seg.role]
+            if clickable and seg.role in ("target", "chosen") and seg.tile is not None:
+                style += Style(meta={"@click": f"screen.play_on({seg.tile.id})"})
+            text.append(seg.text, style)
+    return text
 
 
 @dataclass
@@ -334,16 +351,7 @@ class GameScreen(Screen[None]):
         aimed = self.aimed_move()
         targets = [m.target for m in moves if m.target is not None]
         chosen = aimed.target if aimed is not None else None
-        text = Text(no_wrap=True, end="")
-        for index, line in enumerate(board_lines(view, targets, chosen)):
-            if index:
-                text.append("\n")
-            for seg in line:
-                style = STYLES[seg.role]
-                if seg.role in ("target", "chosen") and seg.tile is not None:
-                    style += Style(meta={"@click": f"screen.play_on({seg.tile.id})"})
-                text.append(seg.text, style)
-        self.query_one("#board", Static).update(text)
+        self.query_one("#board", Static).update(styled_board(view, targets, chosen, clickable=True))
 
     def draw_players(self, view: SeatView) -> None:
         session = self.session
