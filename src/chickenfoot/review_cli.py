@@ -63,9 +63,14 @@ def review_command(file: Path, budget: int, seed: int, seats: str | None, as_jso
         console.print(f"Chart written to {chart}")
 
 
-def describe_costliest(summary: SeatSummary) -> str:
-    return "; ".join(
-        f"round {n} move {m.ply + 1}: {m.played}, better {m.best} (−{m.loss:.1f})" for n, m in summary.costliest
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+def describe_costliest(summary: SeatSummary, rounds: bool) -> str:
+    """One line per costly move: where, what was played, the better move and the points lost."""
+    return "\n".join(
+        f"{f'round {n} ' if rounds else ''}move {m.ply + 1}: {m.played}, better {m.best} (−{m.loss:.1f})"
+        for n, m in summary.costliest
     )
 
 
@@ -80,8 +85,8 @@ def print_review(review: Review, console: Any) -> None:
             table.add_column(name)
         for summary in r.summary(review.seats):
             marks = [m.mark for m in r.moves if m.seat == summary.seat and m.mark not in (None, "good")]
-            counted = ", ".join(
-                f"[{MARK_STYLES[k]}]{marks.count(k)} {k}{'s' if marks.count(k) > 1 else ''}[/]"
+            counted = "\n".join(
+                f"[{MARK_STYLES[k]}]{marks.count(k)} {k if marks.count(k) == 1 else PLURALS[k]}[/]"
                 for k in ("inaccuracy", "mistake", "blunder")
                 if k in marks
             )
@@ -91,13 +96,13 @@ def print_review(review: Review, console: Any) -> None:
                 f"{summary.loss_per_move:.2f}",
                 f"{summary.accuracy:.0f}%",
                 counted or "all good",
-                describe_costliest(summary),
+                describe_costliest(summary, rounds=False),
             )
         console.print(table)
     for summary in review.summary():
         console.print(
-            f"Seat {summary.seat}: {summary.decisions} decisions, {summary.loss_per_move:.2f} expected points "
-            f"lost per move, accuracy {summary.accuracy:.0f}%"
+            f"Seat {summary.seat} in the match: {summary.decisions} decisions, {summary.loss_per_move:.2f} expected "
+            f"points lost per move, accuracy {summary.accuracy:.0f}%; costliest:\n{describe_costliest(summary, True)}"
         )
 
 
