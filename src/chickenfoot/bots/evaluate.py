@@ -71,6 +71,8 @@ def evaluate(
     if any(m not in view.legal_moves for m in chosen):
         raise ValueError("only legal moves can be evaluated")
     codes = [m.code for m in chosen]
+    if view.boneyard_size == 0 and sum(1 for s, n in enumerate(view.hand_sizes) if s != view.seat and n) <= 1:
+        samples = 1  # every unseen tile is in one hand: there is a single deal to sample
     knowledge = Knowledge(view)
     weights = rollout_weights(view.rules)
     rng = random.Random(seed)
