@@ -34,7 +34,7 @@ def frame(r: Round, names: list[str]) -> dict[str, Any]:
         "open_ends": [[str(tile), number] for tile, number in view.open_ends],
         "foot": str(view.open_foot) if view.open_foot is not None else None,
         "hands": [[str(t) for t in r.hand(s)] for s in range(r.players)],
-        "boneyard": [str(t) for t in reversed(r.boneyard_tiles())],
+        "boneyard": [str(t) for t in r.boneyard_tiles()],
         "to_move": None if r.is_over() else r.to_move,
         "entry": None,
         "points": r.points() if r.is_over() else None,
