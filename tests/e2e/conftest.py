@@ -30,7 +30,6 @@ from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from chickenfoot.server.launch import free_port, served  # noqa: E402
 
-
 REVIEW_BUDGET = 8
 """Sampled deals per move of the server's reviews: few, so a review is done in seconds."""
 
