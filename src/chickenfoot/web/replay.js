@@ -315,10 +315,13 @@ class ReplayPage {
     el("line", { x1: pad, y1: 6, x2: pad, y2: H - pad, class: "axis" }, svg);
     el("text", { x: 2, y: 12, class: "chart-label" }, svg).textContent = String(Math.round(top));
     el("text", { x: 2, y: H - pad, class: "chart-label" }, svg).textContent = "0";
-    el("text", { x: W - 40, y: H - 4, class: "chart-label" }, svg).textContent = "moves";
+    el("text", { x: W - 30, y: H - 4, class: "chart-label" }, svg).textContent = "moves";
     for (let seat = 0; seat < this.match.players; seat++) {
+      const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
       const points = moves.map((m, i) => `${x(i + 1).toFixed(1)},${y(m.expected[seat]).toFixed(1)}`).join(" ");
-      el("polyline", { points, class: "series", stroke: SEAT_COLOURS[seat % SEAT_COLOURS.length] }, svg);
+      el("polyline", { points, class: "series", stroke: colour }, svg);
+      const name = el("text", { x: pad + 6 + seat * 60, y: H - 4, class: "chart-label", style: `fill: ${colour}; font-weight: 700` }, svg);
+      name.textContent = this.match.names[seat];
     }
     moves.forEach((m, i) => {
       if (!m.mark || m.mark === "good") return;
