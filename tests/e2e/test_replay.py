@@ -59,7 +59,10 @@ def test_replay_steps_through_every_move_follows_links_and_shows_the_review(page
     match = Match.from_record(record)
     r = Round(match.rules, *match.deals[0], start_double=match.rounds[0].start_double)
 
-    page.goto(f"{server}/r/{code}")
+    # The finished table links to its replay (the match-end dialog and the room card).
+    page.goto(f"{server}/t/{code}")
+    expect(page.locator("#share a.replay-link")).to_have_attribute("href", f"/r/{code}")
+    page.locator("#ro-body a.replay-link").click()
     replay = page.locator("#replay")
     expect(replay).to_have_attribute("data-move", "0")
     assert board_tiles(page) == set()
