@@ -16,6 +16,7 @@ import multiprocessing
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,9 +97,11 @@ class ReviewWorker:
             code = await self.queue.get()
             try:
                 await self._review(code)
-            except Exception:
+            except Exception as exc:
                 log.exception("the review of table %s failed", code)
                 self.progress[code] = Progress("failed")
+                if isinstance(exc, BrokenProcessPool):
+                    self._pool = None  # the worker died: the next review starts a new one
 
     async def _review(self, code: str) -> None:
         if await self.storage.load_review(code) is not None:
