@@ -7,6 +7,7 @@ published. Bots, covered seats and forced moves are driven by one pending timer 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 from collections import deque
@@ -90,8 +91,10 @@ def bot_for(name: str, seed: int) -> Bot:
         return make_bot(BOT_FALLBACK, seed)
 
 
+@functools.lru_cache(maxsize=256)
 def hint_for(view: SeatView) -> tuple[Move, str]:
-    """A suggested move for the seat to move, with the reason a person can check."""
+    """A suggested move for the seat to move, with the reason (the search's second of thinking is
+    spent once per position, however often it is asked for)."""
     suggestion = hint(view)
     return suggestion.move, suggestion.reason
 
