@@ -93,8 +93,12 @@ async def test_hint_selects_the_suggested_move() -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         await pilot.press("h")
-        # The hint thinks for up to a second: on a busy machine two calls may see different samples.
-        said = shown(screen.query_one("#announce", Static))
+        # The hint thinks for up to a second, off the interface's thread.
+        for _ in range(1000):
+            said = shown(screen.query_one("#announce", Static))
+            if "Hint: " in said:
+                break
+            await pilot.pause(0.01)
         suggested = Move.parse(said.split("Hint: ")[1].split(" ")[0])
         assert suggested in session.view(0).legal_moves
         if suggested.tile is not None:  # a draw or a pass has no tile to select

@@ -23,7 +23,7 @@ from textual.containers import Center, Grid, Horizontal, ScrollableContainer, Ve
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
 
-from chickenfoot.bots import hint
+from chickenfoot.bots import Hint, hint
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
@@ -576,8 +576,18 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         if not self.my_turn():
             return
-        view = self.shown_view()
-        advice = hint(view)
+        self.say("Thinking about a hint…", "magenta")
+        self.refresh_all()
+        self.advise(self.shown_view(), self.generation)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def advise(self, view: SeatView, generation: int) -> None:
+        """The search's hint (about a second) off the interface's thread."""
+        self.app.call_from_thread(self.show_hint, view, hint(view), generation)
+
+    def show_hint(self, view: SeatView, advice: Hint, generation: int) -> None:
+        if generation != self.generation or self.shown_view() != view:
+            return  # the game moved on while the hint was thought about
         move = advice.move
         if move.tile is not None:
             self.selected = view.hand.index(move.tile)
