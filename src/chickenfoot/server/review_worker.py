@@ -14,6 +14,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 64
 NICENESS = 10
+PARENT_CHECK_SECONDS = 1.0
 REVIEW_SEED = 0
 
 Job = tuple[Match, list[int]]
@@ -44,8 +47,18 @@ class Progress:
     total: int = 0
 
 
-def _lower_priority() -> None:
+def _start_worker() -> None:
+    """In the worker process: yield the CPU to live tables, and end when the server has gone (killed
+    servers cannot tell it to)."""
     os.nice(NICENESS)
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _review_piece(
@@ -131,7 +144,7 @@ class ReviewWorker:
         # Spawned, not forked: the server has threads (bots think in them), which a fork would copy mid-work.
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
             )
         return self._pool
 
