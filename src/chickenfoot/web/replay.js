@@ -236,7 +236,7 @@ class ReplayPage {
       item.addEventListener("click", () => this.go(this.round, i));
       if (i === this.move) item.classList.add("current");
     }
-    log.lastElementChild?.scrollIntoView({ block: "nearest" });
+    log.scrollTop = log.scrollHeight; // the log alone scrolls, never the page
   }
 
   async pollReview() {
