@@ -14,6 +14,7 @@ from chickenfoot.move import Move
 from chickenfoot.perft import divide, perft
 from chickenfoot.position import read_position, write_position
 from chickenfoot.reading import read_text
+from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.round import Round
 from chickenfoot.rules import MAX_PLAYERS
 
@@ -146,11 +147,23 @@ def serve(
     ] = None,
     debug: Annotated[bool, typer.Option(help="Serve the API documentation at /docs and /openapi.json.")] = False,
     access_log: Annotated[bool, typer.Option(help="Log every request (credentials redacted).")] = False,
+    review_budget: Annotated[
+        int, typer.Option(min=1, help="Sampled deals per move of the reviews of finished matches.")
+    ] = DEFAULT_BUDGET,
 ) -> None:
     """Serve the browser game (lobby, tables, bots) and print its address."""
     from chickenfoot.server.run import run
 
-    run(host, port, database_url, pace, allowed_origins=allowed_origin or (), debug=debug, access_log=access_log)
+    run(
+        host,
+        port,
+        database_url,
+        pace,
+        allowed_origins=allowed_origin or (),
+        debug=debug,
+        access_log=access_log,
+        review_budget=review_budget,
+    )
 
 
 @app.command()
@@ -178,6 +191,39 @@ def arena(
     try:
         arena_command(bots, preset, rule or [], rounds, matches, workers, seed, iterations, out, ray)
     except (ChickenfootError, ValueError) as exc:
+        fail(str(exc))
+
+
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A match record (downloaded or saved).")],
+    budget: Annotated[int, typer.Option(min=1, help="Sampled deals per evaluated move.")] = DEFAULT_BUDGET,
+    seed: Annotated[int, typer.Option(help="Seed of the sampling (same record, budget, seed: same review).")] = 0,
+    seats: Annotated[
+        str | None, typer.Option(help="Seats to mark, comma-separated (default: the humans of a saved game, else all).")
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
+    chart: Annotated[Path | None, typer.Option(help="Write a chart per round here (PNG, SVG or PDF).")] = None,
+) -> None:
+    """Review every move from its player's own view: expected points lost, marks, accuracy."""
+    from chickenfoot.review_cli import review_command
+
+    try:
+        review_command(file, budget, seed, seats, json_output, chart)
+    except ChickenfootError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A match record (downloaded or saved).")],
+) -> None:
+    """Step through a finished match in the terminal, every hand face up."""
+    from chickenfoot.tui.replay import replay_command
+
+    try:
+        replay_command(file)
+    except ChickenfootError as exc:
         fail(str(exc))
 
 

@@ -7,7 +7,6 @@ import pytest
 from chickenfoot import Round, Rules
 from chickenfoot.bots import BOTS, DIFFICULTIES, Budget, Hint, hint, make_bot
 from chickenfoot.move import Move
-from chickenfoot.tiles import Tile
 from chickenfoot.view import SeatView
 
 
@@ -49,7 +48,7 @@ def test_hint_is_a_legal_move_with_a_reason() -> None:
         h = hint(view)
         assert isinstance(h, Hint)
         assert h.move in view.legal_moves
-        assert h.reason.split(":")[0] in {f"Play {h.move.tile}", "Draw", "Pass"}
+        assert "the search expects" in h.reason or h.reason == "it is your only legal move"
 
 
 def test_hint_with_a_budget_uses_the_search() -> None:
@@ -57,25 +56,6 @@ def test_hint_with_a_budget_uses_the_search() -> None:
     view = r.view(r.to_move)
     h = hint(view, Budget(iterations=40))
     assert h.move in view.legal_moves and h.reason
-
-
-def test_hint_names_the_toes_that_feed_a_double() -> None:
-    # Seat 0 holds 6-6 with three 6s to feed it: the double is the move, and the hint says why.
-    hands = [
-        [Tile(6, 6), Tile(6, 4), Tile(6, 2), Tile(6, 1), Tile(3, 0)],
-        [Tile(5, 5), Tile(4, 3), Tile(8, 7), Tile(2, 0), Tile(7, 0)],
-    ]
-    layout = [
-        (Tile(9, 9), None),
-        (Tile(9, 6), Tile(9, 9)),
-        (Tile(9, 8), Tile(9, 9)),
-        (Tile(9, 7), Tile(9, 9)),
-        (Tile(9, 5), Tile(9, 9)),
-    ]
-    r = Round(Rules(), hands, [Tile(1, 0), Tile(4, 4)], layout=layout, to_move=0)
-    h = hint(r.view(0))
-    assert h.move == Move.parse("6-6@9-6")
-    assert h.reason == "Play 6-6: you hold 6-1, 6-2 and 6-4 to feed its toes"
 
 
 def test_hint_refuses_when_it_is_not_the_seats_turn() -> None:

@@ -30,6 +30,9 @@ from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from chickenfoot.server.launch import free_port, served  # noqa: E402
 
+REVIEW_BUDGET = 8
+"""Sampled deals per move of the server's reviews: few, so a review is done in seconds."""
+
 
 @pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -38,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
     with (
         (tmp_path_factory.mktemp("e2e-log") / "serve.log").open("w") as log,
-        served(port, f"sqlite+aiosqlite:///{database}", pace=0.25, output=log),
+        served(port, f"sqlite+aiosqlite:///{database}", pace=0.25, output=log, review_budget=REVIEW_BUDGET),
     ):
         yield f"http://127.0.0.1:{port}"
 

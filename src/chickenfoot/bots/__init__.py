@@ -1,7 +1,8 @@
 """Bots: each is given one seat's view (never the round) and returns a legal move.
 
 ``make_bot`` takes a bot kind (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``ismcts-tree``) or a difficulty
-level (``easy``, ``medium``, ``hard``, ``expert``); ``hint`` suggests a move to a person, with a reason.
+level (``easy``, ``medium``, ``hard``, ``expert``); ``evaluate`` gives every legal move's expected final points
+from the seat's view; ``hint`` suggests the best of them to a person, with the search's numbers as the reason.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from chickenfoot.bots.base import Bot, Budget, RandomBot
+from chickenfoot.bots.evaluate import MoveValue, evaluate
 from chickenfoot.bots.greedy import GreedyBot
-from chickenfoot.bots.heuristic import HeuristicBot, assess, reason
+from chickenfoot.bots.heuristic import HeuristicBot
 from chickenfoot.bots.search import SearchBot, TreeSearchBot
 from chickenfoot.errors import quoted
 from chickenfoot.move import Move
@@ -79,25 +81,58 @@ class Hint:
 
     move: Move
     reason: str
+    values: tuple[MoveValue, ...] = ()
+    """The search's numbers for every legal move, best first (empty when there was no choice)."""
 
 
-def hint(view: SeatView, budget: Budget | None = None) -> Hint:
-    """Suggest a move for ``view.seat``: the search's choice with ``budget``, else the rule of thumb.
+HINT_BUDGET = Budget(seconds=1.0, iterations=600)
+"""About a second, and at most this many sampled deals (so a fast machine gives reproducible hints)."""
+
+
+def hint(view: SeatView, budget: Budget | None = None, seed: int = 0) -> Hint:
+    """Suggest a move for ``view.seat``: the best by :func:`evaluate` within ``budget`` (default
+    :data:`HINT_BUDGET`; its iterations are sampled deals), with the search's numbers as the reason.
 
     Raises :class:`ValueError` when it is not the seat's turn.
     """
-    ranked = assess(view)
-    chosen = ranked[0]
-    if budget is not None and len(ranked) > 1:
-        move = SearchBot(seed=0, budget=budget).choose(view)
-        chosen = next(a for a in ranked if a.move == move)
-    return Hint(chosen.move, reason(view, chosen))
+    if view.seat is None or not view.legal_moves:
+        raise ValueError("it is not this seat's turn")
+    if len(view.legal_moves) == 1:
+        return Hint(view.legal_moves[0], "it is your only legal move")
+    budget = budget or HINT_BUDGET
+    values = evaluate(view, budget.iterations or HINT_BUDGET.iterations or 1, seed, budget.seconds)
+    return Hint(values[0].move, hint_reason(values[0], values[1]), tuple(values))
+
+
+def hint_reason(best: MoveValue, second: MoveValue) -> str:
+    """Why ``best`` beats ``second``, in the search's expected points at the round's end."""
+    them = "your opponent" if len(best.points) == 2 else "your opponents on average"
+
+    def outlook(value: MoveValue) -> str:
+        return f"about {value.own:.0f} points for you against {value.own - value.margin:.0f} for {them}"
+
+    gap = second.margin - best.margin
+    closeness = "about as good" if gap < 0.5 else f"{gap:.1f} points worse"
+    return (
+        f"the search expects {outlook(best)} at the round's end; "
+        f"the next best, {phrase(second.move)}, gives {outlook(second).removeprefix('about ')} ({closeness})"
+    )
+
+
+def phrase(move: Move) -> str:
+    """A move in words, as advice."""
+    if move.kind == "hub":
+        return f"placing the hub {move.tile}"
+    if move.kind == "play":
+        return f"{move.tile} on {move.target}"
+    return "drawing" if move.kind == "draw" else "passing"
 
 
 __all__ = [
     "BOTS",
     "DEFAULT_LEVEL",
     "DIFFICULTIES",
+    "HINT_BUDGET",
     "LEVELS",
     "Bot",
     "Budget",
@@ -105,10 +140,12 @@ __all__ = [
     "GreedyBot",
     "HeuristicBot",
     "Hint",
+    "MoveValue",
     "RandomBot",
     "SearchBot",
     "TreeSearchBot",
     "check_bot",
+    "evaluate",
     "hint",
     "make_bot",
 ]

@@ -1,4 +1,4 @@
-"""What good human players do, as a scored rule of thumb per legal move (also the source of hints).
+"""What good human players do, as a scored rule of thumb per legal move.
 
 Shed heavy tiles (more so as the round nears its end), keep numbers you can continue, play a double
 when you can feed its toes yourself or when opponents are known to lack its number, and leave
@@ -19,17 +19,10 @@ from chickenfoot.view import SeatView
 
 @dataclass(frozen=True, slots=True)
 class Assessment:
-    """A legal move with its score and the facts behind it (for hints)."""
+    """A legal move with its score."""
 
     move: Move
     score: float
-    cost: int
-    """Points the move's tile would cost if kept (0 for draw and pass)."""
-    follow: tuple[Tile, ...] = ()
-    """Own tiles that can continue the number this move leaves open (for a double: its toes)."""
-    starves: tuple[int, ...] = ()
-    """Opponent seats known to lack the number this move leaves open."""
-    double: bool = False
 
 
 def tile_points(view: SeatView, tile: Tile) -> int:
@@ -67,10 +60,10 @@ def assess(view: SeatView) -> list[Assessment]:
     for move in view.legal_moves:
         tile = move.tile
         if move.kind in ("draw", "pass") or tile is None:
-            results.append(Assessment(move, _pass_score(view, hurry), 0))
+            results.append(Assessment(move, _pass_score(view, hurry)))
             continue
         if move.kind == "hub":
-            results.append(Assessment(move, 1000.0, tile_points(view, tile)))
+            results.append(Assessment(move, 1000.0))
             continue
         cost = tile_points(view, tile)
         covered = _open_number(view, move)
@@ -89,7 +82,7 @@ def assess(view: SeatView) -> list[Assessment]:
             # Doubles are hard to place: opening their number is worth something to their owner.
             if rest >> (left_open * (left_open + 1) // 2 + left_open) & 1:
                 score += 5.0
-        results.append(Assessment(move, score, cost, follow, starves, tile.is_double))
+        results.append(Assessment(move, score))
     results.sort(key=lambda a: -a.score)
     return results
 
@@ -108,36 +101,3 @@ class HeuristicBot(Bot):
         ranked = assess(view)
         best = ranked[0].score
         return self.rng.choice([a.move for a in ranked if a.score == best])
-
-
-def _names(tiles: tuple[Tile, ...]) -> str:
-    names = [str(t) for t in tiles]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def reason(view: SeatView, chosen: Assessment) -> str:
-    """A short reason a person can check against the table."""
-    move = chosen.move
-    if move.kind == "hub":
-        return f"Play {move.tile}: it opens the round"
-    if move.kind == "draw":
-        numbers = sorted({n for _, n in view.open_ends})
-        wanted = ", ".join(str(n) for n in numbers) if numbers else "the open ends"
-        return f"Draw: you hold no tile matching {wanted}"
-    if move.kind == "pass":
-        if view.drawn is not None:
-            return f"Pass: keep {view.drawn} rather than open its number for the others"
-        return "Pass: nothing fits and the boneyard is empty"
-    tile = move.tile
-    assert tile is not None
-    if chosen.double and chosen.follow:
-        return f"Play {tile}: you hold {_names(chosen.follow[:3])} to feed its toes"
-    if chosen.starves:
-        seats = ", ".join(str(s) for s in chosen.starves)
-        word = "seat" if len(chosen.starves) == 1 else "seats"
-        return f"Play {tile}: {word} {seats} showed they lack the number it leaves open"
-    if urgency(view) >= 0.5:
-        return f"Play {tile}: an opponent is nearly out, so shed the {chosen.cost} points it would cost"
-    if chosen.follow:
-        return f"Play {tile}: you can follow it with {_names(chosen.follow[:3])}"
-    return f"Play {tile}: it sheds {chosen.cost} points, your heaviest good play"

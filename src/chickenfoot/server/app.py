@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot
 from chickenfoot.errors import ChickenfootError
+from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
 from chickenfoot.server.protocol import (
@@ -36,6 +37,8 @@ from chickenfoot.server.protocol import (
     parse_client_message,
 )
 from chickenfoot.server.pubsub import LocalPubSub, Message, PubSub
+from chickenfoot.server.replay import replay_router, review_job
+from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
 from chickenfoot.server.security import SecurityHeaders, origin_allowed
 from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table import NEXT_ROUND, TURN_TIMERS, Seat, Table, TableConfig, Timing
@@ -58,6 +61,8 @@ class Settings:
     """Origins besides the server's own whose pages may open a table's WebSocket."""
     debug: bool = False
     """Serve the API's documentation at ``/docs``, ``/redoc`` and ``/openapi.json``."""
+    review_budget: int = DEFAULT_BUDGET
+    """Sampled deals per move of the background reviews of finished matches."""
 
 
 class TokenBucket:
@@ -250,12 +255,15 @@ def summary(table: Table) -> dict[str, Any]:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     storage = Storage(settings.database_url or default_database_url())
-    hub = Hub(storage, LocalPubSub(), settings.timing)
+    reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
+    hub = Hub(storage, FinishWatch(LocalPubSub(), reviews.request), settings.timing)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.migrate()
+        reviews.start()
         yield
+        await reviews.stop()
         await hub.close()
         await storage.close()
 
@@ -372,6 +380,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not table.match.is_over():
             raise HTTPException(403, "the record is available once the match is over")
         return table.match.record()
+
+    app.include_router(replay_router(hub.get, reviews, settings.web_dir))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

@@ -53,15 +53,16 @@ def served(
     output: IO[str] | int = subprocess.DEVNULL,
     timeout: float = 30.0,
     options: Sequence[str] = (),
+    review_budget: int | None = None,
 ) -> Iterator[subprocess.Popen[str]]:
     """A running server on ``127.0.0.1:port``, killed on exit; raises ``RuntimeError`` if it never answers.
 
     ``options`` are more ``chickenfoot serve`` options.
     """
     command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", database_url]
-    process = subprocess.Popen(
-        [*command, "--pace", str(pace), *options], stdout=output, stderr=subprocess.STDOUT, text=True
-    )
+    command += ["--pace", str(pace), *options]
+    command += [] if review_budget is None else ["--review-budget", str(review_budget)]
+    process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + timeout
         while True:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import uvicorn
 
+from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.security import redact_logs
 from chickenfoot.server.storage import default_database_url
@@ -23,11 +24,13 @@ def run(
     allowed_origins: Sequence[str] = (),
     debug: bool = False,
     access_log: bool = False,
+    review_budget: int = DEFAULT_BUDGET,
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
     ``allowed_origins``: pages of these origins may open tables besides the server's own;
-    ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted).
+    ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
+    ``review_budget``: sampled deals per move of the reviews of finished matches.
     """
     base = Timing()
     timing = dataclasses.replace(
@@ -37,7 +40,13 @@ def run(
         next_round_delay=base.next_round_delay * pace,
     )
     url = database_url or default_database_url()
-    settings = Settings(database_url=url, timing=timing, allowed_origins=tuple(allowed_origins), debug=debug)
+    settings = Settings(
+        database_url=url,
+        timing=timing,
+        allowed_origins=tuple(allowed_origins),
+        debug=debug,
+        review_budget=review_budget,
+    )
     app = create_app(settings)
     # Every message makes many short-lived objects: collect the young generation less often, and
     # keep the modules loaded at start-up out of every full collection (each one stalls all tables).

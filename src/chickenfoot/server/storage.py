@@ -47,6 +47,13 @@ seat_secrets = sa.Table(
     sa.Column("purpose", sa.String(8), primary_key=True),
     sa.Column("digest", sa.String(64), nullable=False),
 )
+reviews = sa.Table(
+    "reviews",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("review", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
 
 
 def default_database_url() -> str:
@@ -213,6 +220,18 @@ class Storage:
             await conn.execute(
                 seat_secrets.delete().where((seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat))
             )
+
+    async def save_review(self, code: str, review: dict[str, Any]) -> None:
+        """Store a finished match's review (a second one for the same table fails)."""
+        async with self._write() as conn:
+            await conn.execute(
+                reviews.insert().values(table_code=code, review=json.dumps(review), created_at=datetime.now(UTC))
+            )
+
+    async def load_review(self, code: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(reviews.c.review).where(reviews.c.table_code == code))).first()
+            return None if row is None else dict(json.loads(row[0]))
 
 
 class _Refused(Exception):

@@ -7,6 +7,7 @@ published. Bots, covered seats and forced moves are driven by one pending timer 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import deque
@@ -104,8 +105,10 @@ class TableConfig:
         )
 
 
+@functools.lru_cache(maxsize=256)
 def hint_for(view: SeatView) -> tuple[Move, str]:
-    """A suggested move for the seat to move, with the reason a person can check."""
+    """A suggested move for the seat to move, with the reason (the search's second of thinking is
+    spent once per position, however often it is asked for)."""
     suggestion = hint(view)
     return suggestion.move, suggestion.reason
 

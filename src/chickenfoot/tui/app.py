@@ -7,6 +7,7 @@ move goes through :class:`~chickenfoot.tui.session.Session`.
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import partial
 from typing import ClassVar
@@ -22,7 +23,7 @@ from textual.containers import Center, Grid, Horizontal, ScrollableContainer, Ve
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
 
-from chickenfoot.bots import DEFAULT_LEVEL, hint
+from chickenfoot.bots import DEFAULT_LEVEL, Hint, hint
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
@@ -45,6 +46,22 @@ STYLES: dict[Role, Style] = {
     "chosen": Style(color="black", bgcolor="yellow", bold=True),
     "note": Style(color="grey62", italic=True),
 }
+
+
+def styled_board(
+    view: SeatView, targets: Collection[Tile] = (), chosen: Tile | None = None, clickable: bool = False
+) -> Text:
+    """The layout in colour; with ``clickable``, a click on a target plays there."""
+    text = Text(no_wrap=True, end="")
+    for index, line in enumerate(board_lines(view, targets, chosen)):
+        if index:
+            text.append("\n")
+        for seg in line:
+            style = STYLES[seg.role]
+            if clickable and seg.role in ("target", "chosen") and seg.tile is not None:
+                style += Style(meta={"@click": f"screen.play_on({seg.tile.id})"})
+            text.append(seg.text, style)
+    return text
 
 
 @dataclass
@@ -330,16 +347,7 @@ class GameScreen(Screen[None]):
         aimed = self.aimed_move()
         targets = [m.target for m in moves if m.target is not None]
         chosen = aimed.target if aimed is not None else None
-        text = Text(no_wrap=True, end="")
-        for index, line in enumerate(board_lines(view, targets, chosen)):
-            if index:
-                text.append("\n")
-            for seg in line:
-                style = STYLES[seg.role]
-                if seg.role in ("target", "chosen") and seg.tile is not None:
-                    style += Style(meta={"@click": f"screen.play_on({seg.tile.id})"})
-                text.append(seg.text, style)
-        self.query_one("#board", Static).update(text)
+        self.query_one("#board", Static).update(styled_board(view, targets, chosen, clickable=True))
 
     def draw_players(self, view: SeatView) -> None:
         session = self.session
@@ -560,8 +568,18 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         if not self.my_turn():
             return
-        view = self.shown_view()
-        advice = hint(view)
+        self.say("Thinking about a hint…", "magenta")
+        self.refresh_all()
+        self.advise(self.shown_view(), self.generation)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def advise(self, view: SeatView, generation: int) -> None:
+        """The search's hint (about a second) off the interface's thread."""
+        self.app.call_from_thread(self.show_hint, view, hint(view), generation)
+
+    def show_hint(self, view: SeatView, advice: Hint, generation: int) -> None:
+        if generation != self.generation or self.shown_view() != view:
+            return  # the game moved on while the hint was thought about
         move = advice.move
         if move.tile is not None:
             self.selected = view.hand.index(move.tile)

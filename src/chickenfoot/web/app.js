@@ -4,21 +4,18 @@
 import { Board } from "./board.js";
 import { showLobby } from "./lobby.js";
 import { TableSocket, api, rememberSeat, seatSecret } from "./net.js";
+import { setupTheme } from "./theme.js";
 import { parseTile, tileSvg } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
 
-function setupTheme() {
-  const saved = localStorage.getItem("cf-theme");
-  if (saved) document.documentElement.dataset.theme = saved;
-  $("theme").addEventListener("click", () => {
-    const dark =
-      document.documentElement.dataset.theme === "dark" ||
-      (!document.documentElement.dataset.theme && matchMedia("(prefers-color-scheme: dark)").matches);
-    const next = dark ? "light" : "dark";
-    document.documentElement.dataset.theme = next;
-    localStorage.setItem("cf-theme", next);
-  });
+// The finished match's replay with its review.
+function replayLink(code) {
+  const a = document.createElement("a");
+  a.href = `/r/${code}`;
+  a.className = "replay-link";
+  a.textContent = "Replay and review the match";
+  return a;
 }
 
 const tileOf = (move) => move.split("@")[0];
@@ -417,6 +414,7 @@ class TablePage {
     spectate.href = watch;
     spectate.textContent = `Watch: ${watch}`;
     links.appendChild(spectate);
+    if (s.match_over) links.appendChild(replayLink(s.code));
     box.querySelector("#copy").addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText(copyText);
@@ -453,7 +451,7 @@ class TablePage {
       win.textContent = `${s.match_over.winners.map((w) => s.names[w]).join(" & ")} win${s.match_over.winners.length > 1 ? "" : "s"} the match`;
       const why = document.createElement("p");
       why.textContent = s.match_over.explanation;
-      body.append(win, why);
+      body.append(win, why, replayLink(s.code));
     }
     if (dealt) {
       const next = document.createElement("p");

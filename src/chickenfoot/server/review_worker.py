@@ -1,0 +1,166 @@
+"""Reviews of finished matches, computed in the background and stored once done.
+
+One low-priority worker process (spawned, reniced) reviews one match at a time, a few moves per
+piece of work, so live tables never wait for it and progress is known after every piece. Matches
+wait in a bounded queue; when it is full a match is not queued now but again when its review is
+next asked for. Only the human seats are marked (the moves of every seat are still evaluated, for
+the chart). The review is :func:`chickenfoot.review.review_match`'s, piece by piece: the command
+line gives the same on the stored record with the same seats, budget and seed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from chickenfoot.match import Match
+from chickenfoot.review import CHUNK, MoveReview, assemble, chunks, review_plies
+from chickenfoot.server.pubsub import CatchUp, Message, PubSub, Subscriber, Unsubscribe
+from chickenfoot.server.storage import Storage
+
+log = logging.getLogger(__name__)
+
+QUEUE_SIZE = 64
+NICENESS = 10
+PARENT_CHECK_SECONDS = 1.0
+REVIEW_SEED = 0
+
+Job = tuple[Match, list[int]]
+"""A finished match and the seats to mark."""
+Loader = Callable[[str], Awaitable[Job | None]]
+
+
+@dataclass(slots=True)
+class Progress:
+    status: str
+    """``queued``, ``running``, ``done`` or ``failed``."""
+    done: int = 0
+    total: int = 0
+
+
+def _start_worker() -> None:
+    """In the worker process: yield the CPU to live tables, and end when the server has gone (killed
+    servers cannot tell it to)."""
+    os.nice(NICENESS)
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _review_piece(
+    record: dict[str, Any], number: int, start: int, stop: int, seats: list[int], budget: int
+) -> list[dict[str, Any]]:
+    """One piece of a review, in the worker process (plain data in and out)."""
+    match = Match.from_record(record)
+    moves = review_plies(match, number, range(start, stop), seats, budget, REVIEW_SEED)
+    return [m.to_dict() for m in moves]
+
+
+class ReviewWorker:
+    """The queue of matches to review and the process that reviews them."""
+
+    def __init__(self, storage: Storage, load: Loader, budget: int, queue_size: int = QUEUE_SIZE) -> None:
+        self.storage = storage
+        self.load = load
+        self.budget = budget
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=queue_size)
+        self.progress: dict[str, Progress] = {}
+        """Matches queued or under review in this process (done ones are read from storage)."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def request(self, code: str) -> Progress | None:
+        """Queue the review of a finished match unless it is queued or running; ``None`` when the queue is full."""
+        known = self.progress.get(code)
+        if known is not None and known.status in ("queued", "running"):
+            return known
+        try:
+            self.queue.put_nowait(code)
+        except asyncio.QueueFull:
+            return None
+        progress = self.progress[code] = Progress("queued")
+        return progress
+
+    async def _run(self) -> None:
+        while True:
+            code = await self.queue.get()
+            try:
+                await self._review(code)
+            except Exception as exc:
+                log.exception("the review of table %s failed", code)
+                self.progress[code] = Progress("failed")
+                if isinstance(exc, BrokenProcessPool):
+                    self._pool = None  # the worker died: the next review starts a new one
+
+    async def _review(self, code: str) -> None:
+        if await self.storage.load_review(code) is not None:
+            self.progress.pop(code, None)
+            return
+        job = await self.load(code)
+        if job is None:
+            self.progress.pop(code, None)
+            return
+        match, seats = job
+        pieces = chunks(match, CHUNK)
+        progress = self.progress[code] = Progress("running", 0, sum(len(p) for _, p in pieces))
+        record = match.record()
+        loop = asyncio.get_running_loop()
+        moves: list[MoveReview] = []
+        for number, plies in pieces:
+            part = await loop.run_in_executor(
+                self._executor(), _review_piece, record, number, plies.start, plies.stop, seats, self.budget
+            )
+            moves += [MoveReview.from_dict(m) for m in part]
+            progress.done = len(moves)
+        review = assemble(match, seats, self.budget, REVIEW_SEED, moves)
+        await self.storage.save_review(code, review.to_dict())
+        self.progress.pop(code, None)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        # Spawned, not forked: the server has threads (bots think in them), which a fork would copy mid-work.
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+            )
+        return self._pool
+
+
+class FinishWatch:
+    """A :class:`PubSub` that passes everything on and queues a review when a table's match is over."""
+
+    def __init__(self, inner: PubSub, on_finish: Callable[[str], object]) -> None:
+        self.inner = inner
+        self.on_finish = on_finish
+
+    async def publish(self, channel: str, message: Message) -> None:
+        await self.inner.publish(channel, message)
+        events: Sequence[dict[str, Any]] = message.get("events") or ()
+        if any(event.get("kind") == "match_over" for event in events):
+            self.on_finish(channel.removeprefix("table:"))
+
+    def subscribe(self, channel: str, callback: Subscriber, catch_up: CatchUp | None = None) -> Unsubscribe:
+        return self.inner.subscribe(channel, callback, catch_up)

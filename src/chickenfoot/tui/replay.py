@@ -1,0 +1,169 @@
+"""``chickenfoot replay``: a finished match stepped through in the terminal, every hand face up.
+
+←/→ step a move, Home/End go to the start or end of the round, PageUp/PageDown (or 1–9) change
+round, space plays and pauses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+
+from chickenfoot.match import Match
+from chickenfoot.review import replay_rounds
+from chickenfoot.review_cli import read_match
+from chickenfoot.round import Round
+from chickenfoot.tiles import Tile
+from chickenfoot.tui.app import styled_board
+
+PLAY_SECONDS = 0.7
+"""Time between moves while playing."""
+
+
+def positions(match: Match) -> list[list[Round]]:
+    """Every position of every round: before the first move, then after each move."""
+    out = []
+    for r, moves in replay_rounds(match):
+        frames = [r.copy()]
+        for move in moves:
+            r.push(move)
+            frames.append(r.copy())
+        out.append(frames)
+    return out
+
+
+def tiles_text(tiles: list[Tile]) -> str:
+    return " ".join(f"[{t.high}|{t.low}]" for t in tiles) or "—"
+
+
+class ReplayApp(App[None]):
+    """One match's positions; ``round_index`` and ``ply`` say which is shown."""
+
+    TITLE = "Chicken Foot replay"
+    CSS = """
+    #status { height: 1; background: $panel; }
+    #main { height: 1fr; }
+    #board-box { width: 1fr; border: round $primary; }
+    #board { width: auto; height: auto; }
+    #side { width: 44; }
+    #hands { height: auto; border: round $secondary; }
+    #log { height: 1fr; border: round $secondary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Back"),
+        Binding("right", "step(1)", "Forward"),
+        Binding("home", "edge(0)", "Start"),
+        Binding("end", "edge(1)", "End"),
+        Binding("pageup", "round(-1)", "Round −"),
+        Binding("pagedown", "round(1)", "Round +"),
+        Binding("space", "play_pause", "Play/pause"),
+        *(Binding(str(k), f"jump({k})", show=False) for k in range(1, 10)),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, match: Match, names: list[str] | None = None) -> None:
+        super().__init__()
+        self.match = match
+        self.rounds = positions(match)
+        self.names = names or [f"Seat {s}" for s in range(match.players)]
+        self.round_index = 0
+        self.ply = 0
+        self.timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with ScrollableContainer(id="board-box", can_focus=False):
+                yield Static(id="board")
+            with Vertical(id="side"):
+                yield Static(id="hands")
+                yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    @property
+    def frames(self) -> list[Round]:
+        return self.rounds[self.round_index]
+
+    def show(self) -> None:
+        r = self.frames[self.ply]
+        view = r.view(None)
+        playing = "  ·  playing" if self.timer is not None else ""
+        self.query_one("#status", Static).update(
+            Text.assemble(
+                (" Replay ", "bold black on yellow"),
+                f"  Round {self.round_index + 1}/{len(self.rounds)}  ·  move {self.ply}/{len(self.frames) - 1}",
+                f"  ·  boneyard {r.boneyard_size}{playing}",
+            )
+        )
+        self.query_one("#board", Static).update(styled_board(view))
+        hands = Table(box=None, pad_edge=False, show_header=False)
+        hands.add_column("", no_wrap=True)
+        hands.add_column("")
+        for seat in range(self.match.players):
+            turn = "▶ " if seat == r.to_move and not r.is_over() else "  "
+            hands.add_row(Text(turn + self.names[seat], "bold" if turn.strip() else ""), tiles_text(r.hand(seat)))
+        hands.add_row(Text("  Boneyard", "grey62"), tiles_text(r.boneyard_tiles()))
+        if r.is_over():
+            hands.add_row(Text("  Points", "bold"), " ".join(str(p) for p in r.points()))
+        self.query_one("#hands", Static).update(hands)
+        log = Text()
+        steps = self.frames[-1].history
+        first = max(0, self.ply - 12)
+        for index, step in enumerate(steps[first : self.ply + 6], start=first):
+            line = f"{index + 1:>3} {step.move.describe(self.names[step.seat], step.drawn)}\n"
+            log.append(line, "bold reverse" if index == self.ply - 1 else "grey50" if index >= self.ply else "")
+        self.query_one("#log", Static).update(log)
+
+    def go(self, round_index: int, ply: int) -> None:
+        self.round_index = max(0, min(round_index, len(self.rounds) - 1))
+        self.ply = max(0, min(ply, len(self.frames) - 1))
+        self.show()
+
+    def action_step(self, delta: int) -> None:
+        ply = self.ply + delta
+        if ply < 0 and self.round_index > 0:
+            self.go(self.round_index - 1, len(self.rounds[self.round_index - 1]) - 1)
+        elif ply >= len(self.frames) and self.round_index < len(self.rounds) - 1:
+            self.go(self.round_index + 1, 0)
+        else:
+            self.go(self.round_index, ply)
+
+    def action_edge(self, end: int) -> None:
+        self.go(self.round_index, len(self.frames) - 1 if end else 0)
+
+    def action_round(self, delta: int) -> None:
+        self.go(self.round_index + delta, 0)
+
+    def action_jump(self, number: int) -> None:
+        self.go(number - 1, 0)
+
+    def action_play_pause(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        else:
+            self.timer = self.set_interval(PLAY_SECONDS, self.tick)
+        self.show()
+
+    def tick(self) -> None:
+        at_end = self.ply == len(self.frames) - 1 and self.round_index == len(self.rounds) - 1
+        if at_end:
+            self.action_play_pause()
+        else:
+            self.action_step(1)
+
+
+def replay_command(file: Path) -> None:
+    match, _ = read_match(file)
+    ReplayApp(match).run()

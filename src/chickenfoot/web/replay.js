@@ -1,0 +1,338 @@
+// The replay of a finished match at /r/CODE: every position as the server computed it (all hands
+// face up), stepped through by buttons, keys and links (#r3m17: round 3 after its 17th move), with
+// the background review's marks and a chart per round once the server has them.
+
+import { Board } from "./board.js";
+import { api } from "./net.js";
+import { setupTheme } from "./theme.js";
+import { el, tileSvg } from "./tiles.js";
+
+const $ = (id) => document.getElementById(id);
+
+// An HTML element (tiles.js's `el` makes SVG ones).
+function h(tag, attrs = {}, parent = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+const REVIEW_POLL_MS = 1500;
+const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const SEAT_COLOURS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0ca678", "#d6336c", "#5c7cfa"];
+
+class ReplayPage {
+  constructor(code) {
+    this.code = code;
+    this.match = null; // the server's overview: names, rounds, totals
+    this.frames = new Map(); // round number → its positions
+    this.review = null; // the stored review, once done
+    this.round = 1;
+    this.move = 0; // moves played in the round so far: frames[move] is shown
+    this.timer = null;
+    this.board = new Board($("board"), () => {});
+  }
+
+  async start() {
+    try {
+      this.match = await api("GET", `/api/tables/${this.code}/replay`);
+    } catch (error) {
+      const box = $("replay-error");
+      box.hidden = false;
+      box.textContent = error.message;
+      return;
+    }
+    $("replay").hidden = false;
+    $("room").textContent = this.code;
+    $("room").href = `/t/${this.code}`;
+    for (const r of this.match.rounds) {
+      const option = h("option", { value: r.round });
+      option.textContent = `${r.round} (${r.start_double}-${r.start_double})`;
+      $("round").appendChild(option);
+    }
+    this.bind();
+    await this.goToHash();
+    this.pollReview();
+  }
+
+  bind() {
+    $("round").addEventListener("change", () => this.go(Number($("round").value), 0));
+    $("first").addEventListener("click", () => this.go(this.round, 0));
+    $("last").addEventListener("click", () => this.go(this.round, this.lastMove));
+    $("back").addEventListener("click", () => this.step(-1));
+    $("forward").addEventListener("click", () => this.step(1));
+    $("play").addEventListener("click", () => this.togglePlay());
+    $("scrub").addEventListener("input", () => this.go(this.round, Number($("scrub").value)));
+    $("speed").addEventListener("change", () => {
+      if (this.timer) this.togglePlay(), this.togglePlay();
+    });
+    $("zoom-in").addEventListener("click", () => this.board.zoom(1.25));
+    $("zoom-out").addEventListener("click", () => this.board.zoom(0.8));
+    $("zoom-fit").addEventListener("click", () => this.board.fit());
+    $("copy-link").addEventListener("click", async () => {
+      const link = `${location.origin}/r/${this.code}#r${this.round}m${this.move}`;
+      try {
+        await navigator.clipboard.writeText(link);
+        $("copy-link").textContent = "Link copied";
+      } catch {
+        $("copy-link").textContent = link;
+      }
+      setTimeout(() => ($("copy-link").textContent = "Link to this move"), 2500);
+    });
+    window.addEventListener("hashchange", () => this.goToHash());
+    document.addEventListener("keydown", (e) => {
+      if (e.target.closest?.("select, input") && e.key !== " ") return;
+      const keys = {
+        ArrowLeft: () => this.step(-1),
+        ArrowRight: () => this.step(1),
+        Home: () => this.go(this.round, 0),
+        End: () => this.go(this.round, this.lastMove),
+        " ": () => this.togglePlay(),
+      };
+      if (!keys[e.key]) return;
+      e.preventDefault();
+      keys[e.key]();
+    });
+  }
+
+  get lastMove() {
+    return this.match.rounds[this.round - 1].moves;
+  }
+
+  async goToHash() {
+    const found = location.hash.match(/^#r(\d+)m(\d+)$/);
+    if (found) await this.go(Number(found[1]), Number(found[2]));
+    else await this.go(this.round, this.move);
+  }
+
+  async framesOf(round) {
+    if (!this.frames.has(round)) {
+      const data = await api("GET", `/api/tables/${this.code}/replay/${round}`);
+      this.frames.set(round, data.frames);
+    }
+    return this.frames.get(round);
+  }
+
+  // Show round `round` after `move` moves (both clamped to what was played).
+  async go(round, move) {
+    round = Math.min(Math.max(1, round), this.match.rounds.length);
+    const frames = await this.framesOf(round);
+    const roundChanged = round !== this.round;
+    this.round = round;
+    this.move = Math.min(Math.max(0, move), frames.length - 1);
+    history.replaceState(null, "", `#r${this.round}m${this.move}`);
+    if (roundChanged) this.board.fitted = true;
+    this.render();
+  }
+
+  async step(delta) {
+    const next = this.move + delta;
+    if (next < 0 && this.round > 1) {
+      const previous = this.round - 1;
+      await this.go(previous, this.match.rounds[previous - 1].moves);
+    } else if (next > this.lastMove && this.round < this.match.rounds.length) {
+      await this.go(this.round + 1, 0);
+    } else {
+      await this.go(this.round, next);
+    }
+  }
+
+  togglePlay() {
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    } else {
+      this.timer = setInterval(() => {
+        const atEnd = this.move >= this.lastMove && this.round >= this.match.rounds.length;
+        if (atEnd) this.togglePlay();
+        else this.step(1);
+      }, Number($("speed").value));
+    }
+    $("play").textContent = this.timer ? "❚❚" : "▶";
+    $("play").setAttribute("aria-label", this.timer ? "Pause" : "Play");
+  }
+
+  // --- drawing ------------------------------------------------------------------------------
+
+  get frame() {
+    return this.frames.get(this.round)[this.move];
+  }
+
+  reviewed(round, ply) {
+    return this.review?.rounds[round - 1]?.moves[ply] ?? null;
+  }
+
+  render() {
+    const f = this.frame;
+    const m = this.match;
+    $("round").value = String(this.round);
+    $("scrub").max = String(this.lastMove);
+    $("scrub").value = String(this.move);
+    $("counter").textContent = `move ${this.move} / ${this.lastMove}`;
+    $("replay").dataset.round = String(this.round);
+    $("replay").dataset.move = String(this.move);
+    this.board.render({ rules: m.rules, layout: f.layout, open_ends: f.open_ends }, null, []);
+    $("status").textContent = f.points
+      ? `Round ${this.round} over: ${f.points.map((p, s) => `${m.names[s]} ${p}`).join(", ")}`
+      : `Round ${this.round} · ${m.names[f.to_move]} to play`;
+    this.renderHands(f);
+    this.renderMove(f);
+    this.renderLog();
+    this.renderReview();
+    this.renderChart();
+  }
+
+  renderHands(f) {
+    const box = $("hands");
+    box.replaceChildren();
+    f.hands.forEach((hand, seat) => {
+      const player = h("div", { class: `player${seat === f.to_move ? " turn" : ""}`, "data-seat": seat });
+      const name = h("span", { class: "name" }, player);
+      name.textContent = this.match.names[seat];
+      const tiles = h("span", { class: "revealed", "data-hand": seat }, player);
+      for (const t of hand) tiles.appendChild(tileSvg(t));
+      const count = h("span", { class: "count" }, player);
+      count.textContent = f.points ? `${f.points[seat]} pts` : String(hand.length);
+      box.appendChild(player);
+    });
+    const bone = $("boneyard");
+    bone.replaceChildren();
+    bone.dataset.count = String(f.boneyard.length);
+    for (const t of f.boneyard) bone.appendChild(tileSvg(t));
+    if (!f.boneyard.length) bone.textContent = "empty";
+  }
+
+  renderMove(f) {
+    const card = $("move-card");
+    card.replaceChildren();
+    const what = h("p", {}, card);
+    what.textContent = f.entry ? `${this.move}. ${f.entry.text}` : "The deal, before the first move.";
+    const r = f.entry ? this.reviewed(this.round, this.move - 1) : null;
+    if (r?.mark) {
+      const seat = r.seat;
+      const verdict = h("p", { class: `verdict mark-${r.mark}` }, card);
+      verdict.textContent =
+        r.mark === "good"
+          ? `Good: within ${r.loss.toFixed(1)} expected points of the best move.`
+          : `${r.mark[0].toUpperCase()}${r.mark.slice(1)}: ${r.loss.toFixed(1)} expected points lost. Better: ${r.best}.`;
+      const numbers = h("p", { class: "numbers" }, card);
+      numbers.textContent =
+        `Expected points for ${this.match.names[seat]} at the round's end: ${r.expected[seat].toFixed(1)} after ` +
+        `${r.played}` + (r.best !== r.played ? `, ${r.best_expected[seat].toFixed(1)} after ${r.best}.` : ".");
+    }
+  }
+
+  renderLog() {
+    const log = $("log");
+    log.replaceChildren();
+    const frames = this.frames.get(this.round);
+    for (let i = 1; i <= this.move; i++) {
+      const item = h("li", { "data-move": i }, log);
+      item.textContent = `${i}. ${frames[i].entry.text}`;
+      const r = this.reviewed(this.round, i - 1);
+      if (r?.mark && r.mark !== "good") {
+        const badge = h("span", { class: `mark mark-${r.mark}`, title: `${r.mark}: −${r.loss.toFixed(1)}` }, item);
+        badge.textContent = SYMBOLS[r.mark];
+      }
+      item.addEventListener("click", () => this.go(this.round, i));
+      if (i === this.move) item.classList.add("current");
+    }
+    log.scrollTop = log.scrollHeight; // the log alone scrolls, never the page
+  }
+
+  async pollReview() {
+    try {
+      const data = await api("GET", `/api/tables/${this.code}/review`);
+      if (data.status === "done") {
+        this.review = data.review;
+        this.render();
+        return;
+      }
+      this.progress = data;
+      this.renderReview();
+    } catch (error) {
+      this.progress = { status: "failed", message: error.message };
+      this.renderReview();
+      return;
+    }
+    setTimeout(() => this.pollReview(), REVIEW_POLL_MS);
+  }
+
+  renderReview() {
+    const box = $("review");
+    box.replaceChildren();
+    if (!this.review) {
+      const p = this.progress;
+      const note = h("p", { class: "review-progress" }, box);
+      if (!p || p.status === "queued" || p.status === "busy") note.textContent = "The review is waiting its turn…";
+      else if (p.status === "running") {
+        note.textContent = `Reviewing: ${p.done} of ${p.total} moves`;
+        const bar = h("progress", { max: p.total, value: p.done }, box);
+        bar.setAttribute("aria-label", "Review progress");
+      } else note.textContent = "The review could not be made.";
+      return;
+    }
+    box.dataset.done = "true";
+    const round = this.review.rounds[this.round - 1];
+    const table = h("table", { class: "review-table" }, box);
+    const head = h("tr", {}, table);
+    for (const title of ["", "Lost / move", "Accuracy"]) h("th", {}, head).textContent = title;
+    for (const s of round.summary) {
+      const row = h("tr", {}, table);
+      const name = h("td", { style: `color: ${SEAT_COLOURS[s.seat % SEAT_COLOURS.length]}` }, row);
+      name.textContent = this.match.names[s.seat];
+      h("td", {}, row).textContent = s.loss_per_move.toFixed(2);
+      h("td", {}, row).textContent = `${Math.round(s.accuracy)}%`;
+      if (!s.costliest.length) continue;
+      const worst = h("td", { class: "costliest", colspan: 3 }, h("tr", {}, table));
+      worst.textContent = "Costliest: ";
+      for (const c of s.costliest) {
+        const a = h("a", { href: `#r${c.round}m${c.ply + 1}` }, worst);
+        a.textContent = `${c.ply + 1}. ${c.played} → ${c.best} (−${c.loss.toFixed(1)})`;
+      }
+    }
+    const note = h("p", { class: "numbers" }, box);
+    note.textContent = `Losses in expected points, from each player's own view (${this.review.budget} sampled deals a move).`;
+  }
+
+  // Each seat's expected final points after every move, as its mover saw them; a line marks the move shown.
+  renderChart() {
+    const svg = $("chart");
+    svg.replaceChildren();
+    if (!this.review) {
+      svg.setAttribute("hidden", "");
+      return;
+    }
+    svg.removeAttribute("hidden");
+    const moves = this.review.rounds[this.round - 1].moves;
+    const W = 300;
+    const H = 120;
+    const pad = 18;
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    const top = Math.max(10, ...moves.flatMap((m) => m.expected));
+    const x = (i) => pad + ((W - pad - 4) * i) / Math.max(1, moves.length);
+    const y = (v) => H - pad - ((H - pad - 6) * v) / top;
+    el("line", { x1: pad, y1: H - pad, x2: W - 4, y2: H - pad, class: "axis" }, svg);
+    el("line", { x1: pad, y1: 6, x2: pad, y2: H - pad, class: "axis" }, svg);
+    el("text", { x: 2, y: 12, class: "chart-label" }, svg).textContent = String(Math.round(top));
+    el("text", { x: 2, y: H - pad, class: "chart-label" }, svg).textContent = "0";
+    el("text", { x: W - 30, y: H - 4, class: "chart-label" }, svg).textContent = "moves";
+    for (let seat = 0; seat < this.match.players; seat++) {
+      const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
+      const points = moves.map((m, i) => `${x(i + 1).toFixed(1)},${y(m.expected[seat]).toFixed(1)}`).join(" ");
+      el("polyline", { points, class: "series", stroke: colour }, svg);
+      const name = el("text", { x: pad + 6 + seat * 60, y: H - 4, class: "chart-label", style: `fill: ${colour}; font-weight: 700` }, svg);
+      name.textContent = this.match.names[seat];
+    }
+    moves.forEach((m, i) => {
+      if (!m.mark || m.mark === "good") return;
+      const dot = el("circle", { cx: x(i + 1), cy: y(m.expected[m.seat]), r: 3, class: `dot mark-${m.mark}` }, svg);
+      dot.addEventListener("click", () => this.go(this.round, i + 1));
+    });
+    el("line", { x1: x(this.move), y1: 6, x2: x(this.move), y2: H - pad, class: "cursor" }, svg);
+  }
+}
+
+setupTheme();
+const code = decodeURIComponent(location.pathname.split("/r/")[1] ?? "").toUpperCase();
+window.replay = new ReplayPage(code);
+window.replay.start();

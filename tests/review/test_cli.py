@@ -1,0 +1,60 @@
+"""``chickenfoot review`` and ``chickenfoot replay`` on match files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chickenfoot import Match, Rules
+from chickenfoot.bots import make_bot
+from chickenfoot.review import review_match
+
+
+def played(players: int = 2, rounds: int = 2, seed: int = 4) -> Match:
+    match = Match(Rules(rounds=rounds), players, seed)
+    bot = make_bot("greedy", seed)
+    while not match.is_over():
+        if match.round.is_over():
+            match.next_round()
+        match.push(bot.choose(match.round.view(match.to_move)))
+    return match
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "chickenfoot", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_review_prints_json_equal_to_the_library_and_writes_a_chart(tmp_path: Path) -> None:
+    match = played(rounds=1)
+    file = tmp_path / "match.json"
+    file.write_text(json.dumps({**match.record(), "seats": ["human", "medium"]}))
+    chart = tmp_path / "chart.png"
+    result = run("review", str(file), "--budget", "6", "--json", "--chart", str(chart))
+    assert result.returncode == 0, result.stderr
+    # A saved game names its seats: only the human's choices are marked.
+    assert json.loads(result.stdout) == review_match(match, [0], budget=6).to_dict()
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    table = run("review", str(file), "--budget", "6", "--seats", "0,1")
+    assert table.returncode == 0, table.stderr
+    assert "Round 1" in table.stdout and "Accuracy" in table.stdout and "Seat 1 in the match" in table.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.json"], "cannot read"),
+        (["bad.json"], "format"),
+        (["match.json", "--seats", "x"], "--seats"),
+        (["match.json", "--seats", "5"], "seats are numbered"),
+    ],
+)
+def test_bad_review_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "bad.json").write_text("{}")
+    (tmp_path / "match.json").write_text(played(rounds=1).dumps())
+    result = run("review", *[str(tmp_path / a) if a.endswith(".json") else a for a in args])
+    assert result.returncode == 1
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
