@@ -31,7 +31,7 @@ def finished_match(base: str) -> str:
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         table = json.load(response)
-    code, token = table["code"], table["seats"][0]["token"]
+    code, token = table["code"], table["token"]
     answered = -1
     with connect(f"{base.replace('http', 'ws', 1)}/ws/{code}?token={token}", open_timeout=10) as ws:
         while True:

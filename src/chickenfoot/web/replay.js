@@ -278,7 +278,8 @@ class ReplayPage {
     for (const title of ["", "Lost / move", "Accuracy"]) h("th", {}, head).textContent = title;
     for (const s of round.summary) {
       const row = h("tr", {}, table);
-      const name = h("td", { style: `color: ${SEAT_COLOURS[s.seat % SEAT_COLOURS.length]}` }, row);
+      const name = h("td", {}, row);
+      name.style.color = SEAT_COLOURS[s.seat % SEAT_COLOURS.length]; // CSSOM, not a style attribute: the CSP allows it
       name.textContent = this.match.names[s.seat];
       h("td", {}, row).textContent = s.loss_per_move.toFixed(2);
       h("td", {}, row).textContent = `${Math.round(s.accuracy)}%`;
@@ -320,7 +321,7 @@ class ReplayPage {
       const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
       const points = moves.map((m, i) => `${x(i + 1).toFixed(1)},${y(m.expected[seat]).toFixed(1)}`).join(" ");
       el("polyline", { points, class: "series", stroke: colour }, svg);
-      const name = el("text", { x: pad + 6 + seat * 60, y: H - 4, class: "chart-label", style: `fill: ${colour}; font-weight: 700` }, svg);
+      const name = el("text", { x: pad + 6 + seat * 60, y: H - 4, class: "chart-label", fill: colour, "font-weight": 700 }, svg);
       name.textContent = this.match.names[seat];
     }
     moves.forEach((m, i) => {
