@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO
 
@@ -28,10 +28,16 @@ def served(
     pace: float = 0.0,
     output: IO[str] | int = subprocess.DEVNULL,
     timeout: float = 30.0,
+    options: Sequence[str] = (),
 ) -> Iterator[subprocess.Popen[str]]:
-    """A running server on ``127.0.0.1:port``, killed on exit; raises ``RuntimeError`` if it never answers."""
+    """A running server on ``127.0.0.1:port``, killed on exit; raises ``RuntimeError`` if it never answers.
+
+    ``options`` are more ``chickenfoot serve`` options (limits, expiry).
+    """
     command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", database_url]
-    process = subprocess.Popen([*command, "--pace", str(pace)], stdout=output, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [*command, "--pace", str(pace), *options], stdout=output, stderr=subprocess.STDOUT, text=True
+    )
     try:
         deadline = time.monotonic() + timeout
         while True:

@@ -8,12 +8,24 @@ import gc
 import uvicorn
 
 from chickenfoot.server.app import Settings, create_app
+from chickenfoot.server.hub import Expiry
+from chickenfoot.server.limiter import AddressLimits
 from chickenfoot.server.storage import default_database_url
 from chickenfoot.server.table import Timing
 
 
-def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> None:
-    """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once)."""
+def run(
+    host: str,
+    port: int,
+    database_url: str | None,
+    pace: float = 1.0,
+    addresses: AddressLimits | None = None,
+    expiry: Expiry | None = None,
+) -> None:
+    """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
+
+    Raises ``ValueError`` for a limit of ``addresses`` that is not in the ``limits`` notation (``60/minute``).
+    """
     base = Timing()
     timing = dataclasses.replace(
         base,
@@ -22,7 +34,10 @@ def run(host: str, port: int, database_url: str | None, pace: float = 1.0) -> No
         next_round_delay=base.next_round_delay * pace,
     )
     url = database_url or default_database_url()
-    app = create_app(Settings(database_url=url, timing=timing))
+    settings = Settings(
+        database_url=url, timing=timing, addresses=addresses or AddressLimits(), expiry=expiry or Expiry()
+    )
+    app = create_app(settings)
     # Every message makes many short-lived objects: collect the young generation less often, and
     # keep the modules loaded at start-up out of every full collection (each one stalls all tables).
     gc.freeze()
