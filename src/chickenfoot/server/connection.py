@@ -10,6 +10,7 @@ that keeps sending over its budget, or stops reading, is sent one final ``error`
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import deque
 from contextlib import suppress
@@ -34,7 +35,10 @@ CLOSE_TRY_LATER = 1013
 """The game store is unavailable; the client may reconnect shortly."""
 MAX_MERGED_EVENTS = 500
 """Events carried by coalesced states; beyond that the client gets the snapshot alone (``events: []``)."""
-FINAL_SEND_SECONDS = 1.0
+FINAL_SEND_SECONDS = 10.0
+"""How long the final error and close may wait for a client that does not read (its table has let go of it)."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +213,9 @@ class Connection:
                     self.outbox.put(dumps(reply))
 
     async def _say_goodbye(self, code: int, reason: str) -> None:
-        """The final error and the close; given up after a moment for a client that does not read."""
+        """The final error and the close; given up after a while for a client that does not read."""
+        client = self.websocket.client
+        log.warning("%s at table %s: %s", client.host if client else "a client", self.table.code, reason)
         with suppress(Exception):
             async with asyncio.timeout(FINAL_SEND_SECONDS):
                 await self.websocket.send_text(dumps({"type": "error", "message": reason}))

@@ -131,8 +131,12 @@ class Hub:
             return 0
         cutoff = datetime.now(UTC) - timedelta(seconds=self.expiry.unjoined_seconds)
         async with self._lock:  # no table is read back while its row may go
-            # A table in memory is in use (or just created): it stays.
-            return await self.storage.delete_unplayed(cutoff, self.expiry.sweep_batch, keep=set(self.tables))
+            in_use = {code for code, table in self.tables.items() if not table.idle()}
+            deleted = await self.storage.delete_unplayed(cutoff, self.expiry.sweep_batch, keep=in_use)
+            for code in deleted:
+                if (table := self.tables.get(code)) is not None:
+                    self.release(table)
+            return len(deleted)
 
     # --- the game store's outages -------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import logging
 
 import uvicorn
 
@@ -42,6 +43,7 @@ def run(
     # keep the modules loaded at start-up out of every full collection (each one stalls all tables).
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)
     # Messages are small and the CPU is better spent on play than on per-message compression.

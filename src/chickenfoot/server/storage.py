@@ -245,8 +245,8 @@ class Storage:
             )
             return json.loads(row[0]), [r[0] for r in rows]
 
-    async def delete_unplayed(self, created_before: datetime, limit: int, keep: set[str]) -> int:
-        """Delete up to ``limit`` tables created before ``created_before`` without a single action.
+    async def delete_unplayed(self, created_before: datetime, limit: int, keep: set[str]) -> list[str]:
+        """Delete up to ``limit`` tables created before ``created_before`` without a single action; their codes.
 
         Finished (and unfinished) matches have actions and are never touched: they are replays.
         """
@@ -261,7 +261,7 @@ class Storage:
             codes = [code for code in (await conn.execute(query)).scalars() if code not in keep][:limit]
             if codes:
                 await conn.execute(game_tables.delete().where(game_tables.c.code.in_(codes), ~played))
-        return len(codes)
+        return codes
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,0 +1,231 @@
+"""Scripted clients of a running server, for the tests and the load benchmark: honest and hostile.
+
+- :func:`create_table` makes a table over HTTP and returns its code and each human seat's URL path.
+- :class:`HonestPlayer` plays a seat with random legal moves after a think time, measures each
+  move's round trip, reconnects with ``since`` when the connection drops, and remembers every
+  move it saw acknowledged.
+- :func:`flood`, :func:`never_read` and :func:`reconnect_storm` are the hostile ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import time
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedTable:
+    code: str
+    seats: dict[int, str]
+    """Each human seat's WebSocket path, credential included."""
+
+
+async def create_table(http: httpx.AsyncClient, body: dict[str, Any]) -> CreatedTable:
+    """``POST /api/tables`` and every human seat's WebSocket path (raises ``httpx.HTTPStatusError``)."""
+    response = await http.post("/api/tables", json=body)
+    response.raise_for_status()
+    data = response.json()
+    code = data["code"]
+    return CreatedTable(code, {s["seat"]: f"/ws/{code}?token={s['token']}" for s in data["seats"] if "token" in s})
+
+
+@dataclass
+class Measure:
+    """What honest players saw: round trips of their moves (while ``measuring``) and errors."""
+
+    round_trips: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    messages: int = 0
+    measuring: bool = True
+
+
+class HonestPlayer:
+    """One seat played by a script at a person's pace; seat 0 (or any seat, with ``deals``) deals new rounds."""
+
+    def __init__(
+        self, base: str, path: str, seat: int, think: float, rng: random.Random, measure: Measure, deals: bool
+    ) -> None:
+        self.url = base.replace("http://", "ws://") + path
+        self.seat, self.think, self.rng, self.measure, self.deals = seat, think, rng, measure, deals
+        self.version = -1
+        self.state: dict[str, Any] = {}
+        self.seen: dict[int, list[str]] = {}
+        """Moves of each round acknowledged to this client (the log of the latest state of that round)."""
+        self.reconnects = 0
+        self._sent_at: float | None = None
+        self._sent_version = -1
+        self._pending: asyncio.Task[None] | None = None
+
+    def over(self) -> bool:
+        return bool(self.state) and self.state["match_over"] is not None
+
+    async def play(self, stop: asyncio.Event) -> None:
+        """Play until ``stop`` is set or the match is over; reconnects (with ``since``) whenever the socket drops."""
+        while not stop.is_set() and not self.over():
+            since = f"&since={self.version}" if self.version >= 0 else ""
+            try:
+                async with connect(self.url + since, max_size=2**22, ping_interval=None, open_timeout=10) as ws:
+                    reader = asyncio.create_task(self._read(ws))
+                    stopped = asyncio.create_task(stop.wait())
+                    await asyncio.wait((reader, stopped), return_when=asyncio.FIRST_COMPLETED)
+                    reader.cancel()
+                    stopped.cancel()
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+                pass
+            if not stop.is_set() and not self.over():
+                self.reconnects += 1
+                await asyncio.sleep(0.2 + 0.3 * self.rng.random())
+
+    async def _read(self, ws: ClientConnection) -> None:
+        self._sent_at, self._sent_version = None, -1  # a new connection: what was sent before may be lost
+        async for text in ws:
+            message = json.loads(text)
+            self.measure.messages += 1
+            if message["type"] == "error":
+                if self.measure.measuring:
+                    self.measure.errors.append(message["message"])
+                self._sent_at = None
+                self._sent_version = -1  # answer the latest state again
+                if self.state:
+                    self._on_state(ws, self.version, self.state)
+                continue
+            if message["type"] == "state":
+                self._on_state(ws, message["version"], message["state"])
+                if self.over():
+                    return
+
+    def _on_state(self, ws: ClientConnection, version: int, state: dict[str, Any]) -> None:
+        self.version, self.state = version, state
+        self.seen[state["round"]] = [entry["move"] for entry in state["log"]]
+        if self._sent_at is not None and version > self._sent_version:
+            if self.measure.measuring:
+                self.measure.round_trips.append(time.perf_counter() - self._sent_at)
+            self._sent_at = None
+        if (self._pending is not None and not self._pending.done()) or version <= self._sent_version:
+            return
+        if state["status"] != "playing" or state["match_over"] is not None:
+            return
+        if state["round_over"] is not None:
+            if self.deals:
+                self._send(ws, version, {"type": "next_round"})
+            return
+        legal = state["legal"]
+        forced = len(legal) == 1 and legal[0] in ("draw", "pass")  # the server makes it
+        if state["to_move"] == self.seat and legal and not forced:
+            self._send(ws, version, {"type": "move", "move": self.rng.choice(legal), "version": version})
+
+    def _send(self, ws: ClientConnection, version: int, message: dict[str, Any]) -> None:
+        self._sent_version = version
+
+        async def later() -> None:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+            self._sent_at = time.perf_counter()
+            with suppress(ConnectionClosed):
+                await ws.send(json.dumps(message))
+
+        self._pending = asyncio.create_task(later())
+
+
+def honest_players(
+    base: str, tables: list[CreatedTable], think: float, rng: random.Random, measure: Measure
+) -> list[HonestPlayer]:
+    return [
+        HonestPlayer(base, path, seat, think, random.Random(rng.random()), measure, deals=seat == min(table.seats))
+        for table in tables
+        for seat, path in table.seats.items()
+    ]
+
+
+# --- hostile clients --------------------------------------------------------------------------
+
+
+@dataclass
+class Attack:
+    """What the hostile clients achieved, and how the server answered them."""
+
+    sent: int = 0
+    connections: int = 0
+    refused: int = 0
+    """Connections refused by the server (HTTP 429 and the like)."""
+    closes: list[tuple[int | None, str]] = field(default_factory=list)
+    """Close code and final ``error`` of each connection the server ended."""
+
+
+async def flood(url: str, attack: Attack, stop: asyncio.Event, message: str = '{"type": "ping"}') -> None:
+    """Send ``message`` as fast as the socket takes it, read whatever comes, until the server ends it."""
+    try:
+        async with connect(url, ping_interval=None, max_queue=None) as ws:
+            attack.connections += 1
+            last_error = ""
+
+            async def read() -> None:
+                nonlocal last_error
+                with suppress(ConnectionClosed):
+                    async for text in ws:
+                        data = json.loads(text)
+                        if data.get("type") == "error":
+                            last_error = data["message"]
+
+            reader = asyncio.create_task(read())
+            with suppress(ConnectionClosed):
+                while not stop.is_set():
+                    await ws.send(message)
+                    attack.sent += 1
+                    if attack.sent % 50 == 0:
+                        await asyncio.sleep(0)  # let the reader run
+            await asyncio.wait_for(reader, 5)
+            if not stop.is_set():
+                attack.closes.append((ws.close_code, last_error))
+    except InvalidStatus:
+        attack.refused += 1
+
+
+async def never_read(url: str, attack: Attack, stop: asyncio.Event, receive_buffer: int = 4096) -> None:
+    """Open a socket with a small receive buffer and never read from it, until ``stop``; then read what is left.
+
+    Records the close code and the last ``error`` the server sent, if the server ended the connection.
+    """
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    host, port = url.split("/")[2].split(":")
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+    try:
+        # max_queue=1: the client library itself stops reading once one message waits.
+        async with connect(url, sock=sock, ping_interval=None, max_queue=1, max_size=2**22) as ws:
+            attack.connections += 1
+            await stop.wait()
+            last_error = ""
+            with suppress(ConnectionClosed, TimeoutError):
+                while True:
+                    data = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    if data.get("type") == "error":
+                        last_error = data["message"]
+            attack.closes.append((ws.close_code, last_error))
+    except InvalidStatus:
+        attack.refused += 1
+
+
+async def reconnect_storm(url: str, attack: Attack, stop: asyncio.Event, per_second: float) -> None:
+    """Connect, read the first state, leave; ``per_second`` times a second until ``stop``."""
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            async with connect(url, ping_interval=None, max_size=2**22, open_timeout=10) as ws:
+                attack.connections += 1
+                await asyncio.wait_for(ws.recv(), 10)
+        except InvalidStatus:
+            attack.refused += 1
+        except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+            pass
+        await asyncio.sleep(max(0.0, 1 / per_second - (time.monotonic() - started)))

@@ -1,0 +1,237 @@
+"""Hostile clients against a real ``chickenfoot serve``: floods, non-readers, reconnect storms, limits, expiry."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from chickenfoot.server.clients import (
+    Attack,
+    Measure,
+    create_table,
+    flood,
+    honest_players,
+    never_read,
+    reconnect_storm,
+)
+from chickenfoot.server.launch import free_port, served
+
+pytestmark = pytest.mark.timeout(180)
+
+HUMAN = {"kind": "human"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+OPEN_LIMITS = ("--connection-limit", "100000/minute", "--table-limit", "100000/minute")
+
+
+@dataclass(frozen=True)
+class Server:
+    base: str
+    log: Path
+
+    @property
+    def ws(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+    async def logged(self, words: str) -> bool:
+        return words in self.log.read_text()
+
+
+@pytest.fixture(scope="module")
+def start(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Server]]:
+    """Start real servers (each on a free port, with its own SQLite file and log); all killed at the end."""
+    stops: list[Callable[[], None]] = []
+
+    def make(*options: str, pace: float = 0.0) -> Server:
+        directory = tmp_path_factory.mktemp("server")
+        port, log = free_port(), directory / "server.log"
+        output = log.open("w")
+        context = served(
+            port, f"sqlite+aiosqlite:///{directory / 'games.db'}", pace=pace, output=output, options=options
+        )
+        context.__enter__()
+        stops.append(lambda: (context.__exit__(None, None, None), output.close()))
+        return Server(f"http://127.0.0.1:{port}", log)
+
+    yield make
+    for stop in stops:
+        stop()
+
+
+@pytest.fixture(scope="module")
+def fast(start: Callable[..., Server]) -> Server:
+    """Automatic play without pauses; limits per address out of the way."""
+    return start(*OPEN_LIMITS)
+
+
+async def until(condition: Callable[[], Awaitable[bool]], seconds: float, what: str) -> None:
+    """Wait for ``condition``; fails the test with ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not await condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        await asyncio.sleep(0.05)
+
+
+async def ping_times(url: str, count: int) -> list[float]:
+    """Round trips of ``count`` pings at a person's pace (5 a second)."""
+    times = []
+    async with connect(url, ping_interval=None, max_size=2**22) as ws:
+        await ws.recv()  # the first state
+        for _ in range(count):
+            sent = time.perf_counter()
+            await ws.send('{"type": "ping"}')
+            while json.loads(await ws.recv())["type"] != "pong":
+                pass
+            times.append(time.perf_counter() - sent)
+            await asyncio.sleep(0.2)
+    return times
+
+
+def test_flooders_are_disconnected_and_other_tables_play_on(fast: Server) -> None:
+    async def scenario() -> tuple[Attack, list[float], list[float]]:
+        async with httpx.AsyncClient(base_url=fast.base) as http:
+            target = await create_table(http, {"seats": [HUMAN, HUMAN]})
+            honest = await create_table(http, {"seats": [HUMAN, HUMAN]})
+        quiet = await ping_times(fast.ws + honest.seats[0], 10)
+        attack, stop = Attack(), asyncio.Event()
+        flooders = [asyncio.create_task(flood(fast.ws + f"/ws/{target.code}", attack, stop)) for _ in range(4)]
+        busy = await ping_times(fast.ws + honest.seats[0], 10)
+        await asyncio.wait_for(asyncio.gather(*flooders), 30)  # each one ends: the server closed it
+        return attack, quiet, busy
+
+    attack, quiet, busy = asyncio.run(scenario())
+    reason = "disconnected: too many messages (at most 10 a second, bursts of 20)"
+    assert attack.closes == [(4429, reason)] * 4, attack.closes
+    print(f"pings: quiet max {1000 * max(quiet):.1f} ms, while flooded max {1000 * max(busy):.1f} ms")
+    assert max(busy) < 1.0
+
+
+def test_a_client_that_stops_reading_is_disconnected_with_a_final_error(fast: Server) -> None:
+    async def scenario() -> tuple[Attack, float, Measure]:
+        async with httpx.AsyncClient(base_url=fast.base) as http:
+            # Large states (190 tiles, 8 seats) and no pauses: the non-reader's buffers fill quickly.
+            table = await create_table(http, {"preset": "double-18", "seats": [HUMAN] + [GREEDY] * 7, "rounds": 12})
+        measure, stop, attack = Measure(), asyncio.Event(), Attack()
+        players = [
+            asyncio.create_task(p.play(stop))
+            for p in honest_players(fast.base, [table], 0.1, random.Random(3), measure)
+        ]
+        started = time.monotonic()
+        silent = asyncio.create_task(never_read(fast.ws + f"/ws/{table.code}", attack, stop))
+        await until(lambda: fast.logged(f"at table {table.code}: disconnected: not reading"), 60, "cut off")
+        detected = time.monotonic() - started
+        seen = measure.messages
+        await until(lambda: asyncio.sleep(0, measure.messages > seen + 20), 10, "the table plays on")
+        stop.set()
+        await asyncio.gather(silent, *players)
+        return attack, detected, measure
+
+    attack, detected, measure = asyncio.run(scenario())
+    assert attack.closes == [(4408, "disconnected: not reading (a message waited over 5 s)")], attack.closes
+    print(f"non-reader cut after {detected:.1f} s; honest p-max {1000 * max(measure.round_trips):.0f} ms")
+
+
+def test_a_reconnect_storm_does_not_delay_the_bots(start: Callable[..., Server]) -> None:
+    paced = start(*OPEN_LIMITS, pace=0.5)  # bots move 0.4 s after their turn comes
+    bot_delay = 0.4
+
+    async def scenario() -> tuple[list[float], Attack]:
+        async with httpx.AsyncClient(base_url=paced.base) as http:
+            table = await create_table(http, {"seats": [HUMAN, GREEDY, GREEDY, GREEDY], "rounds": 1})
+        measure, stop, attack = Measure(), asyncio.Event(), Attack()
+        players = [
+            asyncio.create_task(p.play(stop))
+            for p in honest_players(paced.base, [table], 0.05, random.Random(4), measure)
+        ]
+        storms = [
+            asyncio.create_task(reconnect_storm(paced.ws + f"/ws/{table.code}", attack, stop, per_second=10))
+            for _ in range(2)
+        ]
+        gaps = await bot_gaps(paced.ws + f"/ws/{table.code}", moves=12)
+        stop.set()
+        await asyncio.gather(*storms, *players)
+        return gaps, attack
+
+    gaps, attack = asyncio.run(scenario())
+    print(f"bot move gaps under a storm of {attack.connections} connections: max {max(gaps):.2f} s")
+    assert attack.connections >= 20
+    assert max(gaps) < bot_delay + 1.5, gaps
+
+
+async def bot_gaps(url: str, moves: int) -> list[float]:
+    """Seconds from each bot's turn to its move, watched as a spectator, for ``moves`` bot moves."""
+    gaps: list[float] = []
+    turn_came: float | None = None
+    async with connect(url, ping_interval=None, max_size=2**22) as ws:
+        while len(gaps) < moves:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if message["type"] != "state" or not message["events"]:
+                continue  # presence changes do not count
+            state = message["state"]
+            if turn_came is not None and any(
+                e["kind"] not in ("turn", "connected", "disconnected") for e in message["events"]
+            ):
+                gaps.append(time.monotonic() - turn_came)
+                turn_came = None
+            if state["round_over"] is None and state["kinds"][state["to_move"]] == "bot":
+                turn_came = time.monotonic()
+    return gaps
+
+
+def test_limits_per_address_answer_429_with_a_reason(start: Callable[..., Server]) -> None:
+    strict = start("--connection-limit", "5/minute", "--table-limit", "3/minute")
+
+    async def scenario() -> tuple[list[httpx.Response], str, list[int]]:
+        async with httpx.AsyncClient(base_url=strict.base) as http:
+            created = [await http.post("/api/tables", json={"seats": [HUMAN, HUMAN]}) for _ in range(4)]
+        code = created[0].json()["code"]
+        refused = ""
+        opened = []
+        for _ in range(6):
+            try:
+                async with connect(f"{strict.ws}/ws/{code}", ping_interval=None) as ws:
+                    opened.append(json.loads(await ws.recv())["type"] == "state")
+            except InvalidStatus as exc:
+                opened.append(False)
+                refused = f"{exc.response.status_code} {exc.response.body.decode()}"
+        return created, refused, [int(o) for o in opened]
+
+    created, refused, opened = asyncio.run(scenario())
+    assert [r.status_code for r in created] == [201, 201, 201, 429]
+    last = created[-1]
+    assert last.json()["detail"].startswith("too many new tables from your address (limit 3 per 1 minute)")
+    assert last.headers["retry-after"].isdigit()
+    assert opened == [1, 1, 1, 1, 1, 0]
+    assert refused.startswith("429 too many new connections from your address (limit 5 per 1 minute)")
+    assert "\n" not in refused
+
+
+def test_unplayed_tables_leave_storage_and_played_ones_stay(start: Callable[..., Server]) -> None:
+    expiring = start(*OPEN_LIMITS, "--unplayed-ttl", "1", "--sweep-seconds", "0.3")
+
+    async def scenario() -> tuple[int, int]:
+        async with httpx.AsyncClient(base_url=expiring.base) as http:
+            unplayed = await create_table(http, {"seats": [HUMAN, HUMAN]})
+            played = await create_table(http, {"seats": [HUMAN, GREEDY], "rounds": 1})
+            stop = asyncio.Event()
+            player = honest_players(expiring.base, [played], 0.0, random.Random(5), Measure())[0]
+            await asyncio.wait_for(player.play(stop), 60)  # to the end of the match
+
+            async def gone() -> bool:
+                return (await http.get(f"/api/tables/{unplayed.code}")).status_code == 404
+
+            await until(gone, 10, "the unplayed table is deleted")
+            await asyncio.sleep(1)  # several more sweeps
+            return (await http.get(f"/api/tables/{played.code}/record")).status_code, int(await gone())
+
+    assert asyncio.run(scenario()) == (200, 1)
