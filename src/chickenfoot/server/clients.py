@@ -5,22 +5,32 @@
   move's round trip, reconnects with ``since`` when the connection drops, and remembers every
   move it saw acknowledged.
 - :func:`flood`, :func:`never_read` and :func:`reconnect_storm` are the hostile ones.
+- :func:`crash_and_resume` SIGKILLs a server under honest players, restarts it, and checks that
+  what every player saw acknowledged is what storage holds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import signal
 import socket
 import time
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from chickenfoot.server.launch import served
+
+OPEN_LIMITS = ("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute")
+"""``chickenfoot serve`` options for scripted runs: all their clients share 127.0.0.1, so the per-address
+limits are raised out of the way."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,3 +239,91 @@ async def reconnect_storm(url: str, attack: Attack, stop: asyncio.Event, per_sec
         except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
             pass
         await asyncio.sleep(max(0.0, 1 / per_second - (time.monotonic() - started)))
+
+
+# --- after a crash ------------------------------------------------------------------------------
+
+
+async def records(http: httpx.AsyncClient, tables: list[CreatedTable]) -> dict[str, dict[str, Any] | None]:
+    """Each table's stored match record (``None`` while its match is not over)."""
+    out: dict[str, dict[str, Any] | None] = {}
+    for table in tables:
+        response = await http.get(f"/api/tables/{table.code}/record")
+        out[table.code] = response.json() if response.status_code == 200 else None
+    return out
+
+
+def disagreements(players: list[HonestPlayer], stored: dict[str, dict[str, Any] | None]) -> list[str]:
+    """Where what the players saw differs from the stored records (an empty list: none).
+
+    Every move a player saw acknowledged must be in the record of its round, every match must have
+    ended, and each player's final scores and last round must be the record's.
+    """
+    problems = []
+    for player in players:
+        code = player.url.split("/ws/")[1].split("?")[0]
+        record = stored[code]
+        if record is None:
+            problems.append(f"table {code}: the match did not finish")
+            continue
+        rounds = record["rounds"]
+        for number, seen in sorted(player.seen.items()):
+            moves = rounds[number - 1]["moves"] if number <= len(rounds) else []
+            if moves[: len(seen)] != seen:
+                problems.append(f"table {code} seat {player.seat}: round {number} moves seen are not stored")
+        final = player.state
+        if [r["points"] for r in rounds] != final["scores"]:
+            problems.append(f"table {code} seat {player.seat}: final scores differ from the record")
+        if [entry["move"] for entry in final["log"]] != rounds[-1]["moves"]:
+            problems.append(f"table {code} seat {player.seat}: final round differs from the record")
+    return problems
+
+
+async def crash_and_resume(
+    database_url: str,
+    port: int,
+    stack: ExitStack,
+    tables: int,
+    rounds: int | None,
+    think: float,
+    seconds: float,
+    seed: int,
+) -> dict[str, Any]:
+    """Play ``tables`` matches, SIGKILL the server after ``seconds``, restart it, play every match to its end.
+
+    Servers are entered on ``stack``. Returns figures and ``problems``: every disagreement between
+    what the players saw and the stored records (none expected).
+    """
+    base = f"http://127.0.0.1:{port}"
+    server = await asyncio.to_thread(stack.enter_context, served(port, database_url, options=OPEN_LIMITS))
+    measure, stop, rng = Measure(), asyncio.Event(), random.Random(seed)
+    body: dict[str, Any] = {"seats": [{"kind": "human"} for _ in range(4)], "rounds": rounds}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        created = [await create_table(http, body) for _ in range(tables)]
+    players = honest_players(base, created, think, rng, measure)
+    tasks = [asyncio.create_task(player.play(stop)) for player in players]
+    await asyncio.sleep(seconds)
+    seen_at_kill = sum(player.version for player in players)
+    os.kill(server.pid, signal.SIGKILL)
+    killed = time.monotonic()
+    await asyncio.to_thread(server.wait)
+    await asyncio.to_thread(stack.enter_context, served(port, database_url, options=OPEN_LIMITS))
+    restarted = time.monotonic() - killed
+    deadline = time.monotonic() + max(120.0, 10 * seconds)
+    while not all(player.over() for player in players) and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    finished = time.monotonic() - killed
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        problems = disagreements(players, await records(http, created))
+    return {
+        "tables": tables,
+        "database": database_url.split(":")[0],
+        "versions_seen_at_kill": seen_at_kill,
+        "restart_seconds": round(restarted, 1),
+        "all_finished_seconds_after_kill": round(finished, 1),
+        "reconnects": sum(player.reconnects for player in players),
+        "moves_checked": sum(len(moves) for player in players for moves in player.seen.values()),
+        "problems": problems,
+    }
