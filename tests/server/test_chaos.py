@@ -16,14 +16,10 @@ from chickenfoot.server.launch import free_port
 pytestmark = pytest.mark.timeout(240)
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
-def test_every_acknowledged_move_survives_a_sigkill(
-    database: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}" if database == "sqlite" else request.getfixturevalue("pg_url")
+def test_every_acknowledged_move_survives_a_sigkill(database_url: str) -> None:
     with ExitStack() as stack:
         result = asyncio.run(
-            crash_and_resume(url, free_port(), stack, tables=6, rounds=1, think=0.1, seconds=3.0, seed=7)
+            crash_and_resume(database_url, free_port(), stack, tables=6, rounds=1, think=0.1, seconds=3.0, seed=7)
         )
     assert result["problems"] == []
     assert result["versions_seen_at_kill"] > 0 and result["reconnects"] >= 6 * 4  # everyone was cut off and came back
