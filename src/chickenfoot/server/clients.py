@@ -193,8 +193,9 @@ async def flood(url: str, attack: Attack, stop: asyncio.Event, message: str = '{
                     attack.sent += 1
                     if attack.sent % 50 == 0:
                         await asyncio.sleep(0)  # let the reader run
-            await asyncio.wait_for(reader, 5)
-            if not stop.is_set():
+            with suppress(TimeoutError):
+                await asyncio.wait_for(reader, 5)
+            if ws.close_code is not None:
                 attack.closes.append((ws.close_code, last_error))
     except InvalidStatus:
         attack.refused += 1
@@ -217,11 +218,13 @@ async def never_read(url: str, attack: Attack, stop: asyncio.Event, receive_buff
             await stop.wait()
             last_error = ""
             with suppress(ConnectionClosed, TimeoutError):
-                while True:
-                    data = json.loads(await asyncio.wait_for(ws.recv(), 5))
-                    if data.get("type") == "error":
-                        last_error = data["message"]
-            attack.closes.append((ws.close_code, last_error))
+                async with asyncio.timeout(5):  # a table in play never stops sending: read for a while
+                    while True:
+                        data = json.loads(await ws.recv())
+                        if data.get("type") == "error":
+                            last_error = data["message"]
+            if ws.close_code is not None:
+                attack.closes.append((ws.close_code, last_error))
     except InvalidStatus:
         attack.refused += 1
 
