@@ -112,6 +112,8 @@ def hostile(base: str, codes: list[str], args: argparse.Namespace, seconds: floa
     Flooders and non-readers come back whenever the server cuts them off; each storm is a
     spectator connecting and leaving 5 times a second.
     """
+    # Attackers are elsewhere in real life: here they share the cores, so they yield them first.
+    os.nice(19)
     ws = base.replace("http://", "ws://")
     rng = random.Random(args.seed + 1)
     attack = {"flooders": Attack(), "non_readers": Attack(), "storms": Attack()}

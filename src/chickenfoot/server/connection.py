@@ -190,7 +190,7 @@ class Connection:
                     return
 
     async def _receive_all(self) -> None:
-        with suppress(WebSocketDisconnect):
+        with suppress(WebSocketDisconnect, RuntimeError, OSError):
             while True:
                 await self.outbox.wait_for_space()  # a client that does not read its replies is not read either
                 message = await self.websocket.receive()

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from chickenfoot.server.pubsub import PubSub
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, StorageUnavailable
 from chickenfoot.server.table import Table, TableConfig, Timing
 
 log = logging.getLogger(__name__)
@@ -117,6 +117,8 @@ class Hub:
             await asyncio.sleep(self.expiry.sweep_seconds)
             try:
                 await self.sweep()
+            except StorageUnavailable:
+                pass  # the outage is reported already; the next sweep tries again
             except Exception:
                 log.exception("sweeping tables failed")
 

@@ -101,8 +101,9 @@ class Storage:
 
     def _failed(self, exc: BaseException) -> None:
         """A query failed for another reason than its data: check whether the database is gone."""
-        if isinstance(exc, sa.exc.IntegrityError) or (self._probe is not None and not self._probe.done()):
+        if self._probe is not None and not self._probe.done():
             return
+        log.warning("a query failed (%s); checking the database", exc.__class__.__name__)
         self._probe = asyncio.create_task(self._watch_until_back())
 
     async def _watch_until_back(self) -> None:
@@ -147,6 +148,9 @@ class Storage:
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
+        """A transaction; raises ``IntegrityError`` for data the schema refuses, else ``StorageUnavailable``."""
+        if not self.available:
+            raise StorageUnavailable
         try:
             if self._lock is None:
                 async with self.engine.begin() as conn:
@@ -154,9 +158,11 @@ class Storage:
                 return
             async with self._lock, self.engine.begin() as conn:
                 yield conn
+        except sa.exc.IntegrityError:
+            raise
         except Exception as exc:
             self._failed(exc)
-            raise
+            raise StorageUnavailable from exc
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
