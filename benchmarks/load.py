@@ -6,7 +6,9 @@ player answer its turn after a think time, and measures each move's round trip: 
 move to receiving the state with the new version. Stops by itself.
 
 Hostile clients (``--flooders``, ``--non-readers``, ``--storms``) join after a first measuring
-period; the honest players' round trips are then measured again, beside them. ``--chaos`` instead
+period; the honest players' round trips are then measured again, beside them. With
+``--addresses`` every table's players and every hostile client connect from an address of their
+own (127.x.y.z), so the server's default limits per address apply as they would on a network. ``--chaos`` instead
 SIGKILLs the server halfway, restarts it on the same port and database, lets every client
 reconnect with ``since`` and play its match to the end, then checks every move a client saw
 acknowledged against the stored match records.
@@ -43,6 +45,7 @@ from chickenfoot.server.clients import (
     create_table,
     flood,
     honest_players,
+    loopback,
     never_read,
     reconnect_storm,
 )
@@ -118,17 +121,23 @@ def hostile(base: str, codes: list[str], args: argparse.Namespace, seconds: floa
     rng = random.Random(args.seed + 1)
     attack = {"flooders": Attack(), "non_readers": Attack(), "storms": Attack()}
 
-    async def again(kind: str, make: Any, stop: asyncio.Event) -> None:
+    sources = (loopback(2, n) if args.addresses else None for n in range(10_000))
+
+    async def again(kind: str, make: Any, stop: asyncio.Event, source: str | None) -> None:
         while not stop.is_set():
-            await make(f"{ws}/ws/{rng.choice(codes)}", attack[kind], stop)
+            await make(f"{ws}/ws/{rng.choice(codes)}", attack[kind], stop, source)
             await asyncio.sleep(0.5)
 
     async def attack_for_a_while() -> None:
         stop = asyncio.Event()
-        tasks = [asyncio.create_task(again("flooders", flood, stop)) for _ in range(args.flooders)]
-        tasks += [asyncio.create_task(again("non_readers", never_read, stop)) for _ in range(args.non_readers)]
+        tasks = [asyncio.create_task(again("flooders", flood, stop, next(sources))) for _ in range(args.flooders)]
         tasks += [
-            asyncio.create_task(reconnect_storm(f"{ws}/ws/{rng.choice(codes)}", attack["storms"], stop, 5.0))
+            asyncio.create_task(again("non_readers", never_read, stop, next(sources))) for _ in range(args.non_readers)
+        ]
+        tasks += [
+            asyncio.create_task(
+                reconnect_storm(f"{ws}/ws/{rng.choice(codes)}", attack["storms"], stop, 5.0, next(sources))
+            )
             for _ in range(args.storms)
         ]
         await asyncio.sleep(seconds)
@@ -153,7 +162,9 @@ async def run(base: str, args: argparse.Namespace, server_pid: int | None = None
     measure, stop, rng = Measure(measuring=False), asyncio.Event(), random.Random(args.seed)
     body: dict[str, Any] = {"seats": [{"kind": "human"} for _ in range(4)], "rounds": args.rounds}
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        tables = [await create_table(http, body) for _ in range(args.tables)]
+        tables = [
+            await create_table(http, body, loopback(1, n) if args.addresses else None) for n in range(args.tables)
+        ]
     players = honest_players(base, tables, args.think, rng, measure)
     tasks = []
     for player in players:
@@ -186,6 +197,11 @@ def main() -> None:
     parser.add_argument("--flooders", type=int, default=0, help="clients sending messages as fast as they can")
     parser.add_argument("--non-readers", type=int, default=0, help="clients that never read what they are sent")
     parser.add_argument("--storms", type=int, default=0, help="spectators connecting and leaving 5 times a second")
+    parser.add_argument(
+        "--addresses",
+        action="store_true",
+        help="each table and each hostile client from its own loopback address, the server's limits per address on",
+    )
     parser.add_argument("--chaos", action="store_true", help="SIGKILL and restart the server halfway; check storage")
     parser.add_argument("--database-url", help="the server's database (default: a temporary SQLite file)")
     parser.add_argument("--url", help="an already running server (default: start one)")
@@ -209,7 +225,7 @@ def main() -> None:
                 )
             )
         else:
-            server = stack.enter_context(served(port, database_url, options=OPEN_LIMITS))
+            server = stack.enter_context(served(port, database_url, options=() if args.addresses else OPEN_LIMITS))
             result = asyncio.run(run(f"http://127.0.0.1:{port}", args, server.pid))
     print(json.dumps(result))
 

@@ -38,15 +38,36 @@ class CreatedTable:
     code: str
     seats: dict[int, str]
     """Each human seat's WebSocket path, credential included."""
+    source: str | None = None
+    """The local address its players connect from (``None``: any)."""
 
 
-async def create_table(http: httpx.AsyncClient, body: dict[str, Any]) -> CreatedTable:
-    """``POST /api/tables`` and every human seat's WebSocket path (raises ``httpx.HTTPStatusError``)."""
-    response = await http.post("/api/tables", json=body)
+async def create_table(http: httpx.AsyncClient, body: dict[str, Any], source: str | None = None) -> CreatedTable:
+    """``POST /api/tables`` and every human seat's WebSocket path (raises ``httpx.HTTPStatusError``).
+
+    With ``source`` the request, and later the table's players, come from that local address.
+    """
+    if source is not None:
+        transport = httpx.AsyncHTTPTransport(local_address=source)
+        async with httpx.AsyncClient(base_url=http.base_url, transport=transport, timeout=http.timeout) as own:
+            response = await own.post("/api/tables", json=body)
+    else:
+        response = await http.post("/api/tables", json=body)
     response.raise_for_status()
     data = response.json()
     code = data["code"]
-    return CreatedTable(code, {s["seat"]: f"/ws/{code}?token={s['token']}" for s in data["seats"] if "token" in s})
+    seats = {s["seat"]: f"/ws/{code}?token={s['token']}" for s in data["seats"] if "token" in s}
+    return CreatedTable(code, seats, source)
+
+
+def loopback(group: int, n: int) -> str:
+    """The ``n``-th address of a group of loopback addresses (all of 127.0.0.0/8 reaches this machine)."""
+    return f"127.{group}.{n // 250}.{n % 250 + 1}"
+
+
+def origin(source: str | None) -> dict[str, Any]:
+    """``connect`` options that make a connection come from ``source``."""
+    return {} if source is None else {"local_addr": (source, 0)}
 
 
 @dataclass
@@ -63,9 +84,18 @@ class HonestPlayer:
     """One seat played by a script at a person's pace; seat 0 (or any seat, with ``deals``) deals new rounds."""
 
     def __init__(
-        self, base: str, path: str, seat: int, think: float, rng: random.Random, measure: Measure, deals: bool
+        self,
+        base: str,
+        path: str,
+        seat: int,
+        think: float,
+        rng: random.Random,
+        measure: Measure,
+        deals: bool,
+        source: str | None = None,
     ) -> None:
         self.url = base.replace("http://", "ws://") + path
+        self.source = source
         self.seat, self.think, self.rng, self.measure, self.deals = seat, think, rng, measure, deals
         self.version = -1
         self.state: dict[str, Any] = {}
@@ -84,7 +114,10 @@ class HonestPlayer:
         while not stop.is_set() and not self.over():
             since = f"&since={self.version}" if self.version >= 0 else ""
             try:
-                async with connect(self.url + since, max_size=2**22, ping_interval=None, open_timeout=10) as ws:
+                options = origin(self.source)
+                async with connect(
+                    self.url + since, max_size=2**22, ping_interval=None, open_timeout=10, **options
+                ) as ws:
                     reader = asyncio.create_task(self._read(ws))
                     stopped = asyncio.create_task(stop.wait())
                     await asyncio.wait((reader, stopped), return_when=asyncio.FIRST_COMPLETED)
@@ -150,7 +183,9 @@ def honest_players(
     base: str, tables: list[CreatedTable], think: float, rng: random.Random, measure: Measure
 ) -> list[HonestPlayer]:
     return [
-        HonestPlayer(base, path, seat, think, random.Random(rng.random()), measure, deals=seat == min(table.seats))
+        HonestPlayer(
+            base, path, seat, think, random.Random(rng.random()), measure, seat == min(table.seats), table.source
+        )
         for table in tables
         for seat, path in table.seats.items()
     ]
@@ -171,10 +206,11 @@ class Attack:
     """Close code and final ``error`` of each connection the server ended."""
 
 
-async def flood(url: str, attack: Attack, stop: asyncio.Event, message: str = '{"type": "ping"}') -> None:
-    """Send ``message`` as fast as the socket takes it, read whatever comes, until the server ends it."""
+async def flood(url: str, attack: Attack, stop: asyncio.Event, source: str | None = None) -> None:
+    """Send pings as fast as the socket takes them, read whatever comes, until the server ends it."""
+    message = '{"type": "ping"}'
     try:
-        async with connect(url, ping_interval=None, max_queue=None) as ws:
+        async with connect(url, ping_interval=None, max_queue=None, **origin(source)) as ws:
             attack.connections += 1
             last_error = ""
 
@@ -201,13 +237,17 @@ async def flood(url: str, attack: Attack, stop: asyncio.Event, message: str = '{
         attack.refused += 1
 
 
-async def never_read(url: str, attack: Attack, stop: asyncio.Event, receive_buffer: int = 4096) -> None:
+async def never_read(
+    url: str, attack: Attack, stop: asyncio.Event, source: str | None = None, receive_buffer: int = 4096
+) -> None:
     """Open a socket with a small receive buffer and never read from it, until ``stop``; then read what is left.
 
     Records the close code and the last ``error`` the server sent, if the server ended the connection.
     """
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    if source is not None:
+        sock.bind((source, 0))
     host, port = url.split("/")[2].split(":")
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
@@ -229,12 +269,14 @@ async def never_read(url: str, attack: Attack, stop: asyncio.Event, receive_buff
         attack.refused += 1
 
 
-async def reconnect_storm(url: str, attack: Attack, stop: asyncio.Event, per_second: float) -> None:
+async def reconnect_storm(
+    url: str, attack: Attack, stop: asyncio.Event, per_second: float, source: str | None = None
+) -> None:
     """Connect, read the first state, leave; ``per_second`` times a second until ``stop``."""
     while not stop.is_set():
         started = time.monotonic()
         try:
-            async with connect(url, ping_interval=None, max_size=2**22, open_timeout=10) as ws:
+            async with connect(url, ping_interval=None, max_size=2**22, open_timeout=10, **origin(source)) as ws:
                 attack.connections += 1
                 await asyncio.wait_for(ws.recv(), 10)
         except InvalidStatus:
