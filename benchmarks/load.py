@@ -38,7 +38,6 @@ from typing import Any
 import httpx
 
 from chickenfoot.server.clients import (
-    OPEN_LIMITS,
     Attack,
     Measure,
     crash_and_resume,
@@ -49,7 +48,7 @@ from chickenfoot.server.clients import (
     never_read,
     reconnect_storm,
 )
-from chickenfoot.server.launch import free_port, served
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
 
 
 def cpu_seconds(pid: int | None) -> float:

@@ -28,7 +28,7 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-from chickenfoot.server.launch import free_port, served  # noqa: E402
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, served  # noqa: E402
 
 
 @pytest.fixture(scope="package")
@@ -38,7 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
     with (
         (tmp_path_factory.mktemp("e2e-log") / "serve.log").open("w") as log,
-        served(port, f"sqlite+aiosqlite:///{database}", pace=0.25, output=log),
+        served(port, f"sqlite+aiosqlite:///{database}", pace=0.25, output=log, options=OPEN_LIMITS),
     ):
         yield f"http://127.0.0.1:{port}"
 

@@ -24,13 +24,12 @@ from chickenfoot.server.clients import (
     never_read,
     reconnect_storm,
 )
-from chickenfoot.server.launch import free_port, served
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
 
 pytestmark = pytest.mark.timeout(180)
 
 HUMAN = {"kind": "human"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
-OPEN_LIMITS = ("--connection-limit", "100000/minute", "--table-limit", "100000/minute")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from chickenfoot.server.clients import create_table
-from chickenfoot.server.launch import free_port, served
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -183,7 +183,7 @@ def test_postgres_restarted_under_the_server(cluster: Cluster) -> None:
         await conn.close()
         return final, stored, errors
 
-    with served(port, url, options=("--connection-limit", "1000/minute")):
+    with served(port, url, options=OPEN_LIMITS):
         final, stored, errors = asyncio.run(scenario())
     assert stored == final >= 6  # every acknowledged move is stored, none twice
     assert errors == [

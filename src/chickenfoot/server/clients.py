@@ -26,11 +26,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from chickenfoot.server.launch import served
-
-OPEN_LIMITS = ("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute")
-"""``chickenfoot serve`` options for scripted runs: all their clients share 127.0.0.1, so the per-address
-limits are raised out of the way."""
+from chickenfoot.server.launch import OPEN_LIMITS, served
 
 
 @dataclass(frozen=True, slots=True)

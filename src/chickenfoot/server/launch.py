@@ -11,6 +11,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO
 
+OPEN_LIMITS = ("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute")
+"""``chickenfoot serve`` options for scripted runs: all their clients share 127.0.0.1, so the limits
+per client address are raised out of the way."""
+
 
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on right now."""
