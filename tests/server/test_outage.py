@@ -162,9 +162,9 @@ def test_postgres_restarted_under_the_server(cluster: Cluster) -> None:
             for _ in range(3):
                 answer = await move(clients)
                 assert answer["type"] == "state", answer
-            acknowledged = clients[0].version
             cluster.stop()
             notices = [(await client.until("service"))["storage"] for client in clients.values()]
+            acknowledged = clients[0].version  # nothing can be stored from now on: the table stands still
             refused = await move(clients)
             assert refused["type"] == "error" and clients[0].version == acknowledged
             errors = [refused["message"]]
