@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -234,3 +236,15 @@ def test_unplayed_tables_leave_storage_and_played_ones_stay(start: Callable[...,
             return (await http.get(f"/api/tables/{played.code}/record")).status_code, int(await gone())
 
     assert asyncio.run(scenario()) == (200, 1)
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [("--connection-limit", "couldn't parse rate limit string 'lots'"), ("--limits-storage", "bad limits storage")],
+)
+def test_a_bad_limit_is_one_line_and_a_failure(option: str, words: str, tmp_path: Path) -> None:
+    database = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    command = [sys.executable, "-m", "chickenfoot", "serve", "--database-url", database, option, "lots"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and words in done.stderr

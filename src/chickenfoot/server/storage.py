@@ -117,7 +117,13 @@ class Storage:
             self._set_available(True)
 
     async def watch(self, every: float) -> None:
-        """Probe the database every ``every`` seconds, so an outage is noticed even when nobody writes."""
+        """Probe the database every ``every`` seconds, so an outage is noticed even when nobody writes.
+
+        Not for SQLite: a local file does not go away between writes, and its one connection is
+        better left to them (a failed write still starts the probe).
+        """
+        if self.is_sqlite:
+            return
         while True:
             await asyncio.sleep(every)
             if self.available and not await self._answers():
