@@ -189,21 +189,23 @@ class Table:
     # --- messages -----------------------------------------------------------------------------
 
     def state_text(self, seat: int | None, events: list[dict[str, Any]]) -> str:
-        """The ``state`` message for ``seat`` (cached per version and presence when there are no events)."""
+        """The ``state`` message for ``seat``; the STATE itself is built once per version, presence and seat.
+
+        Every connection of a seat (and every spectator) shares that text; only the events differ.
+        """
         key = (self.version, self._presence_epoch, seat)
-        if not events and key in self._cache:
-            return self._cache[key]
-        if self._log_round != self.match.round_number:
-            self._log_cache.clear()  # entries of past rounds are never shown again
-            self._log_round = self.match.round_number
-        view = self.match.round.view(seat)
-        state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
-        text = dumps({"type": "state", "version": self.version, "state": state, "events": events_for(events, seat)})
-        if not events:
+        body = self._cache.get(key)
+        if body is None:
+            if self._log_round != self.match.round_number:
+                self._log_cache.clear()  # entries of past rounds are never shown again
+                self._log_round = self.match.round_number
+            view = self.match.round.view(seat)
+            body = dumps(state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache))
             if len(self._cache) > 64:
                 self._cache.clear()
-            self._cache[key] = text
-        return text
+            self._cache[key] = body
+        shown = dumps(events_for(events, seat))
+        return f'{{"type":"state","version":{self.version},"state":{body},"events":{shown}}}'
 
     def events_since(self, since: int | None) -> list[dict[str, Any]] | None:
         """Events of every version after ``since``, or ``None`` when a full snapshot is needed."""
