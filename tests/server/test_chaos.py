@@ -19,8 +19,9 @@ pytestmark = pytest.mark.timeout(240)
 def test_every_acknowledged_move_survives_a_sigkill(database_url: str) -> None:
     with ExitStack() as stack:
         result = asyncio.run(
-            crash_and_resume(database_url, free_port(), stack, tables=6, rounds=1, think=0.1, seconds=3.0, seed=7)
+            crash_and_resume(database_url, free_port(), stack, tables=6, rounds=2, think=0.1, seconds=2.0, seed=7)
         )
     assert result["problems"] == []
-    assert result["versions_seen_at_kill"] > 0 and result["reconnects"] >= 6 * 4  # everyone was cut off and came back
+    assert result["versions_seen_at_kill"] > 0 and result["players_done_before_kill"] == 0  # killed mid-match
+    assert result["reconnects"] >= 6 * 4  # everyone was cut off and came back
     assert result["moves_checked"] > 0

@@ -345,6 +345,7 @@ async def crash_and_resume(
     tasks = [asyncio.create_task(player.play(stop)) for player in players]
     await asyncio.sleep(seconds)
     seen_at_kill = sum(player.version for player in players)
+    over_at_kill = sum(player.over() for player in players)
     os.kill(server.pid, signal.SIGKILL)
     killed = time.monotonic()
     await asyncio.to_thread(server.wait)
@@ -362,6 +363,7 @@ async def crash_and_resume(
         "tables": tables,
         "database": database_url.split(":")[0],
         "versions_seen_at_kill": seen_at_kill,
+        "players_done_before_kill": over_at_kill,
         "restart_seconds": round(restarted, 1),
         "all_finished_seconds_after_kill": round(finished, 1),
         "reconnects": sum(player.reconnects for player in players),
