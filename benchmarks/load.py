@@ -1,11 +1,21 @@
 """Load test of the browser game's server: N tables of 4 scripted WebSocket players on 127.0.0.1.
 
-Starts ``chickenfoot serve`` (temporary SQLite file, automatic pauses off so the server makes the
-forced draws and passes at once), opens 4 sockets per table, lets every player answer its turn
-after a think time, and measures each move's round trip: from sending the move to receiving the
-state with the new version. Stops by itself after ``--seconds``.
+Starts ``chickenfoot serve`` (a temporary SQLite file unless ``--database-url``, automatic pauses
+off so the server makes the forced draws and passes at once), opens 4 sockets per table, lets every
+player answer its turn after a think time, and measures each move's round trip: from sending the
+move to receiving the state with the new version. Stops by itself.
+
+Hostile clients (``--flooders``, ``--non-readers``, ``--storms``) join after a first measuring
+period; the honest players' round trips are then measured again, beside them. With
+``--addresses`` every table's players and every hostile client connect from an address of their
+own (127.x.y.z), so the server's default limits per address apply as they would on a network. ``--chaos`` instead
+SIGKILLs the server halfway, restarts it on the same port and database, lets every client
+reconnect with ``since`` and play its match to the end, then checks every move a client saw
+acknowledged against the stored match records.
 
     python benchmarks/load.py --tables 200 --seconds 60
+    python benchmarks/load.py --tables 150 --seconds 30 --flooders 20 --non-readers 20 --storms 20
+    python benchmarks/load.py --tables 100 --chaos --rounds 1
 """
 
 from __future__ import annotations
@@ -14,87 +24,31 @@ import argparse
 import asyncio
 import gc
 import json
+import multiprocessing
 import os
 import random
 import statistics
 import tempfile
 import time
-from contextlib import suppress
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
 
-from chickenfoot.server.launch import free_port, served
-
-
-@dataclass
-class Stats:
-    round_trips: list[float] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    messages: int = 0
-    measuring: bool = False
-
-
-async def play_seat(url: str, seat: int, think: float, stats: Stats, rng: random.Random, stop: asyncio.Event) -> None:
-    """One scripted player: answer each of its turns after a think time; seat 0 deals new rounds."""
-    async with connect(url, max_size=2**22, ping_interval=None) as ws:
-        reader = asyncio.create_task(_read(ws, seat, think, stats, rng))
-        await stop.wait()
-        reader.cancel()
-
-
-async def _read(ws: ClientConnection, seat: int, think: float, stats: Stats, rng: random.Random) -> None:
-    sent_at: float | None = None
-    sent_version = -1
-    pending: asyncio.Task[None] | None = None
-    async for text in ws:
-        message = json.loads(text)
-        stats.messages += 1
-        if message["type"] == "error":
-            if stats.measuring:
-                stats.errors.append(message["message"])
-            sent_at = None
-            continue
-        if message["type"] != "state":
-            continue
-        version, state = message["version"], message["state"]
-        if sent_at is not None and version > sent_version:
-            if stats.measuring:
-                stats.round_trips.append(time.perf_counter() - sent_at)
-            sent_at = None
-        if pending is not None and not pending.done():
-            continue
-        legal = state["legal"]
-        if state["status"] != "playing" or state["match_over"] is not None:
-            continue
-        if state["round_over"] is not None:
-            if seat == 0 and version > sent_version:
-                sent_version = version
-                pending = asyncio.create_task(_send_later(ws, think, {"type": "next_round"}))
-            continue
-        forced = len(legal) == 1 and legal[0] in ("draw", "pass")
-        if state["to_move"] != seat or not legal or forced or version <= sent_version:
-            continue
-
-        async def move(v: int = version, choice: str = rng.choice(legal)) -> None:
-            nonlocal sent_at
-            await asyncio.sleep(think * (0.5 + rng.random()))
-            sent_at = time.perf_counter()
-            with suppress(ConnectionClosed):
-                await ws.send(json.dumps({"type": "move", "move": choice, "version": v}))
-
-        sent_version = version
-        pending = asyncio.create_task(move())
-
-
-async def _send_later(ws: ClientConnection, delay: float, message: dict[str, Any]) -> None:
-    await asyncio.sleep(delay)
-    with suppress(ConnectionClosed):
-        await ws.send(json.dumps(message))
+from chickenfoot.server.clients import (
+    Attack,
+    Measure,
+    crash_and_resume,
+    create_table,
+    flood,
+    honest_players,
+    loopback,
+    never_read,
+    reconnect_storm,
+)
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -108,47 +62,22 @@ def cpu_seconds(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(
-    base: str, tables: int, seconds: float, warmup: float, think: float, seed: int, server_pid: int | None = None
-) -> dict[str, Any]:
-    stats = Stats()
-    stop = asyncio.Event()
-    rng = random.Random(seed)
-    seats = [{"kind": "human"} for _ in range(4)]
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        created = [(await http.post("/api/tables", json={"seats": seats})).json() for _ in range(tables)]
-        for table in created:  # every player's own credential: the creator's, and each friend's claimed invite
-            for s in table["seats"]:
-                if s["seat"] == table["seat"]:
-                    s["token"] = table["token"]
-                else:
-                    claim = {"invite": s["invite"].split("?invite=")[1]}
-                    s["token"] = (await http.post(f"/api/tables/{table['code']}/claim", json=claim)).json()["token"]
-    ws_base = base.replace("http://", "ws://")
-    players = []
-    for table in created:
-        for s in table["seats"]:
-            url = f"{ws_base}/ws/{table['code']}?token={s['token']}"
-            players.append(
-                asyncio.create_task(play_seat(url, s["seat"], think, stats, random.Random(rng.random()), stop))
-            )
-            await asyncio.sleep(0.002)  # a gentle connection ramp
-    await asyncio.sleep(warmup)
-    stats.measuring = True
-    started, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
-    await asyncio.sleep(seconds)
-    stats.measuring = False
-    elapsed = time.perf_counter() - started
-    server_cpu, own_cpu = cpu_seconds(server_pid) - server_cpu, time.process_time() - own_cpu
-    stop.set()
-    await asyncio.gather(*players, return_exceptions=True)
-    trips = sorted(stats.round_trips)
+def rss_mib(pid: int | None) -> float | None:
+    """Resident memory of process ``pid`` in MiB."""
+    if pid is None:
+        return None
+    try:
+        pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    except OSError:
+        return None
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+
+
+def summary(trips: list[float], elapsed: float) -> dict[str, Any]:
+    trips = sorted(trips)
     if not trips:
-        raise SystemExit("no move was measured")
+        return {"moves": 0}
     return {
-        "tables": tables,
-        "sockets": 4 * tables,
-        "seconds": round(elapsed, 1),
         "moves": len(trips),
         "moves_per_second": round(len(trips) / elapsed, 1),
         "p50_ms": round(1000 * trips[len(trips) // 2], 1),
@@ -156,21 +85,124 @@ async def run(
         "p99_ms": round(1000 * trips[int(len(trips) * 0.99)], 1),
         "max_ms": round(1000 * trips[-1], 1),
         "mean_ms": round(1000 * statistics.fmean(trips), 1),
-        "errors": len(stats.errors),
-        "messages": stats.messages,
-        "server_cpu_percent": round(100 * server_cpu / elapsed) if server_pid else None,
-        "clients_cpu_percent": round(100 * own_cpu / elapsed),
+    }
+
+
+async def measured(measure: Measure, seconds: float, pid: int | None) -> dict[str, Any]:
+    """The honest players' figures over the next ``seconds``."""
+    measure.round_trips.clear()
+    measure.errors.clear()
+    measure.measuring = True
+    started, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(pid), time.process_time()
+    await asyncio.sleep(seconds)
+    measure.measuring = False
+    elapsed = time.perf_counter() - started
+    figures = summary(measure.round_trips, elapsed)
+    figures |= {
+        "errors": len(measure.errors),
+        "server_cpu_percent": round(100 * (cpu_seconds(pid) - server_cpu) / elapsed) if pid else None,
+        "clients_cpu_percent": round(100 * (time.process_time() - own_cpu) / elapsed),
+        "server_rss_mib": rss_mib(pid),
         "load_average": os.getloadavg()[0],
     }
+    return figures
+
+
+def hostile(base: str, codes: list[str], args: argparse.Namespace, seconds: float) -> dict[str, Any]:
+    """Run the hostile clients for ``seconds`` (in a process of their own); what the server did to them.
+
+    Flooders and non-readers come back whenever the server cuts them off; each storm is a
+    spectator connecting and leaving 5 times a second.
+    """
+    # Attackers are elsewhere in real life: here they share the cores, so they yield them first.
+    os.nice(19)
+    ws = base.replace("http://", "ws://")
+    rng = random.Random(args.seed + 1)
+    attack = {"flooders": Attack(), "non_readers": Attack(), "storms": Attack()}
+
+    sources = (loopback(2, n) if args.addresses else None for n in range(10_000))
+
+    async def again(kind: str, make: Any, stop: asyncio.Event, source: str | None) -> None:
+        while not stop.is_set():
+            await make(f"{ws}/ws/{rng.choice(codes)}", attack[kind], stop, source)
+            await asyncio.sleep(0.5)
+
+    async def attack_for_a_while() -> None:
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(again("flooders", flood, stop, next(sources))) for _ in range(args.flooders)]
+        tasks += [
+            asyncio.create_task(again("non_readers", never_read, stop, next(sources))) for _ in range(args.non_readers)
+        ]
+        tasks += [
+            asyncio.create_task(
+                reconnect_storm(f"{ws}/ws/{rng.choice(codes)}", attack["storms"], stop, 5.0, next(sources))
+            )
+            for _ in range(args.storms)
+        ]
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(attack_for_a_while())
+    return {
+        kind: {
+            "connections": a.connections,
+            "refused": a.refused,
+            "cut_off": len(a.closes),
+            "close_codes": sorted({code or 0 for code, _ in a.closes}),
+            "final_errors": sorted({error for _, error in a.closes}),
+        }
+        for kind, a in attack.items()
+        if a.connections
+    }
+
+
+async def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> dict[str, Any]:
+    measure, stop, rng = Measure(measuring=False), asyncio.Event(), random.Random(args.seed)
+    body: dict[str, Any] = {"seats": [{"kind": "human"} for _ in range(4)], "rounds": args.rounds}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        tables = [
+            await create_table(http, body, loopback(1, n) if args.addresses else None) for n in range(args.tables)
+        ]
+    players = honest_players(base, tables, args.think, rng, measure)
+    tasks = []
+    for player in players:
+        tasks.append(asyncio.create_task(player.play(stop)))
+        await asyncio.sleep(0.002)  # a gentle connection ramp
+    await asyncio.sleep(args.warmup)
+    result: dict[str, Any] = {"tables": args.tables, "sockets": 4 * args.tables}
+    result["honest"] = await measured(measure, args.seconds, server_pid)
+    if args.flooders or args.non_readers or args.storms:
+        # Their own process: the hostile clients' work must not slow the honest ones' measurement here.
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            codes = [table.code for table in tables]
+            attacked = asyncio.get_running_loop().run_in_executor(pool, hostile, base, codes, args, args.seconds + 4)
+            await asyncio.sleep(2)  # let them get going
+            result["with_hostile"] = await measured(measure, args.seconds, server_pid)
+            result["hostile"] = await attacked
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (4 sockets each)")
-    parser.add_argument("--seconds", type=float, default=60.0, help="measuring time")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measuring time (each period)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player takes per move")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per match (default: full matches)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--flooders", type=int, default=0, help="clients sending messages as fast as they can")
+    parser.add_argument("--non-readers", type=int, default=0, help="clients that never read what they are sent")
+    parser.add_argument("--storms", type=int, default=0, help="spectators connecting and leaving 5 times a second")
+    parser.add_argument(
+        "--addresses",
+        action="store_true",
+        help="each table and each hostile client from its own loopback address, the server's limits per address on",
+    )
+    parser.add_argument("--chaos", action="store_true", help="SIGKILL and restart the server halfway; check storage")
+    parser.add_argument("--database-url", help="the server's database (default: a temporary SQLite file)")
     parser.add_argument("--url", help="an already running server (default: start one)")
     args = parser.parse_args()
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
@@ -180,13 +212,20 @@ def main() -> None:
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
     if args.url:
-        print(json.dumps(asyncio.run(run(args.url, args.tables, args.seconds, args.warmup, args.think, args.seed))))
+        print(json.dumps(asyncio.run(run(args.url, args))))
         return
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        database_url = args.database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
-        with served(port, f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}") as server:
-            base = f"http://127.0.0.1:{port}"
-            result = asyncio.run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed, server.pid))
+        if args.chaos:
+            result = asyncio.run(
+                crash_and_resume(
+                    database_url, port, stack, args.tables, args.rounds, args.think, args.seconds, args.seed
+                )
+            )
+        else:
+            server = stack.enter_context(served(port, database_url, options=() if args.addresses else OPEN_LIMITS))
+            result = asyncio.run(run(f"http://127.0.0.1:{port}", args, server.pid))
     print(json.dumps(result))
 
 

@@ -150,20 +150,41 @@ def serve(
     review_budget: Annotated[
         int, typer.Option(min=1, help="Sampled deals per move of the reviews of finished matches.")
     ] = DEFAULT_BUDGET,
+    connection_limit: Annotated[
+        str, typer.Option(help="New WebSocket connections per client address, e.g. 60/minute.")
+    ] = "60/minute",
+    table_limit: Annotated[str, typer.Option(help="New tables per client address, e.g. 20/minute.")] = "20/minute",
+    limits_storage: Annotated[
+        str, typer.Option(help="Where the per-address counters live: memory:// or redis://host:6379.")
+    ] = "memory://",
+    unplayed_ttl: Annotated[
+        float, typer.Option(min=1, help="Seconds before a table without a single move is deleted.")
+    ] = 86_400.0,
+    sweep_seconds: Annotated[
+        float, typer.Option(min=0.1, help="Seconds between two sweeps of idle and unplayed tables.")
+    ] = 60.0,
 ) -> None:
     """Serve the browser game (lobby, tables, bots) and print its address."""
+    from chickenfoot.server.hub import Expiry
+    from chickenfoot.server.limiter import AddressLimits
     from chickenfoot.server.run import run
 
-    run(
-        host,
-        port,
-        database_url,
-        pace,
-        allowed_origins=allowed_origin or (),
-        debug=debug,
-        access_log=access_log,
-        review_budget=review_budget,
-    )
+    addresses = AddressLimits(connection_limit, table_limit, limits_storage)
+    try:
+        run(
+            host,
+            port,
+            database_url,
+            pace,
+            allowed_origins=allowed_origin or (),
+            debug=debug,
+            access_log=access_log,
+            review_budget=review_budget,
+            addresses=addresses,
+            expiry=Expiry(unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
+        )
+    except ValueError as exc:
+        fail(str(exc))
 
 
 @app.command()

@@ -28,7 +28,7 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-from chickenfoot.server.launch import free_port, served  # noqa: E402
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, served  # noqa: E402
 
 REVIEW_BUDGET = 8
 """Sampled deals per move of the server's reviews: few, so a review is done in seconds."""
@@ -41,7 +41,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
     with (
         (tmp_path_factory.mktemp("e2e-log") / "serve.log").open("w") as log,
-        served(port, f"sqlite+aiosqlite:///{database}", pace=0.25, output=log, review_budget=REVIEW_BUDGET),
+        served(
+            port,
+            f"sqlite+aiosqlite:///{database}",
+            pace=0.25,
+            output=log,
+            options=OPEN_LIMITS,
+            review_budget=REVIEW_BUDGET,
+        ),
     ):
         yield f"http://127.0.0.1:{port}"
 

@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from chickenfoot.server import Settings, create_app
+from chickenfoot.server.connection import ConnectionLimits
+from chickenfoot.server.limiter import AddressLimits
 from chickenfoot.server.table import Timing
 
 DEFAULT_PG_URL = "postgresql+asyncpg://chickenfoot:chickenfoot@127.0.0.1:5432/chickenfoot_test"
@@ -63,8 +65,9 @@ def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
     clients: list[TestClient] = []
 
     def make(timing: Timing = INSTANT, **settings: Any) -> TestClient:
-        # Scripted players are faster than people: the rate limit has its own test.
-        settings = {"rate_burst": 10_000, "rate_per_second": 10_000.0, **settings}
+        # Scripted players are faster than people: the limits have their own tests.
+        settings = {"connection": ConnectionLimits(rate_burst=10_000, rate_per_second=10_000.0), **settings}
+        settings = {"addresses": AddressLimits("10000/second", "10000/second"), **settings}
         client = TestClient(create_app(Settings(database_url=database_url, timing=timing, **settings)))
         client.__enter__()
         clients.append(client)

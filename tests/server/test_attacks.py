@@ -1,180 +1,268 @@
-"""Attacks on a real ``chickenfoot serve`` process: seats, origins, headers, oversized frames, logs."""
+"""Hostile clients against a real ``chickenfoot serve``: floods, non-readers, reconnect storms, limits, expiry."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
-from chickenfoot.server.launch import free_port, served
+from chickenfoot.server.clients import (
+    Attack,
+    Measure,
+    create_table,
+    flood,
+    honest_players,
+    never_read,
+    reconnect_storm,
+)
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(180)
 
 HUMAN = {"kind": "human"}
-ALLOWED = "https://play.example.org"
+GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
+@dataclass(frozen=True)
 class Server:
-    def __init__(self, port: int, log: Path) -> None:
-        self.port, self.log = port, log
-        self.secrets: list[str] = []
-        """Every credential and invite handed out: none may show up in the log."""
+    base: str
+    log: Path
+    pid: int
 
-    def http(self, method: str, path: str, body: Any = None) -> tuple[int, Any, dict[str, str]]:
-        data = body if isinstance(body, bytes) else json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method)
-        request.add_header("content-type", "application/json")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                raw, status, headers = response.read(), response.status, dict(response.headers)
-        except urllib.error.HTTPError as error:
-            raw, status, headers = error.read(), error.code, dict(error.headers)
-        try:
-            payload = json.loads(raw)
-        except ValueError:
-            payload = raw.decode(errors="replace")
-        self.secrets += [str(payload[k]) for k in ("token",) if isinstance(payload, dict) and k in payload]
-        if isinstance(payload, dict):
-            self.secrets += [s["invite"].split("=")[1] for s in payload.get("seats", []) if "invite" in s]
-        return status, payload, headers
+    @property
+    def ws(self) -> str:
+        return self.base.replace("http://", "ws://")
 
-    def socket(self, code: str, query: str = "", origin: str | None = None) -> list[Any]:
-        """What the server says on a new WebSocket: its messages up to the close code (or the first state)."""
-        said: list[Any] = []
-        url = f"ws://127.0.0.1:{self.port}/ws/{code}" + (f"?{query}" if query else "")
-        with connect(url, origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
-            try:
-                while True:
-                    said.append(json.loads(ws.recv(timeout=10)))
-                    if said[-1]["type"] == "state":
-                        return said
-            except ConnectionClosed as closed:
-                said.append(closed.rcvd.code if closed.rcvd else None)
-        return said
+    async def logged(self, words: str, times: int = 1) -> bool:
+        return self.log.read_text().count(words) >= times
+
+    def memory(self) -> float:
+        """The server's resident memory, in MiB."""
+        pages = int(Path(f"/proc/{self.pid}/statm").read_text().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    directory = tmp_path_factory.mktemp("attacks")
-    log = directory / "server.log"
-    port = free_port()
-    options = ["--access-log", "--allowed-origin", ALLOWED]
-    url = f"sqlite+aiosqlite:///{directory / 'games.db'}"
-    with log.open("w") as output, served(port, url, output=output, options=options):
-        yield Server(port, log)
+def start(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Server]]:
+    """Start real servers (each on a free port, with its own SQLite file and log); all killed at the end."""
+    stops: list[Callable[[], None]] = []
+
+    def make(*options: str, pace: float = 0.0) -> Server:
+        directory = tmp_path_factory.mktemp("server")
+        port, log = free_port(), directory / "server.log"
+        output = log.open("w")
+        context = served(
+            port, f"sqlite+aiosqlite:///{directory / 'games.db'}", pace=pace, output=output, options=options
+        )
+        process = context.__enter__()
+        stops.append(lambda: (context.__exit__(None, None, None), output.close()))
+        return Server(f"http://127.0.0.1:{port}", log, process.pid)
+
+    yield make
+    for stop in stops:
+        stop()
 
 
-def test_the_creator_holds_no_friends_credential_and_invites_are_single_use(server: Server) -> None:
-    status, created, _ = server.http("POST", "/api/tables", {"seats": [HUMAN, HUMAN]})
-    assert status == 201
-    code, claim = created["code"], created["seats"][1]["invite"].split("?invite=")[1]
-    for value in (claim, created["seats"][1]["invite"], "forged"):
-        assert server.socket(code, f"token={value}") == [
-            {"type": "error", "message": "unknown token for this table"},
-            4403,
+@pytest.fixture(scope="module")
+def fast(start: Callable[..., Server]) -> Server:
+    """Automatic play without pauses; limits per address out of the way."""
+    return start(*OPEN_LIMITS)
+
+
+async def until(condition: Callable[[], Awaitable[bool]], seconds: float, what: str) -> None:
+    """Wait for ``condition``; fails the test with ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not await condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        await asyncio.sleep(0.05)
+
+
+async def ping_times(url: str, count: int) -> list[float]:
+    """Round trips of ``count`` pings at a person's pace (5 a second)."""
+    times = []
+    async with connect(url, ping_interval=None, max_size=2**22) as ws:
+        await ws.recv()  # the first state
+        for _ in range(count):
+            sent = time.perf_counter()
+            await ws.send('{"type": "ping"}')
+            while json.loads(await ws.recv())["type"] != "pong":
+                pass
+            times.append(time.perf_counter() - sent)
+            await asyncio.sleep(0.2)
+    return times
+
+
+def test_flooders_are_disconnected_and_other_tables_play_on(fast: Server) -> None:
+    async def scenario() -> tuple[Attack, list[float], list[float]]:
+        async with httpx.AsyncClient(base_url=fast.base) as http:
+            target = await create_table(http, {"seats": [HUMAN, HUMAN]})
+            honest = await create_table(http, {"seats": [HUMAN, HUMAN]})
+        quiet = await ping_times(fast.ws + honest.seats[0], 10)
+        attack, stop = Attack(), asyncio.Event()
+        flooders = [asyncio.create_task(flood(fast.ws + f"/ws/{target.code}", attack, stop)) for _ in range(4)]
+        busy = await ping_times(fast.ws + honest.seats[0], 10)
+        await asyncio.wait_for(asyncio.gather(*flooders), 30)  # each one ends: the server closed it
+        return attack, quiet, busy
+
+    attack, quiet, busy = asyncio.run(scenario())
+    reason = "disconnected: too many messages (at most 10 a second, bursts of 20)"
+    assert attack.closes == [(4429, reason)] * 4, attack.closes
+    print(f"pings: quiet max {1000 * max(quiet):.1f} ms, while flooded max {1000 * max(busy):.1f} ms")
+    assert max(busy) < 1.0
+
+
+SILENT = 20
+
+
+def test_clients_that_stop_reading_are_disconnected_with_a_final_error(fast: Server) -> None:
+    async def scenario() -> tuple[Attack, float, float]:
+        async with httpx.AsyncClient(base_url=fast.base) as http:
+            # Large states (190 tiles, 8 seats) and no pauses: the non-reader's buffers fill quickly.
+            table = await create_table(http, {"preset": "double-18", "seats": [HUMAN] + [GREEDY] * 7, "rounds": 12})
+        measure, stop, attack = Measure(), asyncio.Event(), Attack()
+        players = [
+            asyncio.create_task(p.play(stop))
+            for p in honest_players(fast.base, [table], 0.1, random.Random(3), measure)
         ]
-    status, friend, _ = server.http("POST", f"/api/tables/{code}/claim", {"invite": claim, "name": "Bo"})
-    assert status == 200 and friend["seat"] == 1 and friend["token"] not in json.dumps(created)
-    status, again, _ = server.http("POST", f"/api/tables/{code}/claim", {"invite": claim})
-    assert status == 403 and "opens nothing" in again["detail"]
-    assert server.socket(code, f"token={friend['token']}")[-1]["state"]["seat"] == 1
-    assert server.socket(code, f"token={created['token']}")[-1]["state"]["seat"] == 0
-    status, refused, _ = server.http("POST", f"/api/tables/{code}/join", {"name": "Eve"})
-    assert status == 403 and "invite-only" in refused["detail"]
-    assert server.socket(code)[-1]["state"]["seat"] is None  # anyone with the code may watch
+        await until(lambda: asyncio.sleep(0, measure.messages > 20), 20, "the table plays")
+        started, before, peak = time.monotonic(), fast.memory(), 0.0
+
+        async def all_cut() -> bool:
+            nonlocal peak
+            peak = max(peak, fast.memory())
+            return await fast.logged(f"at table {table.code}: disconnected: not reading", SILENT)
+
+        silent = [asyncio.create_task(never_read(fast.ws + f"/ws/{table.code}", attack, stop)) for _ in range(SILENT)]
+        await until(all_cut, 60, "every non-reader cut off")
+        detected = time.monotonic() - started
+        seen = measure.messages
+        await until(lambda: asyncio.sleep(0, measure.messages > seen + 20), 10, "the table plays on")
+        stop.set()
+        await asyncio.gather(*silent, *players)
+        return attack, detected, (peak - before) / SILENT
+
+    attack, detected, per_client = asyncio.run(scenario())
+    assert attack.closes == [(4408, "disconnected: not reading (a message waited over 5 s)")] * SILENT, attack.closes
+    print(f"{SILENT} non-readers cut within {detected:.1f} s; server memory at most {1024 * per_client:.0f} KiB each")
+    assert per_client < 1.0  # MiB: the socket's buffers and one state, not a backlog
 
 
-def test_a_cross_origin_websocket_is_refused(server: Server) -> None:
-    _, created, _ = server.http("POST", "/api/tables", {"seats": [HUMAN, {"kind": "bot"}]})
-    code, token = created["code"], created["token"]
-    forged = server.socket(code, f"token={token}", origin="https://evil.example")
-    assert forged == [{"type": "error", "message": "origin 'https://evil.example' may not open tables"}, 4403]
-    lookalike = server.socket(code, f"token={token}", origin=f"http://127.0.0.1:{server.port}.evil.example")
-    assert lookalike[-1] == 4403
-    for origin in (f"http://127.0.0.1:{server.port}", ALLOWED, None):
-        assert server.socket(code, f"token={token}", origin=origin)[-1]["type"] == "state", origin
+def test_a_reconnect_storm_does_not_delay_the_bots(start: Callable[..., Server]) -> None:
+    paced = start(*OPEN_LIMITS, pace=0.5)  # bots move 0.4 s after their turn comes
+    bot_delay = 0.4
+
+    async def scenario() -> tuple[list[float], Attack]:
+        async with httpx.AsyncClient(base_url=paced.base) as http:
+            table = await create_table(http, {"seats": [HUMAN, GREEDY, GREEDY, GREEDY], "rounds": 1})
+        measure, stop, attack = Measure(), asyncio.Event(), Attack()
+        players = [
+            asyncio.create_task(p.play(stop))
+            for p in honest_players(paced.base, [table], 0.05, random.Random(4), measure)
+        ]
+        storms = [
+            asyncio.create_task(reconnect_storm(paced.ws + f"/ws/{table.code}", attack, stop, per_second=10))
+            for _ in range(2)
+        ]
+        gaps = await bot_gaps(paced.ws + f"/ws/{table.code}", moves=12)
+        stop.set()
+        await asyncio.gather(*storms, *players)
+        return gaps, attack
+
+    gaps, attack = asyncio.run(scenario())
+    print(f"bot move gaps under a storm of {attack.connections} connections: max {max(gaps):.2f} s")
+    assert attack.connections >= 20
+    assert max(gaps) < bot_delay + 1.5, gaps
 
 
-def test_security_headers_on_every_response_and_no_docs_without_debug(server: Server) -> None:
-    _, created, _ = server.http("POST", "/api/tables", {"seats": [HUMAN, {"kind": "bot"}]})
-    for path in ("/", f"/t/{created['code']}", "/app.js", "/style.css", "/api/presets", "/api/tables/NOSUCH", "/nope"):
-        _, _, headers = server.http("GET", path)
-        lowered = {k.lower(): v for k, v in headers.items()}
-        csp = lowered["content-security-policy"]
-        assert "script-src 'self'" in csp and "style-src 'self'" in csp and "frame-ancestors 'none'" in csp, path
-        assert "unsafe-inline" not in csp
-        assert lowered["x-content-type-options"] == "nosniff" and lowered["referrer-policy"] == "no-referrer", path
-    for path in ("/docs", "/redoc", "/openapi.json"):
-        assert server.http("GET", path)[0] == 404, path
+async def bot_gaps(url: str, moves: int) -> list[float]:
+    """Seconds from each bot's turn to its move, watched as a spectator, for ``moves`` bot moves."""
+    gaps: list[float] = []
+    turn_came: float | None = None
+    async with connect(url, ping_interval=None, max_size=2**22) as ws:
+        while len(gaps) < moves:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if message["type"] != "state" or not message["events"]:
+                continue  # presence changes do not count
+            state = message["state"]
+            if turn_came is not None and any(
+                e["kind"] not in ("turn", "connected", "disconnected") for e in message["events"]
+            ):
+                gaps.append(time.monotonic() - turn_came)
+                turn_came = None
+            if state["round_over"] is None and state["kinds"][state["to_move"]] == "bot":
+                turn_came = time.monotonic()
+    return gaps
 
 
-def test_a_frame_over_64_kib_gets_an_error_before_the_close(server: Server) -> None:
-    _, created, _ = server.http("POST", "/api/tables", {"seats": [HUMAN, {"kind": "bot"}]})
-    url = f"ws://127.0.0.1:{server.port}/ws/{created['code']}?token={created['token']}"
-    with connect(url) as ws:
-        assert json.loads(ws.recv(timeout=10))["type"] == "state"
-        ws.send("x" * 70_000)
-        said = []
-        with pytest.raises(ConnectionClosed) as closed:
-            while True:
-                said.append(json.loads(ws.recv(timeout=10)))
-    assert said[-1] == {"type": "error", "message": "frame too large (limit 65536 bytes): closing"}
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+def test_limits_per_address_answer_429_with_a_reason(start: Callable[..., Server]) -> None:
+    strict = start("--connection-limit", "5/minute", "--table-limit", "3/minute")
+
+    async def scenario() -> tuple[list[httpx.Response], str, list[int]]:
+        async with httpx.AsyncClient(base_url=strict.base) as http:
+            created = [await http.post("/api/tables", json={"seats": [HUMAN, HUMAN]}) for _ in range(4)]
+        code = created[0].json()["code"]
+        refused = ""
+        opened = []
+        for _ in range(6):
+            try:
+                async with connect(f"{strict.ws}/ws/{code}", ping_interval=None) as ws:
+                    opened.append(json.loads(await ws.recv())["type"] == "state")
+            except InvalidStatus as exc:
+                opened.append(False)
+                refused = f"{exc.response.status_code} {exc.response.body.decode()}"
+        return created, refused, [int(o) for o in opened]
+
+    created, refused, opened = asyncio.run(scenario())
+    assert [r.status_code for r in created] == [201, 201, 201, 429]
+    last = created[-1]
+    assert last.json()["detail"].startswith("too many new tables from your address (limit 3 per 1 minute)")
+    assert last.headers["retry-after"].isdigit()
+    assert opened == [1, 1, 1, 1, 1, 0]
+    assert refused.startswith("429 too many new connections from your address (limit 5 per 1 minute)")
+    assert "\n" not in refused
 
 
-def test_bad_http_bodies_get_one_line_400s(server: Server) -> None:
-    bodies: list[tuple[Any, str]] = [
-        (b'{"seats": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested too deeply"),
-        (b'{"seats": [{"kind": "human"}, {"kind": "human"}], "rounds": ' + b"9" * 5000 + b"}", "too many digits"),
-        (b'{"seats": "\xff\xfe"}', "not valid UTF-8"),
-        (b"\x00\x01", "not valid JSON"),
-        ({"seats": [HUMAN, {"kind": "bot", "bot": ["x"]}]}, "seats.1.bot"),
-        ({"seats": [HUMAN, HUMAN], "rules": {"max_pip": {"a": [1]}}}, "max_pip"),
-        ({"seats": [HUMAN, HUMAN], "rules": {"max_pip": 10**30}}, "max_pip"),
-        ({"seats": [HUMAN, HUMAN], "turn_timer": 45}, "turn_timer"),
-        ({"seats": [HUMAN, HUMAN], "open": "yes please"}, "open"),
-        ({"seats": [{"kind": "human", "name": "A\u0000B"}, HUMAN]}, "seats.0.name: a name is one line"),
-    ]
-    for body, words in bodies:
-        status, reply, _ = server.http("POST", "/api/tables", body)
-        assert status == 400 and "\n" not in reply["detail"] and words in reply["detail"], reply
-    status, reply, _ = server.http("POST", "/api/tables/NOSUCH/claim", b"[" * 3000)
-    assert status in (400, 404) and "\n" not in reply["detail"]
+def test_unplayed_tables_leave_storage_and_played_ones_stay(start: Callable[..., Server]) -> None:
+    expiring = start(*OPEN_LIMITS, "--unplayed-ttl", "1", "--sweep-seconds", "0.3")
+
+    async def scenario() -> tuple[int, int]:
+        async with httpx.AsyncClient(base_url=expiring.base) as http:
+            unplayed = await create_table(http, {"seats": [HUMAN, HUMAN]})
+            played = await create_table(http, {"seats": [HUMAN, GREEDY], "rounds": 1})
+            stop = asyncio.Event()
+            player = honest_players(expiring.base, [played], 0.0, random.Random(5), Measure())[0]
+            await asyncio.wait_for(player.play(stop), 60)  # to the end of the match
+
+            async def gone() -> bool:
+                return (await http.get(f"/api/tables/{unplayed.code}")).status_code == 404
+
+            await until(gone, 10, "the unplayed table is deleted")
+            await asyncio.sleep(1)  # several more sweeps
+            return (await http.get(f"/api/tables/{played.code}/record")).status_code, int(await gone())
+
+    assert asyncio.run(scenario()) == (200, 1)
 
 
-def test_codes_no_table_could_have_are_404_before_storage(server: Server) -> None:
-    for code in ("%00", "A" * 5000, "%C3%A9", "A%20B"):
-        status, reply, _ = server.http("GET", f"/api/tables/{code}")
-        assert status == 404 and reply["detail"].startswith("no table") and len(reply["detail"]) < 40, code
-    said = server.socket("%00")
-    assert said == [{"type": "error", "message": "no table '\\x00'"}, 4404]
-
-
-def test_a_text_frame_that_is_not_utf8_is_closed_by_the_transport(server: Server) -> None:
-    _, created, _ = server.http("POST", "/api/tables", {"seats": [HUMAN, {"kind": "bot"}]})
-    url = f"ws://127.0.0.1:{server.port}/ws/{created['code']}?token={created['token']}"
-    with connect(url) as ws:
-        assert json.loads(ws.recv(timeout=10))["type"] == "state"
-        ws.send(b"\xff\xfe", text=True)
-        with pytest.raises(ConnectionClosed) as closed:
-            while True:
-                ws.recv(timeout=10)
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007  # RFC 6455 §8.1: fail the connection
-
-
-def test_zz_no_secret_reaches_the_log(server: Server) -> None:
-    """Runs last in this module: every credential and invite handed out above is checked against the log."""
-    _, created, _ = server.http("POST", "/api/tables", {"seats": [HUMAN, HUMAN]})
-    server.socket(created["code"], f"token={created['token']}&since=0")
-    text = server.log.read_text()
-    assert "GET /api/presets" in text and "[redacted]" in text  # the access log is on, and redacts
-    assert len(server.secrets) >= 6
-    for secret in server.secrets:
-        assert secret not in text
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [("--connection-limit", "couldn't parse rate limit string 'lots'"), ("--limits-storage", "bad limits storage")],
+)
+def test_a_bad_limit_is_one_line_and_a_failure(option: str, words: str, tmp_path: Path) -> None:
+    database = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    command = [sys.executable, "-m", "chickenfoot", "serve", "--database-url", database, option, "lots"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and words in done.stderr

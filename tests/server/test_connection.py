@@ -9,8 +9,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from chickenfoot.rules import Rules
-from chickenfoot.server.app import Hub, Settings, serve_connection
-from chickenfoot.server.pubsub import LocalPubSub, Message, Subscriber, Unsubscribe
+from chickenfoot.server.connection import ConnectionLimits, serve_connection
+from chickenfoot.server.hub import Hub
+from chickenfoot.server.pubsub import CatchUp, LocalPubSub, Message, Subscriber, Unsubscribe
 from chickenfoot.server.storage import Storage, game_tables
 from chickenfoot.server.table import Seat, TableConfig
 
@@ -63,7 +64,7 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
 
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
         socket = FakeSocket({"token": token})
-        await asyncio.wait_for(serve_connection(socket, code, hub, Settings()), timeout=10)  # type: ignore[arg-type]
+        await asyncio.wait_for(serve_connection(socket, code, hub, ConnectionLimits()), timeout=10)  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
         return socket
@@ -83,25 +84,24 @@ class ReplayingPubSub(LocalPubSub):
         self.last = message
         await super().publish(channel, message)
 
-    def subscribe(self, channel: str, callback: Subscriber) -> Unsubscribe:
-        unsubscribe = super().subscribe(channel, callback)
+    def subscribe(self, channel: str, callback: Subscriber, catch_up: CatchUp | None = None) -> Unsubscribe:
+        unsubscribe = super().subscribe(channel, callback, catch_up)
         if self.last is not None:
             callback(self.last)
         return unsubscribe
 
 
-def test_a_change_delivered_while_subscribing_finds_the_connections_sender(tmp_path: Path) -> None:
+def test_a_change_delivered_while_subscribing_finds_the_connections_outbox(tmp_path: Path) -> None:
     async def scenario() -> FakeSocket:
         pubsub = ReplayingPubSub()
         hub, code, token = await hub_with_table(tmp_path, pubsub)
         await pubsub.publish(hub.tables[code].channel(), {"version": 0, "events": []})
         socket = FakeSocket({"token": token})
-        # No backlog allowed: the replayed change finds the outbox full and stops the sender at once.
-        await serve_connection(socket, code, hub, Settings(max_backlog=0))  # type: ignore[arg-type]
-        await asyncio.sleep(0)
+        # The replayed change arrives inside subscribe(), before the first state is queued.
+        await asyncio.wait_for(serve_connection(socket, code, hub, ConnectionLimits()), timeout=10)  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
         return socket
 
     socket = asyncio.run(scenario())
-    assert socket.closed == 1013
+    assert socket.closed is None and socket.sent and '"type":"state"' in socket.sent[0].replace(" ", "")

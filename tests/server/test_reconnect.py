@@ -10,6 +10,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from chickenfoot.server.hub import Expiry
+
 from .conftest import INSTANT, Player, create_table, forced, seat_players, settle
 
 HUMAN = {"kind": "human"}
@@ -94,3 +96,16 @@ def test_a_table_nobody_watches_pauses_and_leaves_memory(client: TestClient) -> 
         first = back.receive()
         assert first["version"] == version and first["events"] == []
         assert first["state"]["hand"] == state["hand"] and first["state"]["layout"] == state["layout"]
+
+
+def test_tables_nobody_connects_to_leave_memory_at_the_sweep(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(expiry=Expiry(idle_seconds=0))
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    code = create_table(client, [HUMAN, HUMAN])["code"]
+    watched = create_table(client, [HUMAN, HUMAN])["code"]
+    with client.websocket_connect(f"/ws/{watched}") as ws:
+        ws.receive_json()
+        assert code in hub.tables and watched in hub.tables
+        assert client.portal.call(hub.sweep) == 0  # type: ignore[union-attr]
+        assert code not in hub.tables and watched in hub.tables  # watched: in use, it stays
+    assert client.get(f"/api/tables/{code}").json()["status"] == "waiting"  # read back on demand

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -14,37 +13,27 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import AfterValidator, BaseModel, Field, StringConstraints, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
-from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
-from chickenfoot.server.protocol import (
-    MAX_FRAME_BYTES,
-    ConnectQuery,
-    MoveMessage,
-    NextRoundMessage,
-    PingMessage,
-    ProtocolError,
-    dumps,
-    one_line,
-    parse_client_message,
-)
-from chickenfoot.server.pubsub import LocalPubSub, Message, PubSub
+from chickenfoot.server.connection import CLOSE_BAD_TOKEN, ConnectionLimits, refuse, serve_connection
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH
+from chickenfoot.server.hub import Expiry, Hub
+from chickenfoot.server.limiter import AddressLimits, Limiter
+from chickenfoot.server.pubsub import LocalPubSub
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
 from chickenfoot.server.security import SecurityHeaders, origin_allowed
-from chickenfoot.server.storage import Storage, default_database_url
-from chickenfoot.server.table import NEXT_ROUND, TURN_TIMERS, Seat, Table, TableConfig, Timing
+from chickenfoot.server.storage import Storage, StorageUnavailable, default_database_url
+from chickenfoot.server.table import TURN_TIMERS, Seat, Table, TableConfig, Timing
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +41,11 @@ class Settings:
     database_url: str | None = None
     """``None``: an SQLite file in the user's data directory."""
     timing: Timing = field(default_factory=Timing)
-    rate_burst: int = 20
-    rate_per_second: float = 10.0
-    max_backlog: int = 200
-    """Messages waiting for one client before it is disconnected as not reading."""
+    connection: ConnectionLimits = field(default_factory=ConnectionLimits)
+    addresses: AddressLimits = field(default_factory=AddressLimits)
+    expiry: Expiry = field(default_factory=Expiry)
+    health_seconds: float = 2.0
+    """How often the database is probed, so an outage is reported even when nobody moves."""
     web_dir: Path = WEB_DIR
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open a table's WebSocket."""
@@ -63,87 +53,6 @@ class Settings:
     """Serve the API's documentation at ``/docs``, ``/redoc`` and ``/openapi.json``."""
     review_budget: int = DEFAULT_BUDGET
     """Sampled deals per move of the background reviews of finished matches."""
-
-
-class TokenBucket:
-    """A per-connection message allowance: ``burst`` at once, refilled at ``rate`` a second."""
-
-    def __init__(self, burst: int, rate: float) -> None:
-        self.burst, self.rate = burst, rate
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-class Hub:
-    """The tables of this process, loaded from storage on first use."""
-
-    def __init__(self, storage: Storage, pubsub: PubSub, timing: Timing) -> None:
-        self.storage, self.pubsub, self.timing = storage, pubsub, timing
-        self.credentials = Credentials(storage)
-        self.tables: dict[str, Table] = {}
-        self._closing: dict[str, asyncio.Task[None]] = {}
-        self._lock = asyncio.Lock()
-
-    async def get(self, code: str) -> Table | None:
-        code = code.upper()
-        if not (code.isascii() and code.isalnum() and len(code) <= 16):
-            return None  # no table was ever given such a code (and storage need not see it)
-        if code in self.tables:
-            return self.tables[code]
-        async with self._lock:
-            if code not in self.tables:
-                if (closing := self._closing.get(code)) is not None:
-                    await closing  # its last action must be stored before the table is read back
-                loaded = await self.storage.load_table(code)
-                if loaded is None:
-                    return None
-                config, actions = loaded
-                table = Table.restore(
-                    code, TableConfig.from_json(config), actions, self.storage, self.pubsub, self.timing
-                )
-                table.resume_clock(await self.storage.last_action_time(code))
-                self.tables[code] = table
-                table.schedule()
-        return self.tables[code]
-
-    def release(self, table: Table) -> None:
-        """Drop a table nobody is connected to from memory (storage holds all of it)."""
-        if table.closed or not table.idle() or self.tables.get(table.code) is not table:
-            return
-        table.closed = True  # at once: a connection arriving from now on loads the table afresh
-        del self.tables[table.code]
-        self._closing[table.code] = asyncio.create_task(self._close(table))
-
-    async def _close(self, table: Table) -> None:
-        try:
-            await table.close()
-        finally:
-            self._closing.pop(table.code, None)
-
-    async def create(self, config: TableConfig) -> Table:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-            if await self.storage.create_table(code, config.to_json()):
-                break
-        async with self._lock:
-            table = Table.restore(code, config, [], self.storage, self.pubsub, self.timing)
-            self.tables[code] = table
-        table.schedule()
-        return table
-
-    async def close(self) -> None:
-        for table in list(self.tables.values()):
-            await table.close()
-        await asyncio.gather(*self._closing.values(), return_exceptions=True)
 
 
 def _printable(name: str) -> str:
@@ -256,13 +165,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     storage = Storage(settings.database_url or default_database_url())
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
-    hub = Hub(storage, FinishWatch(LocalPubSub(), reviews.request), settings.timing)
+    hub = Hub(storage, FinishWatch(LocalPubSub(), reviews.request), settings.timing, settings.expiry)
+    limiter = Limiter(settings.addresses)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.migrate()
+        hub.start()
         reviews.start()
+        watch = asyncio.create_task(storage.watch(settings.health_seconds))
         yield
+        watch.cancel()
         await reviews.stop()
         await hub.close()
         await storage.close()
@@ -295,6 +208,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse({"detail": unreadable_body(cause)}, status_code=400)
         return await http_exception_handler(request, exc)
 
+    @app.exception_handler(StorageUnavailable)
+    async def storage_unavailable(_request: Request, exc: StorageUnavailable) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "2"})
+
+    def client_address(connection: Request | WebSocket) -> str:
+        return connection.client.host if connection.client is not None else "unknown"
+
     async def get_table(code: str) -> Table:
         table = await hub.get(code)
         if table is None:
@@ -313,9 +233,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     credentials = hub.credentials
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(request: CreateRequest) -> dict[str, Any]:
+    async def create_table(request: CreateRequest, http: Request) -> dict[str, Any]:
         """A new table: the creator's seat credential, and a single-use invite for every other human seat."""
-        table = await hub.create(table_config(request))
+        config = table_config(request)
+        if (refusal := await limiter.refusal("table", client_address(http))) is not None:
+            reason, wait = refusal
+            raise HTTPException(429, reason, headers={"Retry-After": str(wait)})
+        table = await hub.create(config)
         code, creator = table.code, table.config.creator
         token = await credentials.issue_seat(code, creator)
         invites = {seat: await credentials.invite(code, seat) for seat in table.free_seats()}
@@ -385,12 +309,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
+        if (refusal := await limiter.refusal("connection", client_address(websocket))) is not None:
+            reason, wait = refusal
+            await websocket.send_denial_response(
+                PlainTextResponse(reason, status_code=429, headers={"Retry-After": str(wait)})
+            )
+            return
         await websocket.accept()
         if not origin_allowed(websocket.scope, settings.allowed_origins):
             origin = websocket.headers.get("origin", "")[:100]
-            await refuse(websocket, f"origin {origin!r} may not open tables", 4403)
+            await refuse(websocket, CLOSE_BAD_TOKEN, f"origin {origin!r} may not open tables")
             return
-        await serve_connection(websocket, code, hub, settings)
+        await serve_connection(websocket, code, hub, settings.connection)
 
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> FileResponse:
@@ -403,108 +333,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.web_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.web_dir, html=True), name="web")
     return app
-
-
-async def serve_connection(websocket: WebSocket, code: str, hub: Hub, settings: Settings) -> None:
-    """One client's socket: an initial state, then its requests and every change of the table."""
-    table = await hub.get(code)
-    if table is None:
-        await refuse(websocket, f"no table {code[:16]!r}", 4404)
-        return
-    try:
-        query = ConnectQuery.model_validate(dict(websocket.query_params))
-    except ValidationError as exc:
-        await refuse(websocket, one_line(exc, "query"), 4400)
-        return
-    seat: int | None = None
-    if query.token:
-        seat = await hub.credentials.seat_of(table.code, query.token)
-        if seat is None:
-            await refuse(websocket, "unknown token for this table", 4403)
-            return
-    since = query.since
-
-    while table is not None and table.closed:  # released from memory meanwhile: read it back from storage
-        table = await hub.get(code)
-    if table is None:  # gone from storage meanwhile
-        await refuse(websocket, f"no table {code[:16]!r}", 4404)
-        return
-    outbox: asyncio.Queue[str] = asyncio.Queue()
-    closing: list[asyncio.Task[None]] = []
-
-    def on_change(message: Message) -> None:
-        if outbox.qsize() >= settings.max_backlog:
-            # A client that stopped reading is dropped (it may reconnect) rather than buffered forever.
-            if not sender.done():
-                sender.cancel()
-                closing.append(asyncio.create_task(websocket.close(1013)))
-            return
-        outbox.put_nowait(table.state_text(seat, message["events"]))
-
-    # The sender exists before any change can arrive (a pubsub may deliver during subscribe).
-    sender = asyncio.create_task(_send_all(websocket, outbox))
-    # Subscribing and taking the first state happen with no await between: nothing can be missed.
-    unsubscribe = table.pubsub.subscribe(table.channel(), on_change)
-    table.arrive(seat)
-    outbox.put_nowait(table.state_text(seat, table.events_since(since) or []))
-    bucket = TokenBucket(settings.rate_burst, settings.rate_per_second)
-    await table.announce(seat)
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            data: str | bytes | None = message.get("text")
-            if data is None:
-                data = message.get("bytes")
-                if data is None:
-                    continue
-            if len(data) > MAX_FRAME_BYTES or (isinstance(data, str) and len(data.encode()) > MAX_FRAME_BYTES):
-                sender.cancel()
-                with suppress(Exception):
-                    await refuse(websocket, f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing", 1009)
-                break
-            reply = await answer(table, seat, data, bucket)
-            if reply is not None:
-                outbox.put_nowait(dumps(reply))
-    except WebSocketDisconnect:
-        pass
-    finally:
-        unsubscribe()
-        sender.cancel()
-        await table.disconnect(seat)
-        hub.release(table)
-
-
-async def refuse(websocket: WebSocket, message: str, code: int) -> None:
-    """One ``error`` line, then the close."""
-    await websocket.send_text(dumps({"type": "error", "message": message}))
-    await websocket.close(code)
-
-
-async def answer(table: Table, seat: int | None, data: str | bytes, bucket: TokenBucket) -> dict[str, Any] | None:
-    """The reply to one client message (``None`` when the reply is the broadcast state)."""
-    try:
-        if not bucket.take():
-            raise ProtocolError("too many messages: slow down")
-        request = parse_client_message(data)
-        if isinstance(request, PingMessage):
-            return {"type": "pong"}
-        if isinstance(request, NextRoundMessage):
-            if seat is None or table.config.seats[seat].kind != "human":
-                raise ProtocolError("only a seated player can deal the next round")
-            await table.act(seat, NEXT_ROUND)
-            return None
-        if isinstance(request, MoveMessage):
-            await table.act(seat, request.move, request.version)
-            return None
-        move, reason = await table.hint(seat)
-        return {"type": "hint", "move": str(move), "reason": reason}
-    except ProtocolError as exc:
-        return {"type": "error", "message": str(exc)}
-
-
-async def _send_all(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
-    with suppress(Exception):
-        while True:
-            await websocket.send_text(await outbox.get())

@@ -35,6 +35,10 @@ http {{
 """
 """nginx's main file around a site file; relative paths are under its prefix directory."""
 
+OPEN_LIMITS = ("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute")
+"""``chickenfoot serve`` options for scripted runs: all their clients share 127.0.0.1, so the limits
+per client address are raised out of the way."""
+
 
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on right now."""
@@ -57,7 +61,7 @@ def served(
 ) -> Iterator[subprocess.Popen[str]]:
     """A running server on ``127.0.0.1:port``, killed on exit; raises ``RuntimeError`` if it never answers.
 
-    ``options`` are more ``chickenfoot serve`` options.
+    ``options`` are more ``chickenfoot serve`` options (limits, expiry).
     """
     command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", database_url]
     command += ["--pace", str(pace), *options]

@@ -48,7 +48,7 @@ class Presence:
     covered: tuple[bool, ...]
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: dict[str, Any] | list[Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import logging
 from collections.abc import Sequence
 
 import uvicorn
 
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server.app import Settings, create_app
+from chickenfoot.server.hub import Expiry
+from chickenfoot.server.limiter import AddressLimits
 from chickenfoot.server.security import redact_logs
 from chickenfoot.server.storage import default_database_url
 from chickenfoot.server.table import Timing
@@ -25,12 +28,16 @@ def run(
     debug: bool = False,
     access_log: bool = False,
     review_budget: int = DEFAULT_BUDGET,
+    addresses: AddressLimits | None = None,
+    expiry: Expiry | None = None,
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
     ``allowed_origins``: pages of these origins may open tables besides the server's own;
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
     ``review_budget``: sampled deals per move of the reviews of finished matches.
+
+    Raises ``ValueError`` for a limit of ``addresses`` that is not in the ``limits`` notation (``60/minute``).
     """
     base = Timing()
     timing = dataclasses.replace(
@@ -46,12 +53,15 @@ def run(
         allowed_origins=tuple(allowed_origins),
         debug=debug,
         review_budget=review_budget,
+        addresses=addresses or AddressLimits(),
+        expiry=expiry or Expiry(),
     )
     app = create_app(settings)
     # Every message makes many short-lived objects: collect the young generation less often, and
     # keep the modules loaded at start-up out of every full collection (each one stalls all tables).
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)
     # Messages are small and the CPU is better spent on play than on per-message compression.

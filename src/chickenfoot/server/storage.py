@@ -3,13 +3,19 @@
 A table is its configuration (rules, seats, seed) plus the ordered list of its game actions (each
 a move in RULES.md notation, or ``next_round``). The engine is deterministic given the seed, so
 replaying the actions rebuilds every table exactly.
+
+When the database stops answering, :class:`Storage` says so (``available``, and a call to each
+availability listener), probes it until it answers again, and meanwhile refuses reads with
+:class:`StorageUnavailable`; the engine's pool tests connections before use, so the server
+recovers without a restart of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +28,18 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+PROBE_SECONDS = 0.5
+"""Pause between two probes of a database that stopped answering."""
+
+log = logging.getLogger(__name__)
+
+
+class StorageUnavailable(RuntimeError):
+    """The database does not answer; the text is the one line clients are told."""
+
+    def __init__(self) -> None:
+        super().__init__("the game store is unavailable; try again shortly")
+
 
 metadata = sa.MetaData()
 game_tables = sa.Table(
@@ -29,7 +47,7 @@ game_tables = sa.Table(
     metadata,
     sa.Column("code", sa.String(16), primary_key=True),
     sa.Column("config", sa.Text, nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, index=True),
 )
 actions = sa.Table(
     "actions",
@@ -82,10 +100,63 @@ class Storage:
             self.engine: AsyncEngine = create_async_engine(url, pool_size=1, max_overflow=0)
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         else:
-            self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
+            # pre_ping: a connection the database dropped (a restart) is replaced, not handed out.
+            self.engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
         self._lock = asyncio.Lock() if self.is_sqlite else None
-        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[str]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self.available = True
+        self._listeners: list[Callable[[bool], None]] = []
+        self._probe: asyncio.Task[None] | None = None
+
+    # --- availability -------------------------------------------------------------------------
+
+    def on_availability(self, listener: Callable[[bool], None]) -> None:
+        """Call ``listener(available)`` whenever the database stops or starts answering."""
+        self._listeners.append(listener)
+
+    def _failed(self, exc: BaseException) -> None:
+        """A query failed for another reason than its data: check whether the database is gone."""
+        if self._probe is not None and not self._probe.done():
+            return
+        log.warning("a query failed (%s); checking the database", exc.__class__.__name__)
+        self._probe = asyncio.create_task(self._watch_until_back())
+
+    async def _watch_until_back(self) -> None:
+        while not await self._answers():
+            if self.available:
+                log.warning("the database stopped answering")
+                self._set_available(False)
+            await asyncio.sleep(PROBE_SECONDS)
+        if not self.available:
+            log.warning("the database answers again")
+            self._set_available(True)
+
+    async def watch(self, every: float) -> None:
+        """Probe the database every ``every`` seconds, so an outage is noticed even when nobody writes.
+
+        Not for SQLite: a local file does not go away between writes, and its one connection is
+        better left to them (a failed write still starts the probe).
+        """
+        if self.is_sqlite:
+            return
+        while True:
+            await asyncio.sleep(every)
+            if self.available and not await self._answers():
+                self._failed(ConnectionError("the database does not answer"))
+
+    async def _answers(self) -> bool:
+        try:
+            async with asyncio.timeout(5), self.engine.connect() as conn:
+                await conn.execute(sa.text("SELECT 1"))
+        except Exception:
+            return False
+        return True
+
+    def _set_available(self, available: bool) -> None:
+        self.available = available
+        for listener in self._listeners:
+            listener(available)
 
     async def migrate(self) -> None:
         """Bring the schema up to date (Alembic, run in-process)."""
@@ -93,16 +164,38 @@ class Storage:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
         await self.engine.dispose()
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
-        if self._lock is None:
-            async with self.engine.begin() as conn:
+        """A transaction; raises ``IntegrityError`` for data the schema refuses, else ``StorageUnavailable``."""
+        if not self.available:
+            raise StorageUnavailable
+        try:
+            if self._lock is None:
+                async with self.engine.begin() as conn:
+                    yield conn
+                return
+            async with self._lock, self.engine.begin() as conn:
                 yield conn
-            return
-        async with self._lock, self.engine.begin() as conn:
-            yield conn
+        except sa.exc.IntegrityError:
+            raise
+        except Exception as exc:
+            self._failed(exc)
+            raise StorageUnavailable from exc
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        if not self.available:
+            raise StorageUnavailable
+        try:
+            async with self.engine.connect() as conn:
+                yield conn
+        except Exception as exc:
+            self._failed(exc)
+            raise StorageUnavailable from exc
 
     async def create_table(self, code: str, config: dict[str, Any]) -> bool:
         """Store a new table; ``False`` if the code is taken."""
@@ -119,19 +212,21 @@ class Storage:
         async with self._write() as conn:
             await conn.execute(game_tables.update().where(game_tables.c.code == code).values(config=json.dumps(config)))
 
-    async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> None:
-        """Store action number ``version`` of a table (numbered from 1); a duplicate number fails.
+    async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> str:
+        """Store action number ``version`` of a table (numbered from 1); returns the action stored there.
 
         ``at`` is when it was made (default: now).
         Returns once committed. Actions of many tables that arrive together share one transaction
-        (group commit): one database round trip for all of them instead of one each.
+        (group commit): one database round trip for all of them instead of one each. When that
+        number is already stored (a commit whose answer was lost to an outage, then retried), the
+        stored action is returned: it, not ``action``, is the table's history.
         """
-        done = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         row = {"table_code": code, "version": version, "action": action, "at": at or datetime.now(UTC)}
         self._pending.append((row, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_pending())
-        await done
+        return await done
 
     async def _write_pending(self) -> None:
         while self._pending:
@@ -145,20 +240,33 @@ class Storage:
                     try:
                         async with self._write() as conn:
                             await conn.execute(actions.insert(), [row])
+                        stored = row["action"]
+                    except sa.exc.IntegrityError as exc:
+                        stored = await self._stored_action(row["table_code"], row["version"])
+                        if stored is None and not done.done():
+                            done.set_exception(exc)
                     except Exception as exc:
+                        stored = None
                         if not done.done():
                             done.set_exception(exc)
-                    else:
-                        if not done.done():
-                            done.set_result(None)
+                    if stored is not None and not done.done():
+                        done.set_result(stored)
             else:
-                for _, done in batch:
+                for row, done in batch:
                     if not done.done():
-                        done.set_result(None)
+                        done.set_result(row["action"])
+
+    async def _stored_action(self, code: str, version: int) -> str | None:
+        try:
+            async with self.engine.connect() as conn:
+                query = sa.select(actions.c.action).where(actions.c.table_code == code, actions.c.version == version)
+                return (await conn.execute(query)).scalar()
+        except Exception:
+            return None
 
     async def load_table(self, code: str) -> tuple[dict[str, Any], list[str]] | None:
         """A table's configuration and its actions in order, or ``None``."""
-        async with self.engine.connect() as conn:
+        async with self._read() as conn:
             row = (await conn.execute(sa.select(game_tables.c.config).where(game_tables.c.code == code))).first()
             if row is None:
                 return None
@@ -232,6 +340,25 @@ class Storage:
         async with self.engine.connect() as conn:
             row = (await conn.execute(sa.select(reviews.c.review).where(reviews.c.table_code == code))).first()
             return None if row is None else dict(json.loads(row[0]))
+
+    async def delete_unplayed(self, created_before: datetime, limit: int, keep: set[str]) -> list[str]:
+        """Delete up to ``limit`` tables created before ``created_before`` without a single action; their codes.
+
+        Finished (and unfinished) matches have actions and are never touched: they are replays.
+        """
+        played = sa.exists().where(actions.c.table_code == game_tables.c.code)
+        query = (
+            sa.select(game_tables.c.code)
+            .where(game_tables.c.created_at < created_before, ~played)
+            .order_by(game_tables.c.created_at)
+            .limit(limit + len(keep))
+        )
+        async with self._write() as conn:
+            codes = [code for code in (await conn.execute(query)).scalars() if code not in keep][:limit]
+            if codes:
+                await conn.execute(seat_secrets.delete().where(seat_secrets.c.table_code.in_(codes)))
+                await conn.execute(game_tables.delete().where(game_tables.c.code.in_(codes), ~played))
+        return codes
 
 
 class _Refused(Exception):

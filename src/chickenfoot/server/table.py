@@ -1,7 +1,9 @@
 """A table: the one object in the process that owns a match, authorises actions and announces them.
 
 Every action is checked against the engine, stored (committed) and only then applied and
-published. Bots, covered seats and forced moves are driven by one pending timer per table.
+published. Bots, covered seats and forced moves are driven by one pending timer per table: the
+timer belongs to the table's situation (its version and what is due), so connections coming and
+going never postpone it.
 """
 
 from __future__ import annotations
@@ -139,6 +141,7 @@ class Table:
         self._cover_bots: dict[int, Bot] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._generation = 0
+        self._planned: tuple[int, str] | None = None
         self.closed = False
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._cache: dict[tuple[int, int, int | None], str] = {}
@@ -216,23 +219,26 @@ class Table:
     # --- messages -----------------------------------------------------------------------------
 
     def state_text(self, seat: int | None, events: list[dict[str, Any]]) -> str:
-        """The ``state`` message for ``seat`` (cached per version and presence when there are no events)."""
+        """The ``state`` message for ``seat``; the STATE itself is built once per version, presence and seat.
+
+        Every connection of a seat (and every spectator) shares that text; only the events differ.
+        """
         key = (self.version, self._presence_epoch, seat)
-        if not events and key in self._cache:
-            return self._cache[key]
-        if self._log_round != self.match.round_number:
-            self._log_cache.clear()  # entries of past rounds are never shown again
-            self._log_round = self.match.round_number
-        view = self.match.round.view(seat)
-        state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
-        state["open"], state["creator"] = self.config.open, self.config.creator
-        state["turn_timer"], state["turn_deadline"] = self.config.turn_timer, self.turn_deadline()
-        text = dumps({"type": "state", "version": self.version, "state": state, "events": events_for(events, seat)})
-        if not events:
+        body = self._cache.get(key)
+        if body is None:
+            if self._log_round != self.match.round_number:
+                self._log_cache.clear()  # entries of past rounds are never shown again
+                self._log_round = self.match.round_number
+            view = self.match.round.view(seat)
+            state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
+            state["open"], state["creator"] = self.config.open, self.config.creator
+            state["turn_timer"], state["turn_deadline"] = self.config.turn_timer, self.turn_deadline()
+            body = dumps(state)
             if len(self._cache) > 64:
                 self._cache.clear()
-            self._cache[key] = text
-        return text
+            self._cache[key] = body
+        shown = dumps(events_for(events, seat))
+        return f'{{"type":"state","version":{self.version},"state":{body},"events":{shown}}}'
 
     def events_since(self, since: int | None) -> list[dict[str, Any]] | None:
         """Events of every version after ``since``, or ``None`` when a full snapshot is needed."""
@@ -286,16 +292,20 @@ class Table:
         """Check, store, apply and publish one action; raises :class:`ProtocolError` when refused."""
         async with self.lock:
             canonical = self.check(seat, action, version)
+            if not self.storage.available:
+                raise ProtocolError("moves are refused while the game store is unavailable; try again shortly")
             now = datetime.now(UTC)
             try:
-                await self.storage.append_action(self.code, self.version + 1, canonical, now)
+                stored = await self.storage.append_action(self.code, self.version + 1, canonical, now)
             except Exception:
                 log.exception("cannot store action %d of table %s", self.version + 1, self.code)
                 raise ProtocolError("the move could not be stored; try again") from None
-            events = self._apply(canonical)
+            events = self._apply(stored)
             self.turn_started = now.timestamp()  # as stored: a restart resumes the same clock
             await self._publish(events)
         self.schedule()
+        if stored != canonical:  # an earlier attempt was committed after all: that is what happened
+            raise ProtocolError(f"stale version {self.version - 1} (the table is at version {self.version})")
 
     async def hint(self, seat: int | None) -> tuple[Move, str]:
         if seat is None or not self.match.round.view(seat).my_turn:
@@ -391,27 +401,38 @@ class Table:
 
     # --- automatic play -----------------------------------------------------------------------
 
+    def _due(self) -> tuple[str, float, Callable[[int], Awaitable[None]]] | None:
+        """The automatic action the table waits for now, with its pause; ``None`` when it waits for a person."""
+        match = self.match
+        if self.closed or self.idle() or match.is_over() or self.status == "waiting":
+            return None
+        if match.round.is_over():
+            if any(self.automatic(s) for s in range(len(self.config.seats))):
+                return "next_round", self.timing.next_round_delay, self._next_round
+            return None
+        if self.automatic(match.to_move):
+            return "bot", self.timing.bot_delay, self._bot_move
+        if match.round.forced_move() is not None:
+            return "forced", self.timing.forced_delay, self._forced_move
+        if (deadline := self.turn_deadline()) is not None:
+            return "turn_timer", max(0.0, deadline - time.time()), self._bot_move
+        return None
+
     def schedule(self) -> None:
         """Plan the next automatic action (a bot's or covered seat's move, a forced move, a new round).
 
-        Plans are never cancelled (a cancelled task could be mid-write): a newer plan bumps the
-        generation and older ones give up when they wake.
+        A plan already pending for the same version and the same kind of action stands: arrivals
+        and departures do not restart its pause. Plans are never cancelled (a cancelled task could
+        be mid-write): a newer plan bumps the generation and older ones give up when they wake.
         """
+        due = self._due()
+        key = None if due is None else (self.version, due[0])
+        if key is not None and key == self._planned:
+            return
         self._generation += 1
-        match = self.match
-        if self.closed or self.idle() or match.is_over() or self.status == "waiting":
-            return
-        if match.round.is_over():
-            if any(self.automatic(s) for s in range(len(self.config.seats))):
-                self._spawn(self._later(self._generation, self.timing.next_round_delay, self._next_round))
-            return
-        if self.automatic(match.to_move):
-            self._spawn(self._later(self._generation, self.timing.bot_delay, self._bot_move))
-        elif match.round.forced_move() is not None:
-            self._spawn(self._later(self._generation, self.timing.forced_delay, self._forced_move))
-        elif (deadline := self.turn_deadline()) is not None:
-            delay = max(0.0, deadline - time.time())
-            self._spawn(self._later(self._generation, delay, self._bot_move))
+        self._planned = key
+        if due is not None:
+            self._spawn(self._later(self._generation, due[1], due[2]))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -425,9 +446,12 @@ class Table:
         try:
             await action(generation)
         except ProtocolError:
-            pass  # the table moved on meanwhile
+            pass  # the table moved on meanwhile, or the action could not be stored
         except Exception:
             log.exception("automatic action failed at table %s", self.code)
+        finally:
+            if generation == self._generation:
+                self._planned = None  # nothing is pending any more: the next schedule() plans afresh
 
     async def _next_round(self, _generation: int) -> None:
         seat = next(s for s in range(len(self.config.seats)) if self.automatic(s))

@@ -1,0 +1,301 @@
+"""One client's WebSocket: a bounded outbox for everything sent to it, its message budget, and its end.
+
+Everything the server sends a client (its replies, its errors, the table's broadcasts) goes through
+one :class:`Outbox`. The outbox holds at most one pending ``state`` (a newer one supersedes it; the
+text is built when it is sent, so a slow client costs no copies) and a fixed number of other
+messages, so the memory one client can hold in this process is bounded whatever it does. A client
+that keeps sending over its budget, or stops reading, is sent one final ``error`` and disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from chickenfoot.server.hub import Hub
+from chickenfoot.server.protocol import (
+    MAX_FRAME_BYTES,
+    ConnectQuery,
+    MoveMessage,
+    NextRoundMessage,
+    PingMessage,
+    ProtocolError,
+    dumps,
+    one_line,
+    parse_client_message,
+)
+from chickenfoot.server.pubsub import Message
+from chickenfoot.server.storage import StorageUnavailable
+from chickenfoot.server.table import NEXT_ROUND, Table
+
+CLOSE_NO_TABLE = 4404
+CLOSE_BAD_TOKEN = 4403
+"""An unknown or revoked credential, or a page of a foreign origin."""
+CLOSE_BAD_QUERY = 4400
+CLOSE_TOO_BIG = 1009
+CLOSE_FLOODING = 4429
+"""The client kept sending more messages than its budget allows."""
+CLOSE_NOT_READING = 4408
+"""The client stopped reading: a message waited longer than the send timeout."""
+CLOSE_TRY_LATER = 1013
+"""The game store is unavailable; the client may reconnect shortly."""
+MAX_MERGED_EVENTS = 500
+"""Events carried by coalesced states; beyond that the client gets the snapshot alone (``events: []``)."""
+FINAL_SEND_SECONDS = 10.0
+"""How long the final error and close may wait for a client that does not read (its table has let go of it)."""
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    """What one connection may cost: its message budget and what may wait for it."""
+
+    rate_burst: int = 20
+    rate_per_second: float = 10.0
+    max_pending: int = 32
+    """Replies and notices waiting for one client; beyond that the server stops reading from it."""
+    send_timeout: float = 5.0
+    """Seconds one message may wait for the client to read before it is disconnected as not reading."""
+
+
+class TokenBucket:
+    """An allowance: ``burst`` at once, refilled at ``rate`` a second."""
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class _PendingState:
+    """The place of the next ``state`` in the outbox, with the events it will carry."""
+
+    __slots__ = ("events",)
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] | None = []
+        """``None``: too many to carry, the state goes out as a snapshot."""
+
+
+class Outbox:
+    """What waits to be sent to one client, in order: at most one state and ``limit`` other messages."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: deque[str | _PendingState] = deque()
+        self._state: _PendingState | None = None
+        self._others = 0
+        self._ready = asyncio.Event()
+        self._space = asyncio.Event()
+        self._space.set()
+
+    def put_state(self, events: list[dict[str, Any]]) -> None:
+        """A newer state (with the events that led to it) supersedes the one waiting, if any."""
+        if self._state is None:
+            self._state = _PendingState()
+            self._items.append(self._state)
+            self._ready.set()
+        pending = self._state
+        if pending.events is not None:
+            pending.events.extend(events)
+            if len(pending.events) > MAX_MERGED_EVENTS:
+                pending.events = None
+
+    def put(self, text: str) -> bool:
+        """Queue a message; ``False`` (dropped) when ``limit`` are already waiting."""
+        if self._others >= self.limit:
+            return False
+        self._items.append(text)
+        self._others += 1
+        self._ready.set()
+        if self._others >= self.limit:
+            self._space.clear()
+        return True
+
+    async def wait_for_space(self) -> None:
+        await self._space.wait()
+
+    async def get(self) -> str | list[dict[str, Any]]:
+        """The next message, or the events of the next state (to be built when it is sent)."""
+        while not self._items:
+            self._ready.clear()
+            await self._ready.wait()
+        item = self._items.popleft()
+        if isinstance(item, str):
+            self._others -= 1
+            self._space.set()
+            return item
+        self._state = None
+        return item.events if item.events is not None else []
+
+
+class Connection:
+    """One client at one table, from its first state to its last message."""
+
+    def __init__(self, websocket: WebSocket, table: Table, seat: int | None, limits: ConnectionLimits) -> None:
+        self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
+        self.outbox = Outbox(limits.max_pending)
+        self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second)
+        # Messages over budget are refused one by one until this second allowance runs out too.
+        self.strikes = TokenBucket(limits.rate_burst, 1.0)
+        self.farewell: tuple[int, str] | None = None
+
+    def on_change(self, message: Message) -> None:
+        """A table broadcast: a new state, or a notice about the service."""
+        notice = message.get("notice")
+        if notice is not None:
+            self.outbox.put(dumps(notice))
+        else:
+            self.outbox.put_state(message["events"])
+
+    async def serve(self, since: int | None, notice: dict[str, Any] | None) -> None:
+        table, seat = self.table, self.seat
+        # Subscribing and taking the first state happen with no await between: nothing can be missed.
+        unsubscribe = table.pubsub.subscribe(table.channel(), self.on_change)
+        table.arrive(seat)
+        # The first state is built now: it is the snapshot the protocol promises, with no later event merged in.
+        self.outbox.put(table.state_text(seat, table.events_since(since) or []))
+        if notice is not None:
+            self.outbox.put(dumps(notice))
+        sender = asyncio.create_task(self._send_all())
+        receiver = asyncio.create_task(self._receive_all())
+        try:
+            await table.announce(seat)
+            await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            unsubscribe()
+            sender.cancel()
+            receiver.cancel()
+            await table.disconnect(seat)
+        if self.farewell is not None:
+            await self._say_goodbye(*self.farewell)
+
+    async def _send_all(self) -> None:
+        with suppress(WebSocketDisconnect, RuntimeError, OSError):
+            while True:
+                item = await self.outbox.get()
+                text = item if isinstance(item, str) else self.table.state_text(self.seat, item)
+                try:
+                    async with asyncio.timeout(self.limits.send_timeout):
+                        await self.websocket.send_text(text)
+                except TimeoutError:
+                    self.farewell = (
+                        CLOSE_NOT_READING,
+                        f"disconnected: not reading (a message waited over {self.limits.send_timeout:g} s)",
+                    )
+                    return
+
+    async def _receive_all(self) -> None:
+        with suppress(WebSocketDisconnect, RuntimeError, OSError):
+            while True:
+                await self.outbox.wait_for_space()  # a client that does not read its replies is not read either
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if not self.budget.take():
+                    if not self.strikes.take():
+                        limits = self.limits
+                        self.farewell = (
+                            CLOSE_FLOODING,
+                            f"disconnected: too many messages (at most {limits.rate_per_second:g} a second, "
+                            f"bursts of {limits.rate_burst})",
+                        )
+                        return
+                    self.outbox.put(dumps({"type": "error", "message": "too many messages: slow down"}))
+                    continue
+                data: str | bytes | None = message.get("text")
+                if data is None:
+                    data = message.get("bytes")
+                    if data is None:
+                        continue
+                if len(data) > MAX_FRAME_BYTES or (isinstance(data, str) and len(data.encode()) > MAX_FRAME_BYTES):
+                    self.farewell = (CLOSE_TOO_BIG, f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing")
+                    return
+                reply = await answer(self.table, self.seat, data)
+                if reply is not None:
+                    self.outbox.put(dumps(reply))
+
+    async def _say_goodbye(self, code: int, reason: str) -> None:
+        """The final error and the close; given up after a while for a client that does not read."""
+        client = self.websocket.client
+        log.warning("%s at table %s: %s", client.host if client else "a client", self.table.code, reason)
+        with suppress(Exception):
+            async with asyncio.timeout(FINAL_SEND_SECONDS):
+                await self.websocket.send_text(dumps({"type": "error", "message": reason}))
+                await self.websocket.close(code, reason[:120])
+
+
+async def refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """One ``error`` line, then the close: for connections that never reach a table."""
+    await websocket.send_text(dumps({"type": "error", "message": reason}))
+    await websocket.close(code)
+
+
+async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: ConnectionLimits) -> None:
+    """One client's socket: an initial state, then its requests and every change of the table."""
+    try:
+        table = await hub.get(code)
+        if table is None:
+            await refuse(websocket, CLOSE_NO_TABLE, f"no table {code[:16]!r}")
+            return
+        try:
+            query = ConnectQuery.model_validate(dict(websocket.query_params))
+        except ValidationError as exc:
+            await refuse(websocket, CLOSE_BAD_QUERY, one_line(exc, "query"))
+            return
+        seat: int | None = None
+        if query.token:
+            seat = await hub.credentials.seat_of(table.code, query.token)
+            if seat is None:
+                await refuse(websocket, CLOSE_BAD_TOKEN, "unknown token for this table")
+                return
+        while table.closed:  # released from memory meanwhile: read it back (it is in storage)
+            table = await hub.get(code)
+            if table is None:  # gone from storage meanwhile
+                await refuse(websocket, CLOSE_NO_TABLE, f"no table {code[:16]!r}")
+                return
+    except StorageUnavailable as exc:
+        await refuse(websocket, CLOSE_TRY_LATER, str(exc))
+        return
+    try:
+        await Connection(websocket, table, seat, limits).serve(query.since, hub.notice())
+    finally:
+        hub.left(table)
+
+
+async def answer(table: Table, seat: int | None, data: str | bytes) -> dict[str, Any] | None:
+    """The reply to one client message (``None`` when the reply is the broadcast state)."""
+    try:
+        request = parse_client_message(data)
+        if isinstance(request, PingMessage):
+            return {"type": "pong"}
+        if isinstance(request, NextRoundMessage):
+            if seat is None or table.config.seats[seat].kind != "human":
+                raise ProtocolError("only a seated player can deal the next round")
+            await table.act(seat, NEXT_ROUND)
+            return None
+        if isinstance(request, MoveMessage):
+            await table.act(seat, request.move, request.version)
+            return None
+        move, reason = await table.hint(seat)
+        return {"type": "hint", "move": str(move), "reason": reason}
+    except ProtocolError as exc:
+        return {"type": "error", "message": str(exc)}

@@ -1,0 +1,170 @@
+"""The tables this process holds in memory: loaded from storage on demand, released when idle, swept when abandoned."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from chickenfoot.server.credentials import Credentials
+from chickenfoot.server.pubsub import PubSub
+from chickenfoot.server.storage import Storage, StorageUnavailable
+from chickenfoot.server.table import Table, TableConfig, Timing
+
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+OUTAGE = "the game store is unavailable: moves are refused until it is back"
+RECOVERED = "the game store is back: play on"
+
+
+@dataclass(frozen=True, slots=True)
+class Expiry:
+    """How long tables stay: in memory once nobody is connected, in storage when nobody ever played."""
+
+    idle_seconds: float = 300.0
+    """A table nobody is connected to leaves memory after this long (it is read back on demand)."""
+    unjoined_seconds: float = 86_400.0
+    """A table without a single move is deleted from storage this long after its creation."""
+    sweep_seconds: float = 60.0
+    sweep_batch: int = 500
+    """Tables deleted per sweep at most: each sweep's work is bounded."""
+
+
+def service_notice(available: bool) -> dict[str, Any]:
+    """The ``service`` message of docs/protocol.md."""
+    return {"type": "service", "storage": "up" if available else "down", "message": RECOVERED if available else OUTAGE}
+
+
+class Hub:
+    """The tables of this process, loaded from storage on first use."""
+
+    def __init__(self, storage: Storage, pubsub: PubSub, timing: Timing, expiry: Expiry | None = None) -> None:
+        self.storage, self.pubsub, self.timing = storage, pubsub, timing
+        self.expiry = expiry or Expiry()
+        self.credentials = Credentials(storage)
+        self.tables: dict[str, Table] = {}
+        self._idle_since: dict[str, float] = {}
+        self._closing: dict[str, asyncio.Task[None]] = {}
+        self._lock = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
+        storage.on_availability(self._availability_changed)
+
+    async def get(self, code: str) -> Table | None:
+        """The table (read from storage when not in memory); raises ``StorageUnavailable`` during an outage."""
+        code = code.upper()
+        if not (code.isascii() and code.isalnum() and len(code) <= 16):
+            return None  # no table was ever given such a code (and storage need not see it)
+        if code in self.tables:
+            return self.tables[code]
+        async with self._lock:
+            if code not in self.tables:
+                if (closing := self._closing.get(code)) is not None:
+                    await closing  # its last action must be stored before the table is read back
+                loaded = await self.storage.load_table(code)
+                if loaded is None:
+                    return None
+                config, actions = loaded
+                table = Table.restore(code, TableConfig.from_json(config), actions, *self._services())
+                table.resume_clock(await self.storage.last_action_time(code))
+                self._add(table)
+        return self.tables[code]
+
+    async def create(self, config: TableConfig) -> Table:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            if await self.storage.create_table(code, config.to_json()):
+                break
+        async with self._lock:
+            self._add(Table.restore(code, config, [], *self._services()))
+        return self.tables[code]
+
+    def _services(self) -> tuple[Storage, PubSub, Timing]:
+        return self.storage, self.pubsub, self.timing
+
+    def _add(self, table: Table) -> None:
+        self.tables[table.code] = table
+        self._idle_since[table.code] = time.monotonic()
+        table.schedule()
+
+    def left(self, table: Table) -> None:
+        """A connection of ``table`` ended: release it if it was the last one."""
+        if table.idle():
+            self._idle_since[table.code] = time.monotonic()
+            self.release(table)
+
+    def release(self, table: Table) -> None:
+        """Drop a table nobody is connected to from memory (storage holds all of it)."""
+        if table.closed or not table.idle() or self.tables.get(table.code) is not table:
+            return
+        table.closed = True  # at once: a connection arriving from now on loads the table afresh
+        del self.tables[table.code]
+        self._idle_since.pop(table.code, None)
+        self._closing[table.code] = asyncio.create_task(self._close(table))
+
+    async def _close(self, table: Table) -> None:
+        try:
+            await table.close()
+        finally:
+            self._closing.pop(table.code, None)
+
+    # --- expiry -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the periodic sweep (once the event loop runs)."""
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.expiry.sweep_seconds)
+            try:
+                await self.sweep()
+            except StorageUnavailable:
+                pass  # the outage is reported already; the next sweep tries again
+            except Exception:
+                log.exception("sweeping tables failed")
+
+    async def sweep(self) -> int:
+        """Release tables idle too long, delete from storage those nobody played; returns the deletions."""
+        now = time.monotonic()
+        for code, since in list(self._idle_since.items()):
+            table = self.tables.get(code)
+            if table is not None and table.idle() and now - since >= self.expiry.idle_seconds:
+                self.release(table)
+        if not self.storage.available:
+            return 0
+        cutoff = datetime.now(UTC) - timedelta(seconds=self.expiry.unjoined_seconds)
+        async with self._lock:  # no table is read back while its row may go
+            in_use = {code for code, table in self.tables.items() if not table.idle()}
+            deleted = await self.storage.delete_unplayed(cutoff, self.expiry.sweep_batch, keep=in_use)
+            for code in deleted:
+                if (table := self.tables.get(code)) is not None:
+                    self.release(table)
+            return len(deleted)
+
+    # --- the game store's outages -------------------------------------------------------------
+
+    def _availability_changed(self, available: bool) -> None:
+        asyncio.get_running_loop().create_task(self._announce(available))
+
+    async def _announce(self, available: bool) -> None:
+        notice = service_notice(available)
+        for table in list(self.tables.values()):
+            await self.pubsub.publish(table.channel(), {"notice": notice})
+            if available:
+                table.schedule()  # automatic play refused during the outage is planned again
+
+    def notice(self) -> dict[str, Any] | None:
+        """What a client connecting now should be told about the service (nothing when all is well)."""
+        return None if self.storage.available else service_notice(False)
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for table in list(self.tables.values()):
+            await table.close()
+        await asyncio.gather(*self._closing.values(), return_exceptions=True)

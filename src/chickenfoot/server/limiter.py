@@ -1,0 +1,51 @@
+"""Per-address limits on new WebSocket connections and new tables (the ``limits`` library).
+
+The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
+``storage`` at ``redis://host:6379`` shares them between several server processes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import limits
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import ConfigurationError
+from limits.storage import storage_from_string
+
+Action = Literal["connection", "table"]
+WHAT = {"connection": "new connections", "table": "new tables"}
+
+
+@dataclass(frozen=True, slots=True)
+class AddressLimits:
+    """How many new connections and new tables one client address may open (``limits`` notation)."""
+
+    connections: str = "60/minute"
+    tables: str = "20/minute"
+    storage: str = "memory://"
+    """A ``limits`` storage URI (``memory://``, ``redis://host:6379``, ...)."""
+
+
+class Limiter:
+    """Counts each address's new connections and tables in a moving window."""
+
+    def __init__(self, settings: AddressLimits) -> None:
+        self.items = {"connection": limits.parse(settings.connections), "table": limits.parse(settings.tables)}
+        try:
+            storage = storage_from_string(f"async+{settings.storage}")
+        except ConfigurationError as exc:
+            raise ValueError(f"bad limits storage {settings.storage!r}: {exc}") from None
+        self.limiter = MovingWindowRateLimiter(storage)
+
+    async def refusal(self, action: Action, address: str) -> tuple[str, int] | None:
+        """``None`` if ``address`` may do ``action`` now (and counts it), else a one-line reason and seconds to wait."""
+        item = self.items[action]
+        if await self.limiter.hit(item, action, address):
+            return None
+        stats = await self.limiter.get_window_stats(item, action, address)
+        wait = max(1, math.ceil(stats.reset_time - time.time()))
+        return f"too many {WHAT[action]} from your address (limit {item}); try again in {wait} s", wait
