@@ -101,7 +101,7 @@ def test_a_table_nobody_watches_pauses_and_leaves_memory(client: TestClient) -> 
 def test_tables_nobody_connects_to_leave_memory_at_the_sweep(make_client: Callable[..., TestClient]) -> None:
     client = make_client(expiry=Expiry(idle_seconds=0))
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    code = create_table(client, [HUMAN, HUMAN])["code"]
+    code = create_table(client, [HUMAN, HUMAN], claim=False)["code"]  # the friend has not come yet
     watched = create_table(client, [HUMAN, HUMAN])["code"]
     with client.websocket_connect(f"/ws/{watched}") as ws:
         ws.receive_json()

@@ -170,7 +170,10 @@ class Storage:
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
-        """A transaction; raises ``IntegrityError`` for data the schema refuses, else ``StorageUnavailable``."""
+        """A transaction; raises ``IntegrityError`` for data the schema refuses, else ``StorageUnavailable``.
+
+        ``_Refused``, raised inside to roll back, passes through: the database answered.
+        """
         if not self.available:
             raise StorageUnavailable
         try:
@@ -180,7 +183,7 @@ class Storage:
                 return
             async with self._lock, self.engine.begin() as conn:
                 yield conn
-        except sa.exc.IntegrityError:
+        except (sa.exc.IntegrityError, _Refused):
             raise
         except Exception as exc:
             self._failed(exc)
