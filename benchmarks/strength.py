@@ -10,11 +10,13 @@ Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 from chickenfoot import Round, Rules
 from chickenfoot.arena import ArenaConfig, rerate, run_arena
@@ -79,6 +81,17 @@ def timing(level: str, count: int, seed: int, iterations: int | None) -> dict[st
     return result
 
 
+def machine() -> dict[str, Any]:
+    """What the machine was doing: results measured under load say so."""
+    return {"load_average": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
+
+
+def save(name: str, data: object) -> None:
+    out = RESULTS / name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -89,6 +102,11 @@ def main() -> None:
     t.add_argument("--iterations", type=int, help="a pure iteration budget instead of the level's")
     c = sub.add_parser("claims", help="the arena runs behind the README's strength claims")
     c.add_argument("--only", choices=list(CLAIMS))
+    o = sub.add_parser("openspiel-speed", help="cost of python_chickenfoot's clone() and of an ISMCTSBot move")
+    o.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    o.add_argument("--positions", type=int, default=20)
+    o.add_argument("--simulations", type=int, default=100)
+    o.add_argument("--label", default="")
     r = sub.add_parser("rerate", help="recompute the ratings of saved results with the current method")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
@@ -96,13 +114,19 @@ def main() -> None:
         for path in args.dirs:
             rerate(path)
         return
+    if args.command == "openspiel-speed":
+        from outside import speed
+
+        rows = [dataclasses.asdict(speed(p, args.positions, args.simulations)) for p in args.players]
+        for row in rows:
+            print(json.dumps(row))
+        save(f"openspiel-speed{'-' + args.label if args.label else ''}.json", {"rows": rows, **machine()})
+        return
     if args.command == "timing":
         result = timing(args.level, args.positions, args.seed, args.iterations)
         print(json.dumps(result))
         suffix = f"-{args.iterations}it" if args.iterations else ""
-        out = RESULTS / f"timing-{args.level}{suffix}.json"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        save(f"timing-{args.level}{suffix}.json", result)
         return
     for name, config in CLAIMS.items():
         if args.only in (None, name):
