@@ -2,7 +2,7 @@
 
     python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
-    python benchmarks/strength.py rerate DIR [DIR ...]   # ratings of saved results, recomputed
+    python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
 """
@@ -107,7 +107,7 @@ def main() -> None:
     o.add_argument("--positions", type=int, default=20)
     o.add_argument("--simulations", type=int, default=100)
     o.add_argument("--label", default="")
-    r = sub.add_parser("rerate", help="recompute the ratings of saved results with the current method")
+    r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
     if args.command == "rerate":
