@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,6 +28,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import chickenfoot.interop.openspiel  # noqa: F401 (registers python_chickenfoot)
+from chickenfoot.arena import GameResult, SlotResult
 from chickenfoot.bots import Budget, make_bot
 from chickenfoot.bots.search import EXPLORATION, REWARD_SCALE, SearchBot
 from chickenfoot.interop.actions import ActionCodec
@@ -96,36 +98,78 @@ def make_player(game: pyspiel.Game, name: str, simulations: int, seed: int) -> P
     return OursPlayer(name, simulations, seed)
 
 
-def deal_order(game: pyspiel.Game, deal_seed: int) -> list[int]:
-    """The tiles in deal order: hands seat by seat, then the boneyard in draw order."""
-    tiles = list(range(game.max_chance_outcomes()))
-    random.Random(deal_seed).shuffle(tiles)
-    return tiles
+@dataclass(frozen=True)
+class Entrant:
+    """A line-up slot: a label for the tables, the player kind and its simulations (iterations)."""
+
+    label: str
+    kind: str
+    simulations: int
 
 
-def play_round(game: pyspiel.Game, seats: Sequence[Player], order: Sequence[int]) -> tuple[list[float], list[float]]:
-    """Play one round on a fixed deal: returns per seat and CPU seconds per decision per seat."""
-    state = game.new_initial_state()
-    dealt = 0
-    draws = iter(order[game.num_players() * Rules().hand_size_for(game.num_players()) :])
-    seconds: list[list[float]] = [[] for _ in seats]
+@dataclass(frozen=True)
+class OutsideGame:
+    lineup: tuple[Entrant, ...]
+    seed: int
+    deal: int
+    rotation: int
+
+    def seat_of(self, slot: int) -> int:
+        return (slot + self.rotation) % len(self.lineup)
+
+
+def outside_schedule(lineup: Sequence[Entrant], deals: int, seed: int) -> list[OutsideGame]:
+    return [
+        OutsideGame(tuple(lineup), seed, deal, rotation) for deal in range(deals) for rotation in range(len(lineup))
+    ]
+
+
+def play(game: OutsideGame) -> GameResult:
+    """One round of the schedule on its duplicate deal; ranks and wins by the round's points."""
+    players = len(game.lineup)
+    spiel = pyspiel.load_game("python_chickenfoot", {"players": players, "zero_sum": True})
+    seats: list[Player] = [None] * players  # type: ignore[list-item]
+    for slot, entrant in enumerate(game.lineup):
+        seed = random.Random(f"{game.seed}:{game.deal}:{game.rotation}:{slot}").getrandbits(31)
+        seats[game.seat_of(slot)] = make_player(spiel, entrant.kind, entrant.simulations, seed)
+    order = list(range(spiel.max_chance_outcomes()))
+    random.Random(f"{game.seed}:{game.deal}").shuffle(order)
+    dealt = players * Rules().hand_size_for(players)
+    draws = iter(order[dealt:])
+    state = spiel.new_initial_state()
+    seconds: list[list[float]] = [[] for _ in range(players)]
     while not state.is_terminal():
         if state.is_chance_node():
-            if dealt < game.num_players() * Rules().hand_size_for(game.num_players()):
-                state.apply_action(order[dealt])
-                dealt += 1
-            else:
-                state.apply_action(next(draws))
+            state.apply_action(order[len(state.dealt)] if state.round is None else next(draws))
+            continue
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
             continue
         player = state.current_player()
-        if len(state.legal_actions()) == 1:
-            state.apply_action(state.legal_actions()[0])
-            continue
         start = time.process_time()
         action = seats[player].action(state)
         seconds[player].append(time.process_time() - start)
         state.apply_action(action)
-    return list(state.returns()), [sum(s) / len(s) if s else 0.0 for s in seconds]
+    points = state.round.points()
+    best = min(points)
+    winners = [s for s in range(players) if points[s] == best]
+    slots = []
+    for slot, entrant in enumerate(game.lineup):
+        seat = game.seat_of(slot)
+        rank = 1 + sum(p < points[seat] for p in points)
+        win = 1.0 / len(winners) if seat in winners else 0.0
+        slots.append(
+            SlotResult(entrant.label, slot, seat, rank, win, points[seat], (points[seat],), tuple(seconds[seat]))
+        )
+    return GameResult(game.deal, game.rotation, tuple(slots))
+
+
+def run_outside(games: Sequence[OutsideGame], workers: int) -> list[GameResult]:
+    if workers <= 1:
+        return [play(game) for game in games]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return sorted(pool.map(play, games), key=lambda r: (r.deal, r.rotation))
 
 
 @dataclass(frozen=True)

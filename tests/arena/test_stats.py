@@ -7,7 +7,17 @@ import statistics
 
 import pytest
 
-from chickenfoot.arena import GameResult, SlotResult, deal_bootstrap, ratings, schedule, share_ci, summarise, wilson
+from chickenfoot.arena import (
+    GameResult,
+    SlotResult,
+    deal_bootstrap,
+    margin_ci,
+    ratings,
+    schedule,
+    share_ci,
+    summarise,
+    wilson,
+)
 from chickenfoot.arena.stats import percentile
 from chickenfoot.rules import Rules
 
@@ -132,3 +142,12 @@ def test_a_bot_seated_twice_gets_one_rating() -> None:
 
 def _rest(s: SlotResult) -> tuple[int, int, int, float, int, tuple[int, ...], tuple[float, ...]]:
     return (s.slot, s.seat, s.rank, s.win, s.total, s.round_points, s.move_seconds)
+
+
+def test_margin_is_the_other_seats_mean_minus_the_bots_own_points() -> None:
+    # a's margin is 15 on even deals and 14 on odd ones: mean 14.5, half-width 1.96 * 0.5 / sqrt(20).
+    results = [result(deal, {"a": 1, "b": 2, "c": 3}, {"a": deal % 2, "b": 10, "c": 20}) for deal in range(20)]
+    mean, low, high = margin_ci(results, "a")
+    assert mean == pytest.approx(14.5)
+    assert (low, high) == pytest.approx((14.5 - 0.219, 14.5 + 0.219), abs=0.06)
+    assert margin_ci(results, "c")[0] == pytest.approx((0.5 + 10) / 2 - 20)

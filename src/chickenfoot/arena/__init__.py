@@ -16,7 +16,7 @@ from typing import Any
 
 from chickenfoot.arena.games import CHEATER, Game, GameResult, SlotResult, play, schedule
 from chickenfoot.arena.run import run
-from chickenfoot.arena.stats import BotSummary, deal_bootstrap, ratings, share_ci, summarise, wilson
+from chickenfoot.arena.stats import BotSummary, deal_bootstrap, margin_ci, ratings, share_ci, summarise, wilson
 from chickenfoot.bots import BOTS, DIFFICULTIES
 from chickenfoot.rules import Rules
 
@@ -168,6 +168,7 @@ __all__ = [
     "SlotResult",
     "deal_bootstrap",
     "load_results",
+    "margin_ci",
     "play",
     "ratings",
     "rerate",

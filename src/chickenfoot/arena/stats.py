@@ -67,6 +67,23 @@ def share_ci(clusters: Sequence[tuple[float, float]]) -> tuple[float, float, flo
     return (share, max(0.0, low), min(1.0, high))
 
 
+def margin_ci(results: Sequence[GameResult], bot: str) -> tuple[float, float, float]:
+    """Points per round that ``bot``'s tables' other seats scored above it (their mean minus its own),
+    with its 95% deal-bootstrap interval: positive is better for ``bot``."""
+    clusters: dict[int, tuple[float, float]] = {}
+    for game in results:
+        for slot in game.slots:
+            if slot.bot != bot:
+                continue
+            others = [s for s in game.slots if s is not slot]
+            total = sum(
+                sum(o.round_points[k] for o in others) / len(others) - own for k, own in enumerate(slot.round_points)
+            )
+            before = clusters.get(game.deal, (0.0, 0.0))
+            clusters[game.deal] = (before[0] + total, before[1] + len(slot.round_points))
+    return deal_bootstrap(list(clusters.values()))
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """The ``q``-quantile (0..1) by linear interpolation."""
     if not values:
