@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from chickenfoot.bots import endgame
 from chickenfoot.bots.base import Bot, Budget
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.move import PASS, Move
@@ -225,16 +226,23 @@ class SearchBot(Bot):
     name = "ismcts"
     tree = False
     """Search a full SO-ISMCTS tree rather than the root moves alone."""
+    exact_endgames = True
+    """Solve small endgames exactly (:mod:`chickenfoot.bots.endgame`) instead of sampling them."""
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None, workers: int = 1) -> None:
         super().__init__(seed, budget or Budget(iterations=DEFAULT_ITERATIONS))
         self.workers = workers
 
     def statistics(self, view: SeatView, budget: Budget | None = None) -> Stats:
-        """Root statistics for ``view`` (visits and total reward per legal move code)."""
+        """Root statistics for ``view`` (visits and total reward per legal move code); in an exact
+        endgame, visits are the consistent deals and rewards their exact values."""
         budget = budget or self.budget
         if view.seat is None or not view.legal_moves:
             raise ValueError("it is not this seat's turn")
+        if self.exact_endgames:
+            exact = endgame.solve(view)
+            if exact is not None:
+                return {code: (n, total / REWARD_SCALE) for code, (n, total) in exact.items()}
         iterations, seconds = limits(budget)
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
