@@ -140,6 +140,41 @@ def plot_curve(path: Path, runs: dict[str, list[dict[str, Any]]], title: str) ->
     plt.close(fig)
 
 
+def endgame_regret(players: int, count: int, budgets: list[int], seed: int) -> dict[str, Any]:
+    """On endgames the solver takes (positions of greedy rounds), how many points per decision the
+    sampled search (exact endgames off) gives away against the solved best move, by the solver's values."""
+    from chickenfoot.bots import SearchBot
+    from chickenfoot.bots.endgame import applies, solve
+
+    views = []
+    rng = random.Random(seed)
+    while len(views) < count:
+        r = Round.deal(Rules(), players, rng.getrandbits(32))
+        bot = make_bot("greedy", rng.getrandbits(32))
+        while not r.is_over():
+            view = r.view(r.to_move)
+            if applies(view) and len(view.legal_moves) > 1 and rng.random() < 0.5:
+                views.append(view)
+                break
+            r.push(bot.choose(view))
+    exact = [solve(view) for view in views]
+    solved = [(view, stats) for view, stats in zip(views, exact, strict=True) if stats is not None]
+    result: dict[str, Any] = {"players": players, "positions": len(views), "solved": len(solved)}
+    for budget in budgets:
+        sampled = SearchBot(seed, Budget(iterations=budget))
+        sampled.exact_endgames = False
+        regrets = []
+        for view, stats in solved:
+            best = max(total for _, total in stats.values()) / max(n for n, _ in stats.values())
+            chosen = sampled.choose(view).code
+            regrets.append(best - stats[chosen][1] / stats[chosen][0])
+        result[f"sampled_{budget}"] = {
+            "mean_regret_points": round(sum(regrets) / len(regrets), 3),
+            "share_not_best": round(sum(r > 1e-9 for r in regrets) / len(regrets), 3),
+        }
+    return result
+
+
 OUTSIDE_OPPONENTS = ("os-ismcts", "os-dmcts")
 
 
@@ -231,6 +266,11 @@ def main() -> None:
     u.add_argument("--deals", type=int, default=12)
     u.add_argument("--seed", type=int, default=9)
     u.add_argument("--workers", type=int, default=1)
+    e = sub.add_parser("endgame", help="points per decision the sampled search loses in solvable endgames")
+    e.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    e.add_argument("--positions", type=int, default=40)
+    e.add_argument("--budgets", type=int, nargs="+", default=[300, 1000])
+    e.add_argument("--seed", type=int, default=3)
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
@@ -270,6 +310,13 @@ def main() -> None:
         ]
         command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
         save(f"outside-{'-'.join(map(str, args.players))}p.json", {"rows": rows, "command": command, **machine()})
+        return
+    if args.command == "endgame":
+        rows = [endgame_regret(p, args.positions, args.budgets, args.seed) for p in args.players]
+        for row in rows:
+            print(json.dumps(row))
+        command = "python benchmarks/strength.py endgame " + " ".join(sys.argv[2:])
+        save("endgame-regret.json", {"rows": rows, "command": command, **machine()})
         return
     if args.command == "timing":
         result = timing(args.level, args.positions, args.seed, args.iterations)
