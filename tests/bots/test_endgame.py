@@ -98,3 +98,10 @@ def test_large_endgames_are_left_to_the_search() -> None:
     r = Round.deal(Rules(), 2, 0)
     assert not endgame.applies(r.view(r.to_move))
     assert endgame.solve(r.view(r.to_move)) is None
+
+
+def test_an_endgame_over_its_limits_is_left_to_the_search() -> None:
+    _, view = TWO[0]
+    assert endgame.solve(view, max_nodes=1) is None
+    assert endgame.solve(view, max_deals=0) is None
+    assert SearchBot(seed=1, budget=Budget(iterations=8)).choose(view) in view.legal_moves

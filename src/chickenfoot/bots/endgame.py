@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 from collections.abc import Iterator, Sequence
 
 from chickenfoot.knowledge import Knowledge, Slot
@@ -107,8 +108,10 @@ def _key(r: Round) -> tuple[object, ...]:
 class Solver:
     """max^n over one deal at a time, sharing one transposition table over all deals."""
 
-    def __init__(self, players: int, max_nodes: int = MAX_NODES) -> None:
+    def __init__(self, players: int, max_nodes: int = MAX_NODES, deadline: float | None = None) -> None:
         self.players = players
+        self.deadline = deadline
+        """A ``time.perf_counter`` time after which the solver gives up."""
         self.table: dict[tuple[object, ...], tuple[int, ...]] = {}
         self.nodes = 0
         self.max_nodes = max_nodes
@@ -122,7 +125,9 @@ class Solver:
         if known is not None:
             return known
         self.nodes += 1
-        if self.nodes > self.max_nodes:
+        if self.nodes > self.max_nodes or (
+            self.deadline is not None and not self.nodes % 1024 and time.perf_counter() > self.deadline
+        ):
             raise TooLarge
         mover = r.to_move
         best: tuple[int, ...] = ()
@@ -144,16 +149,19 @@ def reward(points: Sequence[int], seat: int) -> float:
     return (sum(points) - points[seat]) / (len(points) - 1) - points[seat]
 
 
-def solve(view: SeatView, max_deals: int = MAX_DEALS, max_nodes: int = MAX_NODES) -> Stats | None:
+def solve(
+    view: SeatView, max_deals: int = MAX_DEALS, max_nodes: int = MAX_NODES, deadline: float | None = None
+) -> Stats | None:
     """Per legal move code: (consistent deals, total reward in points) with exact play after it;
-    ``None`` when the endgame does not apply or is too large to solve within the limits."""
+    ``None`` when the endgame does not apply or is too large to solve within the limits (or before
+    ``deadline``, a ``time.perf_counter`` time)."""
     if not applies(view) or not view.my_turn:
         return None
     assert view.seat is not None
     knowledge = Knowledge(view)
     codes = [move.code for move in view.legal_moves]
     template = knowledge.round(random.Random(0))  # its hidden hands are replaced by each deal
-    solver = Solver(view.players, max_nodes)
+    solver = Solver(view.players, max_nodes, deadline)
     totals = dict.fromkeys(codes, 0.0)
     count = 0
     try:

@@ -239,11 +239,15 @@ class SearchBot(Bot):
         budget = budget or self.budget
         if view.seat is None or not view.legal_moves:
             raise ValueError("it is not this seat's turn")
+        iterations, seconds = limits(budget)
         if self.exact_endgames:
-            exact = endgame.solve(view)
+            started = time.perf_counter()
+            # Under a time budget the solver may spend half of it; the search gets what is left.
+            exact = endgame.solve(view, deadline=None if seconds is None else started + seconds / 2)
             if exact is not None:
                 return {code: (n, total / REWARD_SCALE) for code, (n, total) in exact.items()}
-        iterations, seconds = limits(budget)
+            if seconds is not None:
+                seconds -= time.perf_counter() - started
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
             return _worker(view, seeds[0], iterations, seconds, self.tree)
