@@ -219,7 +219,7 @@ def outside(
                 "seed": seed,
                 "lineup": [ours.label, *[theirs.label] * (players - 1)],
             }
-            out = RESULTS / f"outside-{players}p-{opponent}-{ratio}x"
+            out = RESULTS / f"outside-{players}p-{opponent}-{ratio}x{label}"
             out.mkdir(parents=True, exist_ok=True)
             write_json(out / "results.json", config | {"matches": deals}, list(summary.values()), results)
     return rows
@@ -266,6 +266,7 @@ def main() -> None:
     u.add_argument("--deals", type=int, default=12)
     u.add_argument("--seed", type=int, default=9)
     u.add_argument("--workers", type=int, default=1)
+    u.add_argument("--label", default="", help="kept apart from other runs under this name (e.g. a repeat)")
     e = sub.add_parser("endgame", help="points per decision the sampled search loses in solvable endgames")
     e.add_argument("--players", type=int, nargs="+", default=[2, 4])
     e.add_argument("--positions", type=int, default=40)
@@ -303,13 +304,14 @@ def main() -> None:
             plot_curve(out / "curve.png", {label: run["rows"] for label, run in saved.items()}, name)
         return
     if args.command == "outside":
+        suffix = f"-{args.label}" if args.label else ""
         rows = [
             row
             for players in args.players
-            for row in outside(players, args.simulations, args.deals, args.seed, args.workers, args.ratios)
+            for row in outside(players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix)
         ]
         command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
-        save(f"outside-{'-'.join(map(str, args.players))}p.json", {"rows": rows, "command": command, **machine()})
+        save(f"outside-{'-'.join(map(str, args.players))}p{suffix}.json", {"rows": rows, "command": command, **machine()})
         return
     if args.command == "endgame":
         rows = [endgame_regret(p, args.positions, args.budgets, args.seed) for p in args.players]
