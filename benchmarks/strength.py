@@ -179,7 +179,7 @@ OUTSIDE_OPPONENTS = ("os-ismcts", "os-dmcts")
 
 
 def outside(
-    players: int, simulations: int, deals: int, seed: int, workers: int, ratios: list[int]
+    players: int, simulations: int, deals: int, seed: int, workers: int, ratios: list[int], label: str
 ) -> list[dict[str, Any]]:
     """Our search at ``ratio`` times the simulations of each OpenSpiel searcher, one against the rest,
     single rounds on duplicate deals; each run kept under results/outside-<players>p-<opponent>-<ratio>x/."""
@@ -311,7 +311,8 @@ def main() -> None:
             for row in outside(players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix)
         ]
         command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
-        save(f"outside-{'-'.join(map(str, args.players))}p{suffix}.json", {"rows": rows, "command": command, **machine()})
+        name = f"outside-{'-'.join(map(str, args.players))}p{suffix}.json"
+        save(name, {"rows": rows, "command": command, **machine()})
         return
     if args.command == "endgame":
         rows = [endgame_regret(p, args.positions, args.budgets, args.seed) for p in args.players]
