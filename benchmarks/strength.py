@@ -295,9 +295,13 @@ def main() -> None:
             file = out / "curve.json"
             saved = json.loads(file.read_text(encoding="utf-8")) if file.exists() else {}
             rows = curve(players, args.budgets, args.deals, args.opponent, args.seed, args.workers)
-            saved[args.label or "search"] = {
-                "rows": rows,
-                "command": "python benchmarks/strength.py curve " + " ".join(sys.argv[2:]),
+            label = args.label or "search"
+            # Budgets run apart (same deals) join the label's curve; a budget run again replaces its row.
+            earlier = [row for row in saved.get(label, {}).get("rows", []) if row["iterations"] not in args.budgets]
+            commands = [*saved.get(label, {}).get("commands", []), "python benchmarks/strength.py curve " + " ".join(sys.argv[2:])]
+            saved[label] = {
+                "rows": sorted(earlier + rows, key=lambda row: row["iterations"]),
+                "commands": commands,
                 **machine(),
             }
             file.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
