@@ -298,7 +298,8 @@ def main() -> None:
             label = args.label or "search"
             # Budgets run apart (same deals) join the label's curve; a budget run again replaces its row.
             earlier = [row for row in saved.get(label, {}).get("rows", []) if row["iterations"] not in args.budgets]
-            commands = [*saved.get(label, {}).get("commands", []), "python benchmarks/strength.py curve " + " ".join(sys.argv[2:])]
+            command = "python benchmarks/strength.py curve " + " ".join(sys.argv[2:])
+            commands = [*saved.get(label, {}).get("commands", []), command]
             saved[label] = {
                 "rows": sorted(earlier + rows, key=lambda row: row["iterations"]),
                 "commands": commands,
