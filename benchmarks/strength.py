@@ -2,7 +2,10 @@
 
     python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
-    python benchmarks/strength.py rerate DIR [DIR ...]   # ratings of saved results, recomputed
+    python benchmarks/strength.py curve [--players 2 4] [--budgets 100 300 ...] [--deals 30] [--label NAME]
+    python benchmarks/strength.py outside [--players 2 4] [--simulations 100] [--deals 10]
+    python benchmarks/strength.py openspiel-speed [--simulations 100] [--label NAME]
+    python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
 """
@@ -10,14 +13,17 @@ Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import random
+import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from chickenfoot import Round, Rules
-from chickenfoot.arena import ArenaConfig, rerate, run_arena
+from chickenfoot.arena import ArenaConfig, margin_ci, rerate, run, run_arena, schedule, summarise
 from chickenfoot.arena.stats import percentile
 from chickenfoot.bots import DIFFICULTIES, Budget, make_bot
 
@@ -79,6 +85,157 @@ def timing(level: str, count: int, seed: int, iterations: int | None) -> dict[st
     return result
 
 
+CURVE_BUDGETS = (100, 300, 1000, 3000, 10000, 30000)
+
+
+def curve(players: int, budgets: list[int], deals: int, opponent: str, seed: int, workers: int) -> list[dict[str, Any]]:
+    """The search (``ismcts``) at each iteration budget, one against ``players - 1`` fixed opponents,
+    single rounds on the same duplicate deals for every budget: round win share, points per round and
+    the margin (the other seats' mean points minus its own), each with its deal-bootstrap interval."""
+    lineup = ("ismcts", *[opponent] * (players - 1))
+    rows = []
+    for budget in budgets:
+        started = time.perf_counter()
+        results = run(schedule(lineup, Rules(rounds=1), deals, seed, iterations=budget), workers)
+        ours = next(row for row in summarise(results) if row.bot == "ismcts")
+        margin = margin_ci(results, "ismcts")
+        row = {
+            "iterations": budget,
+            "deals": deals,
+            "games": len(results),
+            "margin": [round(v, 2) for v in margin],
+            "win_share": [round(v, 3) for v in (ours.win_share, ours.win_low, ours.win_high)],
+            "points_per_round": [round(v, 2) for v in (ours.points_per_round, ours.points_low, ours.points_high)],
+            "move_seconds_p50": round(ours.move_p50, 4),
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
+def plot_curve(path: Path, runs: dict[str, list[dict[str, Any]]], title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axis = plt.subplots(figsize=(6, 4))
+    for label, rows in runs.items():
+        x = [row["iterations"] for row in rows]
+        mean = [row["margin"][0] for row in rows]
+        errors = [
+            [m - row["margin"][1] for m, row in zip(mean, rows, strict=True)],
+            [row["margin"][2] - m for m, row in zip(mean, rows, strict=True)],
+        ]
+        axis.errorbar(x, mean, yerr=errors, fmt="o-", capsize=4, label=label)
+    axis.set_xscale("log")
+    axis.set_xlabel("search iterations per move")
+    axis.set_ylabel("points/round margin (95% CI by deal)")
+    axis.axhline(0, color="grey", linewidth=0.5)
+    axis.legend()
+    axis.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def endgame_regret(players: int, count: int, budgets: list[int], seed: int) -> dict[str, Any]:
+    """On endgames the solver takes (positions of greedy rounds), how many points per decision the
+    sampled search (exact endgames off) gives away against the solved best move, by the solver's values."""
+    from chickenfoot.bots import SearchBot
+    from chickenfoot.bots.endgame import applies, solve
+
+    views = []
+    rng = random.Random(seed)
+    while len(views) < count:
+        r = Round.deal(Rules(), players, rng.getrandbits(32))
+        bot = make_bot("greedy", rng.getrandbits(32))
+        while not r.is_over():
+            view = r.view(r.to_move)
+            if applies(view) and len(view.legal_moves) > 1 and rng.random() < 0.5:
+                views.append(view)
+                break
+            r.push(bot.choose(view))
+    exact = [solve(view) for view in views]
+    solved = [(view, stats) for view, stats in zip(views, exact, strict=True) if stats is not None]
+    result: dict[str, Any] = {"players": players, "positions": len(views), "solved": len(solved)}
+    for budget in budgets:
+        sampled = SearchBot(seed, Budget(iterations=budget))
+        sampled.exact_endgames = False
+        regrets = []
+        for view, stats in solved:
+            best = max(total for _, total in stats.values()) / max(n for n, _ in stats.values())
+            chosen = sampled.choose(view).code
+            regrets.append(best - stats[chosen][1] / stats[chosen][0])
+        result[f"sampled_{budget}"] = {
+            "mean_regret_points": round(sum(regrets) / len(regrets), 3),
+            "share_not_best": round(sum(r > 1e-9 for r in regrets) / len(regrets), 3),
+        }
+    return result
+
+
+OUTSIDE_OPPONENTS = ("os-ismcts", "os-dmcts")
+
+
+def outside(
+    players: int, simulations: int, deals: int, seed: int, workers: int, ratios: list[int], label: str
+) -> list[dict[str, Any]]:
+    """Our search at ``ratio`` times the simulations of each OpenSpiel searcher, one against the rest,
+    single rounds on duplicate deals; each run kept under results/outside-<players>p-<opponent>-<ratio>x/."""
+    from outside import Entrant, outside_schedule, run_outside
+
+    from chickenfoot.arena.report import write_json
+
+    rows = []
+    for opponent in OUTSIDE_OPPONENTS:
+        theirs = Entrant(f"{opponent}@{simulations}", opponent, simulations)
+        for ratio in ratios:
+            ours = Entrant(f"ismcts@{simulations * ratio}", "ismcts", simulations * ratio)
+            started = time.perf_counter()
+            results = run_outside(outside_schedule((ours, *[theirs] * (players - 1)), deals, seed), workers)
+            summary = {row.bot: row for row in summarise(results)}
+            margin = margin_ci(results, ours.label)
+            row = {
+                "players": players,
+                "ours": ours.label,
+                "theirs": theirs.label,
+                "deals": deals,
+                "rounds": len(results),
+                "margin": [round(v, 2) for v in margin],
+                "round_win_share": [
+                    round(v, 3)
+                    for v in (summary[ours.label].win_share, summary[ours.label].win_low, summary[ours.label].win_high)
+                ],
+                "our_cpu_s_per_move": round(summary[ours.label].move_p50, 4),
+                "their_cpu_s_per_move": round(summary[theirs.label].move_p50, 4),
+                "seconds": round(time.perf_counter() - started, 1),
+            }
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+            config = {
+                "players": players,
+                "deals": deals,
+                "seed": seed,
+                "lineup": [ours.label, *[theirs.label] * (players - 1)],
+            }
+            out = RESULTS / f"outside-{players}p-{opponent}-{ratio}x{label}"
+            out.mkdir(parents=True, exist_ok=True)
+            write_json(out / "results.json", config | {"matches": deals}, list(summary.values()), results)
+    return rows
+
+
+def machine() -> dict[str, Any]:
+    """What the machine was doing: results measured under load say so."""
+    return {"load_average": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
+
+
+def save(name: str, data: object) -> None:
+    out = RESULTS / name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -89,20 +246,91 @@ def main() -> None:
     t.add_argument("--iterations", type=int, help="a pure iteration budget instead of the level's")
     c = sub.add_parser("claims", help="the arena runs behind the README's strength claims")
     c.add_argument("--only", choices=list(CLAIMS))
-    r = sub.add_parser("rerate", help="recompute the ratings of saved results with the current method")
+    o = sub.add_parser("openspiel-speed", help="cost of python_chickenfoot's clone() and of an ISMCTSBot move")
+    o.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    o.add_argument("--positions", type=int, default=20)
+    o.add_argument("--simulations", type=int, default=100)
+    o.add_argument("--label", default="")
+    k = sub.add_parser("curve", help="the search's strength as its iteration budget grows")
+    k.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    k.add_argument("--budgets", type=int, nargs="+", default=list(CURVE_BUDGETS))
+    k.add_argument("--deals", type=int, default=30)
+    k.add_argument("--opponent", default="heuristic")
+    k.add_argument("--seed", type=int, default=5)
+    k.add_argument("--workers", type=int, default=1)
+    k.add_argument("--label", default="", help="a name for this version of the search (results kept per label)")
+    u = sub.add_parser("outside", help="our search against OpenSpiel's ISMCTSBot and determinized MCTS")
+    u.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    u.add_argument("--simulations", type=int, default=100, help="the OpenSpiel searchers' simulations per move")
+    u.add_argument("--ratios", type=int, nargs="+", default=[1, 10], help="our iterations as multiples of theirs")
+    u.add_argument("--deals", type=int, default=12)
+    u.add_argument("--seed", type=int, default=9)
+    u.add_argument("--workers", type=int, default=1)
+    u.add_argument("--label", default="", help="kept apart from other runs under this name (e.g. a repeat)")
+    e = sub.add_parser("endgame", help="points per decision the sampled search loses in solvable endgames")
+    e.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    e.add_argument("--positions", type=int, default=40)
+    e.add_argument("--budgets", type=int, nargs="+", default=[300, 1000])
+    e.add_argument("--seed", type=int, default=3)
+    r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
     if args.command == "rerate":
         for path in args.dirs:
             rerate(path)
         return
+    if args.command == "openspiel-speed":
+        from outside import speed
+
+        rows = [dataclasses.asdict(speed(p, args.positions, args.simulations)) for p in args.players]
+        for row in rows:
+            print(json.dumps(row))
+        save(f"openspiel-speed{'-' + args.label if args.label else ''}.json", {"rows": rows, **machine()})
+        return
+    if args.command == "curve":
+        for players in args.players:
+            name = f"curve-{players}p-vs-{args.opponent}"
+            out = RESULTS / name
+            out.mkdir(parents=True, exist_ok=True)
+            file = out / "curve.json"
+            saved = json.loads(file.read_text(encoding="utf-8")) if file.exists() else {}
+            rows = curve(players, args.budgets, args.deals, args.opponent, args.seed, args.workers)
+            label = args.label or "search"
+            # Budgets run apart (same deals) join the label's curve; a budget run again replaces its row.
+            earlier = [row for row in saved.get(label, {}).get("rows", []) if row["iterations"] not in args.budgets]
+            command = "python benchmarks/strength.py curve " + " ".join(sys.argv[2:])
+            commands = [*saved.get(label, {}).get("commands", []), command]
+            saved[label] = {
+                "rows": sorted(earlier + rows, key=lambda row: row["iterations"]),
+                "commands": commands,
+                **machine(),
+            }
+            file.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+            plot_curve(out / "curve.png", {label: run["rows"] for label, run in saved.items()}, name)
+        return
+    if args.command == "outside":
+        suffix = f"-{args.label}" if args.label else ""
+        rows = [
+            row
+            for players in args.players
+            for row in outside(players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix)
+        ]
+        command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
+        name = f"outside-{'-'.join(map(str, args.players))}p{suffix}.json"
+        save(name, {"rows": rows, "command": command, **machine()})
+        return
+    if args.command == "endgame":
+        rows = [endgame_regret(p, args.positions, args.budgets, args.seed) for p in args.players]
+        for row in rows:
+            print(json.dumps(row))
+        command = "python benchmarks/strength.py endgame " + " ".join(sys.argv[2:])
+        save("endgame-regret.json", {"rows": rows, "command": command, **machine()})
+        return
     if args.command == "timing":
         result = timing(args.level, args.positions, args.seed, args.iterations)
         print(json.dumps(result))
         suffix = f"-{args.iterations}it" if args.iterations else ""
-        out = RESULTS / f"timing-{args.level}{suffix}.json"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        save(f"timing-{args.level}{suffix}.json", result)
         return
     for name, config in CLAIMS.items():
         if args.only in (None, name):

@@ -15,7 +15,8 @@ held — dealt or drawn — as a *slot* with constraints on which tile it can be
 From that model come the numbers each seat is known to lack (:func:`known_voids`), fast samples of
 the current hidden state for search (:class:`Knowledge` ``.sample`` / ``.round``) and whole deals —
 every hand as dealt and the boneyard order — replayed to the same point (:func:`sample_deal`).
-The samples are random but not weighted by how likely the opponents' moves were.
+The samples are random but not weighted by how likely the opponents' moves were. :func:`twin`
+builds rounds a seat cannot tell apart without this model, to test what the model and bots do.
 """
 
 from __future__ import annotations
@@ -349,6 +350,47 @@ def _replay(view: SeatView, hands: tuple[tuple[int, ...], ...], boneyard: tuple[
     if round_.to_move != view.to_move or round_.end_reason != view.end_reason:
         return None
     return round_
+
+
+def twin(round_: Round, seat: int, rng: random.Random, attempts: int = 200) -> Round | None:
+    """A round ``seat`` cannot tell from ``round_``, dealt independently of any model of knowledge.
+
+    Every tile the seat never saw (not dealt or drawn to it, never placed) is dealt again at random
+    to the places of the deal such tiles held (other seats' hands, boneyard places it did not draw);
+    the public moves are replayed on that deal. A candidate is kept only if the replay is legal and
+    the seat's view is equal to its view of ``round_``; ``None`` when ``attempts`` candidates fail.
+    Tests use twins to show that a decision depends on the view alone (a bot, a sampler, a review).
+    """
+    view = round_.view(seat)
+    history = round_.history
+    if sum(step.move.code >= 0 for step in history) != len(view.layout):
+        raise SamplingError("only rounds played from their deal have twins (the history lacks the layout)")
+    played = [0] * round_.players
+    drawn = [0] * round_.players
+    draws: list[int] = []
+    for step in history:
+        if step.drawn is not None:
+            drawn[step.seat] |= 1 << step.drawn.id
+            draws.append(step.drawn.id if step.seat == seat else -1)
+        elif step.move.code >= 0:
+            played[step.seat] |= 1 << (step.move.code >> 8)
+    placed = 0
+    for mask in played:
+        placed |= mask
+    hands = [list(ids_of((round_.hands[s] | played[s]) & ~drawn[s])) for s in range(round_.players)]
+    boneyard = [step.drawn.id for step in history if step.drawn is not None] + round_.boneyard[::-1]
+    # The places whose tile the seat never saw, and those tiles.
+    places = [(s, k) for s in range(round_.players) if s != seat for k, t in enumerate(hands[s]) if not placed >> t & 1]
+    places += [(-1, k) for k, t in enumerate(boneyard) if not placed >> t & 1 and (k >= len(draws) or draws[k] < 0)]
+    hidden = [hands[s][k] if s >= 0 else boneyard[k] for s, k in places]
+    for _ in range(attempts):
+        rng.shuffle(hidden)
+        for (s, k), tile in zip(places, hidden, strict=True):
+            (hands[s] if s >= 0 else boneyard)[k] = tile
+        candidate = _replay(view, tuple(tuple(hand) for hand in hands), tuple(boneyard))
+        if candidate is not None and candidate.view(seat) == view:
+            return candidate
+    return None
 
 
 def hand_slots(view: SeatView) -> list[list[Slot]]:

@@ -294,6 +294,10 @@ class Round:
         other._shadow = None
         return other
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Round:
+        """``copy.deepcopy`` is :meth:`copy`: the rules are immutable and shared."""
+        return self.copy()
+
     # --- what the state is -------------------------------------------------------------------
 
     def hand(self, seat: int) -> list[Tile]:

@@ -42,7 +42,9 @@ def test_run_arena_writes_json_and_png(tmp_path: Path) -> None:
     _, loaded, games = load_results(tmp_path / "results.json")
     assert [g.slots for g in games] == [g.slots for g in run(schedule(config.lineup, config.rules, 2, 3))]
     again = rerate(tmp_path)
-    assert [(r.bot, round(r.mu, 9)) for r in again] == [(r.bot, round(r.mu, 9)) for r in rows]
+    assert [(r.bot, round(r.mu, 9), r.win_low, r.points_high, r.move_p95) for r in again] == [
+        (r.bot, round(r.mu, 9), r.win_low, r.points_high, r.move_p95) for r in rows
+    ]
     assert [r.win_share for r in loaded] == [r.win_share for r in rows]
 
 

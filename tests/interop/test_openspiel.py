@@ -9,7 +9,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
 import chickenfoot.interop.openspiel  # noqa: F401 (registers the game)
-from chickenfoot.errors import RulesError
+from chickenfoot.errors import IllegalMoveError, RulesError
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -74,3 +74,41 @@ def test_evaluate_bots_runs_a_round() -> None:
     bots = [pyspiel.make_uniform_random_bot(seat, seat) for seat in range(3)]
     returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
     assert len(returns) == 3 and all(value <= 0 for value in returns) and 0.0 in returns
+
+
+def dealt_state(players: int, seed: int) -> pyspiel.State:
+    game = pyspiel.load_game("python_chickenfoot", {"players": players})
+    state, rng = game.new_initial_state(), np.random.RandomState(seed)
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    return state
+
+
+def test_a_clone_is_independent_and_shares_only_the_settings() -> None:
+    state = dealt_state(2, 3)
+    clone = state.clone()
+    assert clone.round is not state.round and clone.config is state.config
+    assert clone.history() == state.history() and str(clone) == str(state)
+    clone.apply_action(clone.legal_actions()[0])
+    assert clone.history() != state.history() and str(clone) != str(state)
+    assert state.legal_actions() == dealt_state(2, 3).legal_actions()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_illegal_action_is_refused_with_its_reason_and_changes_nothing(seed: int) -> None:
+    state = dealt_state(4, seed)
+    game = state.get_game()
+    legal = set(state.legal_actions())
+    before = (state.history(), str(state))
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    with pytest.raises(IllegalMoveError, match=r"^illegal move \S+: "):
+        state.apply_action(illegal)
+    with pytest.raises(IllegalMoveError, match="out of range"):
+        state.apply_action(game.num_distinct_actions())
+    assert (state.history(), str(state)) == before
+    dealt = state.history()[0]
+    fresh = game.new_initial_state()
+    fresh.apply_action(dealt)
+    with pytest.raises(IllegalMoveError, match="not a tile left to deal"):
+        fresh.apply_action(dealt)

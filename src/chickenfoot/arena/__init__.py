@@ -16,7 +16,7 @@ from typing import Any
 
 from chickenfoot.arena.games import CHEATER, Game, GameResult, SlotResult, play, schedule
 from chickenfoot.arena.run import run
-from chickenfoot.arena.stats import BotSummary, mean_ci, ratings, summarise, wilson
+from chickenfoot.arena.stats import BotSummary, deal_bootstrap, margin_ci, ratings, share_ci, summarise, wilson
 from chickenfoot.bots import BOTS, DIFFICULTIES
 from chickenfoot.rules import Rules
 
@@ -144,17 +144,22 @@ def load_results(path: Path) -> tuple[dict[str, Any], list[BotSummary], list[Gam
 
 
 def rerate(path: Path) -> list[BotSummary]:
-    """Recompute the ratings in a results directory with the current method; rewrites its JSON and PNG."""
+    """Recompute the statistics of a results directory (intervals, ratings) with the current methods;
+    rewrites its JSON and PNG. Times per move are not kept per move, so the saved ones stay."""
     from chickenfoot.arena.report import write_png
 
     file = path / "results.json"
-    _, rows, games = load_results(file)
-    rated = ratings(games)
+    _, saved, games = load_results(file)
+    timed = {row.bot: row for row in saved}
+    rows = [
+        dataclasses.replace(
+            row, move_p50=timed[row.bot].move_p50, move_p95=timed[row.bot].move_p95, moves=timed[row.bot].moves
+        )
+        for row in summarise(games)
+    ]
     data = json.loads(file.read_text(encoding="utf-8"))
-    for row in data["summary"]:
-        row["mu"], row["sigma"] = rated[row["bot"]]
+    data["summary"] = [dataclasses.asdict(row) for row in rows]
     file.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    rows = [dataclasses.replace(row, mu=rated[row.bot][0], sigma=rated[row.bot][1]) for row in rows]
     write_png(path / "results.png", rows, _title(data["config"]["lineup"], data["config"]["matches"]))
     return rows
 
@@ -169,14 +174,16 @@ __all__ = [
     "Game",
     "GameResult",
     "SlotResult",
+    "deal_bootstrap",
     "load_results",
-    "mean_ci",
+    "margin_ci",
     "play",
     "ratings",
     "rerate",
     "run",
     "run_arena",
     "schedule",
+    "share_ci",
     "summarise",
     "wilson",
 ]

@@ -17,7 +17,14 @@ def table(rows: Sequence[BotSummary], title: str) -> Any:
     from rich.table import Table
 
     out = Table(title=title)
-    for column in ("bot", "games", "win share (95% CI)", "points/round (95% CI)", "rating μ ± σ", "s/move p50 / p95"):
+    for column in (
+        "bot",
+        "games",
+        "win share (95% CI, by deal)",
+        "points/round (95% CI, by deal)",
+        "rating μ ± σ",
+        "s/move p50 / p95",
+    ):
         out.add_column(column, justify="left" if column == "bot" else "right")
     for r in rows:
         out.add_row(
@@ -71,7 +78,7 @@ def write_png(path: Path, rows: Sequence[BotSummary], title: str) -> None:
     ]
     right.bar(names, shares, yerr=errors, capsize=4, color="tab:green")
     right.set_ylim(0, 1)
-    right.set_title("match win share (95% Wilson CI)")
+    right.set_title("match win share (95% CI, bootstrap over deals)")
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

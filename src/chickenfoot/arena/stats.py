@@ -1,4 +1,4 @@
-"""The arena's statistics: win shares with Wilson intervals, mean points with t intervals, ratings."""
+"""The arena's statistics: win shares and points per round with intervals clustered by deal, and ratings."""
 
 from __future__ import annotations
 
@@ -24,27 +24,64 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _t95(df: int) -> float:
-    """Two-sided 95% Student t quantile (exact table for small df, normal beyond)."""
-    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
-    if df in table:
-        return table[df]
-    if df <= 30:
-        return 2.042 + (2.228 - 2.042) * (30 - df) / 20
-    return Z95 + 2.4 / df
+BOOTSTRAP_RESAMPLES = 2000
 
 
-def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and its 95% confidence interval."""
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, -math.inf, math.inf)
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = _t95(n - 1) * math.sqrt(variance / n)
-    return (mean, mean - half, mean + half)
+def deal_bootstrap(
+    clusters: Sequence[tuple[float, float]], resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0
+) -> tuple[float, float, float]:
+    """A ratio over deals and its 95% interval from a bootstrap that resamples whole deals.
+
+    ``clusters`` holds per deal ``(sum of the values, number of values)``: the rotations of one deal
+    share its tiles, so they are not independent draws and are resampled together. The estimate is
+    ``sum of sums / sum of counts``; the interval is the bootstrap's 2.5 and 97.5 percentiles. Fewer
+    than two deals give no interval (``-inf, inf``).
+    """
+    clusters = [c for c in clusters if c[1] > 0]
+    total = sum(n for _, n in clusters)
+    if not clusters:
+        return (math.nan, -math.inf, math.inf)
+    estimate = sum(x for x, _ in clusters) / total
+    k = len(clusters)
+    if k < 2:
+        return (estimate, -math.inf, math.inf)
+    rng = random.Random(seed)
+    stats = []
+    for _ in range(resamples):
+        picks = rng.choices(clusters, k=k)
+        stats.append(sum(x for x, _ in picks) / sum(n for _, n in picks))
+    return (estimate, percentile(stats, 0.025), percentile(stats, 0.975))
+
+
+def share_ci(clusters: Sequence[tuple[float, float]]) -> tuple[float, float, float]:
+    """A share (wins per game) with its deal-bootstrap interval.
+
+    When every deal gave the same share (or there is one deal) the bootstrap has no spread; the
+    Wilson interval of that many deals, each counted as one observation, stands in: a clean sweep of
+    30 deals is not certainty.
+    """
+    share, low, high = deal_bootstrap(clusters)
+    deals = sum(1 for _, n in clusters if n > 0)
+    if not low < high:
+        low, high = wilson(share * deals, deals)
+    return (share, max(0.0, low), min(1.0, high))
+
+
+def margin_ci(results: Sequence[GameResult], bot: str) -> tuple[float, float, float]:
+    """Points per round that ``bot``'s tables' other seats scored above it (their mean minus its own),
+    with its 95% deal-bootstrap interval: positive is better for ``bot``."""
+    clusters: dict[int, tuple[float, float]] = {}
+    for game in results:
+        for slot in game.slots:
+            if slot.bot != bot:
+                continue
+            others = [s for s in game.slots if s is not slot]
+            total = sum(
+                sum(o.round_points[k] for o in others) / len(others) - own for k, own in enumerate(slot.round_points)
+            )
+            before = clusters.get(game.deal, (0.0, 0.0))
+            clusters[game.deal] = (before[0] + total, before[1] + len(slot.round_points))
+    return deal_bootstrap(list(clusters.values()))
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -125,19 +162,26 @@ def summarise(results: Sequence[GameResult]) -> list[BotSummary]:
     rated = ratings(results)
     names = list(dict.fromkeys(slot.bot for game in results for slot in game.slots))
     rows = []
+    deals = sorted({game.deal for game in results})
     for name in names:
         slots = [slot for game in results for slot in game.slots if slot.bot == name]
-        wins = sum(slot.win for slot in slots)
-        low, high = wilson(wins, len(slots))
-        per_round = [float(p) for slot in slots for p in slot.round_points]
-        mean, p_low, p_high = mean_ci(per_round)
+        by_deal = [
+            [slot for game in results if game.deal == deal for slot in game.slots if slot.bot == name] for deal in deals
+        ]
+        share, low, high = share_ci([(sum(s.win for s in mine), len(mine)) for mine in by_deal])
+        mean, p_low, p_high = deal_bootstrap(
+            [
+                (float(sum(sum(s.round_points) for s in mine)), sum(len(s.round_points) for s in mine))
+                for mine in by_deal
+            ]
+        )
         seconds = [s for slot in slots for s in slot.move_seconds]
         mu, sigma = rated[name]
         rows.append(
             BotSummary(
                 bot=name,
                 games=len(slots),
-                win_share=wins / len(slots),
+                win_share=share,
                 win_low=low,
                 win_high=high,
                 points_per_round=mean,

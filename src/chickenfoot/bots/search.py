@@ -4,7 +4,8 @@ This is single-observer ISMCTS cut at the root (Cowling, Powley & Whitehouse 201
 samples a fresh determinization, picks a root move by UCB1 over the moves' running mean rewards, and
 plays the round out with a greedy-leaning policy. The reward is the seat's points relative to its
 opponents', which is what adds up to the match totals. Root parallelism splits the iterations over
-worker processes and sums their statistics.
+worker processes and sums their statistics. Small endgames (boneyard empty, few tiles hidden) are
+solved exactly over every consistent deal instead (:mod:`chickenfoot.bots.endgame`).
 
 :class:`CheaterBot` runs the same search on the true deal; the arena alone may use it, as an upper
 bound, through :func:`cheat_choose`.
@@ -18,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from chickenfoot.bots import endgame
 from chickenfoot.bots.base import Bot, Budget
 from chickenfoot.core import SearchRound, sampler
 from chickenfoot.knowledge import Knowledge
@@ -230,17 +232,28 @@ class SearchBot(Bot):
     name = "ismcts"
     tree = False
     """Search a full SO-ISMCTS tree rather than the root moves alone."""
+    exact_endgames = True
+    """Solve small endgames exactly (:mod:`chickenfoot.bots.endgame`) instead of sampling them."""
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None, workers: int = 1) -> None:
         super().__init__(seed, budget or Budget(iterations=DEFAULT_ITERATIONS))
         self.workers = workers
 
     def statistics(self, view: SeatView, budget: Budget | None = None) -> Stats:
-        """Root statistics for ``view`` (visits and total reward per legal move code)."""
+        """Root statistics for ``view`` (visits and total reward per legal move code); in an exact
+        endgame, visits are the consistent deals and rewards their exact values."""
         budget = budget or self.budget
         if view.seat is None or not view.legal_moves:
             raise ValueError("it is not this seat's turn")
         iterations, seconds = limits(budget)
+        if self.exact_endgames:
+            started = time.perf_counter()
+            # Under a time budget the solver may spend half of it; the search gets what is left.
+            exact = endgame.solve(view, deadline=None if seconds is None else started + seconds / 2)
+            if exact is not None:
+                return {code: (n, total / REWARD_SCALE) for code, (n, total) in exact.items()}
+            if seconds is not None:
+                seconds -= time.perf_counter() - started
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
             return _worker(view, seeds[0], iterations, seconds, self.tree)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from chickenfoot.errors import RulesError
+from chickenfoot.errors import IllegalMoveError, RulesError
 from chickenfoot.interop.actions import ActionCodec
 from chickenfoot.interop.features import ObservationEncoder, lacked_numbers, max_round_points
 from chickenfoot.interop.pettingzoo import round_rewards
@@ -87,6 +87,10 @@ class Config:
     start_double: int
     zero_sum: bool
     codec: ActionCodec
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Config:
+        # OpenSpiel clones a Python state by deep-copying its attributes: the settings are shared.
+        return self
 
     @classmethod
     def of(cls, params: dict[str, Any] | None) -> Config:
@@ -181,8 +185,11 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
         return [(tile, 1.0 / len(left)) for tile in left]
 
     def _apply_action(self, action: int) -> None:
+        """Apply an action; an illegal one raises :class:`IllegalMoveError` and changes nothing."""
         config = self.config
         if self.round is None:
+            if not 0 <= action < config.rules.tile_count or action in self.dealt:
+                raise IllegalMoveError(f"chance outcome {action} is not a tile left to deal")
             self.dealt.append(action)
             size = config.hand_size
             if len(self.dealt) == size * config.players:
@@ -191,16 +198,18 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
                 self.round = Round.from_masks(config.rules, hands, rest, config.start_double)
         elif self.drawing:
             boneyard = self.round.boneyard
+            if action not in boneyard:
+                raise IllegalMoveError(f"chance outcome {action} is not a tile in the boneyard")
             boneyard.remove(action)
             boneyard.append(action)  # the engine draws from the end of its boneyard list
             self.drawing = False
             self.round.push_code(DRAW)
         else:
-            code = config.codec.codes[action]
-            if code == DRAW:
+            move = config.codec.move_of(action)
+            if move.code == DRAW and DRAW in self.round.legal_codes():
                 self.drawing = True
             else:
-                self.round.push_code(code)
+                self.round.push(move)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
