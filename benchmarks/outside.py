@@ -87,7 +87,7 @@ class DeterminizedMctsPlayer:
             root = self.bot.mcts_search(state.resample_from_infostate(player, sampler))
             for child in root.children:
                 visits[child.action] += child.explore_count
-        return max(legal, key=lambda a: visits[a])
+        return int(max(legal, key=lambda a: visits[a]))
 
 
 def make_player(game: pyspiel.Game, name: str, simulations: int, seed: int) -> Player:
@@ -184,7 +184,7 @@ class SpeedResult:
 def mid_round_states(game: pyspiel.Game, count: int, seed: int) -> list[Any]:
     """States a few moves into rounds of random play, at a decision with more than one legal action."""
     rng = np.random.RandomState(seed)
-    found = []
+    found: list[Any] = []
     while len(found) < count:
         state = game.new_initial_state()
         stop = int(rng.randint(4, 30))

@@ -26,6 +26,7 @@ from chickenfoot import Round, Rules
 from chickenfoot.arena import ArenaConfig, margin_ci, rerate, run, run_arena, schedule, summarise
 from chickenfoot.arena.stats import percentile
 from chickenfoot.bots import DIFFICULTIES, Budget, make_bot
+from chickenfoot.view import SeatView
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -146,7 +147,7 @@ def endgame_regret(players: int, count: int, budgets: list[int], seed: int) -> d
     from chickenfoot.bots import SearchBot
     from chickenfoot.bots.endgame import applies, solve
 
-    views = []
+    views: list[SeatView] = []
     rng = random.Random(seed)
     while len(views) < count:
         r = Round.deal(Rules(), players, rng.getrandbits(32))

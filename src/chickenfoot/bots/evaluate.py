@@ -18,10 +18,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from chickenfoot.bots.endgame import Solver
 from chickenfoot.bots.search import rollout, rollout_weights
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.move import Move
-from chickenfoot.round import Round
 from chickenfoot.view import SeatView
 
 CHECK_EVERY = 8
@@ -78,7 +78,7 @@ def evaluate(
     rng = random.Random(seed)
     totals = [[0.0] * view.players for _ in codes]
     deadline = None if seconds is None else time.perf_counter() + seconds
-    solved: dict[tuple[tuple[int, ...], int], list[int]] = {}
+    solver = Solver(view.players, max_nodes=1 << 40)  # at most EXACT_TILES tiles: always small
     done = 0
     while done < samples:
         if deadline is not None and done and done % CHECK_EVERY == 0 and time.perf_counter() >= deadline:
@@ -89,12 +89,10 @@ def evaluate(
         for code, total in zip(codes, totals, strict=True):
             r = deal.copy()
             r.push_code(code)
-            if not exact:
-                points = rollout(r, random.Random(rollout_seed), weights)
-            elif (key := (tuple(deal.hands), code)) in solved:
-                points = solved[key]
+            if exact:
+                points: Sequence[int] = solver.points(r)
             else:
-                points = solved[key] = solve(r)
+                points = rollout(r, random.Random(rollout_seed), weights)
             for s, p in enumerate(points):
                 total[s] += p
         done += 1
@@ -103,24 +101,6 @@ def evaluate(
         for move, total in zip(chosen, totals, strict=True)
     ]
     return sorted(values, key=lambda v: v.margin)
-
-
-def solve(r: Round) -> list[int]:
-    """Final points when every seat plays on to minimise its own margin (for two seats: minimax)."""
-    if r.end_reason is not None:
-        return r.points()
-    seat = r.to_move
-    best: list[int] | None = None
-    best_margin = 0.0
-    for code in list(r.legal_codes()):
-        r.push_code(code)
-        points = solve(r)
-        r.pop()
-        margin = points[seat] - (sum(points) - points[seat]) / (len(points) - 1)
-        if best is None or margin < best_margin:
-            best, best_margin = points, margin
-    assert best is not None  # a round not over always has a legal move
-    return best
 
 
 __all__ = ["MoveValue", "evaluate"]
