@@ -69,6 +69,9 @@ def test_tokens_of_an_older_database_become_digests(tmp_path: Path) -> None:
             sa.text("INSERT INTO game_tables (code, config, created_at) VALUES ('OLD111', :c, '2026-01-01')"),
             {"c": json.dumps(old)},
         )
+        conn.execute(  # a row some other program left: the migration passes over it
+            sa.text("INSERT INTO game_tables (code, config, created_at) VALUES ('JUNK11', '{\"n\": 1}', '2026-01-01')")
+        )
 
     async def scenario() -> tuple[int | None, int | None, object, str]:
         storage = Storage(f"sqlite+aiosqlite:///{path}")

@@ -35,9 +35,13 @@ def upgrade() -> None:
     tables = sa.table("game_tables", sa.column("code", sa.String), sa.column("config", sa.Text))
     for code, text in connection.execute(sa.select(tables.c.code, tables.c.config)).all():
         config = json.loads(text)
-        # The creator held the first human seat.
-        config["creator"] = next(s for s, entry in enumerate(config["seats"]) if entry["kind"] == "human")
-        for seat, entry in enumerate(config["seats"]):
+        seats = config.get("seats") if isinstance(config, dict) else None
+        if not isinstance(seats, list) or not all(isinstance(entry, dict) for entry in seats):
+            continue  # not a table configuration this server wrote: nothing to move
+        humans = [s for s, entry in enumerate(seats) if entry.get("kind") == "human"]
+        if humans:
+            config["creator"] = humans[0]  # the creator held the first human seat
+        for seat, entry in enumerate(seats):
             token = entry.pop("token", None)
             if token:
                 purpose = "seat" if entry.get("taken") else "invite"
