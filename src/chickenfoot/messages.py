@@ -11,9 +11,10 @@ see ``scripts/i18n.sh``). A plural message chooses its form by the parameter ``c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal
+from typing import Any, Literal, Union
 
 EventKind = Literal[
     "hub",
@@ -133,30 +134,18 @@ class Code(Enum):
     )
     LIST_AND = msg("list.and", "{head} and {last}")
 
-    # --- hints: a suggested move and its reason (chickenfoot.bots.heuristic.reason)
+    # --- hints: a suggested move and the search's reason (chickenfoot.bots.hint)
     HINT = msg("hint", "Hint: {move} — {reason}")
-    HINT_OPENS = msg("hint.opens", "Play {tile}: it opens the round")
-    HINT_DRAW = msg("hint.draw", "Draw: you hold no tile matching {numbers}")
-    HINT_DRAW_NOTHING_OPEN = msg("hint.draw_nothing_open", "Draw: you hold no tile matching the open ends")
-    HINT_PASS_KEEP = msg("hint.pass_keep", "Pass: keep {tile} rather than open its number for the others")
-    HINT_PASS_EMPTY = msg("hint.pass_empty", "Pass: nothing fits and the boneyard is empty")
-    HINT_FEED_TOES = msg("hint.feed_toes", "Play {tile}: you hold {tiles} to feed its toes")
-    HINT_STARVE = nmsg(
-        "hint.starve",
-        "Play {tile}: seat {seats} showed they lack the number it leaves open",
-        "Play {tile}: seats {seats} showed they lack the number it leaves open",
+    HINT_ONLY_MOVE = msg("hint.only_move", "it is your only legal move")
+    HINT_SEARCH = msg(
+        "hint.search",
+        "the search expects about {own} points for you against {theirs} for {them} at the round's end; "
+        "the next best, {next}, gives {next_own} points for you against {next_theirs} for {them} ({closeness})",
     )
-    HINT_HURRY = nmsg(
-        "hint.hurry",
-        "Play {tile}: an opponent is nearly out, so shed the {count} point it would cost",
-        "Play {tile}: an opponent is nearly out, so shed the {count} points it would cost",
-    )
-    HINT_FOLLOW = msg("hint.follow", "Play {tile}: you can follow it with {tiles}")
-    HINT_HEAVIEST = nmsg(
-        "hint.heaviest",
-        "Play {tile}: it sheds {count} point, your heaviest good play",
-        "Play {tile}: it sheds {count} points, your heaviest good play",
-    )
+    HINT_THEM_ONE = msg("hint.them.one", "your opponent")
+    HINT_THEM_MANY = msg("hint.them.many", "your opponents on average")
+    HINT_ABOUT_AS_GOOD = msg("hint.about_as_good", "about as good")
+    HINT_WORSE = msg("hint.worse", "{gap} points worse")
 
     # --- errors: illegal moves (round.py why_illegal, layout.py why_not) and bad notation
     ILLEGAL_MOVE = msg("illegal.move", "Illegal move {move}: {reason}")
@@ -179,6 +168,11 @@ class Code(Enum):
     ILLEGAL_NO_OPEN_END = msg("illegal.no_open_end", "{target} has no open end")
     ILLEGAL_NO_MATCH = msg("illegal.no_match", "{tile} does not match the open {number} of {target}")
     ILLEGAL_NO_FIT = msg("illegal.no_fit", "it does not fit the layout")
+    ILLEGAL_IS_LEGAL = msg("illegal.is_legal", "it is legal")
+    ERROR_NOT_YOUR_TURN = msg("error.not_your_turn", "It is not your turn: {name} is to move")
+    ERROR_HINT_NOT_YOUR_TURN = msg("error.hint_not_your_turn", "A hint is for the player to move")
+    ERROR_MATCH_OVER = msg("error.match_over", "The match is over")
+    ERROR_ROUND_NOT_OVER = msg("error.round_not_over", "The round is not over yet")
     NOTATION_BAD_TILE = msg("notation.bad_tile", "bad tile {text}: expected two numbers like 9-4")
     NOTATION_BAD_MOVE = msg("notation.bad_move", "bad move {text}: expected H-H, TILE@TARGET, draw or pass")
 
@@ -298,6 +292,8 @@ class Code(Enum):
     TUI_CANNOT_PLAY = msg("tui.cannot_play", "{tile} cannot be played now")
     TUI_P_PASSES = msg("tui.p_passes", "p passes")
     TUI_HANDS = msg("tui.hands", "Hands")
+    TUI_COLUMN_TILES = msg("tui.column.tiles", "Hand")
+    TUI_COLUMN_POINTS = msg("tui.column.points", "Pts")
     TUI_TILES_LEFT = msg("tui.tiles_left", "Tiles left")
     TUI_PRESS_QUIT = msg("tui.press_quit", "Press q to quit.")
     TUI_PRESS_NEXT = msg("tui.press_next", "Press Enter for the next round.")
@@ -305,7 +301,7 @@ class Code(Enum):
     TUI_KIND_BOT = msg("tui.kind_bot", "Seat {seat} (bot {level})")
     PLAIN_HELP = msg(
         "plain.help",
-        "Type a move (9-4@9-9, 9-9, draw, pass), or: moves, board, hint, undo, save FILE, help, quit. "
+        "Type a move (9-4@9-9, 9-9, draw, pass), or: moves, board, hint, undo, save FILE, howto, help, quit. "
         "TILE@TARGET puts TILE on the open end of TARGET.",
     )
     PLAIN_TILES_IN_HAND = msg("plain.tiles_in_hand", "Tiles in hand: {counts}.")
@@ -314,6 +310,8 @@ class Code(Enum):
     PLAIN_NONE = msg("plain.none", "(none)")
     PLAIN_TOTALS = msg("plain.totals", "Totals: {totals}.")
     PLAIN_BYE = msg("plain.bye", "Bye.")
+    PLAIN_INPUT_ENDED = msg("plain.input_ended", "Input ended; the match is not finished (use save FILE to keep it).")
+    PLAIN_ROUND_HAND = msg("plain.round_hand", "{player}: {points}, hand {tiles}")
     PLAIN_ERROR = msg("plain.error", "error: {message}")
 
     # --- How to play (RULES.md at a player's level); sections in reading order
@@ -400,3 +398,51 @@ class Code(Enum):
 
 
 _BY_ID: dict[str, Code] = {code.id: code for code in Code}
+
+
+Param = Union[str, int, tuple[int, ...], "Said"]
+"""A message's parameter: a tile or a move as text, a number, a list of seats, or a message within."""
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A message as the engine and the server say it: a code and its parameters, in no language.
+
+    A parameter ``seat`` also names its player (``{name}``); a tuple of seats is shown as their names
+    joined (``Ann, Bo and Cy``); a :class:`Said` within is rendered in the same language.
+
+    >>> Said.of(Code.EVENT_PLAY, seat=1, tile="9-4", target="9-9").wire()
+    {'code': 'event.play', 'seat': 1, 'tile': '9-4', 'target': '9-9'}
+    """
+
+    code: Code
+    params: tuple[tuple[str, Param], ...] = ()
+
+    @classmethod
+    def of(cls, code: Code, /, **params: Param) -> Said:
+        return cls(code, tuple(params.items()))
+
+    def wire(self) -> dict[str, Any]:
+        """The message as JSON: ``{"code": ..., **params}``, seat tuples as lists, inner messages as objects."""
+        out: dict[str, Any] = {"code": self.code.id}
+        for key, value in self.params:
+            out[key] = value.wire() if isinstance(value, Said) else list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> Said:
+        """A message read back from JSON (:meth:`wire`); keys that are no parameter (``type``, ``text``) are ignored.
+
+        Raises :class:`ValueError` for an unknown code.
+        """
+        params: dict[str, Param] = {}
+        for key, value in data.items():
+            if key == "code" or value is None or isinstance(value, bool):
+                continue
+            if isinstance(value, Mapping) and "code" in value:
+                params[key] = cls.from_wire(value)
+            elif isinstance(value, list) and all(isinstance(seat, int) for seat in value):
+                params[key] = tuple(value)
+            elif isinstance(value, (str, int)):
+                params[key] = value
+        return cls.of(Code.parse(str(data["code"])), **params)

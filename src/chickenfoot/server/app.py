@@ -24,6 +24,7 @@ from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
+from chickenfoot.server import i18n_routes
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
 from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
@@ -33,6 +34,8 @@ from chickenfoot.server.protocol import (
     PingMessage,
     ProtocolError,
     dumps,
+    error_message,
+    hint_message,
     one_line,
     parse_client_message,
 )
@@ -400,6 +403,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, "the page is not installed")
         return FileResponse(index)
 
+    app.include_router(i18n_routes.router)
     if settings.web_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.web_dir, html=True), name="web")
     return app
@@ -498,10 +502,10 @@ async def answer(table: Table, seat: int | None, data: str | bytes, bucket: Toke
         if isinstance(request, MoveMessage):
             await table.act(seat, request.move, request.version)
             return None
-        move, reason = await table.hint(seat)
-        return {"type": "hint", "move": str(move), "reason": reason}
+        move, why = await table.hint(seat)
+        return hint_message(move, why)
     except ProtocolError as exc:
-        return {"type": "error", "message": str(exc)}
+        return error_message(exc)
 
 
 async def _send_all(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
