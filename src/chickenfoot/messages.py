@@ -258,6 +258,31 @@ class Code(Enum):
     TABLE_NEXT_ROUND = msg("table.next_round", "Next round")
     TABLE_LOOK = msg("table.look", "Look at the board")
     TABLE_PLAY_ON = msg("table.play_on", "Play on")
+    TABLE_REPLAY = msg("table.replay", "Replay and review the match")
+    TABLE_FINISH_FOOT = msg("table.finish_foot", "Your turn — finish the chicken foot on {tile}")
+    TABLE_START_ARM = msg("table.start_arm", "Your turn — start an arm")
+    TABLE_WAITING_HUB = msg("table.waiting_hub", "Round {round}: waiting for the {tile}")
+    TABLE_CLOCK_YOU = msg("table.clock_you", "You have {seconds} s")
+    TABLE_CLOCK = msg("table.clock", "{name} has {seconds} s")
+    TABLE_CLOCK_LABEL = msg("table.clock_label", "Time left for this turn")
+    TABLE_REPLACE_TITLE = msg("table.replace_title", "Let a bot play {name}'s seat from now on")
+    TABLE_REPLACE_CONFIRM = msg(
+        "table.replace_confirm", "Let a bot play {name}'s seat for the rest of the match? {name} will not get it back."
+    )
+    TABLE_OPEN = msg("table.open", "Open table: anyone with the code may take a free seat.")
+    TABLE_INVITE_ONLY = msg("table.invite_only", "Invite-only: each invite link seats one friend, once.")
+    TABLE_THIS_ROUND = msg("table.this_round", "This round")
+    TABLE_WATCHING_INSTEAD = msg("table.watching_instead", "{error} — watching instead")
+    LOBBY_OPEN_TABLE = msg(
+        "lobby.open_table", "Open table: anyone with the room code may take a free seat (otherwise only the friends you invite)"
+    )
+    LOBBY_TURN_TIMER = msg("lobby.turn_timer", "Turn timer")
+    LOBBY_TIMER_AUTO = msg("lobby.timer_auto", "60 s with friends, off against bots")
+    LOBBY_TIMER_OFF = msg("lobby.timer_off", "off")
+    LOBBY_JOIN_OPEN = msg("lobby.join_open", "{code} is open: join to take a free seat, or watch.")
+    LOBBY_JOIN_INVITE = msg(
+        "lobby.join_invite", "{code} is invite-only: open your invite link to take your seat, or watch."
+    )
 
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")

@@ -3,6 +3,7 @@
 // the background review's marks and a chart per round once the server has them.
 
 import { Board } from "./board.js";
+import { loadCatalog } from "./i18n.js";
 import { api } from "./net.js";
 import { setupTheme } from "./theme.js";
 import { el, tileSvg } from "./tiles.js";
@@ -33,6 +34,7 @@ class ReplayPage {
   }
 
   async start() {
+    await loadCatalog(); // the board and the tiles name themselves in the reader's language
     try {
       this.match = await api("GET", `/api/tables/${this.code}/replay`);
     } catch (error) {
