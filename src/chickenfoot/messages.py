@@ -274,7 +274,8 @@ class Code(Enum):
     TABLE_THIS_ROUND = msg("table.this_round", "This round")
     TABLE_WATCHING_INSTEAD = msg("table.watching_instead", "{error} — watching instead")
     LOBBY_OPEN_TABLE = msg(
-        "lobby.open_table", "Open table: anyone with the room code may take a free seat (otherwise only the friends you invite)"
+        "lobby.open_table",
+        "Open table: anyone with the room code may take a free seat (otherwise only the friends you invite)",
     )
     LOBBY_TURN_TIMER = msg("lobby.turn_timer", "Turn timer")
     LOBBY_TIMER_AUTO = msg("lobby.timer_auto", "60 s with friends, off against bots")

@@ -6,7 +6,6 @@ inline script or an ``eval`` would break it here.
 
 from __future__ import annotations
 
-
 import pytest
 from playwright.sync_api import Browser
 
