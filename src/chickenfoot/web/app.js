@@ -23,7 +23,8 @@ const tileOf = (move) => move.split("@")[0];
 
 // A move of RULES.md notation as advice: "play 9-4 on 9-9", "draw a tile" (move.*).
 function moveWords(move) {
-  if (move === "draw" || move === "pass") return t(`move.${move}`);
+  if (move === "draw") return t("move.draw");
+  if (move === "pass") return t("move.pass");
   const [tile, target] = move.split("@");
   return target ? t("move.play", { tile, target }) : t("move.hub", { tile });
 }

@@ -18,11 +18,6 @@ export async function loadCatalog() {
   return catalog;
 }
 
-// Whether the catalog has a message for `code` (a bot's level the server may add, say).
-export function has(code) {
-  return code in catalog.messages;
-}
-
 export function language() {
   return catalog.lang;
 }

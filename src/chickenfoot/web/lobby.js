@@ -1,9 +1,19 @@
 // The lobby: create a table (preset, rounds, seats), join one by code, or watch one.
 
-import { has, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { api, rememberSeat, seatSecret } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
+
+// A bot's level in words; a level the server adds and the catalog lacks shows as it is named.
+const LEVEL_WORDS = {
+  easy: () => t("ui.bot.easy"),
+  medium: () => t("ui.bot.medium"),
+  hard: () => t("ui.bot.hard"),
+  expert: () => t("ui.bot.expert"),
+  random: () => t("ui.bot.random"),
+  greedy: () => t("ui.bot.greedy"),
+};
 
 function seatRow(i, bots, defaultBot) {
   const li = document.createElement("li");
@@ -21,7 +31,7 @@ function seatRow(i, bots, defaultBot) {
   const level = document.createElement("select");
   level.className = "seat-bot";
   level.setAttribute("aria-label", t("lobby.seat_bot", { seat: i + 1 }));
-  for (const b of bots) level.add(new Option(has(`ui.bot.${b}`) ? t(`ui.bot.${b}`) : b, b, b === defaultBot, b === defaultBot));
+  for (const b of bots) level.add(new Option(LEVEL_WORDS[b]?.() ?? b, b, b === defaultBot, b === defaultBot));
   kind.addEventListener("change", () => (level.hidden = kind.value !== "bot"));
   li.append(kind, level);
   return li;
