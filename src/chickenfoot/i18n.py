@@ -163,6 +163,8 @@ def say(said: Said, lang: str, names: Sequence[str] | None = None) -> str:
             params[key] = say(value, lang, names)
         elif isinstance(value, tuple):
             params[key] = join_names([name(seat) for seat in value], lang)
+        elif isinstance(value, float):
+            params[key] = f"{value:.1f}".replace(".", render(Code.DECIMAL_SIGN, lang))
         else:
             params[key] = value
     seat = params.get("seat")

@@ -133,6 +133,7 @@ class Code(Enum):
         "match.win.shared", "{names} share the win: tied on total, rounds scored 0 and lowest non-zero round"
     )
     LIST_AND = msg("list.and", "{head} and {last}")
+    DECIMAL_SIGN = msg("number.decimal_sign", ".")
 
     # --- hints: a suggested move and the search's reason (chickenfoot.bots.hint)
     HINT = msg("hint", "Hint: {move} — {reason}")
@@ -426,8 +427,9 @@ class Code(Enum):
 _BY_ID: dict[str, Code] = {code.id: code for code in Code}
 
 
-Param = Union[str, int, tuple[int, ...], "Said"]
-"""A message's parameter: a tile or a move as text, a number, a list of seats, or a message within."""
+Param = Union[str, int, float, tuple[int, ...], "Said"]
+"""A message's parameter: a tile or a move as text, a number (a fraction is shown to one decimal),
+a list of seats, or a message within."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +471,6 @@ class Said:
                 params[key] = cls.from_wire(value)
             elif isinstance(value, list) and all(isinstance(seat, int) for seat in value):
                 params[key] = tuple(value)
-            elif isinstance(value, (str, int)):
+            elif isinstance(value, (str, int, float)):
                 params[key] = value
         return cls.of(Code.parse(str(data["code"])), **params)

@@ -123,7 +123,7 @@ def hint_reason(best: MoveValue, second: MoveValue) -> Said:
         next=second.move.advice(),
         next_own=round(second.own),
         next_theirs=round(second.own - second.margin),
-        closeness=Said.of(Code.HINT_ABOUT_AS_GOOD) if gap < 0.5 else Said.of(Code.HINT_WORSE, gap=f"{gap:.1f}"),
+        closeness=Said.of(Code.HINT_ABOUT_AS_GOOD) if gap < 0.5 else Said.of(Code.HINT_WORSE, gap=round(gap, 1)),
     )
 
 

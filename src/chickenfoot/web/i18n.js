@@ -72,6 +72,7 @@ export function say(message, names = []) {
     if (key === "code") continue;
     if (Array.isArray(value)) params[key] = joinNames(value.map(name));
     else if (value && typeof value === "object" && "code" in value) params[key] = say(value, names);
+    else if (typeof value === "number" && !Number.isInteger(value)) params[key] = value.toFixed(1).replace(".", t("number.decimal_sign"));
     else params[key] = value;
   }
   if (typeof params.seat === "number" && !("name" in params)) params.name = name(params.seat);
