@@ -1,14 +1,14 @@
 """The page in each language: the lobby, a table with an open chicken foot, the round-end dialog.
 
 Each is measured in the page (no element overflows its box, on a 390-px phone and at 1280 px), its
-``lang`` is right, and its screenshot is kept in ``docs/screenshots/``. Two players at one table
+``lang`` is right, and its screenshot is saved with the test artifacts (``artifacts/languages/``;
+the ones in ``docs/screenshots/`` are copies of them). Two players at one table
 in different languages each read the game in their own.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,10 +22,10 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
 from .conftest import watch_errors
-from .helpers import play_one, state
+from .helpers import ARTIFACTS, play_one, state
 from .test_howto import LOCALES
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOCS = ARTIFACTS / "languages"
 NAMES = ("Ann", "Bo", "Cy", "Di")
 
 # Every element whose content is wider than its box, or that reaches past the window's edge
