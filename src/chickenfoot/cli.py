@@ -121,12 +121,17 @@ def play(
         "human"
     ),
     load: Annotated[str | None, typer.Option(help="Resume the match saved in this file.")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="Language: en, lt, lv or fy (default: from LANGUAGE, LC_MESSAGES, LANG).")
+    ] = None,
 ) -> None:
     """Play a match in the terminal against bots or friends (hot-seat), or in plain line mode."""
     from chickenfoot.tui.launch import launch
 
     try:
-        code = launch(plain=plain, seed=seed, players=players, preset=rules, rounds=rounds, seats=seats, load=load)
+        code = launch(
+            plain=plain, seed=seed, players=players, preset=rules, rounds=rounds, seats=seats, load=load, lang=lang
+        )
     except (ChickenfootError, ValueError) as exc:
         fail(str(exc))
     if code:

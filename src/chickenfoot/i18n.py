@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from chickenfoot.messages import Code
+from chickenfoot.messages import Code, Said
 
 DOMAIN: Final = "chickenfoot"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locales"
@@ -145,6 +145,42 @@ def join_names(names: Sequence[str], lang: str) -> str:
     if len(names) < 2:
         return "".join(names)
     return render(Code.LIST_AND, lang, head=", ".join(names[:-1]), last=names[-1])
+
+
+def say(said: Said, lang: str, names: Sequence[str] | None = None) -> str:
+    """``said`` in ``lang``; ``names`` name the seats (else "Seat 2" in ``lang``).
+
+    >>> say(Said.of(Code.EVENT_PLAY, seat=1, tile="9-4", target="9-9"), "lv", ["Ann", "Bo"])
+    'Bo pielika 9-4 pie 9-9'
+    """
+
+    def name(seat: int) -> str:
+        return names[seat] if names is not None and 0 <= seat < len(names) else render(Code.SEAT, lang, seat=seat)
+
+    params: dict[str, object] = {}
+    for key, value in said.params:
+        if isinstance(value, Said):
+            params[key] = say(value, lang, names)
+        elif isinstance(value, tuple):
+            params[key] = join_names([name(seat) for seat in value], lang)
+        elif isinstance(value, float):
+            params[key] = f"{value:.1f}".replace(".", render(Code.DECIMAL_SIGN, lang))
+        else:
+            params[key] = value
+    seat = params.get("seat")
+    if isinstance(seat, int) and "name" not in params:
+        params["name"] = name(seat)
+    return render(said.code, lang, **params)
+
+
+def render_wire(data: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
+    """A message of the protocol (``{"code": "illegal.not_in_hand", "tile": "9-4", "seat": 0}``) in ``lang``."""
+    return say(Said.from_wire(data), lang, names)
+
+
+def english(said: Said, names: Sequence[str] | None = None) -> str:
+    """``said`` in English, seats named ``seat 2`` unless ``names`` are given: the library's own wording."""
+    return say(said, DEFAULT, names if names is not None else [f"seat {seat}" for seat in range(64)])
 
 
 def catalog_json(lang: str) -> dict[str, Any]:

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from enum import IntEnum
 
 from chickenfoot.errors import IllegalMoveError
+from chickenfoot.i18n import english
+from chickenfoot.messages import Code, Said
 from chickenfoot.tiles import CARRIES, HIGH, IS_DOUBLE, PIP_SUM, TILES, ids_of, tile_count
 
 NO_TARGET = -1
@@ -312,31 +314,53 @@ class Layout:
             self.end_numbers |= 1 << number
             self.open_number[target] = number
 
-    def why_not(self, tile: int, target: int) -> str | None:
+    def reason_not(self, tile: int, target: int) -> Said | None:
         """Why placing ``tile`` on ``target`` breaks the rules of the layout (``None`` if it does not)."""
-        name, on = TILES[tile], (TILES[target] if target >= 0 else None)
+        name, on = str(TILES[tile]), (str(TILES[target]) if target >= 0 else None)
         placed = self.placed_mask
         if placed >> tile & 1:
-            return f"{name} is already in the layout"
+            return Said.of(Code.ILLEGAL_ALREADY_PLACED, tile=name)
         if self.hub < 0:
-            return None if on is None else "the hub has not been placed yet"
+            return None if on is None else Said.of(Code.ILLEGAL_NO_HUB_YET)
         if on is None:
-            return "the hub is already placed"
+            return Said.of(Code.ILLEGAL_HUB_PLACED)
         if not placed >> target & 1:
-            return f"{on} is not in the layout"
+            return Said.of(Code.ILLEGAL_TARGET_MISSING, target=on)
         if self.arms < self.hub_arms:
             if target != self.hub:
-                return f"the hub still needs arms: only tiles carrying {self.hub_number} may go on {TILES[self.hub]}"
-            return None if name.carries(self.hub_number) else f"{name} does not carry the hub's {self.hub_number}"
+                return self.open_arms()
+            if TILES[tile].carries(self.hub_number):
+                return None
+            return Said.of(Code.ILLEGAL_NOT_HUB_NUMBER, tile=name, number=self.hub_number)
         if self.foot >= 0:
-            foot = TILES[self.foot]
             if target != self.foot:
-                return f"the chicken foot on {foot} is open: only toes on {foot} may be played"
-            return None if name.carries(self.foot_number) else f"{name} does not carry {self.foot_number}"
+                return self.open_foot()
+            if TILES[tile].carries(self.foot_number):
+                return None
+            return Said.of(Code.ILLEGAL_NOT_FOOT_NUMBER, tile=name, number=self.foot_number)
         number = self.open_number[target]
         if number < 0:
-            return f"{on} has no open end"
-        return None if name.carries(number) else f"{name} does not match the open {number} of {on}"
+            return Said.of(Code.ILLEGAL_NO_OPEN_END, target=on)
+        return (
+            None if TILES[tile].carries(number) else Said.of(Code.ILLEGAL_NO_MATCH, tile=name, number=number, target=on)
+        )
+
+    def open_arms(self) -> Said:
+        """``open.hub``: the hub still needing arms, how many and of which number."""
+        return Said.of(
+            Code.OPEN_HUB, tile=str(TILES[self.hub]), count=self.hub_arms - self.arms, number=self.hub_number
+        )
+
+    def open_foot(self) -> Said:
+        """``open.foot``: the open chicken foot, its toes still to come and their number."""
+        return Said.of(
+            Code.OPEN_FOOT, tile=str(TILES[self.foot]), count=self.toes - self.toe_count, number=self.foot_number
+        )
+
+    def why_not(self, tile: int, target: int) -> str | None:
+        """:meth:`reason_not` in English."""
+        reason = self.reason_not(tile, target)
+        return None if reason is None else english(reason)
 
     def check_and_place(self, tile: int, target: int) -> None:
         """Place after checking the layout's rules (used when replaying a position)."""

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from chickenfoot.errors import ChickenfootError, IllegalMoveError, PositionError, RulesError, quoted, shown
+from chickenfoot.i18n import english
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.reading import (
     list_field,
@@ -67,24 +69,33 @@ def standings(round_points: Sequence[Sequence[int]], players: int) -> list[Stand
     return sorted(ranked, key=lambda s: (s.rank, s.seat))
 
 
-def explain_winner(table: Sequence[Standing]) -> str:
-    """Who won and which rule of RULES.md §6 decided it, in words."""
+def winner_reason(table: Sequence[Standing]) -> Said:
+    """Who won and which rule of RULES.md §6 decided it (``match.win.*``; seats as tuples)."""
     best_total = min(s.total for s in table)
     tied = [s for s in table if s.total == best_total]
     winners = [s for s in table if s.rank == 1]
-    names = " and ".join(f"seat {s.seat}" for s in winners)
     if len(tied) == 1:
-        return f"seat {tied[0].seat} wins with the lowest total ({best_total})"
-    tied_names = ", ".join(f"seat {s.seat}" for s in tied)
+        return Said.of(Code.MATCH_WIN_LOWEST, seat=tied[0].seat, total=best_total)
+    tied_seats = tuple(s.seat for s in tied)
     most_zero = max(s.zero_rounds for s in tied)
     by_zero = [s for s in tied if s.zero_rounds == most_zero]
     if len(by_zero) == 1:
-        return f"{tied_names} tied on {best_total}; {names} wins with the most rounds scored 0 ({most_zero})"
+        return Said.of(
+            Code.MATCH_WIN_ZERO_ROUNDS, tied=tied_seats, total=best_total, seat=by_zero[0].seat, zeros=most_zero
+        )
     lowest = min(by_zero, key=lambda s: s.tie_key()).lowest_nonzero
     if len(winners) == 1:
-        detail = "no non-zero round" if lowest is None else f"the lowest non-zero round score ({lowest})"
-        return f"{tied_names} tied on {best_total} and on rounds scored 0; {names} wins with {detail}"
-    return f"{names} share the win: tied on total, rounds scored 0 and lowest non-zero round"
+        if lowest is None:
+            return Said.of(Code.MATCH_WIN_NO_NONZERO, tied=tied_seats, total=best_total, seat=winners[0].seat)
+        return Said.of(
+            Code.MATCH_WIN_LOWEST_ROUND, tied=tied_seats, total=best_total, seat=winners[0].seat, points=lowest
+        )
+    return Said.of(Code.MATCH_WIN_SHARED, names=tuple(s.seat for s in winners))
+
+
+def explain_winner(table: Sequence[Standing]) -> str:
+    """:func:`winner_reason` in English."""
+    return english(winner_reason(table))
 
 
 class Match:
@@ -160,6 +171,9 @@ class Match:
     def winners(self) -> list[int]:
         """Seats in first place (more than one when the win is shared)."""
         return [s.seat for s in self.standings() if s.rank == 1]
+
+    def winner_reason(self) -> Said:
+        return winner_reason(self.standings())
 
     def explain_winner(self) -> str:
         return explain_winner(self.standings())

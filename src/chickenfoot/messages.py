@@ -11,9 +11,10 @@ see ``scripts/i18n.sh``). A plural message chooses its form by the parameter ``c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal
+from typing import Any, Literal, Union
 
 EventKind = Literal[
     "hub",
@@ -132,31 +133,20 @@ class Code(Enum):
         "match.win.shared", "{names} share the win: tied on total, rounds scored 0 and lowest non-zero round"
     )
     LIST_AND = msg("list.and", "{head} and {last}")
+    DECIMAL_SIGN = msg("number.decimal_sign", ".")
 
-    # --- hints: a suggested move and its reason (chickenfoot.bots.heuristic.reason)
+    # --- hints: a suggested move and the search's reason (chickenfoot.bots.hint)
     HINT = msg("hint", "Hint: {move} — {reason}")
-    HINT_OPENS = msg("hint.opens", "Play {tile}: it opens the round")
-    HINT_DRAW = msg("hint.draw", "Draw: you hold no tile matching {numbers}")
-    HINT_DRAW_NOTHING_OPEN = msg("hint.draw_nothing_open", "Draw: you hold no tile matching the open ends")
-    HINT_PASS_KEEP = msg("hint.pass_keep", "Pass: keep {tile} rather than open its number for the others")
-    HINT_PASS_EMPTY = msg("hint.pass_empty", "Pass: nothing fits and the boneyard is empty")
-    HINT_FEED_TOES = msg("hint.feed_toes", "Play {tile}: you hold {tiles} to feed its toes")
-    HINT_STARVE = nmsg(
-        "hint.starve",
-        "Play {tile}: seat {seats} showed they lack the number it leaves open",
-        "Play {tile}: seats {seats} showed they lack the number it leaves open",
+    HINT_ONLY_MOVE = msg("hint.only_move", "it is your only legal move")
+    HINT_SEARCH = msg(
+        "hint.search",
+        "the search expects about {own} points for you against {theirs} for {them} at the round's end; "
+        "the next best, {next}, gives {next_own} points for you against {next_theirs} for {them} ({closeness})",
     )
-    HINT_HURRY = nmsg(
-        "hint.hurry",
-        "Play {tile}: an opponent is nearly out, so shed the {count} point it would cost",
-        "Play {tile}: an opponent is nearly out, so shed the {count} points it would cost",
-    )
-    HINT_FOLLOW = msg("hint.follow", "Play {tile}: you can follow it with {tiles}")
-    HINT_HEAVIEST = nmsg(
-        "hint.heaviest",
-        "Play {tile}: it sheds {count} point, your heaviest good play",
-        "Play {tile}: it sheds {count} points, your heaviest good play",
-    )
+    HINT_THEM_ONE = msg("hint.them.one", "your opponent")
+    HINT_THEM_MANY = msg("hint.them.many", "your opponents on average")
+    HINT_ABOUT_AS_GOOD = msg("hint.about_as_good", "about as good")
+    HINT_WORSE = msg("hint.worse", "{gap} points worse")
 
     # --- errors: illegal moves (round.py why_illegal, layout.py why_not) and bad notation
     ILLEGAL_MOVE = msg("illegal.move", "Illegal move {move}: {reason}")
@@ -179,6 +169,11 @@ class Code(Enum):
     ILLEGAL_NO_OPEN_END = msg("illegal.no_open_end", "{target} has no open end")
     ILLEGAL_NO_MATCH = msg("illegal.no_match", "{tile} does not match the open {number} of {target}")
     ILLEGAL_NO_FIT = msg("illegal.no_fit", "it does not fit the layout")
+    ILLEGAL_IS_LEGAL = msg("illegal.is_legal", "it is legal")
+    ERROR_NOT_YOUR_TURN = msg("error.not_your_turn", "It is not your turn: {name} is to move")
+    ERROR_HINT_NOT_YOUR_TURN = msg("error.hint_not_your_turn", "A hint is for the player to move")
+    ERROR_MATCH_OVER = msg("error.match_over", "The match is over")
+    ERROR_ROUND_NOT_OVER = msg("error.round_not_over", "The round is not over yet")
     NOTATION_BAD_TILE = msg("notation.bad_tile", "bad tile {text}: expected two numbers like 9-4")
     NOTATION_BAD_MOVE = msg("notation.bad_move", "bad move {text}: expected H-H, TILE@TARGET, draw or pass")
 
@@ -264,6 +259,32 @@ class Code(Enum):
     TABLE_NEXT_ROUND = msg("table.next_round", "Next round")
     TABLE_LOOK = msg("table.look", "Look at the board")
     TABLE_PLAY_ON = msg("table.play_on", "Play on")
+    TABLE_REPLAY = msg("table.replay", "Replay and review the match")
+    TABLE_FINISH_FOOT = msg("table.finish_foot", "Your turn — finish the chicken foot on {tile}")
+    TABLE_START_ARM = msg("table.start_arm", "Your turn — start an arm")
+    TABLE_WAITING_HUB = msg("table.waiting_hub", "Round {round}: waiting for the {tile}")
+    TABLE_CLOCK_YOU = msg("table.clock_you", "You have {seconds} s")
+    TABLE_CLOCK = msg("table.clock", "{name} has {seconds} s")
+    TABLE_CLOCK_LABEL = msg("table.clock_label", "Time left for this turn")
+    TABLE_REPLACE_TITLE = msg("table.replace_title", "Let a bot play {name}'s seat from now on")
+    TABLE_REPLACE_CONFIRM = msg(
+        "table.replace_confirm", "Let a bot play {name}'s seat for the rest of the match? {name} will not get it back."
+    )
+    TABLE_OPEN = msg("table.open", "Open table: anyone with the code may take a free seat.")
+    TABLE_INVITE_ONLY = msg("table.invite_only", "Invite-only: each invite link seats one friend, once.")
+    TABLE_THIS_ROUND = msg("table.this_round", "This round")
+    TABLE_WATCHING_INSTEAD = msg("table.watching_instead", "{error} — watching instead")
+    LOBBY_OPEN_TABLE = msg(
+        "lobby.open_table",
+        "Open table: anyone with the room code may take a free seat (otherwise only the friends you invite)",
+    )
+    LOBBY_TURN_TIMER = msg("lobby.turn_timer", "Turn timer")
+    LOBBY_TIMER_AUTO = msg("lobby.timer_auto", "60 s with friends, off against bots")
+    LOBBY_TIMER_OFF = msg("lobby.timer_off", "off")
+    LOBBY_JOIN_OPEN = msg("lobby.join_open", "{code} is open: join to take a free seat, or watch.")
+    LOBBY_JOIN_INVITE = msg(
+        "lobby.join_invite", "{code} is invite-only: open your invite link to take your seat, or watch."
+    )
 
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")
@@ -298,6 +319,8 @@ class Code(Enum):
     TUI_CANNOT_PLAY = msg("tui.cannot_play", "{tile} cannot be played now")
     TUI_P_PASSES = msg("tui.p_passes", "p passes")
     TUI_HANDS = msg("tui.hands", "Hands")
+    TUI_COLUMN_TILES = msg("tui.column.tiles", "Hand")
+    TUI_COLUMN_POINTS = msg("tui.column.points", "Pts")
     TUI_TILES_LEFT = msg("tui.tiles_left", "Tiles left")
     TUI_PRESS_QUIT = msg("tui.press_quit", "Press q to quit.")
     TUI_PRESS_NEXT = msg("tui.press_next", "Press Enter for the next round.")
@@ -305,7 +328,7 @@ class Code(Enum):
     TUI_KIND_BOT = msg("tui.kind_bot", "Seat {seat} (bot {level})")
     PLAIN_HELP = msg(
         "plain.help",
-        "Type a move (9-4@9-9, 9-9, draw, pass), or: moves, board, hint, undo, save FILE, help, quit. "
+        "Type a move (9-4@9-9, 9-9, draw, pass), or: moves, board, hint, undo, save FILE, howto, help, quit. "
         "TILE@TARGET puts TILE on the open end of TARGET.",
     )
     PLAIN_TILES_IN_HAND = msg("plain.tiles_in_hand", "Tiles in hand: {counts}.")
@@ -314,6 +337,8 @@ class Code(Enum):
     PLAIN_NONE = msg("plain.none", "(none)")
     PLAIN_TOTALS = msg("plain.totals", "Totals: {totals}.")
     PLAIN_BYE = msg("plain.bye", "Bye.")
+    PLAIN_INPUT_ENDED = msg("plain.input_ended", "Input ended; the match is not finished (use save FILE to keep it).")
+    PLAIN_ROUND_HAND = msg("plain.round_hand", "{player}: {points}, hand {tiles}")
     PLAIN_ERROR = msg("plain.error", "error: {message}")
 
     # --- How to play (RULES.md at a player's level); sections in reading order
@@ -400,3 +425,52 @@ class Code(Enum):
 
 
 _BY_ID: dict[str, Code] = {code.id: code for code in Code}
+
+
+Param = Union[str, int, float, tuple[int, ...], "Said"]
+"""A message's parameter: a tile or a move as text, a number (a fraction is shown to one decimal),
+a list of seats, or a message within."""
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A message as the engine and the server say it: a code and its parameters, in no language.
+
+    A parameter ``seat`` also names its player (``{name}``); a tuple of seats is shown as their names
+    joined (``Ann, Bo and Cy``); a :class:`Said` within is rendered in the same language.
+
+    >>> Said.of(Code.EVENT_PLAY, seat=1, tile="9-4", target="9-9").wire()
+    {'code': 'event.play', 'seat': 1, 'tile': '9-4', 'target': '9-9'}
+    """
+
+    code: Code
+    params: tuple[tuple[str, Param], ...] = ()
+
+    @classmethod
+    def of(cls, code: Code, /, **params: Param) -> Said:
+        return cls(code, tuple(params.items()))
+
+    def wire(self) -> dict[str, Any]:
+        """The message as JSON: ``{"code": ..., **params}``, seat tuples as lists, inner messages as objects."""
+        out: dict[str, Any] = {"code": self.code.id}
+        for key, value in self.params:
+            out[key] = value.wire() if isinstance(value, Said) else list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> Said:
+        """A message read back from JSON (:meth:`wire`); keys that are no parameter (``type``, ``text``) are ignored.
+
+        Raises :class:`ValueError` for an unknown code.
+        """
+        params: dict[str, Param] = {}
+        for key, value in data.items():
+            if key == "code" or value is None or isinstance(value, bool):
+                continue
+            if isinstance(value, Mapping) and "code" in value:
+                params[key] = cls.from_wire(value)
+            elif isinstance(value, list) and all(isinstance(seat, int) for seat in value):
+                params[key] = tuple(value)
+            elif isinstance(value, (str, int, float)):
+                params[key] = value
+        return cls.of(Code.parse(str(data["code"])), **params)

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chickenfoot.errors import NotationError, quoted
+from chickenfoot.i18n import say
+from chickenfoot.messages import Code, Said
 from chickenfoot.tiles import TILES, Tile
 
 DRAW = -1
@@ -99,20 +101,36 @@ class Move:
         """The tile placed against (``None`` for the hub, draw and pass)."""
         return TILES[self.code & 0xFF] if self.code >= 0 and self.code & 0xFF != HUB_TARGET else None
 
+    def said(self, seat: int, drawn: Tile | None = None) -> Said:
+        """The move as a game log says it (``event.hub``, ``event.play``, ``event.draw``, ...);
+        ``drawn`` names a drawn tile to those who may see it."""
+        kind = self.kind
+        if kind == "hub":
+            return Said.of(Code.EVENT_HUB, seat=seat, tile=str(self.tile))
+        if kind == "play":
+            return Said.of(Code.EVENT_PLAY, seat=seat, tile=str(self.tile), target=str(self.target))
+        if kind == "draw":
+            if drawn is not None:
+                return Said.of(Code.EVENT_DRAW, seat=seat, tile=str(drawn))
+            return Said.of(Code.EVENT_DRAW_HIDDEN, seat=seat)
+        return Said.of(Code.EVENT_PASS, seat=seat)
+
+    def advice(self) -> Said:
+        """The move as advice: ``play 9-4 on 9-9``, ``draw a tile`` (``move.*``)."""
+        kind = self.kind
+        if kind == "hub":
+            return Said.of(Code.MOVE_HUB, tile=str(self.tile))
+        if kind == "play":
+            return Said.of(Code.MOVE_PLAY, tile=str(self.tile), target=str(self.target))
+        return Said.of(Code.MOVE_DRAW if kind == "draw" else Code.MOVE_PASS)
+
     def describe(self, who: str, drawn: Tile | None = None) -> str:
-        """The move in words for a game log; ``drawn`` names a drawn tile to those who may see it.
+        """The move in English words for a game log (:meth:`said` rendered).
 
         >>> Move.parse("9-4@9-9").describe("Ann"), Move.parse("draw").describe("Bo")
         ('Ann played 9-4 on 9-9', 'Bo drew a tile')
         """
-        kind = self.kind
-        if kind == "hub":
-            return f"{who} placed the hub {self.tile}"
-        if kind == "play":
-            return f"{who} played {self.tile} on {self.target}"
-        if kind == "draw":
-            return f"{who} drew {drawn}" if drawn is not None else f"{who} drew a tile"
-        return f"{who} passed"
+        return say(self.said(0, drawn), "en", [who])
 
     def __str__(self) -> str:
         if self.code == DRAW:

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from chickenfoot.errors import IllegalMoveError, PositionError
+from chickenfoot.i18n import english
 from chickenfoot.layout import NO_TARGET, Layout, Phase
+from chickenfoot.messages import Code, EventKind, Said
 from chickenfoot.move import DRAW, HUB_TARGET, PASS, Move, placement_code
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import PIP_SUM, TILE_COUNT, TILES, Tile, ids_of, mask_of, tile_id, tiles_of
@@ -33,14 +35,31 @@ class Step:
 class Event:
     """What a UI announces after a move.
 
-    ``kind`` is one of ``hub``, ``play``, ``chicken_foot`` (a double opened a foot), ``foot_done``
-    (its last toe), ``draw``, ``pass``, ``turn`` (the turn handed to ``seat``), ``round_over``.
+    ``kind`` is one of ``hub``, ``play``, ``chicken_foot`` (a double opened a foot of ``count``
+    toes), ``foot_done`` (its last toe), ``draw``, ``pass``, ``turn`` (the turn handed to ``seat``),
+    ``round_over`` (``reason`` ``domino`` or ``blocked``).
     """
 
-    kind: str
+    kind: EventKind
     seat: int
     move: Move | None = None
     tile: Tile | None = None
+    count: int = 0
+    reason: str | None = None
+
+    def said(self, round_number: int) -> Said:
+        """The event in words (``event.<kind>``); a draw names its tile, which only the drawer may see."""
+        kind, seat = self.kind, self.seat
+        if self.move is not None and kind in ("hub", "play", "draw", "pass"):
+            return self.move.said(seat, self.tile if kind == "draw" else None)
+        if kind == "chicken_foot":
+            return Said.of(Code.EVENT_CHICKEN_FOOT, seat=seat, tile=str(self.tile), count=self.count)
+        if kind == "foot_done":
+            return Said.of(Code.EVENT_FOOT_DONE, seat=seat, tile=str(self.tile))
+        if kind == "round_over":
+            code = Code.EVENT_ROUND_OVER_DOMINO if self.reason == "domino" else Code.EVENT_ROUND_OVER_BLOCKED
+            return Said.of(code, seat=seat, round=round_number)
+        return Said.of(Code.EVENT_TURN, seat=seat)
 
 
 def shuffled(count: int, rng: random.Random) -> list[int]:
@@ -510,30 +529,33 @@ class Round:
             self.hands[seat] |= 1 << placed
         return Move.from_code(code)
 
-    def why_illegal(self, move: Move) -> str:
-        """A short reason why ``move`` is not legal now (for error messages)."""
+    def illegal_reason(self, move: Move) -> Said:
+        """Why ``move`` is not legal now (``illegal.*``, ``open.*``), for error messages."""
         if self.end_reason is not None:
-            return "the round is over"
+            return Said.of(Code.ILLEGAL_ROUND_OVER)
         seat = self.to_move
         code = move.code
         legal = self.legal_codes()
         if code in legal:
-            return "it is legal"
+            return Said.of(Code.ILLEGAL_IS_LEGAL)
         if code in (DRAW, PASS):
             if self.drawn >= 0:
-                return f"seat {seat} drew {TILES[self.drawn]} and must play it" + (" or pass" if PASS in legal else "")
-            if DRAW in legal:
-                return f"seat {seat} has no legal play and must draw"
-            return f"seat {seat} has a legal play and must play"
+                must = Code.ILLEGAL_MUST_PLAY_DRAWN_OR_PASS if PASS in legal else Code.ILLEGAL_MUST_PLAY_DRAWN
+                return Said.of(must, seat=seat, tile=str(TILES[self.drawn]))
+            return Said.of(Code.ILLEGAL_MUST_DRAW if DRAW in legal else Code.ILLEGAL_MUST_PLAY, seat=seat)
         tile, target = code >> 8, code & 0xFF
         target = NO_TARGET if target == HUB_TARGET else target
         if not self.hands[seat] >> tile & 1:
-            return f"{TILES[tile]} is not in the hand of seat {seat}"
+            return Said.of(Code.ILLEGAL_NOT_IN_HAND, tile=str(TILES[tile]), seat=seat)
         if self.drawn >= 0 and tile != self.drawn:
-            return f"seat {seat} drew {TILES[self.drawn]}: only that tile may be played now"
+            return Said.of(Code.ILLEGAL_ONLY_DRAWN, seat=seat, drawn=str(TILES[self.drawn]))
         if self.layout.hub < 0 and tile != self.start_tile:
-            return f"the round opens with {TILES[self.start_tile]}"
-        return self.layout.why_not(tile, target) or "it does not fit the layout"
+            return Said.of(Code.ILLEGAL_OPENS_WITH, tile=str(TILES[self.start_tile]))
+        return self.layout.reason_not(tile, target) or Said.of(Code.ILLEGAL_NO_FIT)
+
+    def why_illegal(self, move: Move) -> str:
+        """:meth:`illegal_reason` in English."""
+        return english(self.illegal_reason(move))
 
     # --- events for interfaces ---------------------------------------------------------------
 
@@ -553,11 +575,11 @@ class Round:
             events.append(Event("hub" if target == HUB_TARGET else "play", seat, move, TILES[placed]))
             if target != HUB_TARGET and target != self.layout.hub:
                 if TILES[placed].is_double:
-                    events.append(Event("chicken_foot", seat, move, TILES[placed]))
+                    events.append(Event("chicken_foot", seat, move, TILES[placed], count=self.layout.toes))
                 elif TILES[target].is_double and self.layout.foot < 0:
                     events.append(Event("foot_done", seat, move, TILES[target]))
         if self.end_reason is not None:
-            events.append(Event("round_over", seat))
+            events.append(Event("round_over", seat, reason=self.end_reason))
         elif self.to_move != seat:
             events.append(Event("turn", self.to_move))
         return events

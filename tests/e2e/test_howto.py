@@ -1,31 +1,20 @@
 """How to play in the browser, once per language: the right words, the drawings, nothing overflowing.
 
-The page is served with the strict content security policy (``script-src 'self'``), so an inline
-script or an ``eval`` would break it here.
+The real server serves it with its strict content security policy (``script-src 'self'``), so an
+inline script or an ``eval`` would break it here.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-
 import pytest
-import uvicorn
-from fastapi import FastAPI, Request, Response
-from fastapi.staticfiles import StaticFiles
 from playwright.sync_api import Browser
 
 from chickenfoot.howto import SECTIONS
 from chickenfoot.i18n import LANGUAGES, render
 from chickenfoot.messages import Code
-from chickenfoot.server.app import WEB_DIR
-from chickenfoot.server.i18n_routes import router
-from chickenfoot.server.launch import free_port
 
 from .helpers import ARTIFACTS
 
-CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 LOCALES = {"en": "en-GB", "lt": "lt-LT", "lv": "lv-LV", "fy": "fy-NL"}
 
 # Every element whose content is wider than its box, or that reaches past the window's right edge.
@@ -40,35 +29,9 @@ OVERFLOWS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    """The page's static files and the catalog route, under the strict content security policy."""
-    app = FastAPI()
-    app.include_router(router)
-
-    @app.middleware("http")
-    async def csp(request: Request, call_next):  # type: ignore[no-untyped-def]
-        response: Response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        return response
-
-    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the test server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("lang", list(LANGUAGES))
-def test_howto_page(browser: Browser, site: str, lang: str, width: int) -> None:
+def test_howto_page(browser: Browser, server: str, lang: str, width: int) -> None:
     context = browser.new_context(viewport={"width": width, "height": 900}, locale=LOCALES[lang])
     context.set_default_timeout(30_000)
     page = context.new_page()
@@ -76,7 +39,7 @@ def test_howto_page(browser: Browser, site: str, lang: str, width: int) -> None:
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
     try:
-        page.goto(f"{site}/howto.html")
+        page.goto(f"{server}/howto.html")
         page.wait_for_selector("#howto-body section svg g.tile", state="attached")
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.inner_text("#howto-title") == render(Code.HOW_TO_PLAY, lang)
@@ -105,11 +68,11 @@ def test_howto_page(browser: Browser, site: str, lang: str, width: int) -> None:
     assert not problems, problems
 
 
-def test_language_switcher_is_remembered(browser: Browser, site: str) -> None:
+def test_language_switcher_is_remembered(browser: Browser, server: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     page = context.new_page()
     try:
-        page.goto(f"{site}/howto.html")
+        page.goto(f"{server}/howto.html")
         page.wait_for_selector("#language option[value=lv]", state="attached")
         page.select_option("#language", "lv")
         page.wait_for_selector("html[lang=lv]", state="attached")

@@ -135,7 +135,7 @@ def test_plain_mode_plays_on_into_the_next_round_of_a_resumed_match(tmp_path: Pa
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert "== Round 2 over" in result.stdout and "== Match over ==" in result.stdout
+    assert "== Round 2 is over" in result.stdout and "== Match over ==" in result.stdout
 
 
 @pytest.mark.asyncio

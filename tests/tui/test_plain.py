@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from chickenfoot.errors import ChickenfootError
+from chickenfoot.i18n import render, template
+from chickenfoot.messages import Code
 from chickenfoot.tui.plain import PlainGame
 from chickenfoot.tui.session import Session, parse_seats
 
@@ -44,11 +47,42 @@ def test_a_whole_round_through_a_pipe_with_bad_input_reprompted() -> None:
     assert result.returncode == 0, result.stderr
     assert "\x1b" not in out
     assert "error: bad move 'nonsense'" in out
-    assert "error: illegal move 6-6@0-0" in out
+    assert "error: Illegal move 6-6@0-0" in out
     assert out.count("seat 0> ") >= len(moves) + 3
     assert "* You drew" in out and "* You passed" in out and "* Chicken foot!" in out
-    assert "== Round 1 over" in out and "== Match over ==" in out and "wins" in out
+    assert "== Round 1 is over" in out and "== Match over ==" in out and "wins" in out
     assert "[6|6] hub" in out
+
+
+@pytest.mark.parametrize("lang", ["lt", "lv", "fy"])
+def test_a_whole_round_in_each_language(lang: str) -> None:
+    """``--lang`` words every line from the catalog: the log, the board, errors and the round's end."""
+    stdin = "\n".join(["6-6@0-0", *human_moves()]) + "\n"
+    result = run_play(*ARGS, "human,greedy", "--lang", lang, stdin=stdin)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+
+    assert template(Code.ILLEGAL_MOVE, lang).replace("{move}", "6-6@0-0").split("{")[0] in out
+    assert f"* {render(Code.EVENT_HUB, lang, name=render(Code.SEAT, lang, seat=1), tile='6-6')}" in out
+    assert f"== {render(Code.EVENT_ROUND_OVER_DOMINO_YOU, lang, round=1)} ==" in out
+    assert render(Code.MATCH_OVER, lang) in out and f"[6|6] {render(Code.BOARD_HUB, lang)}" in out
+    assert "Round" not in out and "Seat" not in out
+
+
+def test_lang_from_the_environment_and_a_bad_lang() -> None:
+    env = {**os.environ, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "fy_NL.UTF-8"}
+    result = subprocess.run(
+        [sys.executable, "-m", "chickenfoot", "play", *ARGS, "human,greedy"],
+        input="help\nquit\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        env=env,
+    )
+    assert render(Code.PLAIN_HELP, "fy") in result.stdout and render(Code.PLAIN_BYE, "fy") in result.stdout
+    bad = run_play(*ARGS, "human,greedy", "--lang", "xx", stdin="")
+    assert bad.returncode != 0 and bad.stderr.startswith("chickenfoot: error: unknown language 'xx'")
 
 
 def test_input_ending_early_stops_cleanly() -> None:

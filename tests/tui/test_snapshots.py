@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from chickenfoot.i18n import LANGUAGES
 from chickenfoot.layout import Phase
 from chickenfoot.rules import Rules
 from chickenfoot.tui.app import ChickenFootApp, StartOptions
@@ -17,8 +20,11 @@ FOOT_SEED = 5
 SIZE = (80, 24)
 
 
-def four_seats() -> Session:
-    return Session.new(Rules().replace(rounds=2), ["human", "greedy", "greedy", "greedy"], FOOT_SEED)
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+
+
+def four_seats(lang: str = "en") -> Session:
+    return Session.new(Rules().replace(rounds=2), ["human", "greedy", "greedy", "greedy"], FOOT_SEED, lang=lang)
 
 
 def test_start_screen(snap_compare: Any) -> None:
@@ -37,3 +43,24 @@ def test_round_end_screen(snap_compare: Any) -> None:
     advance(session)
     assert session.round.is_over() and not session.match.is_over()
     assert snap_compare(ChickenFootApp(session=session, pace=0), terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_start_screen_in_each_language(snap_compare: Any, lang: str) -> None:
+    assert snap_compare(ChickenFootApp(StartOptions(seed=3, lang=lang), pace=0), terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_board_in_each_language(snap_compare: Any, lang: str) -> None:
+    session = four_seats(lang)
+    advance(session, until_foot=True)
+    assert session.round.phase == Phase.FOOT
+    assert snap_compare(ChickenFootApp(session=session, pace=0), terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_how_to_play_key(snap_compare: Any, lang: str) -> None:
+    session = four_seats(lang)
+    advance(session, until_foot=True)
+    app = ChickenFootApp(session=session, pace=0)
+    assert snap_compare(app, press=["question_mark"], terminal_size=SIZE)

@@ -16,6 +16,8 @@ from chickenfoot.bots.greedy import GreedyBot
 from chickenfoot.bots.heuristic import HeuristicBot
 from chickenfoot.bots.search import SearchBot, TreeSearchBot
 from chickenfoot.errors import quoted
+from chickenfoot.i18n import english
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.view import SeatView
 
@@ -80,9 +82,15 @@ class Hint:
     """A suggested move and a short reason a person can check against the table."""
 
     move: Move
-    reason: str
+    why: Said
+    """The reason as a message (``hint.*``), for the reader's language."""
     values: tuple[MoveValue, ...] = ()
     """The search's numbers for every legal move, best first (empty when there was no choice)."""
+
+    @property
+    def reason(self) -> str:
+        """The reason in English."""
+        return english(self.why)
 
 
 HINT_BUDGET = Budget(seconds=1.0, iterations=600)
@@ -98,34 +106,25 @@ def hint(view: SeatView, budget: Budget | None = None, seed: int = 0) -> Hint:
     if view.seat is None or not view.legal_moves:
         raise ValueError("it is not this seat's turn")
     if len(view.legal_moves) == 1:
-        return Hint(view.legal_moves[0], "it is your only legal move")
+        return Hint(view.legal_moves[0], Said.of(Code.HINT_ONLY_MOVE))
     budget = budget or HINT_BUDGET
     values = evaluate(view, budget.iterations or HINT_BUDGET.iterations or 1, seed, budget.seconds)
     return Hint(values[0].move, hint_reason(values[0], values[1]), tuple(values))
 
 
-def hint_reason(best: MoveValue, second: MoveValue) -> str:
-    """Why ``best`` beats ``second``, in the search's expected points at the round's end."""
-    them = "your opponent" if len(best.points) == 2 else "your opponents on average"
-
-    def outlook(value: MoveValue) -> str:
-        return f"about {value.own:.0f} points for you against {value.own - value.margin:.0f} for {them}"
-
+def hint_reason(best: MoveValue, second: MoveValue) -> Said:
+    """Why ``best`` beats ``second``, in the search's expected points at the round's end (``hint.search``)."""
     gap = second.margin - best.margin
-    closeness = "about as good" if gap < 0.5 else f"{gap:.1f} points worse"
-    return (
-        f"the search expects {outlook(best)} at the round's end; "
-        f"the next best, {phrase(second.move)}, gives {outlook(second).removeprefix('about ')} ({closeness})"
+    return Said.of(
+        Code.HINT_SEARCH,
+        own=round(best.own),
+        theirs=round(best.own - best.margin),
+        them=Said.of(Code.HINT_THEM_ONE if len(best.points) == 2 else Code.HINT_THEM_MANY),
+        next=second.move.advice(),
+        next_own=round(second.own),
+        next_theirs=round(second.own - second.margin),
+        closeness=Said.of(Code.HINT_ABOUT_AS_GOOD) if gap < 0.5 else Said.of(Code.HINT_WORSE, gap=round(gap, 1)),
     )
-
-
-def phrase(move: Move) -> str:
-    """A move in words, as advice."""
-    if move.kind == "hub":
-        return f"placing the hub {move.tile}"
-    if move.kind == "play":
-        return f"{move.tile} on {move.target}"
-    return "drawing" if move.kind == "draw" else "passing"
 
 
 __all__ = [

@@ -22,6 +22,7 @@ from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
+from chickenfoot.server import i18n_routes
 from chickenfoot.server.connection import CLOSE_BAD_TOKEN, ConnectionLimits, refuse, serve_connection
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Expiry, Hub
@@ -330,6 +331,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, "the page is not installed")
         return FileResponse(index)
 
+    app.include_router(i18n_routes.router)
     if settings.web_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.web_dir, html=True), name="web")
     return app

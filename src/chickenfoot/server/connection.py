@@ -29,6 +29,8 @@ from chickenfoot.server.protocol import (
     PingMessage,
     ProtocolError,
     dumps,
+    error_message,
+    hint_message,
     one_line,
     parse_client_message,
 )
@@ -295,7 +297,7 @@ async def answer(table: Table, seat: int | None, data: str | bytes) -> dict[str,
         if isinstance(request, MoveMessage):
             await table.act(seat, request.move, request.version)
             return None
-        move, reason = await table.hint(seat)
-        return {"type": "hint", "move": str(move), "reason": reason}
+        move, why = await table.hint(seat)
+        return hint_message(move, why)
     except ProtocolError as exc:
-        return {"type": "error", "message": str(exc)}
+        return error_message(exc)

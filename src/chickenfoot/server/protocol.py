@@ -21,7 +21,9 @@ from pydantic import (
     ValidationError,
 )
 
+from chickenfoot.i18n import english
 from chickenfoot.match import Match
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.round import Event
 from chickenfoot.view import SeatView
@@ -35,7 +37,22 @@ MAX_VERSION = 2**53 - 1
 
 
 class ProtocolError(ValueError):
-    """A client message the server refuses; its text is sent back as one ``error`` line."""
+    """A client message the server refuses; its text is sent back as one ``error`` line, with the
+    message's code and parameters when it has them (``said``)."""
+
+    def __init__(self, message: str, said: Said | None = None) -> None:
+        super().__init__(message)
+        self.said = said
+
+
+def error_message(error: ProtocolError) -> dict[str, Any]:
+    """The ``error`` message of docs/protocol.md: the English ``message`` and, if known, its code."""
+    return {"type": "error", "message": str(error)} | (error.said.wire() if error.said is not None else {})
+
+
+def hint_message(move: Move, why: Said) -> dict[str, Any]:
+    """The ``hint`` message: the move, its reason in English and the reason's code and parameters."""
+    return {"type": "hint", "move": str(move), "reason": english(why)} | why.wire()
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,23 +158,44 @@ def parse_client_message(text: str | bytes) -> MoveMessage | HintMessage | NextR
         raise ProtocolError(one_line(exc, "message")) from None
 
 
-def raw_events(events: Sequence[Event]) -> list[dict[str, Any]]:
-    """The engine's events as stored: a draw keeps its tile, to be shown to the drawer alone."""
-    out: list[dict[str, Any]] = []
-    for event in events:
-        raw: dict[str, Any] = {"kind": event.kind, "seat": event.seat, "move": str(event.move) if event.move else None}
-        if event.kind == "draw" and event.tile is not None:
-            raw["tile"] = str(event.tile)
-        out.append(raw)
-    return out
+def raw_events(events: Sequence[Event], round_number: int) -> list[dict[str, Any]]:
+    """The engine's events as stored, each with its message (``code`` and parameters): a draw keeps
+    its tile, to be shown to the drawer alone."""
+    return [
+        {"kind": event.kind, "seat": event.seat, "move": str(event.move) if event.move else None}
+        | event.said(round_number).wire()
+        for event in events
+    ]
+
+
+def round_start_events(match: Match) -> list[dict[str, Any]]:
+    """The events of dealing a round: its start (``event.round_start``) and the first turn."""
+    seat = match.round.to_move
+    start = Said.of(
+        Code.EVENT_ROUND_START, round=match.round_number, tile=f"{match.round.start_double}-{match.round.start_double}"
+    )
+    return [
+        {"kind": "round_start", "seat": seat, "move": None} | start.wire(),
+        {"kind": "turn", "seat": seat, "move": None} | Said.of(Code.EVENT_TURN, seat=seat).wire(),
+    ]
+
+
+def match_over_event(match: Match) -> dict[str, Any]:
+    """The event of the match's end (``event.match_over``, its winners as a list of seats)."""
+    winners = tuple(match.winners())
+    said = Said.of(Code.EVENT_MATCH_OVER, names=winners, count=len(winners))
+    return {"kind": "match_over", "seat": winners[0], "move": None} | said.wire()
 
 
 def events_for(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """Events as ``seat`` may see them: a drawn tile only in the drawer's own events."""
+    """Events as ``seat`` may see them: a drawn tile only in the drawer's own events; the end of a
+    round by the recipient's own last tile is worded for them (``event.round_over.domino_you``)."""
     out = []
     for event in events:
-        if "tile" in event and event["seat"] != seat:
-            event = {key: value for key, value in event.items() if key != "tile"}
+        if event["kind"] == "draw" and "tile" in event and event["seat"] != seat:
+            event = {key: value for key, value in event.items() if key != "tile"} | {"code": Code.EVENT_DRAW_HIDDEN.id}
+        elif event.get("code") == Code.EVENT_ROUND_OVER_DOMINO.id and event["seat"] == seat:
+            event = event | {"code": Code.EVENT_ROUND_OVER_DOMINO_YOU.id}
         out.append(event)
     return out
 
@@ -176,7 +214,7 @@ def log_for(round_number: int, view: SeatView, names: Sequence[str], cache: LogC
                 "seat": step.seat,
                 "move": str(step.move),
                 "text": step.move.describe(names[step.seat], step.drawn),
-            }
+            } | step.move.said(step.seat, step.drawn).wire()
             cache[key] = entry
         entries.append(entry)
     return entries
@@ -189,7 +227,7 @@ def state_for(
     over = view.is_over
     match_over = None
     if match.is_over():
-        match_over = {"winners": match.winners(), "explanation": match.explain_winner()}
+        match_over = {"winners": match.winners(), "explanation": match.explain_winner(), **match_over_words(match)}
     return {
         "code": code,
         "status": status,
@@ -228,6 +266,11 @@ def state_for(
         "totals": match.totals(),
         "match_over": match_over,
     }
+
+
+def match_over_words(match: Match) -> dict[str, Any]:
+    """The winner explanation as a message: ``{"why": {"code": "match.win.lowest", "seat": 2, ...}}``."""
+    return {"why": match.winner_reason().wire()}
 
 
 def parse_move(text: str) -> Move:

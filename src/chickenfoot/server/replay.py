@@ -43,7 +43,8 @@ def frame(r: Round, names: list[str]) -> dict[str, Any]:
     if r.ply:
         step = r.history[-1]
         text = step.move.describe(names[step.seat], step.drawn)
-        data["entry"] = {"seat": step.seat, "move": str(step.move), "text": text}
+        entry = {"seat": step.seat, "move": str(step.move), "text": text}
+        data["entry"] = entry | step.move.said(step.seat, step.drawn).wire()
     return data
 
 

@@ -19,7 +19,9 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from chickenfoot.bots import DEFAULT_LEVEL, Bot, Budget, hint, make_bot
+from chickenfoot.i18n import english
 from chickenfoot.match import Match
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import (
@@ -28,8 +30,10 @@ from chickenfoot.server.protocol import (
     ProtocolError,
     dumps,
     events_for,
+    match_over_event,
     parse_move,
     raw_events,
+    round_start_events,
     state_for,
 )
 from chickenfoot.server.pubsub import PubSub
@@ -108,11 +112,11 @@ class TableConfig:
 
 
 @functools.lru_cache(maxsize=256)
-def hint_for(view: SeatView) -> tuple[Move, str]:
+def hint_for(view: SeatView) -> tuple[Move, Said]:
     """A suggested move for the seat to move, with the reason (the search's second of thinking is
     spent once per position, however often it is asked for)."""
     suggestion = hint(view)
-    return suggestion.move, suggestion.reason
+    return suggestion.move, suggestion.why
 
 
 class Table:
@@ -180,16 +184,13 @@ class Table:
         """Apply a checked action to the match; returns its events and records them."""
         match = self.match
         if action == NEXT_ROUND:
-            round_ = match.next_round()
-            events = [
-                {"kind": "round_start", "seat": round_.to_move, "move": None},
-                {"kind": "turn", "seat": round_.to_move, "move": None},
-            ]
+            match.next_round()
+            events = round_start_events(match)
         else:
             match.push(Move.parse(action))
-            events = raw_events(match.round.events_of_last())
+            events = raw_events(match.round.events_of_last(), match.round_number)
             if match.is_over():
-                events.append({"kind": "match_over", "seat": match.winners()[0], "move": None})
+                events.append(match_over_event(match))
         self.version += 1
         self.events.append((self.version, events))
         return events
@@ -273,19 +274,22 @@ class Table:
             raise ProtocolError("waiting for every player to join")
         if action == NEXT_ROUND:
             if not match.round.is_over():
-                raise ProtocolError("the round is not over")
+                raise ProtocolError("the round is not over", Said.of(Code.ERROR_ROUND_NOT_OVER))
             if match.is_over():
-                raise ProtocolError("the match is over")
+                raise ProtocolError("the match is over", Said.of(Code.ERROR_MATCH_OVER))
             return action
         if match.is_over():
-            raise ProtocolError("the match is over")
+            raise ProtocolError("the match is over", Said.of(Code.ERROR_MATCH_OVER))
         if match.round.is_over():
-            raise ProtocolError("the round is over")
+            raise ProtocolError("the round is over", Said.of(Code.ILLEGAL_ROUND_OVER))
         if seat != match.to_move:
-            raise ProtocolError(f"not your turn (seat {match.to_move} is to move)")
+            turn = Said.of(Code.ERROR_NOT_YOUR_TURN, seat=match.to_move)
+            raise ProtocolError(f"not your turn (seat {match.to_move} is to move)", turn)
         move = parse_move(action)
         if not match.round.is_legal(move):
-            raise ProtocolError(f"illegal move {move}: {match.round.why_illegal(move)}")
+            reason = match.round.illegal_reason(move)
+            said = Said.of(Code.ILLEGAL_MOVE, move=str(move), reason=reason)
+            raise ProtocolError(f"illegal move {move}: {english(reason)}", said)
         return str(move)
 
     async def act(self, seat: int | None, action: str, version: int | None = None) -> None:
@@ -307,9 +311,9 @@ class Table:
         if stored != canonical:  # an earlier attempt was committed after all: that is what happened
             raise ProtocolError(f"stale version {self.version - 1} (the table is at version {self.version})")
 
-    async def hint(self, seat: int | None) -> tuple[Move, str]:
+    async def hint(self, seat: int | None) -> tuple[Move, Said]:
         if seat is None or not self.match.round.view(seat).my_turn:
-            raise ProtocolError("a hint is for the seat to move")
+            raise ProtocolError("a hint is for the seat to move", Said.of(Code.ERROR_HINT_NOT_YOUR_TURN))
         return await asyncio.to_thread(hint_for, self.match.round.view(seat))
 
     # --- presence -----------------------------------------------------------------------------

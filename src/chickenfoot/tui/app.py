@@ -6,11 +6,12 @@ move goes through :class:`~chickenfoot.tui.session.Session`.
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -25,12 +26,15 @@ from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Stati
 
 from chickenfoot.bots import DEFAULT_LEVEL, Hint, hint
 from chickenfoot.errors import ChickenfootError
+from chickenfoot.i18n import render, say
 from chickenfoot.layout import Phase
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.reading import parse_whole_number
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.tiles import Tile
 from chickenfoot.tui.board import Role, board_lines
+from chickenfoot.tui.howto import howto_text
 from chickenfoot.tui.session import HUMAN, SEAT_KINDS, Session
 from chickenfoot.view import SeatView
 
@@ -49,11 +53,15 @@ STYLES: dict[Role, Style] = {
 
 
 def styled_board(
-    view: SeatView, targets: Collection[Tile] = (), chosen: Tile | None = None, clickable: bool = False
+    view: SeatView,
+    targets: Collection[Tile] = (),
+    chosen: Tile | None = None,
+    clickable: bool = False,
+    lang: str = "en",
 ) -> Text:
     """The layout in colour; with ``clickable``, a click on a target plays there."""
     text = Text(no_wrap=True, end="")
-    for index, line in enumerate(board_lines(view, targets, chosen)):
+    for index, line in enumerate(board_lines(view, targets, chosen, lang)):
         if index:
             text.append("\n")
         for seg in line:
@@ -73,6 +81,7 @@ class StartOptions:
     preset: str = "classic"
     rounds: int | None = None
     seats: list[str] = field(default_factory=lambda: [HUMAN])
+    lang: str = "en"
 
 
 def seat_kinds(seats: list[str], players: int) -> list[str]:
@@ -80,6 +89,35 @@ def seat_kinds(seats: list[str], players: int) -> list[str]:
 
 
 # --- the start screen -----------------------------------------------------------------------
+
+
+def translated(screen: Screen[Any], lang: str, descriptions: Mapping[str, Code]) -> None:
+    """Word the keys the footer shows in ``lang``: Textual keeps a screen's bindings per instance."""
+    keys = screen._bindings.key_to_bindings
+    for key, bindings in keys.items():
+        keys[key] = [
+            dataclasses.replace(b, description=render(descriptions[b.action], lang)) if b.action in descriptions else b
+            for b in bindings
+        ]
+
+
+class HowTo(ModalScreen[None]):
+    """How to play (:func:`~chickenfoot.tui.howto.howto_text`), scrolling, over the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Back")]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        translated(self, lang, {"close": Code.BACK})
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="howto"):
+            yield Static(Text(howto_text(self.lang, max(40, self.app.size.width - 10))))
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class StartScreen(Screen[None]):
@@ -90,20 +128,34 @@ class StartScreen(Screen[None]):
     def __init__(self, options: StartOptions) -> None:
         super().__init__()
         self.options = options
+        self.lang = options.lang
+        translated(self, self.lang, {"start": Code.TUI_START, "app.quit": Code.TUI_QUIT})
+
+    def t(self, code: Code, /, **params: object) -> str:
+        return render(code, self.lang, **params)
+
+    def kind_label(self, kind: str) -> str:
+        """``human`` or the bot's level (``medium``): short enough for the seat's box in every language."""
+        if kind == HUMAN:
+            return self.t(Code.HUMAN)
+        try:
+            return self.t(Code.parse(f"ui.bot.{kind}"))
+        except ValueError:
+            return f"{self.t(Code.BOT)} {kind}"
 
     def compose(self) -> ComposeResult:
-        opts = self.options
+        opts, t = self.options, self.t
         kinds = seat_kinds(opts.seats, MAX_PLAYERS)
         # The levels on offer, and any other bot the command line named.
         offered = [*SEAT_KINDS, *sorted(set(kinds) - set(SEAT_KINDS))]
-        options = [(kind if kind == HUMAN else f"bot {kind}", kind) for kind in offered]
+        options = [(self.kind_label(kind), kind) for kind in offered]
         with VerticalScroll(id="start"):
-            yield Static(Text("Chicken Foot", style="bold yellow"), id="title")
+            yield Static(Text(t(Code.GAME_NAME), style="bold yellow"), id="title")
             with Grid(id="settings"):
-                yield Label("Rules")
-                yield Label("Seats")
-                yield Label("Rounds")
-                yield Label("Seed")
+                yield Label(t(Code.RULES))
+                yield Label(t(Code.TUI_SEATS))
+                yield Label(t(Code.ROUNDS))
+                yield Label(t(Code.TUI_SEED))
                 yield Select([(name, name) for name in PRESETS], value=opts.preset, allow_blank=False, id="preset")
                 yield Select(
                     [(str(n), n) for n in range(2, MAX_PLAYERS + 1)],
@@ -111,17 +163,17 @@ class StartScreen(Screen[None]):
                     allow_blank=False,
                     id="seat-count",
                 )
-                yield Input(str(opts.rounds or ""), placeholder="all", id="rounds")
-                yield Input("" if opts.seed is None else str(opts.seed), placeholder="random", id="seed")
+                yield Input(str(opts.rounds or ""), placeholder=t(Code.ROUNDS_ALL), id="rounds")
+                yield Input("" if opts.seed is None else str(opts.seed), placeholder=t(Code.TUI_SEED_RANDOM), id="seed")
             with Grid(id="seats"):
                 for seat in range(MAX_PLAYERS):
                     with Vertical(classes="seat", id=f"seat-box-{seat}"):
-                        yield Label(f"Seat {seat}")
+                        yield Label(t(Code.SEAT, seat=seat))
                         yield Select(options, value=kinds[seat], allow_blank=False, id=f"seat-{seat}")
             with Horizontal(id="start-buttons"):
-                yield Button("Start match", variant="success", id="start-button")
-                yield Input(placeholder="saved match file", id="resume-path")
-                yield Button("Resume", id="resume-button")
+                yield Button(t(Code.TUI_START_MATCH), variant="success", id="start-button")
+                yield Input(placeholder=t(Code.TUI_SAVED_FILE), id="resume-path")
+                yield Button(t(Code.TUI_RESUME), id="resume-button")
             yield Static("", id="start-error")
         yield Footer()
 
@@ -169,7 +221,7 @@ class StartScreen(Screen[None]):
                 rules = rules.replace(rounds=rounds)
             seed = self.whole_number("#seed", "the seed")
             kinds = [str(self.query_one(f"#seat-{s}", Select).value) for s in range(self.players())]
-            session = Session.new(rules, kinds, seed)
+            session = Session.new(rules, kinds, seed, lang=self.lang)
         except (ChickenfootError, ValueError) as exc:
             self.error(str(exc))
             return
@@ -178,10 +230,10 @@ class StartScreen(Screen[None]):
     def resume(self) -> None:
         path = self.query_one("#resume-path", Input).value.strip()
         if not path:
-            self.error("type the file of a saved match to resume it")
+            self.error(self.t(Code.TUI_RESUME_NEEDS_FILE))
             return
         try:
-            session = Session.load(path)
+            session = Session.load(path, lang=self.lang)
         except ChickenfootError as exc:
             self.error(str(exc))
             return
@@ -194,16 +246,18 @@ class StartScreen(Screen[None]):
 class HandOver(ModalScreen[None]):
     """Hot-seat: the screen is covered until the next player is at the keyboard."""
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, lang: str) -> None:
         super().__init__()
         self.seat = seat
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
+        name = render(Code.SEAT, self.lang, seat=self.seat)
         with Center(id="handover"):
             yield Static(
                 Text.assemble(
-                    (f"Seat {self.seat} to play\n\n", "bold yellow"),
-                    f"Pass the keyboard to seat {self.seat}.\nPress any key to show the hand.",
+                    (render(Code.EVENT_TURN, self.lang, name=name) + "\n\n", "bold yellow"),
+                    render(Code.TUI_HANDOVER, self.lang, seat=self.seat),
                 ),
                 id="handover-text",
             )
@@ -221,9 +275,14 @@ class SavePrompt(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        translated(self, lang, {"cancel": Code.TUI_CANCEL})
+
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box"):
-            yield Label("Save the match to (Enter saves, Escape cancels):")
+            yield Label(render(Code.TUI_SAVE_PROMPT, self.lang))
             yield Input(DEFAULT_SAVE, id="save-path")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -254,12 +313,29 @@ class GameScreen(Screen[None]):
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("s", "save", "Save"),
+        Binding("question_mark,f1", "howto", "How to play"),
         Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        translated(
+            self,
+            session.lang,
+            {
+                "pick(1)": Code.TUI_KEY_TILE,
+                "aim(1)": Code.TUI_KEY_TARGET,
+                "play": Code.TUI_KEY_PLAY,
+                "draw": Code.DRAW,
+                "pass": Code.PASS,
+                "hint": Code.TUI_KEY_HINT,
+                "undo": Code.TUI_KEY_UNDO,
+                "save": Code.TUI_KEY_SAVE,
+                "howto": Code.HOW_TO_PLAY,
+                "app.quit": Code.TUI_QUIT,
+            },
+        )
         self.viewer: int | None = None if session.hot_seat else session.humans[0] if session.humans else None
         """The seat whose hand is shown (``None``: hidden, between hot-seat players)."""
         self.busy = False
@@ -285,7 +361,7 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).can_focus = False
-        self.log_lines([f"Round {self.session.match.round_number}: the hub is {self.hub_name()}"])
+        self.log_round_start()
         self.advance()
 
     # --- what is shown ----------------------------------------------------------------------
@@ -294,9 +370,12 @@ class GameScreen(Screen[None]):
     def pace(self) -> float:
         return self.app.pace if isinstance(self.app, ChickenFootApp) else 0.0
 
-    def hub_name(self) -> str:
-        d = self.session.round.start_double
-        return f"{d}-{d}"
+    def t(self, code: Code, /, **params: object) -> str:
+        return self.session.t(code, **params)
+
+    def log_round_start(self) -> None:
+        session = self.session
+        self.log_lines([session.t(Code.EVENT_ROUND_START, round=session.match.round_number, tile=session.hub_name())])
 
     def shown_view(self) -> SeatView:
         return self.session.view(self.viewer)
@@ -326,13 +405,21 @@ class GameScreen(Screen[None]):
         session, round_ = self.session, self.session.round
         view = self.shown_view()
         match = session.match
-        turn = "round over" if round_.is_over() else f"{session.name(round_.to_move)} to play"
+        if round_.is_over():
+            turn = self.t(Code.ROUND_OVER, round=match.round_number)
+        else:
+            turn = self.t(Code.EVENT_TURN, name=session.name(round_.to_move))
+        status = self.t(
+            Code.ROUND_STATUS,
+            round=match.round_number,
+            rounds=match.rules.round_count,
+            tile=session.hub_name(),
+            count=view.boneyard_size,
+        )
         self.query_one("#status", Static).update(
             Text.assemble(
-                (" Chicken Foot ", "bold black on yellow"),
-                f"  Round {match.round_number}/{match.rules.round_count}  ·  hub {self.hub_name()}  ·  ",
-                (f"boneyard {view.boneyard_size}", "bold"),
-                "  ·  ",
+                (f" {self.t(Code.GAME_NAME)} ", "bold black on yellow"),
+                f"  {status}  ·  ",
                 (turn, "bold green" if self.my_turn() else "bold"),
             )
         )
@@ -347,34 +434,38 @@ class GameScreen(Screen[None]):
         aimed = self.aimed_move()
         targets = [m.target for m in moves if m.target is not None]
         chosen = aimed.target if aimed is not None else None
-        self.query_one("#board", Static).update(styled_board(view, targets, chosen, clickable=True))
+        self.query_one("#board", Static).update(
+            styled_board(view, targets, chosen, clickable=True, lang=self.session.lang)
+        )
 
     def draw_players(self, view: SeatView) -> None:
         session = self.session
         table = Table(box=None, padding=(0, 0, 0, 1), header_style="grey62", pad_edge=False)
         table.add_column("", width=1)
-        table.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=14)
-        table.add_column("Hand", justify="right")
-        table.add_column("Pts", justify="right")
+        table.add_column(self.t(Code.PLAYER), no_wrap=True, overflow="ellipsis", max_width=14)
+        table.add_column(self.t(Code.TUI_COLUMN_TILES), justify="right")
+        table.add_column(self.t(Code.TUI_COLUMN_POINTS), justify="right")
         totals = session.match.totals()
         for seat, count in enumerate(view.hand_sizes):
             mark = "▶" if seat == view.to_move and not view.is_over else ""
             kind = session.seats[seat]
             name = Text(session.name(seat))
             if kind != HUMAN:
-                name.append(f" {kind}", "grey62")
+                name.append(f" {session.kind_name(kind)}", "grey62")
             table.add_row(mark, name, str(count), str(totals[seat]), style="bold" if mark else "")
-        self.query_one("#players", Static).update(Group(table, Text(f" Boneyard: {view.boneyard_size}")))
+        boneyard = Text(" " + self.t(Code.BONEYARD, count=view.boneyard_size))
+        self.query_one("#players", Static).update(Group(table, boneyard))
 
     def draw_hand(self, view: SeatView) -> None:
         box = self.query_one("#hand", Static)
         if self.viewer is None:
-            box.border_title = "Hand hidden"
+            box.border_title = self.t(Code.TUI_HAND_HIDDEN)
             box.border_subtitle = ""
-            box.update(Text("The hand is hidden until its player takes the keyboard.", style="italic grey62"))
+            box.update(Text(self.t(Code.TUI_HAND_HIDDEN_NOTE), style="italic grey62"))
             return
-        box.border_title = f"{self.session.name(self.viewer)} · seat {self.viewer} · {len(view.hand)} tiles"
-        box.border_subtitle = "←→ choose a tile"
+        name = self.session.name(self.viewer)
+        box.border_title = self.t(Code.TUI_HAND_TITLE, name=name, seat=self.viewer, count=len(view.hand))
+        box.border_subtitle = self.t(Code.TUI_CHOOSE_TILE)
         playable = {m.tile for m in view.legal_moves}
         selected = self.selected_tile() if self.my_turn() else None
         text = Text()
@@ -395,37 +486,38 @@ class GameScreen(Screen[None]):
         round_ = self.session.round
         text = Text()
         if round_.is_over():
-            text.append("The round is over.", "bold")
+            text.append(self.t(Code.ROUND_OVER, round=self.session.match.round_number), "bold")
         elif not self.my_turn():
             who = self.session.name(round_.to_move)
-            text.append(f"{who} {'is thinking' if not self.session.is_human(round_.to_move) else 'to play'}…", "italic")
+            waiting = Code.TUI_THINKING if not self.session.is_human(round_.to_move) else Code.EVENT_TURN
+            text.append(self.t(waiting, name=who), "italic")
         else:
             tile = self.selected_tile()
             moves = self.moves_of_selected()
             if tile is not None and moves:
-                text.append(f"{tile} on: ", "bold")
+                text.append(self.t(Code.TUI_PLAY_ON, tile=tile) + " ", "bold")
                 aimed = self.aimed_move()
                 for move in moves:
                     target = move.target
-                    label = "the hub" if target is None else str(target)
+                    label = self.t(Code.BOARD_HUB) if target is None else str(target)
                     style = STYLES["chosen" if move == aimed else "target"]
                     meta = Style(meta={"@click": f"screen.play_move({move.code})"})
                     text.append(f" {label} ", style + meta)
                     text.append(" ")
-                text.append(" ↑↓ where · Enter plays", "grey62")
+                text.append(" " + self.t(Code.TUI_WHERE), "grey62")
             elif tile is not None:
-                text.append(f"{tile} cannot be played now", "grey62")
+                text.append(self.t(Code.TUI_CANNOT_PLAY, tile=tile), "grey62")
             if any(m.kind == "pass" for m in view.legal_moves):
-                text.append("  ·  p passes", "bold")
+                text.append("  ·  " + self.t(Code.TUI_P_PASSES), "bold")
         self.query_one("#actions", Static).update(text)
 
     def say(self, message: str, style: str = "bold") -> None:
         self.message = Text(message, style=style)
 
-    def log_lines(self, lines: list[str]) -> None:
+    def log_lines(self, lines: list[str], style: str = "") -> None:
         log = self.query_one("#log", RichLog)
         for line in lines:
-            log.write(Text(line, style="bold yellow" if line.startswith("Chicken foot!") else ""))
+            log.write(Text(line, style=style))
 
     # --- the flow of the game ---------------------------------------------------------------
 
@@ -446,12 +538,12 @@ class GameScreen(Screen[None]):
         if self.viewer != seat:
             self.viewer = None
             self.refresh_all()
-            self.app.push_screen(HandOver(seat), partial(self.take_over, seat))
+            self.app.push_screen(HandOver(seat, session.lang), partial(self.take_over, seat))
             return
         forced = session.forced_move()
         if forced is not None:
             self.busy = True
-            self.say(f"{session.name(seat)}: no choice, {self.forced_words(forced)}", "bold cyan")
+            self.say(self.t(Code.MOVE_FORCED, name=session.name(seat), move=session.say(forced.advice())), "bold cyan")
             self.refresh_all()
             then = partial(self.apply, forced, False, self.generation)
             if self.pace > 0:
@@ -460,9 +552,6 @@ class GameScreen(Screen[None]):
                 self.call_later(then)
             return
         self.start_turn()
-
-    def forced_words(self, move: Move) -> str:
-        return "drawing a tile" if move.kind == "draw" else "passing"
 
     def take_over(self, seat: int, _: None = None) -> None:
         self.viewer = seat
@@ -476,10 +565,9 @@ class GameScreen(Screen[None]):
             self.selected = view.hand.index(playable[0])
         self.aimed = 0
         if view.drawn is not None:
-            self.say(f"You drew {view.drawn}: play it, or p to pass", "bold cyan")
+            self.say(self.t(Code.MOVE_DREW_PLAYABLE, tile=view.drawn), "bold cyan")
         elif view.phase == Phase.FOOT:
-            foot, number = view.open_ends[0]
-            self.say(f"Chicken foot on {foot}: only toes carrying {number} may be played", "bold yellow")
+            self.say(self.session.say(self.session.round.layout.open_foot()), "bold yellow")
         self.refresh_all()
 
     @work(thread=True, exclusive=True, group="bot")
@@ -494,13 +582,15 @@ class GameScreen(Screen[None]):
             return
         session = self.session
         seat = session.round.to_move
-        lines = session.play(move, chosen=chosen)
-        self.log_lines(lines)
-        feet = [line for line in lines if line.startswith("Chicken foot!")]
+        session.play(move, chosen=chosen)
+        events = session.last_events()
+        for event, words in events:
+            self.log_lines([words], "bold yellow" if event.kind == "chicken_foot" else "")
+        feet = [words for event, words in events if event.kind == "chicken_foot"]
         if feet:
             self.say(feet[0], "bold yellow")
-        elif lines:
-            self.say(lines[0], "")
+        elif events:
+            self.say(events[0][1], "")
         if session.hot_seat and session.is_human(seat) and chosen:
             self.viewer = None
         self.advance()
@@ -556,7 +646,7 @@ class GameScreen(Screen[None]):
             if move.kind == kind:
                 self.apply(move, True, self.generation)
                 return
-        self.say(f"You cannot {kind} now: " + self.session.round.why_illegal(Move.parse(kind)), "bold red")
+        self.say(self.session.say(self.session.round.illegal_reason(Move.parse(kind))), "bold red")
         self.refresh_all()
 
     def action_draw(self) -> None:
@@ -568,7 +658,7 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         if not self.my_turn():
             return
-        self.say("Thinking about a hint…", "magenta")
+        self.say(self.t(Code.TUI_THINKING, name=self.t(Code.HINTS)), "magenta")
         self.refresh_all()
         self.advise(self.shown_view(), self.generation)
 
@@ -584,22 +674,26 @@ class GameScreen(Screen[None]):
         if move.tile is not None:
             self.selected = view.hand.index(move.tile)
             self.aimed = self.moves_of_selected().index(move)
-        self.say(f"Hint: {move} ({advice.reason})", "bold magenta")
+        words = self.t(Code.HINT, move=self.session.say(move.advice()), reason=self.session.say(advice.why))
+        self.say(words, "bold magenta")
         self.refresh_all()
 
     def action_undo(self) -> None:
         if not self.my_turn() or not self.session.can_undo():
-            self.say("Nothing to undo (undo is for one player against bots).", "bold red")
+            self.say(self.t(Code.MOVE_NOTHING_TO_UNDO), "bold red")
             self.refresh_all()
             return
         count = self.session.undo()
         self.generation += 1
-        self.log_lines([f"Took back {count} move{'s' if count > 1 else ''}"])
-        self.say("Your last move was taken back.", "bold cyan")
+        self.log_lines([self.t(Code.MOVE_UNDONE, count=count)])
+        self.say(self.t(Code.MOVE_UNDONE_YOURS), "bold cyan")
         self.advance()
 
     def action_save(self) -> None:
-        self.app.push_screen(SavePrompt(), self.save_to)
+        self.app.push_screen(SavePrompt(self.session.lang), self.save_to)
+
+    def action_howto(self) -> None:
+        self.app.push_screen(HowTo(self.session.lang))
 
     def save_to(self, path: str | None) -> None:
         if path is None:
@@ -609,7 +703,7 @@ class GameScreen(Screen[None]):
         except ChickenfootError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.notify(f"Saved to {saved}")
+        self.notify(self.t(Code.TUI_SAVED, path=saved))
 
     def after_round(self, _: None = None) -> None:
         session = self.session
@@ -619,7 +713,7 @@ class GameScreen(Screen[None]):
         self.viewer = None if session.hot_seat else self.viewer
         self.message = Text("")
         self.query_one("#log", RichLog).clear()
-        self.log_lines([f"Round {session.match.round_number}: the hub is {self.hub_name()}"])
+        self.log_round_start()
         self.advance()
 
 
@@ -638,6 +732,9 @@ class RoundEnd(Screen[None]):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        translated(
+            self, session.lang, {"next": Code.TABLE_NEXT_ROUND, "save": Code.TUI_KEY_SAVE, "app.quit": Code.TUI_QUIT}
+        )
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="round-end"):
@@ -647,33 +744,34 @@ class RoundEnd(Screen[None]):
     def summary(self) -> RenderableType:
         session, match = self.session, self.session.match
         view = session.view(None)
-        title = Text(f"Round {match.round_number} is over: {session.end_words()}", style="bold yellow")
-        hands = Table(title="Hands", title_justify="left", expand=False, box=None, padding=(0, 1))
-        hands.add_column("Player")
-        hands.add_column("Tiles left")
-        hands.add_column("Points", justify="right")
+        t = session.t
+        title = Text(session.round_over_words(), style="bold yellow")
+        hands = Table(title=t(Code.TUI_HANDS), title_justify="left", expand=False, box=None, padding=(0, 1))
+        hands.add_column(t(Code.PLAYER))
+        hands.add_column(t(Code.TUI_TILES_LEFT))
+        hands.add_column(t(Code.POINTS), justify="right")
         for seat, hand in enumerate(view.revealed_hands or ()):
             points = (view.points or ())[seat]
-            tiles = " ".join(str(t) for t in hand) or "out!"
+            tiles = " ".join(str(t) for t in hand) or t(Code.ROUND_OUT)
             hands.add_row(session.label(seat), tiles, str(points), style="bold green" if not hand else "")
-        board = Table(title="Scoreboard", title_justify="left", box=None, padding=(0, 1))
-        board.add_column("Player")
+        board = Table(title=t(Code.SCORES), title_justify="left", box=None, padding=(0, 1))
+        board.add_column(t(Code.PLAYER))
         for k, _ in enumerate(match.round_points):
-            board.add_column(f"R{k + 1}", justify="right")
-        board.add_column("Total", justify="right", style="bold")
+            board.add_column(t(Code.ROUND_SHORT, round=k + 1), justify="right")
+        board.add_column(t(Code.TOTAL), justify="right", style="bold")
         totals = match.totals()
         for seat in range(match.players):
             board.add_row(session.label(seat), *(str(p[seat]) for p in match.round_points), str(totals[seat]))
         parts: list[RenderableType] = [title, Text(""), hands, Text(""), board, Text("")]
         if match.is_over():
-            winners = match.winners()
-            names = " and ".join(session.label(s) for s in winners)
-            parts.append(Text(f"{names} win{'s' if len(winners) == 1 else ''} the match!", style="bold yellow"))
-            explanation = match.explain_winner()
-            parts.append(Text(explanation[0].upper() + explanation[1:] + ".", style="italic"))
-            parts.append(Text("Press q to quit.", style="grey62"))
+            winners = tuple(match.winners())
+            labels = [session.label(seat) for seat in range(match.players)]
+            won = say(Said.of(Code.EVENT_MATCH_OVER, names=winners, count=len(winners)), session.lang, labels)
+            parts.append(Text(won, style="bold yellow"))
+            parts.append(Text(say(match.winner_reason(), session.lang, labels), style="italic"))
+            parts.append(Text(t(Code.TUI_PRESS_QUIT), style="grey62"))
         else:
-            parts.append(Text("Press Enter for the next round.", style="grey62"))
+            parts.append(Text(t(Code.TUI_PRESS_NEXT), style="grey62"))
         return Group(*parts)
 
     def action_next(self) -> None:
@@ -681,13 +779,13 @@ class RoundEnd(Screen[None]):
             self.dismiss(None)
 
     def action_save(self) -> None:
-        self.app.push_screen(SavePrompt(), self.save_to)
+        self.app.push_screen(SavePrompt(self.session.lang), self.save_to)
 
     def save_to(self, path: str | None) -> None:
         if path is None:
             return
         try:
-            self.notify(f"Saved to {self.session.save(path)}")
+            self.notify(self.session.t(Code.TUI_SAVED, path=self.session.save(path)))
         except ChickenfootError as exc:
             self.notify(str(exc), severity="error")
 
@@ -720,6 +818,8 @@ class ChickenFootApp(App[None]):
     SavePrompt { align: center middle; }
     #save-box { width: 60; height: 7; border: round $primary; background: $surface; padding: 0 1; }
     #round-end { padding: 1 2; }
+    HowTo { background: $surface; }
+    #howto { padding: 1 2; }
     """
 
     def __init__(

@@ -12,6 +12,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from chickenfoot.i18n import render
+from chickenfoot.messages import Code
 from chickenfoot.tiles import Tile
 from chickenfoot.view import SeatView
 
@@ -41,7 +43,10 @@ def tile_text(tile: Tile, inner: int) -> str:
 class BoardDrawing:
     """Draws one view's layout; ``targets`` are the tiles the selected hand tile may go on."""
 
-    def __init__(self, view: SeatView, targets: Collection[Tile] = (), chosen: Tile | None = None) -> None:
+    def __init__(
+        self, view: SeatView, targets: Collection[Tile] = (), chosen: Tile | None = None, lang: str = "en"
+    ) -> None:
+        self.lang = lang
         self.view = view
         self.targets = set(targets)
         self.chosen = chosen
@@ -60,17 +65,20 @@ class BoardDrawing:
     def lines(self) -> list[Line]:
         view = self.view
         if not view.layout:
-            return [[Seg(f"The table is empty: the round opens with {view.start_double}-{view.start_double}.", "note")]]
+            tile = f"{view.start_double}-{view.start_double}"
+            return [[Seg(render(Code.OPEN_EMPTY, self.lang, tile=tile), "note")]]
         hub = view.layout[0][0]
         number = hub.high
-        out: list[Line] = [[Seg(f"[{number}|{number}]", "hub", hub), Seg(" hub", "note")]]
+        out: list[Line] = [
+            [Seg(f"[{number}|{number}]", "hub", hub), Seg(" " + render(Code.BOARD_HUB, self.lang), "note")]
+        ]
         arms = self.children.get(hub, [])
         missing = view.rules.hub_arms - len(arms)
         for index, arm in enumerate(arms):
             last = index == len(arms) - 1 and missing <= 0
             out += self.branch(arm, number, [Seg(" └─" if last else " ├─")], [Seg("   " if last else " │ ")])
         if missing > 0:
-            note = f" needs {missing} more arm{'s' if missing > 1 else ''}"
+            note = " " + render(Code.BOARD_ARMS_LEFT, self.lang, count=missing)
             out.append([Seg(" └─"), self.marker(hub, number), Seg(note, "note")])
         return out
 
@@ -107,15 +115,17 @@ class BoardDrawing:
                 toe, number, [*pad, Seg("  └─" if last else "  ├─")], [*pad, Seg("    " if last else "  │ ")]
             )
         if missing > 0:
-            note = f" needs {missing} more toe{'s' if missing > 1 else ''}"
+            note = " " + render(Code.BOARD_TOES_LEFT, self.lang, count=missing)
             out.append([*pad, Seg("  └─"), self.marker(double, number), Seg(note, "note")])
         return out
 
 
-def board_lines(view: SeatView, targets: Collection[Tile] = (), chosen: Tile | None = None) -> list[Line]:
-    return BoardDrawing(view, targets, chosen).lines()
+def board_lines(
+    view: SeatView, targets: Collection[Tile] = (), chosen: Tile | None = None, lang: str = "en"
+) -> list[Line]:
+    return BoardDrawing(view, targets, chosen, lang).lines()
 
 
-def board_text(view: SeatView) -> str:
-    """The layout as plain text, one line of play per line."""
-    return "\n".join("".join(seg.text for seg in line).rstrip() for line in board_lines(view))
+def board_text(view: SeatView, lang: str = "en") -> str:
+    """The layout as plain text, one line of play per line, its notes in ``lang``."""
+    return "\n".join("".join(seg.text for seg in line).rstrip() for line in board_lines(view, lang=lang))

@@ -21,6 +21,6 @@ def howto_text(lang: str, width: int = 72) -> str:
         for code in section.paragraphs:
             out += ["", textwrap.fill(render(code, lang), width, break_on_hyphens=False)]
         if section.figure is not None:
-            board = board_text(figure_round(section.figure.layout).view(0))
+            board = board_text(figure_round(section.figure.layout).view(0), lang)
             out += ["", board, f"  ({render(section.figure.caption, lang)})"]
     return "\n".join(out) + "\n"

@@ -10,66 +10,85 @@ from typing import TextIO
 
 from chickenfoot.bots import hint
 from chickenfoot.errors import ChickenfootError
+from chickenfoot.i18n import say
 from chickenfoot.layout import Phase
+from chickenfoot.messages import Code
 from chickenfoot.move import Move
 from chickenfoot.tui.board import board_text
+from chickenfoot.tui.howto import howto_text
 from chickenfoot.tui.session import Session
 from chickenfoot.view import SeatView
 
-HELP = (
-    "Type a move (9-4@9-9, 9-9, draw, pass), or: moves, board, hint, undo, save FILE, help, quit. "
-    "TILE@TARGET puts TILE on the open end of TARGET."
-)
+
+def tiles_line(session: Session, tiles: tuple[object, ...]) -> str:
+    return " ".join(str(t) for t in tiles) or session.t(Code.PLAIN_NONE)
 
 
-def tiles_line(tiles: tuple[object, ...]) -> str:
-    return " ".join(str(t) for t in tiles) or "(none)"
-
-
-def open_ends_text(view: SeatView) -> str:
+def open_ends_text(session: Session, view: SeatView) -> str:
+    """What is open on the table: the hub's missing arms, the open chicken foot, or the open ends."""
     if not view.open_ends:
-        return "Open ends: none yet."
-    if view.phase == Phase.HUB:
+        return session.t(Code.OPEN_NONE)
+    if view.phase in (Phase.HUB, Phase.FOOT):
         target, number = view.open_ends[0]
-        missing = view.rules.hub_arms - sum(1 for _, on in view.layout if on == target)
-        return f"Open: the hub {target} needs {missing} more arm{'s' if missing > 1 else ''} carrying {number}."
-    if view.phase == Phase.FOOT:
-        target, number = view.open_ends[0]
-        return f"Open: only the chicken foot on {target}, toes carrying {number}."
-    return "Open ends: " + ", ".join(f"{number} on {target}" for target, number in view.open_ends) + "."
+        on_it = sum(1 for _, on in view.layout if on == target)
+        if view.phase == Phase.HUB:
+            return session.t(Code.OPEN_HUB, tile=target, count=view.rules.hub_arms - on_it, number=number)
+        return session.t(Code.OPEN_FOOT, tile=target, count=view.rules.toes - on_it, number=number)
+    ends = ", ".join(session.t(Code.OPEN_END, number=number, tile=target) for target, number in view.open_ends)
+    return session.t(Code.OPEN_ENDS, ends=ends)
 
 
 def position_text(session: Session, seat: int) -> str:
     """What the seat to move needs to know, in lines of plain text."""
     view = session.view(seat)
     match = session.match
+    t = session.t
     counts = ", ".join(f"{session.name(s)} {n}" for s, n in enumerate(view.hand_sizes))
+    status = t(
+        Code.ROUND_STATUS,
+        round=match.round_number,
+        rounds=match.rules.round_count,
+        tile=session.hub_name(),
+        count=view.boneyard_size,
+    )
+    hand = t(Code.PLAIN_SEAT_HAND, seat=seat, tiles=tiles_line(session, view.hand))
+    if view.drawn:
+        hand += f" ({t(Code.MOVE_DREW_PLAYABLE, tile=view.drawn)})"
     lines = [
-        f"== Round {match.round_number} of {match.rules.round_count}, hub {view.start_double}-{view.start_double}, "
-        f"boneyard {view.boneyard_size} ==",
-        board_text(view),
-        open_ends_text(view),
-        f"Tiles in hand: {counts}.",
-        f"Seat {seat} hand: {tiles_line(view.hand)}" + (f" (drew {view.drawn}: play it or pass)" if view.drawn else ""),
-        f"Legal moves: {' '.join(str(m) for m in view.legal_moves)}",
+        f"== {status} ==",
+        board_text(view, session.lang),
+        open_ends_text(session, view),
+        t(Code.PLAIN_TILES_IN_HAND, counts=counts),
+        hand,
+        legal_text(session, view),
     ]
     return "\n".join(lines)
+
+
+def legal_text(session: Session, view: SeatView) -> str:
+    return session.t(Code.PLAIN_LEGAL, moves=" ".join(str(m) for m in view.legal_moves))
 
 
 def round_end_text(session: Session) -> str:
     match = session.match
     view = session.view(None)
+    t = session.t
     hands = view.revealed_hands or ()
     points = view.points or ()
-    lines = [f"== Round {match.round_number} over: {session.end_words()} =="]
+    lines = [f"== {session.round_over_words()} =="]
     for seat, hand in enumerate(hands):
-        lines.append(f"{session.label(seat)}: {points[seat]} points, hand {tiles_line(hand)}")
-    lines.append("Totals: " + ", ".join(f"{session.name(s)} {t}" for s, t in enumerate(match.totals())) + ".")
+        scored = t(Code.ROUND_POINTS, count=points[seat])
+        lines.append(
+            t(Code.PLAIN_ROUND_HAND, player=session.label(seat), points=scored, tiles=tiles_line(session, hand))
+        )
+    totals = ", ".join(f"{session.name(s)} {total}" for s, total in enumerate(match.totals()))
+    lines.append(t(Code.PLAIN_TOTALS, totals=totals))
     if match.is_over():
-        lines.append("== Match over ==")
+        lines.append(f"== {t(Code.MATCH_OVER)} ==")
         for row in match.standings():
             lines.append(f"{row.rank}. {session.label(row.seat)}: {row.total}")
-        lines.append(match.explain_winner()[0].upper() + match.explain_winner()[1:] + ".")
+        labels = [session.label(seat) for seat in range(match.players)]
+        lines.append(say(match.winner_reason(), session.lang, labels))
     return "\n".join(lines)
 
 
@@ -117,7 +136,7 @@ class PlainGame:
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
-                self.say("\nInput ended; the match is not finished (use save FILE to keep it).")
+                self.say("\n" + self.session.t(Code.PLAIN_INPUT_ENDED))
                 return False
             command = line.strip()
             if not command:
@@ -125,39 +144,42 @@ class PlainGame:
             word, _, rest = command.partition(" ")
             try:
                 if word == "quit":
-                    self.say("Bye.")
+                    self.say(self.session.t(Code.PLAIN_BYE))
                     return False
                 if self.command(word, rest.strip(), seat):
                     return True
             except ChickenfootError as exc:
-                self.say(f"error: {exc}")
+                self.say(self.session.t(Code.PLAIN_ERROR, message=exc))
 
     def command(self, word: str, rest: str, seat: int) -> bool:
         """Carry out one command; ``True`` once a move was made."""
         session = self.session
         view = session.view(seat)
         if word == "help":
-            self.say(HELP)
+            self.say(session.t(Code.PLAIN_HELP))
+        elif word == "howto":
+            self.say(howto_text(session.lang))
         elif word == "moves":
-            self.say(f"Legal moves: {' '.join(str(m) for m in view.legal_moves)}")
+            self.say(legal_text(session, view))
         elif word == "board":
             self.say(position_text(session, seat))
         elif word == "hint":
             advice = hint(view)
-            self.say(f"Hint: {advice.move} ({advice.reason})")
+            self.say(session.t(Code.HINT, move=session.say(advice.move.advice()), reason=session.say(advice.why)))
         elif word == "save":
             if not rest:
                 raise ChickenfootError("save needs a file name: save FILE")
-            self.say(f"Saved to {session.save(rest)}.")
+            self.say(session.t(Code.TUI_SAVED, path=session.save(rest)))
         elif word == "undo":
             count = session.undo()
-            self.say(f"Took back {count} move{'s' if count > 1 else ''}.")
+            self.say(session.t(Code.MOVE_UNDONE, count=count))
             return True
         else:
             typed = word if not rest else f"{word} {rest}"
             move = Move.parse(typed)
             if move not in view.legal_moves:
-                raise ChickenfootError(f"illegal move {typed}: {session.round.why_illegal(move)}")
+                reason = session.say(session.round.illegal_reason(move))
+                raise ChickenfootError(session.t(Code.ILLEGAL_MOVE, move=typed, reason=reason))
             self.log(session.play(move, chosen=True))
             return True
         return False

@@ -6,6 +6,7 @@ Everything here goes through the engine: legal moves come from the view, moves a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,10 +14,12 @@ from typing import Any
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, make_bot
 from chickenfoot.errors import ChickenfootError, PositionError, quoted, shown
+from chickenfoot.i18n import render, say
 from chickenfoot.match import Match
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.reading import load_json, read_text
-from chickenfoot.round import Round
+from chickenfoot.round import Event, Round
 from chickenfoot.rules import Rules
 from chickenfoot.view import SeatView
 
@@ -46,9 +49,11 @@ def parse_seats(text: str, players: int) -> list[str]:
 class Session:
     """A match being played: which seats are human, the bots, undo and saving."""
 
-    def __init__(self, match: Match, seats: Sequence[str], *, bot_seed: int | None = None) -> None:
+    def __init__(self, match: Match, seats: Sequence[str], *, bot_seed: int | None = None, lang: str = "en") -> None:
         if len(seats) != match.players:
             raise ValueError(f"{len(seats)} seat kinds for {match.players} players")
+        self.lang = lang
+        """The language of every word shown (a catalog of :mod:`chickenfoot.i18n`)."""
         self.match = match
         self.seats = list(seats)
         self.bots = {
@@ -65,8 +70,9 @@ class Session:
         rules: Rules,
         seats: Sequence[str],
         seed: int | None = None,
+        lang: str = "en",
     ) -> Session:
-        return cls(Match(rules, len(seats), seed), seats, bot_seed=seed)
+        return cls(Match(rules, len(seats), seed), seats, bot_seed=seed, lang=lang)
 
     # --- state ------------------------------------------------------------------------------
 
@@ -86,14 +92,36 @@ class Session:
     def is_human(self, seat: int) -> bool:
         return self.seats[seat] == HUMAN
 
+    def t(self, code: Code, /, **params: object) -> str:
+        """A message of the catalog in the session's language."""
+        return render(code, self.lang, **params)
+
+    def say(self, said: Said) -> str:
+        """An engine's message in the session's language, seats by :meth:`name`."""
+        return say(said, self.lang, self.names())
+
+    def is_you(self, seat: int) -> bool:
+        """The seat is the one human at the keyboard, called "you"."""
+        return self.is_human(seat) and not self.hot_seat
+
     def name(self, seat: int) -> str:
-        if self.is_human(seat) and not self.hot_seat:
-            return "You"
-        return f"Seat {seat}"
+        return self.t(Code.YOU) if self.is_you(seat) else self.t(Code.SEAT, seat=seat)
+
+    def names(self) -> list[str]:
+        return [self.name(seat) for seat in range(self.match.players)]
 
     def label(self, seat: int) -> str:
         kind = self.seats[seat]
-        return f"Seat {seat} ({'human' if kind == HUMAN else 'bot ' + kind})"
+        if kind == HUMAN:
+            return self.t(Code.TUI_KIND_HUMAN, seat=seat)
+        return self.t(Code.TUI_KIND_BOT, seat=seat, level=self.kind_name(kind))
+
+    def kind_name(self, kind: str) -> str:
+        """A bot's level or kind in words (``medium``), as the catalog has it."""
+        try:
+            return self.t(Code.parse(f"ui.bot.{kind}"))
+        except ValueError:
+            return kind
 
     def view(self, seat: int | None) -> SeatView:
         return self.round.view(seat)
@@ -118,31 +146,40 @@ class Session:
             self.choices.append(ply)
         return self.describe_last()
 
-    def describe_last(self) -> list[str]:
-        """The last move in words, showing a drawn tile only when one human plays alone."""
+    def last_events(self) -> list[tuple[Event, str]]:
+        """The last move's events (not the handing on of the turn) with their words, showing a
+        drawn tile only when one human plays alone."""
         lines = []
         for event in self.round.events_of_last():
-            who = self.name(event.seat)
-            if event.kind in ("hub", "play", "pass") and event.move is not None:
-                lines.append(event.move.describe(who))
-            elif event.kind == "chicken_foot":
-                lines.append(f"Chicken foot! {event.tile} needs {self.round.rules.toes} toes")
-            elif event.kind == "foot_done":
-                lines.append(f"The chicken foot on {event.tile} is complete")
-            elif event.kind == "draw" and event.move is not None:
-                shown = self.is_human(event.seat) and not self.hot_seat
-                lines.append(event.move.describe(who, event.tile if shown else None))
-            elif event.kind == "round_over":
-                lines.append(f"Round {self.match.round_number} is over: {self.end_words()}")
+            if event.kind == "turn":
+                continue
+            if event.kind == "draw" and not self.is_you(event.seat):
+                event = dataclasses.replace(event, tile=None)
+            lines.append((event, self.round_over_words() if event.kind == "round_over" else self.event_words(event)))
         return lines
 
-    def end_words(self) -> str:
-        """How the round ended, in words."""
+    def describe_last(self) -> list[str]:
+        """The last move in words (:meth:`last_events`)."""
+        return [words for _, words in self.last_events()]
+
+    def event_words(self, event: Event) -> str:
+        return self.say(event.said(self.match.round_number))
+
+    def round_over_words(self) -> str:
+        """How the round ended: ``event.round_over.domino`` (``domino_you``) or ``blocked``."""
         round_ = self.round
+        number = self.match.round_number
         if round_.end_reason == "blocked":
-            return "blocked, nobody can play"
+            return self.t(Code.EVENT_ROUND_OVER_BLOCKED, round=number)
         out = next(s for s in range(round_.players) if not round_.hands[s])
-        return f"{self.name(out)} {'are' if self.name(out) == 'You' else 'is'} out of tiles"
+        if self.is_you(out):
+            return self.t(Code.EVENT_ROUND_OVER_DOMINO_YOU, round=number)
+        return self.t(Code.EVENT_ROUND_OVER_DOMINO, round=number, name=self.name(out))
+
+    def hub_name(self) -> str:
+        """The hub of the round being played (``9-9``)."""
+        double = self.round.start_double
+        return f"{double}-{double}"
 
     def can_undo(self) -> bool:
         """Undo is for one human against bots, back to their last chosen move of this round."""
@@ -178,17 +215,17 @@ class Session:
         return target
 
     @classmethod
-    def load(cls, path: str | Path) -> Session:
+    def load(cls, path: str | Path, lang: str = "en") -> Session:
         """Resume the match saved in a file; raises :class:`PositionError` naming the file and the problem."""
         source = Path(path).expanduser()
         text = read_text(source)  # its errors name the file already
         try:
-            return cls.loads(text)
+            return cls.loads(text, lang)
         except ChickenfootError as exc:
             raise PositionError(f"{source}: {exc}") from None
 
     @classmethod
-    def loads(cls, text: str) -> Session:
+    def loads(cls, text: str, lang: str = "en") -> Session:
         """A saved match from its text; a plain match record gets one human (seat 0) against medium bots."""
         data = load_json(text)
         match = Match.from_record(data)
@@ -198,6 +235,6 @@ class Session:
         if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
             raise PositionError(f"seats must be a list of seat kinds, got {shown(seats)}")
         try:
-            return cls(match, seats, bot_seed=match.seed)
+            return cls(match, seats, bot_seed=match.seed, lang=lang)
         except ValueError as exc:
             raise PositionError(str(exc)) from None

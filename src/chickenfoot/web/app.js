@@ -2,6 +2,7 @@
 // The page never decides what is legal: it offers exactly the moves in the server's `legal`.
 
 import { Board } from "./board.js";
+import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { TableSocket, api, rememberSeat, seatSecret } from "./net.js";
 import { setupTheme } from "./theme.js";
@@ -14,11 +15,19 @@ function replayLink(code) {
   const a = document.createElement("a");
   a.href = `/r/${code}`;
   a.className = "replay-link";
-  a.textContent = "Replay and review the match";
+  a.textContent = t("table.replay");
   return a;
 }
 
 const tileOf = (move) => move.split("@")[0];
+
+// A move of RULES.md notation as advice: "play 9-4 on 9-9", "draw a tile" (move.*).
+function moveWords(move) {
+  if (move === "draw") return t("move.draw");
+  if (move === "pass") return t("move.pass");
+  const [tile, target] = move.split("@");
+  return target ? t("move.play", { tile, target }) : t("move.hub", { tile });
+}
 const sameTile = (a, b) => parseTile(a).join("-") === parseTile(b).join("-");
 const pips = (t) => parseTile(t)[0] + parseTile(t)[1];
 
@@ -36,7 +45,7 @@ class TablePage {
     this.socket = new TableSocket(code, token, {
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.onHint(hint),
-      error: (message) => this.toast(message),
+      error: (message) => this.toast(say(message, this.state?.names)),
       status: (up) => $("room").classList.toggle("offline", !up),
     });
     this.bind();
@@ -92,7 +101,7 @@ class TablePage {
     }
     // The server names the move it makes for this seat (a sole draw or pass) and makes it shortly.
     if (state.forced) {
-      this.toast(state.forced === "draw" ? "No tile fits — drawing for you…" : "Nothing to play — passing…");
+      this.toast(t(state.forced === "draw" ? "move.auto_draw" : "move.auto_pass"));
     }
     if (state.round_over) this.finished = state;
     // A hint holds for the turn it was asked in (a presence update keeps the same legal moves).
@@ -104,7 +113,7 @@ class TablePage {
   onHint(hint) {
     // An answer that arrives after the turn moved on is stale.
     if (!$("hints").checked || !this.myTurn || !this.state.legal.includes(hint.move)) return;
-    this.hint = { move: hint.move, reason: hint.reason ?? "" };
+    this.hint = { move: hint.move, message: hint };
     if (hint.move !== "draw" && hint.move !== "pass") this.selected = tileOf(hint.move);
     this.render();
     this.board.focusMove(hint.move);
@@ -130,13 +139,8 @@ class TablePage {
     const box = $("hint");
     box.hidden = !this.hint;
     if (!this.hint) return;
-    const { move, reason } = this.hint;
-    const [tile, target] = move.split("@");
-    const what = move === "draw" ? "draw a tile" : move === "pass" ? "pass" : target ? `play ${tile} on ${target}` : `place ${tile}`;
-    box.replaceChildren();
-    const strong = document.createElement("strong");
-    strong.textContent = `Hint: ${what}`;
-    box.append(strong, reason ? ` — ${reason}` : "");
+    const { move, message } = this.hint;
+    box.textContent = t("hint", { move: moveWords(move), reason: say(message, this.state.names) });
     box.dataset.move = move;
   }
 
@@ -222,19 +226,22 @@ class TablePage {
         const on = s.connected[seat];
         const bot = s.kinds[seat] === "bot" || s.covered?.[seat];
         const count = s.hand_sizes[seat];
-        div.setAttribute("aria-label", `${name}: ${count} tiles, ${on ? "connected" : "disconnected"}`);
-        div.innerHTML = `<span class="dot ${on ? "on" : ""}" title="${on ? "connected" : "disconnected"}"></span>
-          <span class="name"></span>${bot ? '<span class="badge">bot</span>' : ""}
+        const presence = t(on ? "table.connected" : "table.disconnected");
+        div.setAttribute("aria-label", t("table.player", { name, count, presence }));
+        div.innerHTML = `<span class="dot ${on ? "on" : ""}"></span>
+          <span class="name"></span>${bot ? '<span class="badge"></span>' : ""}
           <span class="count">${count}</span><span aria-hidden="true">${'<i class="mini"></i>'.repeat(Math.min(count, 12))}</span>`;
-        div.querySelector(".name").textContent = s.seat === seat ? `${name} (you)` : name;
+        div.querySelector(".dot").title = presence;
+        if (bot) div.querySelector(".badge").textContent = t("ui.bot");
+        div.querySelector(".name").textContent = s.seat === seat ? t("ui.name_you", { name }) : name;
         // The creator may hand an absent friend's seat to a bot for the rest of the match.
         if (s.seat === s.creator && seat !== s.seat && s.kinds[seat] === "human" && !on && !s.match_over) {
           const replace = document.createElement("button");
           replace.type = "button";
           replace.className = "replace";
-          replace.textContent = "Bot";
-          replace.title = `Let a bot play ${name}'s seat from now on`;
-          replace.setAttribute("aria-label", `Replace ${name} with a bot`);
+          replace.textContent = t("ui.bot");
+          replace.title = t("table.replace_title", { name });
+          replace.setAttribute("aria-label", t("table.replace_title", { name }));
           replace.addEventListener("click", () => this.replaceWithBot(seat, name));
           div.appendChild(replace);
         }
@@ -253,15 +260,16 @@ class TablePage {
       return;
     }
     const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-    const who = this.myTurn ? "You have" : `${this.state.names[this.state.to_move]} has`;
     clock.hidden = false;
-    clock.textContent = `${who} ${left} s`;
+    clock.textContent = this.myTurn
+      ? t("table.clock_you", { seconds: left })
+      : t("table.clock", { name: this.state.names[this.state.to_move], seconds: left });
     clock.classList.toggle("low", left <= 10);
     if (left > 0) this.clockTimer = setTimeout(() => this.renderClock(), 1000);
   }
 
   async replaceWithBot(seat, name) {
-    if (!confirm(`Let a bot play ${name}'s seat for the rest of the match? ${name} will not get it back.`)) return;
+    if (!confirm(t("table.replace_confirm", { name }))) return;
     try {
       await api("POST", `/api/tables/${encodeURIComponent(this.code)}/seats/${seat}/bot`, { token: this.token });
     } catch (err) {
@@ -272,14 +280,14 @@ class TablePage {
   renderStatus() {
     const s = this.state;
     let text;
-    if (s.match_over) text = "Match over";
-    else if (s.round_over) text = `Round ${s.round} over`;
-    else if (s.phase === "empty") text = `Round ${s.round}: waiting for the ${s.start_double}-${s.start_double}`;
-    else if (this.myTurn) text = `Your turn${s.phase === "foot" ? ` — finish the chicken foot on ${s.foot}` : s.phase === "hub" ? " — start an arm" : ""}`;
-    else text = `${s.names[s.to_move]}'s turn`;
+    if (s.match_over) text = t("match.over");
+    else if (s.round_over) text = t("round.over", { round: s.round });
+    else if (s.phase === "empty") text = t("table.waiting_hub", { round: s.round, tile: `${s.start_double}-${s.start_double}` });
+    else if (this.myTurn) text = s.phase === "foot" ? t("table.finish_foot", { tile: s.foot }) : s.phase === "hub" ? t("table.start_arm") : t("event.your_turn");
+    else text = t("event.turn", { name: s.names[s.to_move] });
     $("status").textContent = text;
     this.renderClock();
-    $("boneyard").textContent = `Boneyard: ${s.boneyard}`;
+    $("boneyard").textContent = t("ui.boneyard", { count: s.boneyard });
     const legal = this.myTurn ? s.legal : [];
     $("draw").hidden = !legal.includes("draw");
     $("pass").hidden = !legal.includes("pass");
@@ -295,7 +303,7 @@ class TablePage {
         button.className = "hand-tile";
         button.dataset.tile = tile;
         button.setAttribute("role", "option");
-        button.setAttribute("aria-label", `tile ${tile}${i < 9 ? ` (key ${i + 1})` : ""}`);
+        button.setAttribute("aria-label", i < 9 ? t("table.tile_key", { tile, key: i + 1 }) : t("ui.tile", { tile }));
         const moves = this.myTurn ? this.movesFor(tile) : [];
         button.classList.toggle("playable", moves.length > 0);
         button.classList.toggle("dim", this.myTurn && moves.length === 0);
@@ -351,7 +359,7 @@ class TablePage {
     log.replaceChildren(
       ...this.state.log.map((entry) => {
         const li = document.createElement("li");
-        li.textContent = entry.text;
+        li.textContent = say(entry, this.state.names);
         return li;
       }),
     );
@@ -361,10 +369,15 @@ class TablePage {
   scoreTable(s, withHands) {
     const table = document.createElement("table");
     const head = table.createTHead().insertRow();
-    head.innerHTML = "<th>Player</th>";
-    if (withHands) head.innerHTML += "<th>Hand</th><th>This round</th>";
-    s.scores.forEach((_, r) => (head.innerHTML += `<th>R${r + 1}</th>`));
-    head.innerHTML += "<th>Total</th>";
+    const th = (text) => {
+      const cell = document.createElement("th");
+      cell.textContent = text;
+      head.appendChild(cell);
+    };
+    th(t("ui.player"));
+    if (withHands) [t("ui.hand"), t("table.this_round")].forEach(th);
+    s.scores.forEach((_, r) => th(t("ui.round_short", { round: r + 1 })));
+    th(t("ui.total"));
     const body = table.createTBody();
     s.names.forEach((name, seat) => {
       const row = body.insertRow();
@@ -394,31 +407,30 @@ class TablePage {
     const s = this.state;
     const box = $("share");
     const invites = JSON.parse(localStorage.getItem(`cf-invites-${s.code}`) ?? "[]");
-    box.innerHTML = `<h2>Room</h2><div class="row"><code id="room-code"></code>
-      <button type="button" id="copy" aria-label="Copy the invite link">Copy link</button></div>
+    box.innerHTML = `<h2 data-t="table.room"></h2><div class="row"><code id="room-code"></code>
+      <button type="button" id="copy" data-t="table.copy_link" data-t-aria-label="table.copy_invite"></button></div>
       <p class="muted" id="room-kind"></p><div class="links"></div>`;
+    translatePage(box);
     box.querySelector("#room-code").textContent = s.code;
-    box.querySelector("#room-kind").textContent = s.open
-      ? "Open table: anyone with the code may take a free seat."
-      : "Invite-only: each invite link seats one friend, once.";
+    box.querySelector("#room-kind").textContent = t(s.open ? "table.open" : "table.invite_only");
     const links = box.querySelector(".links");
     const watch = `${location.origin}/t/${s.code}`;
     const copyText = invites.length ? `${location.origin}${invites[0]}` : watch;
     for (const invite of invites) {
       const a = document.createElement("a");
       a.href = invite;
-      a.textContent = `Invite: ${location.origin}${invite}`;
+      a.textContent = t("table.invite", { url: `${location.origin}${invite}` });
       links.appendChild(a);
     }
     const spectate = document.createElement("a");
     spectate.href = watch;
-    spectate.textContent = `Watch: ${watch}`;
+    spectate.textContent = t("table.watch", { url: watch });
     links.appendChild(spectate);
     if (s.match_over) links.appendChild(replayLink(s.code));
     box.querySelector("#copy").addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText(copyText);
-        this.toast("Link copied");
+        this.toast(t("table.link_copied"));
       } catch {
         this.toast(copyText);
       }
@@ -437,30 +449,35 @@ class TablePage {
     dialog.hidden = false;
     const dealt = this.state.round !== s.round;
     const over = s.round_over;
-    const who = over.points.map((p, seat) => (p === 0 ? s.names[seat] : null)).filter(Boolean);
+    const out = over.hands.findIndex((hand) => hand.length === 0);
     $("ro-title").textContent =
-      over.reason === "domino" ? `Round ${s.round}: ${who.join(", ")} went out!` : `Round ${s.round}: blocked`;
+      over.reason !== "domino"
+        ? t("event.round_over.blocked", { round: s.round })
+        : out === s.seat
+          ? t("event.round_over.domino_you", { round: s.round })
+          : t("event.round_over.domino", { round: s.round, name: s.names[out] });
     const body = $("ro-body");
     body.replaceChildren();
     const note = document.createElement("p");
-    note.textContent = `Points are the pips left in hand; the 0-0 counts ${s.rules.double_blank_points}.`;
+    note.textContent = t("round.scoring", { points: s.rules.double_blank_points });
     body.append(note, this.scoreTable(s, true));
     if (s.match_over) {
       const win = document.createElement("p");
       win.className = "winner";
-      win.textContent = `${s.match_over.winners.map((w) => s.names[w]).join(" & ")} win${s.match_over.winners.length > 1 ? "" : "s"} the match`;
+      const winners = s.match_over.winners;
+      win.textContent = say({ code: "event.match_over", names: winners, count: winners.length }, s.names);
       const why = document.createElement("p");
-      why.textContent = s.match_over.explanation;
+      why.textContent = s.match_over.why ? say(s.match_over.why, s.names) : s.match_over.explanation;
       body.append(win, why, replayLink(s.code));
     }
     if (dealt) {
       const next = document.createElement("p");
       next.className = "dealt";
-      next.textContent = `Round ${this.state.round} has been dealt — close this to play on.`;
+      next.textContent = t("round.dealt", { round: this.state.round });
       body.append(next);
     }
     $("next-round").hidden = !!s.match_over || s.seat === null || dealt;
-    $("ro-close").textContent = dealt ? "Play on" : "Look at the board";
+    $("ro-close").textContent = t(dealt ? "table.play_on" : "table.look");
   }
 
   banner() {
@@ -500,6 +517,15 @@ async function claimInvite(code, invite) {
 
 async function start() {
   setupTheme();
+  await loadCatalog();
+  translatePage();
+  // A new language: the static words at once, the table's on its next render; the lobby's form
+  // is built in the language it opened with, so it opens again.
+  languageSwitcher($("language"), () => {
+    translatePage();
+    if (window.chickenfoot?.state) window.chickenfoot.render();
+    else if (!window.chickenfoot) location.reload();
+  });
   const match = location.pathname.match(/^\/t\/([^/]+)/);
   if (!match) {
     showLobby();
@@ -512,7 +538,7 @@ async function start() {
   if (invite) history.replaceState(null, "", `/t/${encodeURIComponent(code)}`);
   $("table").hidden = false;
   window.chickenfoot = new TablePage(code, seatSecret(code));
-  if (refused) window.chickenfoot.toast(`${refused} — watching instead`);
+  if (refused) window.chickenfoot.toast(t("table.watching_instead", { error: refused }));
 }
 
 start();

@@ -2,6 +2,7 @@
 // tile's legal targets, and handles pan (drag) and zoom (wheel, pinch, buttons).
 
 import { Geometry } from "./geometry.js";
+import { t } from "./i18n.js";
 import { el, tileGroup } from "./tiles.js";
 
 const MIN_SCALE = 0.15;
@@ -92,7 +93,7 @@ export class Board {
     const [tile, target] = move.split("@");
     const p = this.geometry.preview(tile, target ?? null);
     const group = el("g", { class: "target", "data-move": move, role: "button", tabindex: -1 }, this.world);
-    group.setAttribute("aria-label", target ? `play ${tile} on ${target}` : `place the hub ${tile}`);
+    group.setAttribute("aria-label", target ? t("move.play", { tile, target }) : t("move.hub", { tile }));
     const ghost = tileGroup(p.a, p.b, { transform: `translate(${p.x} ${p.y}) rotate(${p.angle})`, class: "tile ghost" });
     group.appendChild(ghost);
     el("circle", { cx: p.x, cy: p.y, r: 1.25, class: "pulse" }, group);

@@ -54,3 +54,27 @@ export function languageSwitcher(select, onChange) {
     onChange(await loadCatalog());
   });
 }
+
+// "Ann, Bo and Cy" in the reader's language.
+export function joinNames(names) {
+  if (names.length < 2) return names.join("");
+  return t("list.and", { head: names.slice(0, -1).join(", "), last: names[names.length - 1] });
+}
+
+// A message from the server ({code, ...params}, docs/protocol.md) in the reader's language: `seat`
+// also names its player (`names`), a list of seats becomes their names joined, and a message within
+// a message is rendered too. A code this page does not know shows the English text sent beside it.
+export function say(message, names = []) {
+  if (!(message.code in catalog.messages)) return message.text ?? message.message ?? message.reason ?? "";
+  const name = (seat) => names[seat] ?? t("ui.seat", { seat });
+  const params = {};
+  for (const [key, value] of Object.entries(message)) {
+    if (key === "code") continue;
+    if (Array.isArray(value)) params[key] = joinNames(value.map(name));
+    else if (value && typeof value === "object" && "code" in value) params[key] = say(value, names);
+    else if (typeof value === "number" && !Number.isInteger(value)) params[key] = value.toFixed(1).replace(".", t("number.decimal_sign"));
+    else params[key] = value;
+  }
+  if (typeof params.seat === "number" && !("name" in params)) params.name = name(params.seat);
+  return t(message.code, params);
+}

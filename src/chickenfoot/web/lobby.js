@@ -1,25 +1,37 @@
 // The lobby: create a table (preset, rounds, seats), join one by code, or watch one.
 
+import { t } from "./i18n.js";
 import { api, rememberSeat, seatSecret } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 
+// A bot's level in words; a level the server adds and the catalog lacks shows as it is named.
+const LEVEL_WORDS = {
+  easy: () => t("ui.bot.easy"),
+  medium: () => t("ui.bot.medium"),
+  hard: () => t("ui.bot.hard"),
+  expert: () => t("ui.bot.expert"),
+  random: () => t("ui.bot.random"),
+  greedy: () => t("ui.bot.greedy"),
+};
+
 function seatRow(i, bots, defaultBot) {
   const li = document.createElement("li");
-  const label = i === 0 ? "You" : `Seat ${i + 1}`;
-  li.innerHTML = `<span class="n">${label}</span>`;
+  li.innerHTML = `<span class="n"></span>`;
+  li.firstChild.textContent = i === 0 ? t("ui.you") : t("ui.seat", { seat: i + 1 });
   if (i === 0) {
     li.dataset.kind = "human";
     return li;
   }
   const kind = document.createElement("select");
   kind.className = "seat-kind";
-  kind.setAttribute("aria-label", `Seat ${i + 1} player`);
-  kind.innerHTML = `<option value="bot">Bot</option><option value="human">Friend (invite)</option>`;
+  kind.setAttribute("aria-label", t("lobby.seat_player", { seat: i + 1 }));
+  kind.add(new Option(t("ui.bot"), "bot"));
+  kind.add(new Option(t("lobby.friend"), "human"));
   const level = document.createElement("select");
   level.className = "seat-bot";
-  level.setAttribute("aria-label", `Seat ${i + 1} bot difficulty`);
-  for (const b of bots) level.add(new Option(b, b, b === defaultBot, b === defaultBot));
+  level.setAttribute("aria-label", t("lobby.seat_bot", { seat: i + 1 }));
+  for (const b of bots) level.add(new Option(LEVEL_WORDS[b]?.() ?? b, b, b === defaultBot, b === defaultBot));
   kind.addEventListener("change", () => (level.hidden = kind.value !== "bot"));
   li.append(kind, level);
   return li;
@@ -38,7 +50,7 @@ export async function showLobby() {
   const preset = $("preset");
   for (const name of Object.keys(presets.presets)) preset.add(new Option(name, name));
   const count = $("seat-count");
-  for (let n = 2; n <= presets.max_players; n++) count.add(new Option(`${n} players`, String(n), n === 4, n === 4));
+  for (let n = 2; n <= presets.max_players; n++) count.add(new Option(t("ui.player_count", { count: n }), String(n), n === 4, n === 4));
   const seats = $("seats");
   const drawSeats = () => {
     const n = Number(count.value);
@@ -51,7 +63,7 @@ export async function showLobby() {
   $("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
-    const name = $("my-name").value.trim() || "You";
+    const name = $("my-name").value.trim() || t("ui.you");
     localStorage.setItem("cf-name", name);
     const timer = $("turn-timer").value;
     const body = {
@@ -88,7 +100,7 @@ export async function showLobby() {
     }
     try {
       const seat = await api("POST", `/api/tables/${encodeURIComponent(code())}/join`, {
-        name: localStorage.getItem("cf-name") || $("my-name").value.trim() || "Guest",
+        name: localStorage.getItem("cf-name") || $("my-name").value.trim() || t("lobby.guest"),
       });
       rememberSeat(code(), seat.token);
       location.href = `/t/${code()}`;
@@ -103,9 +115,7 @@ export async function showLobby() {
     if (!code()) return;
     try {
       const table = await api("GET", `/api/tables/${encodeURIComponent(code())}`);
-      kind.textContent = table.open
-        ? `${table.code} is open: join to take a free seat, or watch.`
-        : `${table.code} is invite-only: open your invite link to take your seat, or watch.`;
+      kind.textContent = t(table.open ? "lobby.join_open" : "lobby.join_invite", { code: table.code });
     } catch (err) {
       kind.textContent = err.message;
     }

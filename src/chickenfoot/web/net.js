@@ -51,7 +51,7 @@ export class TableSocket {
         this.version = msg.version;
         this.handlers.state(msg.state, msg.events ?? []);
       } else if (msg.type === "hint") this.handlers.hint(msg);
-      else if (msg.type === "error" || msg.type === "service") this.handlers.error(msg.message);
+      else if (msg.type === "error" || msg.type === "service") this.handlers.error(msg);
     });
     ws.addEventListener("close", (e) => {
       this.handlers.status(false);

@@ -3,6 +3,7 @@
 // the background review's marks and a chart per round once the server has them.
 
 import { Board } from "./board.js";
+import { loadCatalog, say } from "./i18n.js";
 import { api } from "./net.js";
 import { setupTheme } from "./theme.js";
 import { el, tileSvg } from "./tiles.js";
@@ -33,6 +34,7 @@ class ReplayPage {
   }
 
   async start() {
+    await loadCatalog(); // the board and the tiles name themselves in the reader's language
     try {
       this.match = await api("GET", `/api/tables/${this.code}/replay`);
     } catch (error) {
@@ -205,7 +207,7 @@ class ReplayPage {
     const card = $("move-card");
     card.replaceChildren();
     const what = h("p", {}, card);
-    what.textContent = f.entry ? `${this.move}. ${f.entry.text}` : "The deal, before the first move.";
+    what.textContent = f.entry ? `${this.move}. ${say(f.entry, this.match.names)}` : "The deal, before the first move.";
     const r = f.entry ? this.reviewed(this.round, this.move - 1) : null;
     if (r?.mark) {
       const seat = r.seat;
@@ -227,7 +229,7 @@ class ReplayPage {
     const frames = this.frames.get(this.round);
     for (let i = 1; i <= this.move; i++) {
       const item = h("li", { "data-move": i }, log);
-      item.textContent = `${i}. ${frames[i].entry.text}`;
+      item.textContent = `${i}. ${say(frames[i].entry, this.match.names)}`;
       const r = this.reviewed(this.round, i - 1);
       if (r?.mark && r.mark !== "good") {
         const badge = h("span", { class: `mark mark-${r.mark}`, title: `${r.mark}: −${r.loss.toFixed(1)}` }, item);

@@ -1,6 +1,8 @@
 // Domino tiles drawn in SVG: pips for 0–18 (standard faces up to 9, symmetric columns beyond),
 // coloured per number like the double-12+ sets.
 
+import { t } from "./i18n.js";
+
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Pip colours per number, after the usual coloured double-12/15/18 sets.
@@ -91,7 +93,7 @@ export function tileSvg(text, { upright = true, size = 1 } = {}) {
     viewBox: upright ? "-0.55 -1.05 1.1 2.1" : "-1.05 -0.55 2.1 1.1",
     class: "tile-svg",
     role: "img",
-    "aria-label": `tile ${text}`,
+    "aria-label": t("ui.tile", { tile: text }),
   });
   svg.style.setProperty("--s", String(size));
   const g = tileGroup(a, b, upright ? { transform: "rotate(90)" } : {});
