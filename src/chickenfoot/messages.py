@@ -174,6 +174,16 @@ class Code(Enum):
     ERROR_HINT_NOT_YOUR_TURN = msg("error.hint_not_your_turn", "A hint is for the player to move")
     ERROR_MATCH_OVER = msg("error.match_over", "The match is over")
     ERROR_ROUND_NOT_OVER = msg("error.round_not_over", "The round is not over yet")
+    ERROR_SLOW_DOWN = msg("error.slow_down", "Too many messages: slow down")
+    ERROR_FLOODING = msg(
+        "error.flooding", "Disconnected: too many messages (at most {rate} a second, bursts of {burst})"
+    )
+    ERROR_NOT_READING = msg("error.not_reading", "Disconnected: not reading (a message waited over {seconds} s)")
+    ERROR_STORE_DOWN = msg(
+        "error.store_down", "Moves are refused while the game store is unavailable; try again shortly"
+    )
+    SERVICE_DOWN = msg("service.down", "The game store is unavailable: moves are refused until it is back")
+    SERVICE_UP = msg("service.up", "The game store is back: play on")
     NOTATION_BAD_TILE = msg("notation.bad_tile", "bad tile {text}: expected two numbers like 9-4")
     NOTATION_BAD_MOVE = msg("notation.bad_move", "bad move {text}: expected H-H, TILE@TARGET, draw or pass")
 

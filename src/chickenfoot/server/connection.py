@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from chickenfoot.messages import Code, Said
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
@@ -158,7 +159,8 @@ class Connection:
         self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second)
         # Messages over budget are refused one by one until this second allowance runs out too.
         self.strikes = TokenBucket(limits.rate_burst, 1.0)
-        self.farewell: tuple[int, str] | None = None
+        self.farewell: tuple[int, ProtocolError] | None = None
+        """The close code and the final error of a connection the server ends."""
 
     def on_change(self, message: Message) -> None:
         """A table broadcast: a new state, or a notice about the service."""
@@ -199,9 +201,13 @@ class Connection:
                     async with asyncio.timeout(self.limits.send_timeout):
                         await self.websocket.send_text(text)
                 except TimeoutError:
+                    seconds = f"{self.limits.send_timeout:g}"
                     self.farewell = (
                         CLOSE_NOT_READING,
-                        f"disconnected: not reading (a message waited over {self.limits.send_timeout:g} s)",
+                        ProtocolError(
+                            f"disconnected: not reading (a message waited over {seconds} s)",
+                            Said.of(Code.ERROR_NOT_READING, seconds=seconds),
+                        ),
                     )
                     return
 
@@ -215,13 +221,17 @@ class Connection:
                 if not self.budget.take():
                     if not self.strikes.take():
                         limits = self.limits
+                        rate, burst = f"{limits.rate_per_second:g}", limits.rate_burst
                         self.farewell = (
                             CLOSE_FLOODING,
-                            f"disconnected: too many messages (at most {limits.rate_per_second:g} a second, "
-                            f"bursts of {limits.rate_burst})",
+                            ProtocolError(
+                                f"disconnected: too many messages (at most {rate} a second, bursts of {burst})",
+                                Said.of(Code.ERROR_FLOODING, rate=rate, burst=burst),
+                            ),
                         )
                         return
-                    self.outbox.put(dumps({"type": "error", "message": "too many messages: slow down"}))
+                    slow_down = ProtocolError("too many messages: slow down", Said.of(Code.ERROR_SLOW_DOWN))
+                    self.outbox.put(dumps(error_message(slow_down)))
                     continue
                 data: str | bytes | None = message.get("text")
                 if data is None:
@@ -229,20 +239,23 @@ class Connection:
                     if data is None:
                         continue
                 if len(data) > MAX_FRAME_BYTES or (isinstance(data, str) and len(data.encode()) > MAX_FRAME_BYTES):
-                    self.farewell = (CLOSE_TOO_BIG, f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing")
+                    self.farewell = (
+                        CLOSE_TOO_BIG,
+                        ProtocolError(f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing"),
+                    )
                     return
                 reply = await answer(self.table, self.seat, data)
                 if reply is not None:
                     self.outbox.put(dumps(reply))
 
-    async def _say_goodbye(self, code: int, reason: str) -> None:
+    async def _say_goodbye(self, code: int, error: ProtocolError) -> None:
         """The final error and the close; given up after a while for a client that does not read."""
         client = self.websocket.client
-        log.warning("%s at table %s: %s", client.host if client else "a client", self.table.code, reason)
+        log.warning("%s at table %s: %s", client.host if client else "a client", self.table.code, error)
         with suppress(Exception):
             async with asyncio.timeout(FINAL_SEND_SECONDS):
-                await self.websocket.send_text(dumps({"type": "error", "message": reason}))
-                await self.websocket.close(code, reason[:120])
+                await self.websocket.send_text(dumps(error_message(error)))
+                await self.websocket.close(code, str(error)[:120])
 
 
 async def refuse(websocket: WebSocket, code: int, reason: str) -> None:

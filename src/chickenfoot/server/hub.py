@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from chickenfoot.messages import Code, Said
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.pubsub import PubSub
 from chickenfoot.server.storage import Storage, StorageUnavailable
@@ -37,7 +38,12 @@ class Expiry:
 
 def service_notice(available: bool) -> dict[str, Any]:
     """The ``service`` message of docs/protocol.md."""
-    return {"type": "service", "storage": "up" if available else "down", "message": RECOVERED if available else OUTAGE}
+    said = Said.of(Code.SERVICE_UP if available else Code.SERVICE_DOWN)
+    return {
+        "type": "service",
+        "storage": "up" if available else "down",
+        "message": RECOVERED if available else OUTAGE,
+    } | said.wire()
 
 
 class Hub:

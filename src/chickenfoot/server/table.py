@@ -297,7 +297,10 @@ class Table:
         async with self.lock:
             canonical = self.check(seat, action, version)
             if not self.storage.available:
-                raise ProtocolError("moves are refused while the game store is unavailable; try again shortly")
+                raise ProtocolError(
+                    "moves are refused while the game store is unavailable; try again shortly",
+                    Said.of(Code.ERROR_STORE_DOWN),
+                )
             now = datetime.now(UTC)
             try:
                 stored = await self.storage.append_action(self.code, self.version + 1, canonical, now)
