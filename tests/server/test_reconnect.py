@@ -36,9 +36,10 @@ def test_reconnect_with_since_gets_what_was_missed(make_client: Callable[..., Te
         stayed.until_state(lambda s: not s["connected"][0])
         start = len(stayed.messages)
         # Seat 1 plays on; seat 0's turns wait for it (no bot covers it during the long grace).
-        while stayed.state["to_move"] == 1 or forced(stayed.state):
+        table_now = client.app.state.hub.tables[code]  # type: ignore[attr-defined]
+        while stayed.state["to_move"] == 1 or forced(stayed.state) or stayed.version < table_now.version:
             version = stayed.version
-            if stayed.state["to_move"] == 1 and not forced(stayed.state):
+            if stayed.version == table_now.version and stayed.state["to_move"] == 1 and not forced(stayed.state):
                 stayed.move(rng.choice(stayed.state["legal"]))
             stayed.until_state(lambda s, v=version: stayed.version > v)
         missed = [e for m in stayed.messages[start:] if m["type"] == "state" for e in m["events"]]
