@@ -159,6 +159,12 @@ def serve(
         str, typer.Option(help="New WebSocket connections per client address, e.g. 60/minute.")
     ] = "60/minute",
     table_limit: Annotated[str, typer.Option(help="New tables per client address, e.g. 20/minute.")] = "20/minute",
+    cutoff_pause: Annotated[
+        str,
+        typer.Option(
+            help="Cut-offs for abuse an address may have before it waits out the window, e.g. 1/minute, or off."
+        ),
+    ] = "1/minute",
     limits_storage: Annotated[
         str, typer.Option(help="Where the per-address counters live: memory:// or redis://host:6379.")
     ] = "memory://",
@@ -174,7 +180,9 @@ def serve(
     from chickenfoot.server.limiter import AddressLimits
     from chickenfoot.server.run import run
 
-    addresses = AddressLimits(connection_limit, table_limit, limits_storage)
+    addresses = AddressLimits(
+        connection_limit, table_limit, limits_storage, None if cutoff_pause == "off" else cutoff_pause
+    )
     try:
         run(
             host,

@@ -124,6 +124,25 @@ def test_flooders_are_disconnected_and_other_tables_play_on(fast: Server) -> Non
     assert max(busy) < 1.0
 
 
+def test_an_address_cut_off_for_flooding_pauses_before_it_connects_again(start: Callable[..., Server]) -> None:
+    paused = start("--connection-limit", "1000/minute", "--table-limit", "1000/minute")  # the cut-off pause on
+
+    async def scenario() -> tuple[Attack, Attack, bool]:
+        async with httpx.AsyncClient(base_url=paused.base) as http:
+            table = await create_table(http, {"seats": [HUMAN, HUMAN]})
+        url = paused.ws + f"/ws/{table.code}"
+        first, again, stop = Attack(), Attack(), asyncio.Event()
+        await asyncio.wait_for(flood(url, first, stop, source="127.0.0.7"), 30)
+        await flood(url, again, stop, source="127.0.0.7")  # refused at the handshake: no messages to cost
+        async with connect(url, ping_interval=None) as ws:  # another address is not held back
+            other = json.loads(await ws.recv())["type"] == "state"
+        return first, again, other
+
+    first, again, other = asyncio.run(scenario())
+    assert [code for code, _ in first.closes] == [4429]
+    assert again.refused == 1 and again.connections == 0 and other
+
+
 SILENT = 20
 
 

@@ -23,7 +23,14 @@ from chickenfoot.errors import ChickenfootError
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
-from chickenfoot.server.connection import CLOSE_BAD_TOKEN, ConnectionLimits, refuse, serve_connection
+from chickenfoot.server.connection import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_FLOODING,
+    CLOSE_NOT_READING,
+    ConnectionLimits,
+    refuse,
+    serve_connection,
+)
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Expiry, Hub
 from chickenfoot.server.limiter import AddressLimits, Limiter
@@ -321,7 +328,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             origin = websocket.headers.get("origin", "")[:100]
             await refuse(websocket, CLOSE_BAD_TOKEN, f"origin {origin!r} may not open tables")
             return
-        await serve_connection(websocket, code, hub, settings.connection)
+        if await serve_connection(websocket, code, hub, settings.connection) in (CLOSE_FLOODING, CLOSE_NOT_READING):
+            await limiter.cut_off(client_address(websocket))
 
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> FileResponse:

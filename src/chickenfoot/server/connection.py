@@ -170,7 +170,8 @@ class Connection:
         else:
             self.outbox.put_state(message["events"])
 
-    async def serve(self, since: int | None, notice: dict[str, Any] | None) -> None:
+    async def serve(self, since: int | None, notice: dict[str, Any] | None) -> int | None:
+        """Serve the client until it leaves; the close code if the server cut it off."""
         table, seat = self.table, self.seat
         # Subscribing and taking the first state happen with no await between: nothing can be missed.
         unsubscribe = table.pubsub.subscribe(table.channel(), self.on_change)
@@ -189,8 +190,10 @@ class Connection:
             sender.cancel()
             receiver.cancel()
             await table.disconnect(seat)
-        if self.farewell is not None:
-            await self._say_goodbye(*self.farewell)
+        if self.farewell is None:
+            return None
+        await self._say_goodbye(*self.farewell)
+        return self.farewell[0]
 
     async def _send_all(self) -> None:
         with suppress(WebSocketDisconnect, RuntimeError, OSError):
@@ -264,34 +267,37 @@ async def refuse(websocket: WebSocket, code: int, reason: str) -> None:
     await websocket.close(code)
 
 
-async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: ConnectionLimits) -> None:
-    """One client's socket: an initial state, then its requests and every change of the table."""
+async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: ConnectionLimits) -> int | None:
+    """One client's socket: an initial state, then its requests and every change of the table.
+
+    Returns the close code when the server cut the client off for flooding or not reading.
+    """
     try:
         table = await hub.get(code)
         if table is None:
             await refuse(websocket, CLOSE_NO_TABLE, f"no table {code[:16]!r}")
-            return
+            return None
         try:
             query = ConnectQuery.model_validate(dict(websocket.query_params))
         except ValidationError as exc:
             await refuse(websocket, CLOSE_BAD_QUERY, one_line(exc, "query"))
-            return
+            return None
         seat: int | None = None
         if query.token:
             seat = await hub.credentials.seat_of(table.code, query.token)
             if seat is None:
                 await refuse(websocket, CLOSE_BAD_TOKEN, "unknown token for this table")
-                return
+                return None
         while table.closed:  # released from memory meanwhile: read it back (it is in storage)
             table = await hub.get(code)
             if table is None:  # gone from storage meanwhile
                 await refuse(websocket, CLOSE_NO_TABLE, f"no table {code[:16]!r}")
-                return
+                return None
     except StorageUnavailable as exc:
         await refuse(websocket, CLOSE_TRY_LATER, str(exc))
-        return
+        return None
     try:
-        await Connection(websocket, table, seat, limits).serve(query.since, hub.notice())
+        return await Connection(websocket, table, seat, limits).serve(query.since, hub.notice())
     finally:
         hub.left(table)
 

@@ -28,6 +28,10 @@ class AddressLimits:
     tables: str = "20/minute"
     storage: str = "memory://"
     """A ``limits`` storage URI (``memory://``, ``redis://host:6379``, ...)."""
+    cutoff: str | None = "1/minute"
+    """Cut-offs (for flooding or not reading) an address may have in a window; past them its new
+    connections are refused until the window has passed (``1/minute``: one cut-off pauses it for a
+    minute; ``None``: no such pause)."""
 
 
 class Limiter:
@@ -35,6 +39,7 @@ class Limiter:
 
     def __init__(self, settings: AddressLimits) -> None:
         self.items = {"connection": limits.parse(settings.connections), "table": limits.parse(settings.tables)}
+        self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
         try:
             storage = storage_from_string(f"async+{settings.storage}")
         except ConfigurationError as exc:
@@ -43,9 +48,24 @@ class Limiter:
 
     async def refusal(self, action: Action, address: str) -> tuple[str, int] | None:
         """``None`` if ``address`` may do ``action`` now (and counts it), else a one-line reason and seconds to wait."""
+        if (
+            action == "connection"
+            and self.cutoff is not None
+            and not await self.limiter.test(self.cutoff, "cutoff", address)
+        ):
+            wait = await self._wait(self.cutoff, "cutoff", address)
+            return f"a connection from your address was cut off for abuse; try again in {wait} s", wait
         item = self.items[action]
         if await self.limiter.hit(item, action, address):
             return None
-        stats = await self.limiter.get_window_stats(item, action, address)
-        wait = max(1, math.ceil(stats.reset_time - time.time()))
+        wait = await self._wait(item, action, address)
         return f"too many {WHAT[action]} from your address (limit {item}); try again in {wait} s", wait
+
+    async def cut_off(self, address: str) -> None:
+        """A connection from ``address`` was cut off for flooding or not reading: pause its new ones."""
+        if self.cutoff is not None:
+            await self.limiter.hit(self.cutoff, "cutoff", address)
+
+    async def _wait(self, item: limits.RateLimitItem, action: str, address: str) -> int:
+        stats = await self.limiter.get_window_stats(item, action, address)
+        return max(1, math.ceil(stats.reset_time - time.time()))
