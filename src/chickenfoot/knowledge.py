@@ -22,6 +22,7 @@ builds rounds a seat cannot tell apart without this model, to test what the mode
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chickenfoot.errors import ChickenfootError
@@ -308,13 +309,21 @@ def _fill(order: list[tuple[int, list[int]]], rng: random.Random) -> list[int]:
 
 
 def _match(order: list[tuple[int, list[int]]], rng: random.Random) -> list[int]:
-    """A bipartite matching of slots to tiles (augmenting paths, candidates in random order): for the
-    rare views where random picks keep failing, it finds an assignment whenever one exists."""
-    shuffled = [rng.sample(candidates, len(candidates)) for _, candidates in order]
+    """A matching of slots to tiles with candidates in random order: for the rare views where random
+    picks keep failing, it finds an assignment whenever one exists."""
+    picks = match_slots([rng.sample(candidates, len(candidates)) for _, candidates in order])
+    if picks is None:
+        raise SamplingError("no deal agrees with this view")
+    return picks
+
+
+def match_slots(candidates: Sequence[Sequence[int]]) -> list[int] | None:
+    """One distinct tile per slot, each from that slot's candidates (tried in order), by augmenting
+    paths; ``None`` when no such assignment exists."""
     owner: dict[int, int] = {}
 
     def augment(index: int, seen: set[int]) -> bool:
-        for tile in shuffled[index]:
+        for tile in candidates[index]:
             if tile in seen:
                 continue
             seen.add(tile)
@@ -323,10 +332,9 @@ def _match(order: list[tuple[int, list[int]]], rng: random.Random) -> list[int]:
                 return True
         return False
 
-    for index in range(len(shuffled)):
-        if not augment(index, set()):
-            raise SamplingError("no deal agrees with this view")
-    picks = [0] * len(shuffled)
+    if not all(augment(index, set()) for index in range(len(candidates))):
+        return None
+    picks = [0] * len(candidates)
     for tile, index in owner.items():
         picks[index] = tile
     return picks

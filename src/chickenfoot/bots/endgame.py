@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 
-from chickenfoot.knowledge import Knowledge, Slot
+from chickenfoot.knowledge import Knowledge, Slot, match_slots
 from chickenfoot.round import Round
 from chickenfoot.view import SeatView
 
@@ -38,20 +38,8 @@ class TooLarge(Exception):
 
 
 def _fits(tiles: Sequence[int], slots: Sequence[Slot]) -> bool:
-    """Whether the tiles can be matched one to one to the slots (augmenting paths)."""
-    owner: dict[int, int] = {}
-
-    def place(index: int, seen: set[int]) -> bool:
-        for tile in tiles:
-            if tile in seen or not slots[index].allows(tile):
-                continue
-            seen.add(tile)
-            if tile not in owner or place(owner[tile], seen):
-                owner[tile] = index
-                return True
-        return False
-
-    return all(place(index, set()) for index in range(len(slots)))
+    """Whether the tiles can be matched one to one to the slots."""
+    return match_slots([[tile for tile in tiles if slot.allows(tile)] for slot in slots]) is not None
 
 
 def deals(view: SeatView, knowledge: Knowledge | None = None) -> Iterator[list[int]]:
