@@ -351,6 +351,59 @@ class Code(Enum):
     PLAIN_ROUND_HAND = msg("plain.round_hand", "{player}: {points}, hand {tiles}")
     PLAIN_ERROR = msg("plain.error", "error: {message}")
 
+    # --- the terminal game: the player at the keyboard addressed as "you" (tui/session.py
+    # YOU_WORDING), quitting, who won a blocked round, and the replay (tui/replay.py)
+    EVENT_HUB_YOU = msg("event.hub_you", "You placed the hub {tile}")
+    EVENT_PLAY_YOU = msg("event.play_you", "You played {tile} on {target}")
+    EVENT_DRAW_YOU = msg("event.draw_you", "You drew {tile}")
+    EVENT_PASS_YOU = msg("event.pass_you", "You passed")
+    EVENT_MATCH_OVER_YOU = msg("event.match_over_you", "You win the match!")
+    MOVE_FORCED_YOU = msg("move.forced_you", "You have no choice: {move}")
+    ILLEGAL_MUST_PLAY_DRAWN_YOU = msg("illegal.must_play_drawn_you", "you drew {tile} and must play it")
+    ILLEGAL_MUST_PLAY_DRAWN_OR_PASS_YOU = msg(
+        "illegal.must_play_drawn_or_pass_you", "you drew {tile} and must play it or pass"
+    )
+    ILLEGAL_MUST_DRAW_YOU = msg("illegal.must_draw_you", "you have no legal play and must draw")
+    ILLEGAL_MUST_PLAY_YOU = msg("illegal.must_play_you", "you have a legal play and must play")
+    ILLEGAL_NOT_IN_HAND_YOU = msg("illegal.not_in_hand_you", "{tile} is not in your hand")
+    ILLEGAL_ONLY_DRAWN_YOU = msg("illegal.only_drawn_you", "you drew {drawn}: only that tile may be played now")
+    MATCH_WIN_LOWEST_YOU = msg("match.win.lowest_you", "You win with the lowest total ({total})")
+    MATCH_WIN_ZERO_ROUNDS_YOU = msg(
+        "match.win.zero_rounds_you", "{tied} tied on {total}; you win with the most rounds scored 0 ({zeros})"
+    )
+    MATCH_WIN_LOWEST_ROUND_YOU = msg(
+        "match.win.lowest_round_you",
+        "{tied} tied on {total} and on rounds scored 0; you win with the lowest non-zero round score ({points})",
+    )
+    MATCH_WIN_NO_NONZERO_YOU = msg(
+        "match.win.no_nonzero_you", "{tied} tied on {total} and on rounds scored 0; you win with no non-zero round"
+    )
+    ROUND_WON_BLOCKED = nmsg(
+        "round.won_blocked",
+        "{names} wins the round with the fewest points left ({points})",
+        "{names} win the round with the fewest points left ({points})",
+    )
+    ROUND_WON_BLOCKED_YOU = msg("round.won_blocked_you", "You win the round with the fewest points left ({points})")
+    TUI_HAND_TITLE_YOU = nmsg("tui.hand_title_you", "Your hand · {count} tile", "Your hand · {count} tiles")
+    PLAIN_SEAT_HAND_YOU = msg("plain.seat_hand_you", "Your hand: {tiles}")
+    PLAIN_SAVE_NEEDS_FILE = msg("plain.save_needs_file", "save needs a file name: save FILE")
+    TUI_QUIT_QUESTION = msg("tui.quit_question", "The match is not over. Save it before you quit?")
+    TUI_SAVE_AND_QUIT = msg("tui.save_and_quit", "Save and quit")
+    TUI_QUIT_WITHOUT_SAVING = msg("tui.quit_without_saving", "Quit without saving")
+    TUI_KEEP_PLAYING = msg("tui.keep_playing", "Keep playing")
+    REPLAY_TITLE = msg("replay.title", "Replay")
+    REPLAY_ROUND = msg("replay.round", "Round {round}/{rounds}")
+    REPLAY_MOVE = msg("replay.move", "move {ply}/{plies}")
+    REPLAY_PLAYING = msg("replay.playing", "playing")
+    REPLAY_BONEYARD = msg("replay.boneyard", "Boneyard")
+    REPLAY_KEY_BACK = msg("replay.key.back", "Back")
+    REPLAY_KEY_FORWARD = msg("replay.key.forward", "Forward")
+    REPLAY_KEY_START = msg("replay.key.start", "Start")
+    REPLAY_KEY_END = msg("replay.key.end", "End")
+    REPLAY_KEY_ROUND_BACK = msg("replay.key.round_back", "Round −")
+    REPLAY_KEY_ROUND_FORWARD = msg("replay.key.round_forward", "Round +")
+    REPLAY_KEY_PLAY_PAUSE = msg("replay.key.play_pause", "Play/pause")
+
     # --- How to play (RULES.md at a player's level); sections in reading order
     HOWTO_INTRO = msg(
         "howto.intro",
