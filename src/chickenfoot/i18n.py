@@ -18,6 +18,7 @@ from __future__ import annotations
 import gettext
 import os
 import re
+import string
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -154,6 +155,12 @@ def say(said: Said, lang: str, names: Sequence[str] | None = None) -> str:
     'Bo pielika 9-4 pie 9-9'
     """
 
+    return render(said.code, lang, **_filled(said, lang, names))
+
+
+def _filled(said: Said, lang: str, names: Sequence[str] | None) -> dict[str, object]:
+    """The parameters of ``said`` as :func:`say` shows them, ``name`` added for a ``seat``."""
+
     def name(seat: int) -> str:
         return names[seat] if names is not None and 0 <= seat < len(names) else render(Code.SEAT, lang, seat=seat)
 
@@ -170,7 +177,49 @@ def say(said: Said, lang: str, names: Sequence[str] | None = None) -> str:
     seat = params.get("seat")
     if isinstance(seat, int) and "name" not in params:
         params["name"] = name(seat)
-    return render(said.code, lang, **params)
+    return params
+
+
+_BREAK: Final = "\0"
+_CLAUSE_END: Final = tuple(".,:;!?—–")
+
+
+def phrases(said: Said, lang: str, names: Sequence[str] | None = None) -> list[str]:
+    """``said`` as :func:`say` words it, cut where a narrow line may break.
+
+    A placeholder's value (a name, a tile, a number of points) is never cut, and keeps the word just
+    before it ("on 9-9") unless that word ends a clause; a count, or a number with no word before it,
+    keeps the word after it ("3 toes", "1 raundas").
+    Joined with spaces, the phrases are :func:`say`'s text.
+
+    >>> phrases(Said.of(Code.EVENT_PLAY, seat=1, tile="9-4", target="9-9"), "en")
+    ['Seat 1', 'played 9-4', 'on 9-9']
+    """
+    params = _filled(said, lang, names)
+    count = params.get("count")
+    text = template(said.code, lang, count if isinstance(count, int) else None)
+    formatter = string.Formatter()
+    out = ""
+    glue_next = False
+    for literal, field, spec, conversion in formatter.parse(text):
+        piece = literal.replace(" ", _BREAK)
+        if glue_next and piece.split(_BREAK, 1)[0] in ("", "."):  # "3 toes", and Latvian's "1. kārta"
+            piece = piece.replace(_BREAK, " ", 1)
+        glue_next = False
+        if field is None:
+            out += piece
+            continue
+        head, space, _ = piece.rpartition(_BREAK)
+        word_before = bool(space and piece.endswith(_BREAK) and head.rpartition(_BREAK)[2])
+        if word_before and not head.endswith(_CLAUSE_END):
+            piece = head + " "
+        else:
+            word_before = False
+        value = formatter.format_field(formatter.convert_field(params[field], conversion), spec or "")
+        out += piece + value
+        # A number keeps the word it counts ("3 toes", "1 raundas") when it has no word before it.
+        glue_next = field == "count" or (isinstance(params.get(field), int) and not word_before)
+    return [phrase for phrase in out.split(_BREAK) if phrase]
 
 
 def render_wire(data: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> str:

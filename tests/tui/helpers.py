@@ -6,12 +6,13 @@ import io
 
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
 from chickenfoot.tui.app import ChickenFootApp, GameScreen, HandOver, RoundEnd
+from chickenfoot.tui.log import GameLog
 from chickenfoot.tui.session import Session
 
 ROUND_SEED = 1
@@ -27,14 +28,17 @@ def human_choice(legal: list[Move]) -> Move:
     return next((m for m in legal if m.kind == "pass"), legal[0])
 
 
-def advance(session: Session, *, until_foot: bool = False) -> None:
-    """Play the session on (bots, forced moves, the test player) to the round end or an open foot."""
+def advance(session: Session, *, until_foot: bool = False, until_ply: int | None = None) -> None:
+    """Play the session on (bots, forced moves, the test player) to the round end, or to the test
+    player's first choice with an open foot (``until_foot``) or at ``until_ply`` moves or more."""
     round_ = session.round
     while not round_.is_over():
         seat = round_.to_move
         forced = session.forced_move()
         if session.is_human(seat) and forced is None:
             if until_foot and round_.phase == Phase.FOOT:
+                return
+            if until_ply is not None and round_.ply >= until_ply:
                 return
             session.play(human_choice(round_.legal_moves()), chosen=True)
         else:
@@ -54,7 +58,8 @@ async def settle(pilot: Pilot[None], app: ChickenFootApp) -> None:
 
 
 def log_text(screen: GameScreen) -> str:
-    return "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+    """Every entry of the log, one a line (as written, before wrapping)."""
+    return "\n".join(screen.query_one(GameLog).texts())
 
 
 def shown(widget: Static) -> str:

@@ -42,7 +42,7 @@ async def test_whole_round_with_keys_draws_passes_and_a_chicken_foot() -> None:
     assert any(step.move.tile is not None and step.move.tile.is_double and step.move.kind == "play" for step in history)
     assert "Chicken foot!" in log and "You drew" in log and "You passed" in log
     assert len(session.choices) == presses
-    assert session.match.is_over() and "wins" in summary
+    assert session.match.is_over() and "You win the match!" in summary
 
 
 async def test_hot_seat_hides_the_hand_until_the_next_player_takes_over() -> None:

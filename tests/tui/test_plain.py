@@ -13,7 +13,8 @@ import pytest
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.i18n import render, template
 from chickenfoot.messages import Code
-from chickenfoot.tui.plain import PlainGame
+from chickenfoot.rules import Rules
+from chickenfoot.tui.plain import PlainGame, round_end_text
 from chickenfoot.tui.session import Session, parse_seats
 
 from .helpers import ROUND_SEED, advance, small_session
@@ -48,9 +49,9 @@ def test_a_whole_round_through_a_pipe_with_bad_input_reprompted() -> None:
     assert "\x1b" not in out
     assert "error: bad move 'nonsense'" in out
     assert "error: Illegal move 6-6@0-0" in out
-    assert out.count("seat 0> ") >= len(moves) + 3
+    assert out.count("Your turn> ") >= len(moves) + 3 and "seat 0" not in out.lower()
     assert "* You drew" in out and "* You passed" in out and "* Chicken foot!" in out
-    assert "== Round 1 is over" in out and "== Match over ==" in out and "wins" in out
+    assert "== Round 1 is over" in out and "== Match over ==" in out and "You win with the lowest total" in out
     assert "[6|6] hub" in out
 
 
@@ -66,6 +67,8 @@ def test_a_whole_round_in_each_language(lang: str) -> None:
     assert f"* {render(Code.EVENT_HUB, lang, name=render(Code.SEAT, lang, seat=1), tile='6-6')}" in out
     assert f"== {render(Code.EVENT_ROUND_OVER_DOMINO_YOU, lang, round=1)} ==" in out
     assert render(Code.MATCH_OVER, lang) in out and f"[6|6] {render(Code.BOARD_HUB, lang)}" in out
+    assert out.count(f"{render(Code.EVENT_YOUR_TURN, lang)}> ") >= len(human_moves())
+    assert render(Code.PLAIN_SEAT_HAND_YOU, lang, tiles="").strip() in out
     assert "Round" not in out and "Seat" not in out
 
 
@@ -104,7 +107,7 @@ def test_save_in_plain_mode_then_resume(tmp_path: Path) -> None:
     assert f"Saved to {target}" in result.stdout
     saved = Session.load(target)
     resumed = run_play("--plain", "--load", str(target), stdin="board\n")
-    position = resumed.stdout.split("seat 0> ")[0]
+    position = resumed.stdout.split("Your turn> ")[0]
     assert f"Tiles in hand: You {len(saved.round.hand(0))}" in position
     assert " ".join(str(t) for t in saved.round.hand(0)) in position
 
@@ -130,3 +133,14 @@ def test_seats_and_loading_errors(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("{", encoding="utf-8")
     with pytest.raises(ChickenfootError, match="not valid JSON"):
         Session.load(tmp_path / "bad.json")
+
+
+def test_a_blocked_round_says_who_won_it_and_two_players_are_prompted_by_seat() -> None:
+    session = Session.new(Rules.preset("double-6").replace(rounds=1), ["human", "greedy"], 2)
+    advance(session)
+    assert session.round.end_reason == "blocked"
+    fewest = min(session.round.points())
+    assert f"You win the round with the fewest points left ({fewest} points)" in round_end_text(session)
+    out = io.StringIO()
+    PlainGame(small_session(seats=("human", "human")), io.StringIO("quit\n"), out).run()
+    assert "Seat 0 to play> " in out.getvalue() or "Seat 1 to play> " in out.getvalue()

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
@@ -21,20 +22,23 @@ from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Grid, Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.geometry import Region, Spacing
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from chickenfoot.bots import DEFAULT_LEVEL, Hint, hint
 from chickenfoot.errors import ChickenfootError
-from chickenfoot.i18n import render, say
+from chickenfoot.i18n import render
 from chickenfoot.layout import Phase
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.reading import parse_whole_number
+from chickenfoot.round import Event
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.tiles import Tile
-from chickenfoot.tui.board import Role, board_lines
+from chickenfoot.tui.board import Line, Role, board_lines
 from chickenfoot.tui.howto import howto_text
+from chickenfoot.tui.log import GameLog
 from chickenfoot.tui.session import HUMAN, SEAT_KINDS, Session
 from chickenfoot.view import SeatView
 
@@ -52,16 +56,15 @@ STYLES: dict[Role, Style] = {
 }
 
 
-def styled_board(
-    view: SeatView,
-    targets: Collection[Tile] = (),
-    chosen: Tile | None = None,
-    clickable: bool = False,
-    lang: str = "en",
-) -> Text:
-    """The layout in colour; with ``clickable``, a click on a target plays there."""
+def styled_board(view: SeatView, lang: str = "en") -> Text:
+    """The layout in colour."""
+    return styled_lines(board_lines(view, lang=lang))
+
+
+def styled_lines(lines: list[Line], clickable: bool = False) -> Text:
+    """Drawn lines of the layout in colour; with ``clickable``, a click on a target plays there."""
     text = Text(no_wrap=True, end="")
-    for index, line in enumerate(board_lines(view, targets, chosen, lang)):
+    for index, line in enumerate(lines):
         if index:
             text.append("\n")
         for seg in line:
@@ -70,6 +73,24 @@ def styled_board(
                 style += Style(meta={"@click": f"screen.play_on({seg.tile.id})"})
             text.append(seg.text, style)
     return text
+
+
+def chosen_region(lines: list[Line]) -> Region | None:
+    """Where the chosen target is drawn (its tile and its open end), in the board's cells."""
+    found: Region | None = None
+    for y, line in enumerate(lines):
+        x = 0
+        for seg in line:
+            size = cell_len(seg.text)
+            if seg.role == "chosen":
+                here = Region(x, y, size, 1)
+                found = here if found is None else found.union(here)
+            x += size
+    return found
+
+
+BOARD_MARGIN = Spacing(1, 2, 1, 2)
+"""What is kept in sight around the chosen target when the board scrolls to it."""
 
 
 @dataclass
@@ -292,6 +313,80 @@ class SavePrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class QuitPrompt(ModalScreen[str]):
+    """Quitting a match in progress: save it first (``save``), quit (``quit``), or play on (``stay``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s,y", "answer('save')", "Save and quit"),
+        Binding("n,q", "answer('quit')", "Quit without saving"),
+        Binding("escape", "answer('stay')", "Keep playing"),
+    ]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        translated(
+            self,
+            lang,
+            {
+                "answer('save')": Code.TUI_SAVE_AND_QUIT,
+                "answer('quit')": Code.TUI_QUIT_WITHOUT_SAVING,
+                "answer('stay')": Code.TUI_KEEP_PLAYING,
+            },
+        )
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="quit-box"):
+            yield Label(render(Code.TUI_QUIT_QUESTION, self.lang))
+            with Horizontal(id="quit-buttons"):
+                yield Button(render(Code.TUI_SAVE_AND_QUIT, self.lang), variant="primary", id="save")
+                yield Button(render(Code.TUI_QUIT_WITHOUT_SAVING, self.lang), variant="error", id="quit")
+                yield Button(render(Code.TUI_KEEP_PLAYING, self.lang), id="stay")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#save", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "stay")
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
+
+
+def offer_save(screen: Screen[Any], session: Session, then: Callable[[], object] | None = None) -> None:
+    """Ask for a file and save the match there; ``then`` runs once it is saved."""
+
+    def save_to(path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            saved = session.save(path)
+        except ChickenfootError as exc:
+            screen.notify(str(exc), severity="error")
+            return
+        screen.notify(session.t(Code.TUI_SAVED, path=saved))
+        if then is not None:
+            then()
+
+    screen.app.push_screen(SavePrompt(session.lang), save_to)
+
+
+def ask_quit(screen: Screen[Any], session: Session) -> None:
+    """Quit; a match in progress asks first whether to save it."""
+    if session.match.is_over():
+        screen.app.exit()
+        return
+
+    def answered(answer: str | None) -> None:
+        if answer == "save":
+            offer_save(screen, session, screen.app.exit)
+        elif answer == "quit":
+            screen.app.exit()
+
+    screen.app.push_screen(QuitPrompt(session.lang), answered)
+
+
 # --- the game -------------------------------------------------------------------------------
 
 
@@ -314,7 +409,7 @@ class GameScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("s", "save", "Save"),
         Binding("question_mark,f1", "howto", "How to play"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit", "Quit"),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -333,7 +428,7 @@ class GameScreen(Screen[None]):
                 "undo": Code.TUI_KEY_UNDO,
                 "save": Code.TUI_KEY_SAVE,
                 "howto": Code.HOW_TO_PLAY,
-                "app.quit": Code.TUI_QUIT,
+                "quit": Code.TUI_QUIT,
             },
         )
         self.viewer: int | None = None if session.hot_seat else session.humans[0] if session.humans else None
@@ -353,15 +448,14 @@ class GameScreen(Screen[None]):
                 yield Static(id="board")
             with Vertical(id="side"):
                 yield Static(id="players")
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+                yield GameLog(id="log")
         yield Static(id="announce")
         yield Static(id="hand")
         yield Static(id="actions")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#log", RichLog).can_focus = False
-        self.log_round_start()
+        self.write_log()
         self.advance()
 
     # --- what is shown ----------------------------------------------------------------------
@@ -373,9 +467,15 @@ class GameScreen(Screen[None]):
     def t(self, code: Code, /, **params: object) -> str:
         return self.session.t(code, **params)
 
-    def log_round_start(self) -> None:
-        session = self.session
-        self.log_lines([session.t(Code.EVENT_ROUND_START, round=session.match.round_number, tile=session.hub_name())])
+    def write_log(self) -> None:
+        """The round so far, from the match record: a resumed match shows its log too."""
+        self.query_one(GameLog).reset()
+        for event, said in self.session.round_log():
+            self.log_event(said, event)
+
+    def log_event(self, said: Said, event: Event | None = None) -> None:
+        foot = event is not None and event.kind == "chicken_foot"
+        self.query_one(GameLog).add(self.session.phrases(said), "bold yellow" if foot else "")
 
     def shown_view(self) -> SeatView:
         return self.session.view(self.viewer)
@@ -408,7 +508,7 @@ class GameScreen(Screen[None]):
         if round_.is_over():
             turn = self.t(Code.ROUND_OVER, round=match.round_number)
         else:
-            turn = self.t(Code.EVENT_TURN, name=session.name(round_.to_move))
+            turn = session.say(Said.of(Code.EVENT_TURN, seat=round_.to_move))
         status = self.t(
             Code.ROUND_STATUS,
             round=match.round_number,
@@ -434,9 +534,17 @@ class GameScreen(Screen[None]):
         aimed = self.aimed_move()
         targets = [m.target for m in moves if m.target is not None]
         chosen = aimed.target if aimed is not None else None
-        self.query_one("#board", Static).update(
-            styled_board(view, targets, chosen, clickable=True, lang=self.session.lang)
-        )
+        lines = board_lines(view, targets, chosen, self.session.lang)
+        self.query_one("#board", Static).update(styled_lines(lines, clickable=True))
+        region = chosen_region(lines)
+        if region is not None:
+            # After the refresh: the board's new size bounds the scrolling.
+            self.call_after_refresh(self.show_on_board, region)
+
+    def show_on_board(self, region: Region) -> None:
+        """Scroll the board (however large) so that the chosen target is in sight."""
+        box = self.query_one("#board-box", ScrollableContainer)
+        box.scroll_to_region(region, spacing=BOARD_MARGIN, animate=False, immediate=True)
 
     def draw_players(self, view: SeatView) -> None:
         session = self.session
@@ -463,8 +571,7 @@ class GameScreen(Screen[None]):
             box.border_subtitle = ""
             box.update(Text(self.t(Code.TUI_HAND_HIDDEN_NOTE), style="italic grey62"))
             return
-        name = self.session.name(self.viewer)
-        box.border_title = self.t(Code.TUI_HAND_TITLE, name=name, seat=self.viewer, count=len(view.hand))
+        box.border_title = self.session.say(Said.of(Code.TUI_HAND_TITLE, seat=self.viewer, count=len(view.hand)))
         box.border_subtitle = self.t(Code.TUI_CHOOSE_TILE)
         playable = {m.tile for m in view.legal_moves}
         selected = self.selected_tile() if self.my_turn() else None
@@ -514,11 +621,6 @@ class GameScreen(Screen[None]):
     def say(self, message: str, style: str = "bold") -> None:
         self.message = Text(message, style=style)
 
-    def log_lines(self, lines: list[str], style: str = "") -> None:
-        log = self.query_one("#log", RichLog)
-        for line in lines:
-            log.write(Text(line, style=style))
-
     # --- the flow of the game ---------------------------------------------------------------
 
     def advance(self) -> None:
@@ -543,7 +645,7 @@ class GameScreen(Screen[None]):
         forced = session.forced_move()
         if forced is not None:
             self.busy = True
-            self.say(self.t(Code.MOVE_FORCED, name=session.name(seat), move=session.say(forced.advice())), "bold cyan")
+            self.say(session.say(Said.of(Code.MOVE_FORCED, seat=seat, move=forced.advice())), "bold cyan")
             self.refresh_all()
             then = partial(self.apply, forced, False, self.generation)
             if self.pace > 0:
@@ -584,13 +686,13 @@ class GameScreen(Screen[None]):
         seat = session.round.to_move
         session.play(move, chosen=chosen)
         events = session.last_events()
-        for event, words in events:
-            self.log_lines([words], "bold yellow" if event.kind == "chicken_foot" else "")
-        feet = [words for event, words in events if event.kind == "chicken_foot"]
+        for event, said in events:
+            self.log_event(said, event)
+        feet = [said for event, said in events if event.kind == "chicken_foot"]
         if feet:
-            self.say(feet[0], "bold yellow")
+            self.say(session.say(feet[0]), "bold yellow")
         elif events:
-            self.say(events[0][1], "")
+            self.say(session.say(events[0][1]), "")
         if session.hot_seat and session.is_human(seat) and chosen:
             self.viewer = None
         self.advance()
@@ -685,25 +787,18 @@ class GameScreen(Screen[None]):
             return
         count = self.session.undo()
         self.generation += 1
-        self.log_lines([self.t(Code.MOVE_UNDONE, count=count)])
+        self.log_event(Said.of(Code.MOVE_UNDONE, count=count))
         self.say(self.t(Code.MOVE_UNDONE_YOURS), "bold cyan")
         self.advance()
 
     def action_save(self) -> None:
-        self.app.push_screen(SavePrompt(self.session.lang), self.save_to)
+        offer_save(self, self.session)
+
+    def action_quit(self) -> None:
+        ask_quit(self, self.session)
 
     def action_howto(self) -> None:
         self.app.push_screen(HowTo(self.session.lang))
-
-    def save_to(self, path: str | None) -> None:
-        if path is None:
-            return
-        try:
-            saved = self.session.save(path)
-        except ChickenfootError as exc:
-            self.notify(str(exc), severity="error")
-            return
-        self.notify(self.t(Code.TUI_SAVED, path=saved))
 
     def after_round(self, _: None = None) -> None:
         session = self.session
@@ -712,8 +807,7 @@ class GameScreen(Screen[None]):
         session.next_round()
         self.viewer = None if session.hot_seat else self.viewer
         self.message = Text("")
-        self.query_one("#log", RichLog).clear()
-        self.log_round_start()
+        self.write_log()
         self.advance()
 
 
@@ -726,15 +820,18 @@ class RoundEnd(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,n", "next", "Next round"),
         Binding("s", "save", "Save"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit", "Quit"),
     ]
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        translated(
-            self, session.lang, {"next": Code.TABLE_NEXT_ROUND, "save": Code.TUI_KEY_SAVE, "app.quit": Code.TUI_QUIT}
-        )
+        keys = {"next": Code.TABLE_NEXT_ROUND, "save": Code.TUI_KEY_SAVE, "quit": Code.TUI_QUIT}
+        translated(self, session.lang, keys)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No next round once the match is over (the footer drops the key)."""
+        return not (action == "next" and self.session.match.is_over())
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="round-end"):
@@ -762,13 +859,17 @@ class RoundEnd(Screen[None]):
         totals = match.totals()
         for seat in range(match.players):
             board.add_row(session.label(seat), *(str(p[seat]) for p in match.round_points), str(totals[seat]))
-        parts: list[RenderableType] = [title, Text(""), hands, Text(""), board, Text("")]
+        parts: list[RenderableType] = [title]
+        round_winner = session.round_winner_said()
+        if round_winner is not None:
+            parts.append(Text(session.say(round_winner, session.labels()), style="bold"))
+        parts += [Text(""), hands, Text(""), board, Text("")]
         if match.is_over():
             winners = tuple(match.winners())
-            labels = [session.label(seat) for seat in range(match.players)]
-            won = say(Said.of(Code.EVENT_MATCH_OVER, names=winners, count=len(winners)), session.lang, labels)
+            labels = session.labels()
+            won = session.say(Said.of(Code.EVENT_MATCH_OVER, names=winners, count=len(winners)), labels)
             parts.append(Text(won, style="bold yellow"))
-            parts.append(Text(say(match.winner_reason(), session.lang, labels), style="italic"))
+            parts.append(Text(session.say(match.winner_reason(), labels), style="italic"))
             parts.append(Text(t(Code.TUI_PRESS_QUIT), style="grey62"))
         else:
             parts.append(Text(t(Code.TUI_PRESS_NEXT), style="grey62"))
@@ -779,15 +880,10 @@ class RoundEnd(Screen[None]):
             self.dismiss(None)
 
     def action_save(self) -> None:
-        self.app.push_screen(SavePrompt(self.session.lang), self.save_to)
+        offer_save(self, self.session)
 
-    def save_to(self, path: str | None) -> None:
-        if path is None:
-            return
-        try:
-            self.notify(self.session.t(Code.TUI_SAVED, path=self.session.save(path)))
-        except ChickenfootError as exc:
-            self.notify(str(exc), severity="error")
+    def action_quit(self) -> None:
+        ask_quit(self, self.session)
 
 
 class ChickenFootApp(App[None]):
@@ -816,6 +912,10 @@ class ChickenFootApp(App[None]):
     #handover { width: 48; height: 9; border: double $warning; background: $surface; padding: 1 2; }
     #handover-text { width: 100%; content-align: center middle; text-align: center; }
     SavePrompt { align: center middle; }
+    QuitPrompt { align: center middle; }
+    #quit-box { width: auto; height: auto; border: round $warning; background: $surface; padding: 0 1; }
+    #quit-buttons { width: auto; height: auto; margin: 1 0 0 0; }
+    #quit-buttons Button { margin: 0 1 0 0; }
     #save-box { width: 60; height: 7; border: round $primary; background: $surface; padding: 0 1; }
     #round-end { padding: 1 2; }
     HowTo { background: $surface; }

@@ -10,9 +10,8 @@ from typing import TextIO
 
 from chickenfoot.bots import hint
 from chickenfoot.errors import ChickenfootError
-from chickenfoot.i18n import say
 from chickenfoot.layout import Phase
-from chickenfoot.messages import Code
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.tui.board import board_text
 from chickenfoot.tui.howto import howto_text
@@ -51,7 +50,7 @@ def position_text(session: Session, seat: int) -> str:
         tile=session.hub_name(),
         count=view.boneyard_size,
     )
-    hand = t(Code.PLAIN_SEAT_HAND, seat=seat, tiles=tiles_line(session, view.hand))
+    hand = session.say(Said.of(Code.PLAIN_SEAT_HAND, seat=seat, tiles=tiles_line(session, view.hand)))
     if view.drawn:
         hand += f" ({t(Code.MOVE_DREW_PLAYABLE, tile=view.drawn)})"
     lines = [
@@ -76,6 +75,9 @@ def round_end_text(session: Session) -> str:
     hands = view.revealed_hands or ()
     points = view.points or ()
     lines = [f"== {session.round_over_words()} =="]
+    round_winner = session.round_winner_said()
+    if round_winner is not None:
+        lines.append(session.say(round_winner, session.labels()))
     for seat, hand in enumerate(hands):
         scored = t(Code.ROUND_POINTS, count=points[seat])
         lines.append(
@@ -87,8 +89,7 @@ def round_end_text(session: Session) -> str:
         lines.append(f"== {t(Code.MATCH_OVER)} ==")
         for row in match.standings():
             lines.append(f"{row.rank}. {session.label(row.seat)}: {row.total}")
-        labels = [session.label(seat) for seat in range(match.players)]
-        lines.append(say(match.winner_reason(), session.lang, labels))
+        lines.append(session.say(match.winner_reason(), session.labels()))
     return "\n".join(lines)
 
 
@@ -132,7 +133,7 @@ class PlainGame:
         """Read commands until the seat moves; ``False`` when the input ends or the player quits."""
         self.say(position_text(self.session, seat))
         while True:
-            self.stdout.write(f"seat {seat}> ")
+            self.stdout.write(self.prompt(seat))
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
@@ -151,6 +152,10 @@ class PlainGame:
             except ChickenfootError as exc:
                 self.say(self.session.t(Code.PLAIN_ERROR, message=exc))
 
+    def prompt(self, seat: int) -> str:
+        """ "Your turn> ", or with several players at the keyboard "Seat 2 to play> "."""
+        return self.session.say(Said.of(Code.EVENT_TURN, seat=seat)) + "> "
+
     def command(self, word: str, rest: str, seat: int) -> bool:
         """Carry out one command; ``True`` once a move was made."""
         session = self.session
@@ -168,7 +173,7 @@ class PlainGame:
             self.say(session.t(Code.HINT, move=session.say(advice.move.advice()), reason=session.say(advice.why)))
         elif word == "save":
             if not rest:
-                raise ChickenfootError("save needs a file name: save FILE")
+                raise ChickenfootError(session.t(Code.PLAIN_SAVE_NEEDS_FILE))
             self.say(session.t(Code.TUI_SAVED, path=session.save(rest)))
         elif word == "undo":
             count = session.undo()

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, make_bot
 from chickenfoot.errors import ChickenfootError, PositionError, quoted, shown
-from chickenfoot.i18n import render, say
+from chickenfoot.i18n import phrases, render, say
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
@@ -25,6 +25,32 @@ from chickenfoot.view import SeatView
 
 HUMAN = "human"
 SEAT_KINDS = (HUMAN, *LEVELS)
+
+YOU_WORDING: Final[Mapping[Code, Code]] = {
+    Code.EVENT_HUB: Code.EVENT_HUB_YOU,
+    Code.EVENT_PLAY: Code.EVENT_PLAY_YOU,
+    Code.EVENT_DRAW: Code.EVENT_DRAW_YOU,
+    Code.EVENT_PASS: Code.EVENT_PASS_YOU,
+    Code.EVENT_TURN: Code.EVENT_YOUR_TURN,
+    Code.EVENT_ROUND_OVER_DOMINO: Code.EVENT_ROUND_OVER_DOMINO_YOU,
+    Code.EVENT_MATCH_OVER: Code.EVENT_MATCH_OVER_YOU,
+    Code.MOVE_FORCED: Code.MOVE_FORCED_YOU,
+    Code.ILLEGAL_MUST_PLAY_DRAWN: Code.ILLEGAL_MUST_PLAY_DRAWN_YOU,
+    Code.ILLEGAL_MUST_PLAY_DRAWN_OR_PASS: Code.ILLEGAL_MUST_PLAY_DRAWN_OR_PASS_YOU,
+    Code.ILLEGAL_MUST_DRAW: Code.ILLEGAL_MUST_DRAW_YOU,
+    Code.ILLEGAL_MUST_PLAY: Code.ILLEGAL_MUST_PLAY_YOU,
+    Code.ILLEGAL_NOT_IN_HAND: Code.ILLEGAL_NOT_IN_HAND_YOU,
+    Code.ILLEGAL_ONLY_DRAWN: Code.ILLEGAL_ONLY_DRAWN_YOU,
+    Code.MATCH_WIN_LOWEST: Code.MATCH_WIN_LOWEST_YOU,
+    Code.MATCH_WIN_ZERO_ROUNDS: Code.MATCH_WIN_ZERO_ROUNDS_YOU,
+    Code.MATCH_WIN_LOWEST_ROUND: Code.MATCH_WIN_LOWEST_ROUND_YOU,
+    Code.MATCH_WIN_NO_NONZERO: Code.MATCH_WIN_NO_NONZERO_YOU,
+    Code.ROUND_WON_BLOCKED: Code.ROUND_WON_BLOCKED_YOU,
+    Code.TUI_HAND_TITLE: Code.TUI_HAND_TITLE_YOU,
+    Code.PLAIN_SEAT_HAND: Code.PLAIN_SEAT_HAND_YOU,
+}
+"""The wording of a message about the one player at the keyboard, to them: "You drew 6-4", never
+"Seat 0 drew 6-4" (the verb agrees with "you" in every language)."""
 
 
 def check_seat(kind: str) -> str:
@@ -96,13 +122,34 @@ class Session:
         """A message of the catalog in the session's language."""
         return render(code, self.lang, **params)
 
-    def say(self, said: Said) -> str:
-        """An engine's message in the session's language, seats by :meth:`name`."""
-        return say(said, self.lang, self.names())
+    @property
+    def you(self) -> int | None:
+        """The seat of the one human at the keyboard, called "you" (``None`` with none or several)."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 else None
+
+    def addressed(self, said: Said) -> Said:
+        """``said`` in the second person (:data:`YOU_WORDING`) when it is about :attr:`you` alone."""
+        you = YOU_WORDING.get(said.code)
+        if you is None or self.you is None:
+            return said
+        params = dict(said.params)
+        if params.get("seat") == self.you or params.get("names") == (self.you,):
+            return Said(you, said.params)
+        return said
+
+    def say(self, said: Said, names: Sequence[str] | None = None) -> str:
+        """An engine's message in the session's language, to the player at the keyboard; seats by
+        :meth:`name` (or ``names``)."""
+        return say(self.addressed(said), self.lang, self.names() if names is None else names)
+
+    def phrases(self, said: Said) -> list[str]:
+        """:meth:`say` in phrases a narrow log may break between (:func:`chickenfoot.i18n.phrases`)."""
+        return phrases(self.addressed(said), self.lang, self.names())
 
     def is_you(self, seat: int) -> bool:
         """The seat is the one human at the keyboard, called "you"."""
-        return self.is_human(seat) and not self.hot_seat
+        return seat == self.you
 
     def name(self, seat: int) -> str:
         return self.t(Code.YOU) if self.is_you(seat) else self.t(Code.SEAT, seat=seat)
@@ -111,10 +158,16 @@ class Session:
         return [self.name(seat) for seat in range(self.match.players)]
 
     def label(self, seat: int) -> str:
+        """The seat with its kind (``Seat 2 (bot medium)``), or "You"."""
         kind = self.seats[seat]
+        if self.is_you(seat):
+            return self.t(Code.YOU)
         if kind == HUMAN:
             return self.t(Code.TUI_KIND_HUMAN, seat=seat)
         return self.t(Code.TUI_KIND_BOT, seat=seat, level=self.kind_name(kind))
+
+    def labels(self) -> list[str]:
+        return [self.label(seat) for seat in range(self.match.players)]
 
     def kind_name(self, kind: str) -> str:
         """A bot's level or kind in words (``medium``), as the catalog has it."""
@@ -144,37 +197,59 @@ class Session:
         self.match.push(move)
         if chosen:
             self.choices.append(ply)
-        return self.describe_last()
+        return [self.say(said) for _, said in self.last_events()]
 
-    def last_events(self) -> list[tuple[Event, str]]:
-        """The last move's events (not the handing on of the turn) with their words, showing a
-        drawn tile only when one human plays alone."""
-        lines = []
-        for event in self.round.events_of_last():
+    def last_events(self) -> list[tuple[Event, Said]]:
+        """The last move's events (not the handing on of the turn) as messages, a drawn tile named
+        only to the one human who plays alone."""
+        return self.events_of(self.round)
+
+    def events_of(self, round_: Round) -> list[tuple[Event, Said]]:
+        said = []
+        for event in round_.events_of_last():
             if event.kind == "turn":
                 continue
             if event.kind == "draw" and not self.is_you(event.seat):
                 event = dataclasses.replace(event, tile=None)
-            lines.append((event, self.round_over_words() if event.kind == "round_over" else self.event_words(event)))
-        return lines
+            said.append((event, event.said(self.match.round_number)))
+        return said
 
-    def describe_last(self) -> list[str]:
-        """The last move in words (:meth:`last_events`)."""
-        return [words for _, words in self.last_events()]
+    def round_log(self) -> list[tuple[Event | None, Said]]:
+        """The round so far as its log: how it started, then every move's events (as :meth:`last_events`)."""
+        start = Said.of(Code.EVENT_ROUND_START, round=self.match.round_number, tile=self.hub_name())
+        moves: list[list[tuple[Event, Said]]] = []
+        back = self.round.copy()
+        while back.ply:
+            moves.append(self.events_of(back))
+            back.pop()
+        return [(None, start), *(entry for events in reversed(moves) for entry in events)]
 
-    def event_words(self, event: Event) -> str:
-        return self.say(event.said(self.match.round_number))
-
-    def round_over_words(self) -> str:
-        """How the round ended: ``event.round_over.domino`` (``domino_you``) or ``blocked``."""
+    def round_over_said(self) -> Said:
+        """How the round ended: ``event.round_over.domino`` (to "you": ``domino_you``) or ``blocked``."""
         round_ = self.round
         number = self.match.round_number
         if round_.end_reason == "blocked":
-            return self.t(Code.EVENT_ROUND_OVER_BLOCKED, round=number)
+            return Said.of(Code.EVENT_ROUND_OVER_BLOCKED, round=number)
         out = next(s for s in range(round_.players) if not round_.hands[s])
-        if self.is_you(out):
-            return self.t(Code.EVENT_ROUND_OVER_DOMINO_YOU, round=number)
-        return self.t(Code.EVENT_ROUND_OVER_DOMINO, round=number, name=self.name(out))
+        return Said.of(Code.EVENT_ROUND_OVER_DOMINO, round=number, seat=out)
+
+    def round_over_words(self) -> str:
+        return self.say(self.round_over_said())
+
+    def round_winner_said(self) -> Said | None:
+        """Who won a blocked round: the fewest points left in hand (a round that went out says so already)."""
+        round_ = self.round
+        if round_.end_reason != "blocked":
+            return None
+        points = round_.points()
+        fewest = min(points)
+        winners = tuple(seat for seat, p in enumerate(points) if p == fewest)
+        return Said.of(
+            Code.ROUND_WON_BLOCKED,
+            names=winners,
+            count=len(winners),
+            points=Said.of(Code.ROUND_POINTS, count=fewest),
+        )
 
     def hub_name(self) -> str:
         """The hub of the round being played (``9-9``)."""
@@ -188,7 +263,7 @@ class Session:
     def undo(self) -> int:
         """Take back everything since the human's last chosen move; returns the moves taken back."""
         if not self.can_undo():
-            raise ChickenfootError("nothing to undo (undo works in games against bots only)")
+            raise ChickenfootError(self.t(Code.MOVE_NOTHING_TO_UNDO))
         target = self.choices.pop()
         count = 0
         while self.round.ply > target:
