@@ -251,13 +251,16 @@ def review(
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A match record (downloaded or saved).")],
+    lang: Annotated[
+        str | None, typer.Option(help="Language: en, lt, lv or fy (default: from LANGUAGE, LC_MESSAGES, LANG).")
+    ] = None,
 ) -> None:
     """Step through a finished match in the terminal, every hand face up."""
     from chickenfoot.tui.replay import replay_command
 
     try:
-        replay_command(file)
-    except ChickenfootError as exc:
+        replay_command(file, lang)
+    except (ChickenfootError, ValueError) as exc:
         fail(str(exc))
 
 

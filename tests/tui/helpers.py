@@ -8,7 +8,9 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from chickenfoot.bots import make_bot
 from chickenfoot.layout import Phase
+from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
 from chickenfoot.tui.app import ChickenFootApp, GameScreen, HandOver, RoundEnd
@@ -21,6 +23,17 @@ ROUND_SEED = 1
 
 def small_session(seed: int = ROUND_SEED, seats: tuple[str, ...] = ("human", "greedy")) -> Session:
     return Session.new(Rules.preset("double-6").replace(rounds=1), list(seats), seed)
+
+
+def played(rounds: int = 2, seed: int = 4) -> Match:
+    """A finished two-player match of greedy bots, double-9."""
+    match = Match(Rules(rounds=rounds), 2, seed)
+    bot = make_bot("greedy", seed)
+    while not match.is_over():
+        if match.round.is_over():
+            match.next_round()
+        match.push(bot.choose(match.round.view(match.to_move)))
+    return match
 
 
 def human_choice(legal: list[Move]) -> Move:

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-import pytest
+import re
+import subprocess
+import sys
+from pathlib import Path
 
-from chickenfoot import Match, Rules
-from chickenfoot.bots import make_bot
+import pytest
+from textual.widgets import Static
+from textual.widgets._footer import FooterKey
+
+from chickenfoot.i18n import render, say
+from chickenfoot.messages import Code
 from chickenfoot.tui.replay import ReplayApp
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
+from .helpers import played, shown
+
+pytestmark = pytest.mark.timeout(120)
 
 
-def played(rounds: int = 2, seed: int = 4) -> Match:
-    match = Match(Rules(rounds=rounds), 2, seed)
-    bot = make_bot("greedy", seed)
-    while not match.is_over():
-        if match.round.is_over():
-            match.next_round()
-        match.push(bot.choose(match.round.view(match.to_move)))
-    return match
-
-
+@pytest.mark.asyncio
 async def test_replay_steps_through_rounds_with_the_keys() -> None:
     match = played(rounds=2)
     app = ReplayApp(match)
@@ -45,3 +45,40 @@ async def test_replay_steps_through_rounds_with_the_keys() -> None:
         assert app.timer is None
         hands = [app.frames[0].hand(s) for s in range(2)]
         assert hands == match.deals[1][0]
+
+
+@pytest.mark.asyncio
+async def test_replay_in_the_readers_language() -> None:
+    match = played(rounds=2)
+    names = [render(Code.SEAT, "lv", seat=s) for s in range(2)]
+    app = ReplayApp(match, lang="lv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("right", "right", "space")
+        status = shown(app.query_one("#status", Static))
+        hands = shown(app.query_one("#hands", Static))
+        log = " ".join(shown(app.query_one("#log", Static)).split())
+        footer = {key.description for key in app.screen.query(FooterKey)}
+        await pilot.press("space")
+    plies = len(match.rounds[0].history)
+    assert render(Code.REPLAY_ROUND, "lv", round=1, rounds=2) in status
+    assert render(Code.REPLAY_MOVE, "lv", ply=2, plies=plies) in status and render(Code.REPLAY_PLAYING, "lv") in status
+    assert render(Code.REPLAY_BONEYARD, "lv") in hands and names[1] in hands
+    for step in match.rounds[0].history[:2]:
+        assert say(step.move.said(step.seat, step.drawn), "lv", names) in log
+    assert {render(Code.REPLAY_KEY_FORWARD, "lv"), render(Code.TUI_QUIT, "lv")} <= footer
+    english = re.compile(r"\b(Round|move|Boneyard|Seat|played|placed|drew|Forward|Back|Quit|playing)\b")
+    assert not english.search(" ".join([status, hands, log, *footer]))
+
+
+def test_replay_with_a_bad_language_gets_one_line(tmp_path: Path) -> None:
+    saved = tmp_path / "m.json"
+    saved.write_text(played(rounds=1).dumps(), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "chickenfoot", "replay", str(saved), "--lang", "xx"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 1 and result.stderr.strip().count("\n") == 0
+    assert "unknown language 'xx'" in result.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,9 +11,10 @@ from chickenfoot.i18n import LANGUAGES
 from chickenfoot.layout import Phase
 from chickenfoot.rules import Rules
 from chickenfoot.tui.app import ChickenFootApp, StartOptions
+from chickenfoot.tui.replay import ReplayApp
 from chickenfoot.tui.session import Session
 
-from .helpers import advance
+from .helpers import advance, played
 
 FOOT_SEED = 5
 """Double-9, four seats: the human's turn comes with a chicken foot open and 17 tiles down."""
@@ -64,3 +66,26 @@ def test_how_to_play_key(snap_compare: Any, lang: str) -> None:
     advance(session, until_foot=True)
     app = ChickenFootApp(session=session, pace=0)
     assert snap_compare(app, press=["question_mark"], terminal_size=SIZE)
+
+
+def test_terminal_game_in_lithuanian(snap_compare: Any) -> None:
+    session = four_seats("lt")
+    advance(session, until_foot=True)
+    assert snap_compare(ChickenFootApp(session=session, pace=0), terminal_size=(100, 30))
+
+
+def test_replay_in_latvian(snap_compare: Any) -> None:
+    assert snap_compare(ReplayApp(played(), lang="lv"), press=["right"] * 14, terminal_size=(120, 32))
+
+
+SNAPSHOTS = Path(__file__).parent / "__snapshots__" / "test_snapshots"
+DOCS = Path(__file__).parents[2] / "docs" / "screenshots"
+
+
+@pytest.mark.parametrize(
+    ("shown", "snapshot"),
+    [("terminal-lt.svg", "test_terminal_game_in_lithuanian.svg"), ("replay-lv.svg", "test_replay_in_latvian.svg")],
+)
+def test_the_screenshots_in_the_docs_are_the_snapshots(shown: str, snapshot: str) -> None:
+    """docs/screenshots shows the screens as they are (copy the snapshot after updating it)."""
+    assert (DOCS / shown).read_bytes() == (SNAPSHOTS / snapshot).read_bytes()

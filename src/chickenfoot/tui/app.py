@@ -22,6 +22,7 @@ from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Grid, Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.geometry import Region, Spacing
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
@@ -112,9 +113,9 @@ def seat_kinds(seats: list[str], players: int) -> list[str]:
 # --- the start screen -----------------------------------------------------------------------
 
 
-def translated(screen: Screen[Any], lang: str, descriptions: Mapping[str, Code]) -> None:
-    """Word the keys the footer shows in ``lang``: Textual keeps a screen's bindings per instance."""
-    keys = screen._bindings.key_to_bindings
+def translated(node: DOMNode, lang: str, descriptions: Mapping[str, Code]) -> None:
+    """Word the keys the footer shows in ``lang``: Textual keeps a screen's (or app's) bindings per instance."""
+    keys = node._bindings.key_to_bindings
     for key, bindings in keys.items():
         keys[key] = [
             dataclasses.replace(b, description=render(descriptions[b.action], lang)) if b.action in descriptions else b

@@ -17,15 +17,20 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
+from chickenfoot.i18n import choose_language, phrases, render
 from chickenfoot.match import Match
+from chickenfoot.messages import Code
 from chickenfoot.review import replay_rounds
 from chickenfoot.review_cli import read_match
 from chickenfoot.round import Round
 from chickenfoot.tiles import Tile
-from chickenfoot.tui.app import styled_board
+from chickenfoot.tui.app import styled_board, translated
+from chickenfoot.tui.log import wrap
 
 PLAY_SECONDS = 0.7
 """Time between moves while playing."""
+LOG_WIDTH = 40
+"""The log's width before the screen is laid out."""
 
 
 def positions(match: Match) -> list[list[Round]]:
@@ -45,9 +50,8 @@ def tiles_text(tiles: list[Tile]) -> str:
 
 
 class ReplayApp(App[None]):
-    """One match's positions; ``round_index`` and ``ply`` say which is shown."""
+    """One match's positions; ``round_index`` and ``ply`` say which is shown, in the language ``lang``."""
 
-    TITLE = "Chicken Foot replay"
     CSS = """
     #status { height: 1; background: $panel; }
     #main { height: 1fr; }
@@ -69,11 +73,27 @@ class ReplayApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, match: Match, names: list[str] | None = None) -> None:
+    def __init__(self, match: Match, names: list[str] | None = None, lang: str = "en") -> None:
         super().__init__()
+        self.lang = lang
+        self.title = f"{self.t(Code.GAME_NAME)} · {self.t(Code.REPLAY_TITLE)}"
+        translated(
+            self,
+            lang,
+            {
+                "step(-1)": Code.REPLAY_KEY_BACK,
+                "step(1)": Code.REPLAY_KEY_FORWARD,
+                "edge(0)": Code.REPLAY_KEY_START,
+                "edge(1)": Code.REPLAY_KEY_END,
+                "round(-1)": Code.REPLAY_KEY_ROUND_BACK,
+                "round(1)": Code.REPLAY_KEY_ROUND_FORWARD,
+                "play_pause": Code.REPLAY_KEY_PLAY_PAUSE,
+                "quit": Code.TUI_QUIT,
+            },
+        )
         self.match = match
         self.rounds = positions(match)
-        self.names = names or [f"Seat {s}" for s in range(match.players)]
+        self.names = names or [self.t(Code.SEAT, seat=s) for s in range(match.players)]
         self.round_index = 0
         self.ply = 0
         self.timer: Timer | None = None
@@ -91,6 +111,9 @@ class ReplayApp(App[None]):
     def on_mount(self) -> None:
         self.show()
 
+    def t(self, code: Code, /, **params: object) -> str:
+        return render(code, self.lang, **params)
+
     @property
     def frames(self) -> list[Round]:
         return self.rounds[self.round_index]
@@ -98,31 +121,36 @@ class ReplayApp(App[None]):
     def show(self) -> None:
         r = self.frames[self.ply]
         view = r.view(None)
-        playing = "  ·  playing" if self.timer is not None else ""
+        t = self.t
+        where = [
+            t(Code.REPLAY_ROUND, round=self.round_index + 1, rounds=len(self.rounds)),
+            t(Code.REPLAY_MOVE, ply=self.ply, plies=len(self.frames) - 1),
+            t(Code.BONEYARD, count=r.boneyard_size),
+            *([t(Code.REPLAY_PLAYING)] if self.timer is not None else []),
+        ]
         self.query_one("#status", Static).update(
-            Text.assemble(
-                (" Replay ", "bold black on yellow"),
-                f"  Round {self.round_index + 1}/{len(self.rounds)}  ·  move {self.ply}/{len(self.frames) - 1}",
-                f"  ·  boneyard {r.boneyard_size}{playing}",
-            )
+            Text.assemble((f" {t(Code.REPLAY_TITLE)} ", "bold black on yellow"), "  " + "  ·  ".join(where))
         )
-        self.query_one("#board", Static).update(styled_board(view))
+        self.query_one("#board", Static).update(styled_board(view, self.lang))
         hands = Table(box=None, pad_edge=False, show_header=False)
         hands.add_column("", no_wrap=True)
         hands.add_column("")
         for seat in range(self.match.players):
             turn = "▶ " if seat == r.to_move and not r.is_over() else "  "
             hands.add_row(Text(turn + self.names[seat], "bold" if turn.strip() else ""), tiles_text(r.hand(seat)))
-        hands.add_row(Text("  Boneyard", "grey62"), tiles_text(r.boneyard_tiles()))
+        hands.add_row(Text("  " + t(Code.REPLAY_BONEYARD), "grey62"), tiles_text(r.boneyard_tiles()))
         if r.is_over():
-            hands.add_row(Text("  Points", "bold"), " ".join(str(p) for p in r.points()))
+            hands.add_row(Text("  " + t(Code.POINTS), "bold"), " ".join(str(p) for p in r.points()))
         self.query_one("#hands", Static).update(hands)
         log = Text()
         steps = self.frames[-1].history
         first = max(0, self.ply - 12)
+        width = self.query_one("#log", Static).content_region.width or LOG_WIDTH
         for index, step in enumerate(steps[first : self.ply + 6], start=first):
-            line = f"{index + 1:>3} {step.move.describe(self.names[step.seat], step.drawn)}\n"
-            log.append(line, "bold reverse" if index == self.ply - 1 else "grey50" if index >= self.ply else "")
+            # Wrapped between phrases as the game's log is, under the move's number.
+            lines = wrap(phrases(step.move.said(step.seat, step.drawn), self.lang, self.names), width - 4)
+            text = f"{index + 1:>3} " + "\n    ".join(line.strip() for line in lines) + "\n"
+            log.append(text, "bold reverse" if index == self.ply - 1 else "grey50" if index >= self.ply else "")
         self.query_one("#log", Static).update(log)
 
     def go(self, round_index: int, ply: int) -> None:
@@ -164,6 +192,8 @@ class ReplayApp(App[None]):
             self.action_step(1)
 
 
-def replay_command(file: Path) -> None:
+def replay_command(file: Path, lang: str | None = None) -> None:
+    """Replay the match of ``file`` in ``lang`` (``--lang``), else the environment's language."""
+    language = choose_language(lang)
     match, _ = read_match(file)
-    ReplayApp(match).run()
+    ReplayApp(match, lang=language).run()
