@@ -77,12 +77,17 @@ async def test_undo_takes_back_the_last_own_move_against_bots() -> None:
         await settle(pilot, app)
         before = [str(step.move) for step in session.round.history]
         hand = session.round.hand(0)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        log_before = log_text(screen)
         await pilot.press("enter")
         await settle(pilot, app)
         assert len(session.round.history) > len(before)
         await pilot.press("u")
         await settle(pilot, app)
         assert [str(step.move) for step in session.round.history] == before
+        taken_back = len(log_text(screen).splitlines()) - len(log_before.splitlines())
+        assert log_text(screen).startswith(log_before) and taken_back == 1  # only "Took back N moves" added
         assert session.round.hand(0) == hand and session.round.to_move == 0
 
 

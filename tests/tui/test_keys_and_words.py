@@ -71,6 +71,12 @@ async def test_the_board_scrolls_to_every_chosen_target() -> None:
                 await pilot.press("down")
             await pilot.press("right")
         assert hidden_at_first > 0  # some target was out of sight before the board scrolled to it
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y > 0
+        await pilot.press("pageup", "pageup", "pageup")
+        await pilot.pause()
+        assert box.scroll_y == 0
 
 
 async def test_q_asks_to_save_and_the_saved_match_resumes_with_its_log(tmp_path: Path) -> None:

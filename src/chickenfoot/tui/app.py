@@ -411,6 +411,11 @@ class GameScreen(Screen[None]):
         Binding("s", "save", "Save"),
         Binding("question_mark,f1", "howto", "How to play"),
         Binding("q", "quit", "Quit"),
+        # Look around a board larger than the screen (choosing a target scrolls to it as well).
+        Binding("pageup", "scroll_board(0, -1)", show=False),
+        Binding("pagedown", "scroll_board(0, 1)", show=False),
+        Binding("shift+left", "scroll_board(-1, 0)", show=False),
+        Binding("shift+right", "scroll_board(1, 0)", show=False),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -541,6 +546,12 @@ class GameScreen(Screen[None]):
         if region is not None:
             # After the refresh: the board's new size bounds the scrolling.
             self.call_after_refresh(self.show_on_board, region)
+
+    def action_scroll_board(self, across: int, down: int) -> None:
+        """Scroll the board by most of a screen."""
+        box = self.query_one("#board-box", ScrollableContainer)
+        window = box.scrollable_content_region
+        box.scroll_relative(across * max(1, window.width - 4), down * max(1, window.height - 2), animate=False)
 
     def show_on_board(self, region: Region) -> None:
         """Scroll the board (however large) so that the chosen target is in sight."""
@@ -788,6 +799,7 @@ class GameScreen(Screen[None]):
             return
         count = self.session.undo()
         self.generation += 1
+        self.write_log()  # the round as it now stands, then what was taken back
         self.log_event(Said.of(Code.MOVE_UNDONE, count=count))
         self.say(self.t(Code.MOVE_UNDONE_YOURS), "bold cyan")
         self.advance()
