@@ -28,7 +28,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from chickenfoot.bots import DEFAULT_LEVEL, Hint, hint
-from chickenfoot.errors import ChickenfootError
+from chickenfoot.errors import ChickenfootError, PositionError, shown
 from chickenfoot.i18n import render
 from chickenfoot.layout import Phase
 from chickenfoot.messages import Code, Said
@@ -230,18 +230,24 @@ class StartScreen(Screen[None]):
     def error(self, message: str) -> None:
         self.query_one("#start-error", Static).update(Text(message, style="bold red"))
 
-    def whole_number(self, widget_id: str, name: str) -> int | None:
+    def whole_number(self, widget_id: str, field: Code) -> int | None:
+        """The number typed in a box (``None`` if empty); anything else is an error naming the box."""
         text = self.query_one(widget_id, Input).value.strip()
-        return parse_whole_number(text, name) if text else None
+        if not text:
+            return None
+        try:
+            return parse_whole_number(text, "")
+        except PositionError:
+            raise ChickenfootError(self.t(Code.TUI_WHOLE_NUMBER, field=self.t(field), text=shown(text))) from None
 
     def action_start(self) -> None:
         try:
             preset = self.query_one("#preset", Select).value
             rules = Rules.preset(preset if isinstance(preset, str) else "classic")
-            rounds = self.whole_number("#rounds", "rounds")
+            rounds = self.whole_number("#rounds", Code.ROUNDS)
             if rounds is not None:
                 rules = rules.replace(rounds=rounds)
-            seed = self.whole_number("#seed", "the seed")
+            seed = self.whole_number("#seed", Code.TUI_SEED)
             kinds = [str(self.query_one(f"#seat-{s}", Select).value) for s in range(self.players())]
             session = Session.new(rules, kinds, seed, lang=self.lang)
         except (ChickenfootError, ValueError) as exc:
