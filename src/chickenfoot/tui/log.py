@@ -52,7 +52,7 @@ class GameLog(RichLog):
     DEFAULT_CSS = "GameLog { scrollbar-gutter: stable; scrollbar-size-vertical: 1; }"
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, wrap=False, markup=False, min_width=8)
+        super().__init__(id=id, wrap=False, markup=False, min_width=8, max_lines=4 * MAX_ENTRIES)
         self.entries: deque[tuple[tuple[str, ...], str]] = deque(maxlen=MAX_ENTRIES)
         self.can_focus = False
         self.shown_width = 0
