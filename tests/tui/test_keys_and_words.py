@@ -211,3 +211,19 @@ async def test_a_blocked_round_says_who_won_it() -> None:
         summary = shown(app.screen.query_one(Static))
     assert f"You win the round with the fewest points left ({points[0]} points)" in summary
     assert "Seat 0" not in summary
+
+
+async def test_the_game_waits_while_the_quit_question_is_open() -> None:
+    session = small_session()
+    app = ChickenFootApp(session=session, pace=0.2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # the bot thinks for at least 0.2 s
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitPrompt)
+        plies = session.round.ply
+        await pilot.pause(0.8)
+        assert session.round.ply == plies and isinstance(app.screen, QuitPrompt)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert session.round.ply > plies

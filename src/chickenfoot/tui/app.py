@@ -44,6 +44,8 @@ from chickenfoot.tui.session import HUMAN, SEAT_KINDS, Session
 from chickenfoot.view import SeatView
 
 DEFAULT_SAVE = "chickenfoot-match.json"
+DIALOG_WAIT = 0.1
+"""Seconds between looks at whether a dialog over the game has closed (a bot's move waits for it)."""
 
 STYLES: dict[Role, Style] = {
     "tile": Style(color="bright_white"),
@@ -699,6 +701,9 @@ class GameScreen(Screen[None]):
 
     def apply(self, move: Move, chosen: bool, generation: int) -> None:
         if generation != self.generation:
+            return
+        if not self.is_active:  # a dialog is open (save, quit, How to play): the game waits for it
+            self.set_timer(DIALOG_WAIT, partial(self.apply, move, chosen, generation))
             return
         session = self.session
         seat = session.round.to_move
