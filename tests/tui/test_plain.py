@@ -58,10 +58,12 @@ def test_a_whole_round_through_a_pipe_with_bad_input_reprompted() -> None:
 @pytest.mark.parametrize("lang", ["lt", "lv", "fy"])
 def test_a_whole_round_in_each_language(lang: str) -> None:
     """``--lang`` words every line from the catalog: the log, the board, errors and the round's end."""
-    stdin = "\n".join(["6-6@0-0", *human_moves()]) + "\n"
+    stdin = "\n".join(["nonsense", "6-6@0-0", *human_moves()]) + "\n"
     result = run_play(*ARGS, "human,greedy", "--lang", lang, stdin=stdin)
     out = result.stdout
     assert result.returncode == 0, result.stderr
+
+    assert render(Code.NOTATION_BAD_MOVE, lang, text="'nonsense'") in out
 
     assert template(Code.ILLEGAL_MOVE, lang).replace("{move}", "6-6@0-0").split("{")[0] in out
     assert f"* {render(Code.EVENT_HUB, lang, name=render(Code.SEAT, lang, seat=1), tile='6-6')}" in out

@@ -957,6 +957,7 @@ class ChickenFootApp(App[None]):
         self.options = options or StartOptions()
         self.session = session
         self.pace = pace
+        self.title = render(Code.GAME_NAME, session.lang if session is not None else self.options.lang)
 
     def on_mount(self) -> None:
         self.push_screen(StartScreen(self.options))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from chickenfoot.bots import hint
-from chickenfoot.errors import ChickenfootError
+from chickenfoot.errors import ChickenfootError, NotationError, quoted
 from chickenfoot.layout import Phase
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
@@ -181,7 +181,10 @@ class PlainGame:
             return True
         else:
             typed = word if not rest else f"{word} {rest}"
-            move = Move.parse(typed)
+            try:
+                move = Move.parse(typed)
+            except NotationError:
+                raise ChickenfootError(session.t(Code.NOTATION_BAD_MOVE, text=quoted(typed))) from None
             if move not in view.legal_moves:
                 reason = session.say(session.round.illegal_reason(move))
                 raise ChickenfootError(session.t(Code.ILLEGAL_MOVE, move=typed, reason=reason))
