@@ -4,6 +4,7 @@ footer offers only what can be done, a resumed match keeps its log, and the play
 from __future__ import annotations
 
 import re
+import string
 from itertools import pairwise
 from pathlib import Path
 
@@ -12,15 +13,15 @@ from textual.widgets import Button, Input, Static
 from textual.widgets._footer import FooterKey
 
 from chickenfoot.i18n import render
-from chickenfoot.messages import Code
+from chickenfoot.messages import Code, Said
 from chickenfoot.rules import Rules
 from chickenfoot.tui.app import ChickenFootApp, GameScreen, QuitPrompt, RoundEnd, SavePrompt, chosen_region
 from chickenfoot.tui.board import board_lines
-from chickenfoot.tui.session import Session
+from chickenfoot.tui.session import YOU_WORDING, Session
 
 from .helpers import advance, log_text, settle, shown, small_session
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
+pytestmark = pytest.mark.timeout(120)
 
 BIG_SEED, BIG_PLY = 0, 42
 """Double-9, four seats: at move 42 the human has 14 legal moves, several drawn below a 70×20 screen's board."""
@@ -40,6 +41,7 @@ def footer_actions(app: ChickenFootApp) -> set[str]:
     return {key.action for key in app.screen.query(FooterKey)}
 
 
+@pytest.mark.asyncio
 async def test_the_board_scrolls_to_every_chosen_target() -> None:
     session = big_board()
     app = ChickenFootApp(session=session, pace=0)
@@ -79,6 +81,7 @@ async def test_the_board_scrolls_to_every_chosen_target() -> None:
         assert box.scroll_y == 0
 
 
+@pytest.mark.asyncio
 async def test_q_asks_to_save_and_the_saved_match_resumes_with_its_log(tmp_path: Path) -> None:
     session = small_session()
     app = ChickenFootApp(session=session, pace=0)
@@ -116,6 +119,7 @@ async def test_q_asks_to_save_and_the_saved_match_resumes_with_its_log(tmp_path:
         assert "You played" in before and "Seat 1" in before
 
 
+@pytest.mark.asyncio
 async def test_q_then_escape_plays_on_and_q_twice_quits_without_saving(tmp_path: Path) -> None:
     app = ChickenFootApp(session=small_session(), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -129,6 +133,7 @@ async def test_q_then_escape_plays_on_and_q_twice_quits_without_saving(tmp_path:
         assert not app.is_running
 
 
+@pytest.mark.asyncio
 async def test_a_finished_match_quits_at_once_and_offers_no_next_round() -> None:
     session = Session.new(Rules.preset("double-6").replace(rounds=2), ["human", "greedy"], 1)
     advance(session)
@@ -155,6 +160,7 @@ async def test_a_finished_match_quits_at_once_and_offers_no_next_round() -> None
         assert not app.is_running
 
 
+@pytest.mark.asyncio
 async def test_the_narrow_log_breaks_lines_between_phrases() -> None:
     session = Session.new(Rules().replace(rounds=1), ["human", "greedy", "greedy", "greedy"], BIG_SEED)
     advance(session)
@@ -184,6 +190,7 @@ async def test_the_narrow_log_breaks_lines_between_phrases() -> None:
             assert not tile.match(after) or line.endswith(("!", ":")), entry
 
 
+@pytest.mark.asyncio
 async def test_the_player_at_the_keyboard_is_you() -> None:
     session = small_session()
     app = ChickenFootApp(session=session, pace=0)
@@ -198,6 +205,7 @@ async def test_the_player_at_the_keyboard_is_you() -> None:
         assert said.strip() and "seat 0" not in said.lower() and "you" in said.lower()
 
 
+@pytest.mark.asyncio
 async def test_a_blocked_round_says_who_won_it() -> None:
     session = Session.new(Rules.preset("double-6").replace(rounds=1), ["human", "greedy"], BLOCKED_SEED)
     advance(session)
@@ -213,6 +221,7 @@ async def test_a_blocked_round_says_who_won_it() -> None:
     assert "Seat 0" not in summary
 
 
+@pytest.mark.asyncio
 async def test_the_game_waits_while_the_quit_question_is_open() -> None:
     session = small_session()
     app = ChickenFootApp(session=session, pace=0.2)
@@ -227,3 +236,18 @@ async def test_the_game_waits_while_the_quit_question_is_open() -> None:
         await pilot.press("escape")
         await settle(pilot, app)
         assert session.round.ply > plies
+
+
+def test_every_message_about_you_is_worded_to_you() -> None:
+    """Alone against bots, a message about seat 0 takes its second-person wording, with no name or
+    seat number in it; about anyone else, or with several humans, it keeps its own."""
+    alone, together = small_session(), small_session(seats=("human", "human"))
+    fields = string.Formatter()
+    for code, you in YOU_WORDING.items():
+        english = code.value.plural or code.value.english
+        said = {f for _, f, _, _ in fields.parse(you.value.plural or you.value.english) if f is not None}
+        assert said <= {f for _, f, _, _ in fields.parse(english) if f is not None} - {"name", "seat"}, you.id
+        about = "names" if "{names}" in english else "seat"
+        for seat, session, expected in [(0, alone, you), (1, alone, code), (0, together, code)]:
+            params = {about: (seat,) if about == "names" else seat, "count": 1}
+            assert session.addressed(Said.of(code, **params)).code is expected, (code.id, seat)
