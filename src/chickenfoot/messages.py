@@ -392,7 +392,6 @@ class Code(Enum):
     ERROR_BODY_DIGITS = msg("error.body.digits", "a number in the body has too many digits")
     ERROR_INVALID = msg("error.invalid", "{field}: {reason}")
     INVALID_MISSING = msg("invalid.missing", "required")
-    INVALID_UNKNOWN = msg("invalid.unknown", "not a known field")
     INVALID_TOO_LONG = msg("invalid.too_long", "at most {max} characters")
     INVALID_TOO_SHORT = msg("invalid.too_short", "at least {min} characters")
     INVALID_TOO_MANY = msg("invalid.too_many", "at most {max} items")

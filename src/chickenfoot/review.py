@@ -351,6 +351,7 @@ def review_match(
 __all__ = [
     "DEFAULT_BUDGET",
     "MARKS",
+    "VERDICTS",
     "MoveReview",
     "Review",
     "RoundReview",

@@ -46,7 +46,6 @@ _LIMITS = {
 """Pydantic's error types that name a limit: the message, its parameter and the limit's key in ``ctx``."""
 _PLAIN = {
     "missing": Code.INVALID_MISSING,
-    "extra_forbidden": Code.INVALID_UNKNOWN,
     "literal_error": Code.INVALID_CHOICE,
     "enum": Code.INVALID_CHOICE,
     "printable": Code.INVALID_NAME,
