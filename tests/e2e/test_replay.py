@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
+from chickenfoot.i18n import render_wire
 from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.round import Round
@@ -109,5 +110,7 @@ def test_replay_steps_through_every_move_follows_links_and_shows_the_review(page
     if marked:
         worst = marked[0]
         page.goto(f"{server}/r/{code}#r1m{worst['ply'] + 1}")
-        expect(page.locator(".verdict")).to_contain_text(f"Better: {worst['best']}")
+        expect(page.locator(".verdict")).to_have_text(render_wire(worst["verdict"], "en"))
+        better = render_wire(Move.parse(worst["best"]).advice().wire(), "en")
+        expect(page.locator(".verdict")).to_contain_text(f"Better: {better}.")
     shot(page, "replay")
