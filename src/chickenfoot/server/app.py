@@ -18,7 +18,7 @@ from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from chickenfoot.bots import BOTS, DEFAULT_LEVEL, LEVELS, check_bot
+from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
 from chickenfoot.errors import ChickenfootError, quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
@@ -140,8 +140,7 @@ def bot_level(level: str) -> str:
     try:
         return check_bot(level)
     except ValueError:
-        choices = ", ".join([*LEVELS, *BOTS])
-        raise Refused(400, Said.of(Code.ERROR_UNKNOWN_BOT, bot=quoted(level), choices=choices)) from None
+        raise Refused(400, unknown_bot(level)) from None
 
 
 def summary(table: Table) -> dict[str, Any]:
