@@ -353,7 +353,8 @@ class Code(Enum):
     REVIEW_COSTLY = msg("review.costly", "{number}. {played} → {best} (−{loss})")
     PERCENT = msg("number.percent", "{value}%")
 
-    # --- refusals of the HTTP API (server/app.py, server/replay.py): {"detail": English, "code", ...}
+    # --- refusals of the HTTP API (server/app.py, server/replay.py): {"detail": English, "code", ...},
+    # and of a WebSocket before it reaches its table (server/connection.py)
     ERROR_HTTP = msg("error.http", "request failed ({status})")
     ERROR_NO_TABLE = msg("error.no_table", "no table {table}")
     ERROR_REPLAY_NOT_OVER = msg("error.replay_not_over", "the replay is available once the match is over")
@@ -362,6 +363,8 @@ class Code(Enum):
     ERROR_PAGE_MISSING = msg("error.page_missing", "the page is not installed")
     ERROR_INVITE_ONLY = msg("error.invite_only", "this table is invite-only: ask its creator for an invite, or watch")
     ERROR_NO_FREE_SEAT = msg("error.no_free_seat", "no free seat at this table")
+    ERROR_UNKNOWN_TOKEN = msg("error.unknown_token", "unknown token for this table")
+    ERROR_FOREIGN_ORIGIN = msg("error.foreign_origin", "origin {origin} may not open tables")
     ERROR_INVITE_USED = msg(
         "error.invite_used", "this invite opens nothing: it was used already or is not for this table"
     )

@@ -160,6 +160,8 @@ def test_the_apis_refusals_are_shown_in_the_readers_language(browser: Browser, s
             page.fill("#join-code", full)
             page.click("#join")
             expect(page.locator("#lobby-error")).to_have_text(render(Code.ERROR_NO_FREE_SEAT, lang))
+            page.goto(f"{server}/t/NOSUCH")  # the table's WebSocket refuses it: a message too
+            expect(page.locator("#toast")).to_have_text(render(Code.ERROR_NO_TABLE, lang, table="'NOSUCH'"))
             page.goto(f"{server}/r/NOSUCH")
             expect(page.locator("#replay-error")).to_have_text(render(Code.ERROR_NO_TABLE, lang, table="'NOSUCH'"))
             page.goto(f"{server}/r/{full}")  # not over yet: the replay waits for the match's end

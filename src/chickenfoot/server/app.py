@@ -315,8 +315,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         await websocket.accept()
         if not origin_allowed(websocket.scope, settings.allowed_origins):
-            origin = websocket.headers.get("origin", "")[:100]
-            await refuse(websocket, CLOSE_BAD_TOKEN, f"origin {origin!r} may not open tables")
+            origin = quoted(websocket.headers.get("origin", "")[:100])
+            await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_FOREIGN_ORIGIN, origin=origin))
             return
         if await serve_connection(websocket, code, hub, settings.connection) in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limiter.cut_off(client_address(websocket))
