@@ -20,6 +20,7 @@ import os
 import re
 import string
 from collections.abc import Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -148,6 +149,19 @@ def join_names(names: Sequence[str], lang: str) -> str:
     return render(Code.LIST_AND, lang, head=", ".join(names[:-1]), last=names[-1])
 
 
+def one_decimal(value: float) -> str:
+    """``value`` as the page shows it (JSON cannot tell ``3.0`` from ``3``): a whole number as such,
+    else to one decimal as ``toFixed(1)`` rounds, ties of the exact binary value away from zero
+    (Python's own formatting rounds them to even), so both clients say the same.
+
+    >>> one_decimal(59.25), f"{59.25:.1f}", one_decimal(-0.25), one_decimal(1.05), one_decimal(3.0)
+    ('59.3', '59.2', '-0.3', '1.1', '3')
+    """
+    if value.is_integer():
+        return str(int(value))
+    return str(Decimal(value).quantize(Decimal("0.1"), ROUND_HALF_UP))
+
+
 def say(said: Said, lang: str, names: Sequence[str] | None = None) -> str:
     """``said`` in ``lang``; ``names`` name the seats (else "Seat 2" in ``lang``).
 
@@ -171,7 +185,7 @@ def _filled(said: Said, lang: str, names: Sequence[str] | None) -> dict[str, obj
         elif isinstance(value, tuple):
             params[key] = join_names([name(seat) for seat in value], lang)
         elif isinstance(value, float):
-            params[key] = f"{value:.1f}".replace(".", render(Code.DECIMAL_SIGN, lang))
+            params[key] = one_decimal(value).replace(".", render(Code.DECIMAL_SIGN, lang))
         else:
             params[key] = value
     seat = params.get("seat")

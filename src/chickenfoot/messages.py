@@ -296,6 +296,116 @@ class Code(Enum):
         "lobby.join_invite", "{code} is invite-only: open your invite link to take your seat, or watch."
     )
 
+    # --- the replay page (web/replay.*) and the review's verdicts (chickenfoot.review)
+    REPLAY_TITLE = msg("replay.title", "Chicken Foot — replay")
+    REPLAY_BADGE = msg("replay.badge", "Replay")
+    REPLAY_HANDS = msg("replay.hands", "Every hand, face up")
+    REPLAY_MOVE = msg("replay.move", "Move")
+    REPLAY_REVIEW = msg("replay.review", "Review")
+    REPLAY_CONTROLS = msg("replay.controls", "Replay controls")
+    REPLAY_ROUND = msg("replay.round", "Round")
+    REPLAY_FIRST = msg("replay.first", "Start of the round")
+    REPLAY_FIRST_KEY = msg("replay.first_key", "Start (Home)")
+    REPLAY_BACK = msg("replay.back", "Step back")
+    REPLAY_BACK_KEY = msg("replay.back_key", "Back (←)")
+    REPLAY_PLAY = msg("replay.play", "Play")
+    REPLAY_PAUSE = msg("replay.pause", "Pause")
+    REPLAY_PLAY_KEY = msg("replay.play_key", "Play / pause (space)")
+    REPLAY_FORWARD = msg("replay.forward", "Step forward")
+    REPLAY_FORWARD_KEY = msg("replay.forward_key", "Forward (→)")
+    REPLAY_LAST = msg("replay.last", "End of the round")
+    REPLAY_LAST_KEY = msg("replay.last_key", "End (End)")
+    REPLAY_SPEED = msg("replay.speed", "Speed")
+    REPLAY_SPEED_SLOW = msg("replay.speed.slow", "slow")
+    REPLAY_SPEED_NORMAL = msg("replay.speed.normal", "normal")
+    REPLAY_SPEED_FAST = msg("replay.speed.fast", "fast")
+    REPLAY_LINK = msg("replay.link", "Link to this move")
+    REPLAY_LINK_TITLE = msg("replay.link_title", "Copy a link to this move")
+    REPLAY_BONEYARD = msg("replay.boneyard", "Boneyard:")
+    REPLAY_EMPTY = msg("replay.empty", "empty")
+    REPLAY_COUNTER = msg("replay.counter", "move {move} / {moves}")
+    REPLAY_DEAL = msg("replay.deal", "The deal, before the first move.")
+    REPLAY_STATUS = msg("replay.status", "Round {round} · {name} to play")
+    REPLAY_ROUND_OVER = msg("replay.round_over", "Round {round} is over: {points}")
+    REPLAY_CHART = msg("replay.chart", "Expected final points, move by move")
+    REPLAY_CHART_MOVES = msg("replay.chart_moves", "moves")
+    REVIEW_WAITING = msg("review.waiting", "The review is waiting its turn…")
+    REVIEW_RUNNING = nmsg("review.running", "Reviewing: {done} of {count} move", "Reviewing: {done} of {count} moves")
+    REVIEW_PROGRESS = msg("review.progress", "Review progress")
+    REVIEW_FAILED = msg("review.failed", "The review could not be made.")
+    REVIEW_LOST_PER_MOVE = msg("review.lost_per_move", "Lost / move")
+    REVIEW_ACCURACY = msg("review.accuracy", "Accuracy")
+    REVIEW_COSTLIEST = msg("review.costliest", "Costliest:")
+    REVIEW_NOTE = nmsg(
+        "review.note",
+        "Losses in expected points, from each player's own view ({count} sampled deal a move).",
+        "Losses in expected points, from each player's own view ({count} sampled deals a move).",
+    )
+    REVIEW_GOOD = msg("review.verdict.good", "Good: within {loss} expected points of the best move.")
+    REVIEW_INACCURACY = msg("review.verdict.inaccuracy", "Inaccuracy: {loss} expected points lost. Better: {best}.")
+    REVIEW_MISTAKE = msg("review.verdict.mistake", "Mistake: {loss} expected points lost. Better: {best}.")
+    REVIEW_BLUNDER = msg("review.verdict.blunder", "Blunder: {loss} expected points lost. Better: {best}.")
+    REVIEW_EXPECTED = msg("review.expected", "Expected points for {name} at the round's end: {own} after this move.")
+    REVIEW_EXPECTED_BEST = msg(
+        "review.expected_best",
+        "Expected points for {name} at the round's end: {own} after this move, {best_own} after the better one.",
+    )
+    REVIEW_COSTLY = msg("review.costly", "{number}. {played} → {best} (−{loss})")
+    PERCENT = msg("number.percent", "{value}%")
+
+    # --- refusals of the HTTP API (server/app.py, server/replay.py): {"detail": English, "code", ...},
+    # and of a WebSocket before it reaches its table (server/connection.py)
+    ERROR_HTTP = msg("error.http", "request failed ({status})")
+    ERROR_NO_TABLE = msg("error.no_table", "no table {table}")
+    ERROR_REPLAY_NOT_OVER = msg("error.replay_not_over", "the replay is available once the match is over")
+    ERROR_RECORD_NOT_OVER = msg("error.record_not_over", "the record is available once the match is over")
+    ERROR_ROUND_NOT_PLAYED = msg("error.round_not_played", "round {round} was not played")
+    ERROR_PAGE_MISSING = msg("error.page_missing", "the page is not installed")
+    ERROR_INVITE_ONLY = msg("error.invite_only", "this table is invite-only: ask its creator for an invite, or watch")
+    ERROR_NO_FREE_SEAT = msg("error.no_free_seat", "no free seat at this table")
+    ERROR_UNKNOWN_TOKEN = msg("error.unknown_token", "unknown token for this table")
+    ERROR_FOREIGN_ORIGIN = msg("error.foreign_origin", "origin {origin} may not open tables")
+    ERROR_INVITE_USED = msg(
+        "error.invite_used", "this invite opens nothing: it was used already or is not for this table"
+    )
+    ERROR_CREATOR_ONLY = msg("error.creator_only", "only the table's creator may replace a player with a bot")
+    ERROR_NO_SEAT = msg("error.no_seat", "no seat {number} at this table")
+    ERROR_NOT_FRIENDS_SEAT = msg("error.not_friends_seat", "seat {number} is not a friend's seat")
+    ERROR_SEAT_CONNECTED = msg(
+        "error.seat_connected", "seat {number} is connected: only an absent player's seat can go to a bot"
+    )
+    ERROR_UNKNOWN_BOT = msg("error.unknown_bot", "unknown bot {bot} (choose from {choices})")
+    ERROR_NO_HUMAN_SEAT = msg("error.no_human_seat", "a table needs at least one human seat")
+    ERROR_BAD_RULES = msg("error.bad_rules", "bad rules: {reason}")
+    ERROR_TOO_MANY_TABLES = msg(
+        "error.too_many_tables",
+        "too many new tables from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    ERROR_TOO_MANY_CONNECTIONS = msg(
+        "error.too_many_connections",
+        "too many new connections from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    ERROR_CUT_OFF = msg(
+        "error.cut_off", "a connection from your address was cut off for abuse; try again in {seconds} s"
+    )
+    ERROR_STORE_UNAVAILABLE = msg("error.store_unavailable", "the game store is unavailable; try again shortly")
+    ERROR_BODY_JSON = msg("error.body.json", "the body is not valid JSON")
+    ERROR_BODY_UTF8 = msg("error.body.utf8", "the body is not valid UTF-8")
+    ERROR_BODY_DEEP = msg("error.body.deep", "the body is nested too deeply")
+    ERROR_BODY_DIGITS = msg("error.body.digits", "a number in the body has too many digits")
+    ERROR_INVALID = msg("error.invalid", "{field}: {reason}")
+    INVALID_MISSING = msg("invalid.missing", "required")
+    INVALID_TOO_LONG = msg("invalid.too_long", "at most {max} characters")
+    INVALID_TOO_SHORT = msg("invalid.too_short", "at least {min} characters")
+    INVALID_TOO_MANY = msg("invalid.too_many", "at most {max} items")
+    INVALID_TOO_FEW = msg("invalid.too_few", "at least {min} items")
+    INVALID_AT_LEAST = msg("invalid.at_least", "at least {min}")
+    INVALID_AT_MOST = msg("invalid.at_most", "at most {max}")
+    INVALID_CHOICE = msg("invalid.choice", "not one of the allowed values")
+    INVALID_TYPE = msg("invalid.type", "a value of the wrong type")
+    INVALID_NAME = msg("invalid.name", "a name is one line of printable text")
+    INVALID_OTHER = msg("invalid.other", "not a valid value")
+
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")
     TUI_START_MATCH = msg("tui.start_match", "Start match")

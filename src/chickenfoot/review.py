@@ -34,6 +34,7 @@ from typing import Any
 from chickenfoot.bots.evaluate import MoveValue, evaluate
 from chickenfoot.errors import PositionError
 from chickenfoot.match import Match
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.round import Round
 
@@ -47,6 +48,14 @@ ACCURACY_SCALE = 10.0
 COSTLIEST = 3
 CHUNK = 4
 """Moves reviewed as one piece of work (each piece replays its round from the deal)."""
+
+VERDICTS = {
+    "good": Code.REVIEW_GOOD,
+    "inaccuracy": Code.REVIEW_INACCURACY,
+    "mistake": Code.REVIEW_MISTAKE,
+    "blunder": Code.REVIEW_BLUNDER,
+}
+"""Each mark's verdict (``review.verdict.*``): the words a reader sees for it."""
 
 Progress = Callable[[int, int], None]
 """Called with (moves evaluated, moves in all) as the review goes."""
@@ -81,6 +90,32 @@ class MoveReview:
     def mark(self) -> str | None:
         return None if self.loss is None else mark_for(self.loss)
 
+    def verdict(self) -> Said | None:
+        """The mark in words, with the better move unless the move was good (``None``: not marked)."""
+        if self.loss is None or self.best is None:
+            return None
+        mark = mark_for(self.loss)
+        if mark == "good":
+            return Said.of(VERDICTS[mark], loss=self.loss)
+        return Said.of(VERDICTS[mark], loss=self.loss, best=self.best.advice())
+
+    def explanation(self) -> Said | None:
+        """The mover's expected points after the move played, and after the best when it differs."""
+        if self.best is None or self.best_expected is None:
+            return None
+        own = self.expected[self.seat]
+        if self.best == self.played:
+            return Said.of(Code.REVIEW_EXPECTED, seat=self.seat, own=own)
+        return Said.of(Code.REVIEW_EXPECTED_BEST, seat=self.seat, own=own, best_own=self.best_expected[self.seat])
+
+    def costly(self) -> Said:
+        """One line of a costliest-moves list: the move's number, the move played, the better one, the loss."""
+        best = self.best if self.best is not None else self.played
+        loss = self.loss if self.loss is not None else 0.0
+        return Said.of(
+            Code.REVIEW_COSTLY, number=self.ply + 1, played=self.played.advice(), best=best.advice(), loss=loss
+        )
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "ply": self.ply,
@@ -88,12 +123,15 @@ class MoveReview:
             "played": str(self.played),
             "expected": list(self.expected),
         }
-        if self.loss is not None and self.best is not None and self.best_expected is not None:
+        verdict, explanation = self.verdict(), self.explanation()
+        if verdict is not None and explanation is not None and self.best_expected is not None:
             data |= {
                 "best": str(self.best),
                 "best_expected": list(self.best_expected),
                 "loss": self.loss,
                 "mark": self.mark,
+                "verdict": verdict.wire(),
+                "explanation": explanation.wire(),
             }
         return data
 
@@ -143,7 +181,14 @@ class SeatSummary:
             "loss_per_move": round(self.loss_per_move, 2),
             "accuracy": round(self.accuracy, 1),
             "costliest": [
-                {"round": n, "ply": m.ply, "played": str(m.played), "best": str(m.best), "loss": m.loss}
+                {
+                    "round": n,
+                    "ply": m.ply,
+                    "played": str(m.played),
+                    "best": str(m.best),
+                    "loss": m.loss,
+                    "line": m.costly().wire(),
+                }
                 for n, m in self.costliest
             ],
         }
@@ -306,6 +351,7 @@ def review_match(
 __all__ = [
     "DEFAULT_BUDGET",
     "MARKS",
+    "VERDICTS",
     "MoveReview",
     "Review",
     "RoundReview",

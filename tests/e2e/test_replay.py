@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
+from chickenfoot.i18n import render_wire
 from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.round import Round
@@ -22,10 +23,11 @@ def get(url: str) -> Any:
         return json.load(response)
 
 
-def finished_match(base: str) -> str:
+def finished_match(base: str, names: tuple[str, str | None] = ("Ann", None)) -> str:
     """A one-round match of a scripted player (its first legal move, a little slower than the
     server's rate limit) against the easy bot; returns the table code once the match is over."""
-    body = {"rounds": 1, "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "easy"}]}
+    human, bot = names
+    body = {"rounds": 1, "seats": [{"kind": "human", "name": human}, {"kind": "bot", "bot": "easy", "name": bot}]}
     request = urllib.request.Request(
         f"{base}/api/tables", data=json.dumps(body).encode(), headers={"content-type": "application/json"}
     )
@@ -77,7 +79,7 @@ def test_replay_steps_through_every_move_follows_links_and_shows_the_review(page
                 assert page.locator(f"[data-hand='{seat}'] .tile-svg").count() == len(r.hand(seat))
             assert page.locator("#log li").count() == ply
     assert r.is_over()
-    expect(page.locator("#status")).to_contain_text("Round 1 over")
+    expect(page.locator("#status")).to_contain_text("Round 1 is over")
 
     page.keyboard.press("Home")
     expect(replay).to_have_attribute("data-move", "0")
@@ -108,5 +110,7 @@ def test_replay_steps_through_every_move_follows_links_and_shows_the_review(page
     if marked:
         worst = marked[0]
         page.goto(f"{server}/r/{code}#r1m{worst['ply'] + 1}")
-        expect(page.locator(".verdict")).to_contain_text(f"Better: {worst['best']}")
+        expect(page.locator(".verdict")).to_have_text(render_wire(worst["verdict"], "en"))
+        better = render_wire(Move.parse(worst["best"]).advice().wire(), "en")
+        expect(page.locator(".verdict")).to_contain_text(f"Better: {better}.")
     shot(page, "replay")

@@ -20,6 +20,11 @@ TERMS = {
     r"\btiles?\b": {"lt": "kauliuk", "lv": "kauliņ", "fy": "stien"},
     r"\bpips\b": {"lt": "aku", "lv": "ac", "fy": "eagen"},
     r"\brounds?\b": {"lt": "raund", "lv": "kārt", "fy": "rûn"},
+    r"\breplay\b": {"lt": "peržiūr", "lv": "atkārtojum", "fy": "werhelling"},
+    r"\breview\b": {"lt": "analiz", "lv": "analīz", "fy": "beoardiel"},
+    r"\binaccuracy\b": {"lt": "netiksl", "lv": "neprecizitāt", "fy": "net sekuer"},
+    r"\bmistake\b": {"lt": "klaid", "lv": "kļūd", "fy": "flater"},
+    r"\bblunder\b": {"lt": "grubi klaid", "lv": "rupja kļūd", "fy": "grouwe flater"},
 }
 
 # The machine translations of the rules article read chicken as meat, arms as weapons, tiles as

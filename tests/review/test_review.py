@@ -11,11 +11,13 @@ import pytest
 from chickenfoot import Match, Round, Rules
 from chickenfoot.bots import make_bot
 from chickenfoot.bots.search import rollout, rollout_weights
+from chickenfoot.i18n import LANGUAGES, render_wire
 from chickenfoot.knowledge import sample_deal
 from chickenfoot.move import Move
 from chickenfoot.review import (
     ACCURACY_SCALE,
     MARKS,
+    VERDICTS,
     MoveReview,
     Review,
     RoundReview,
@@ -153,3 +155,29 @@ def test_a_review_round_trips_through_json() -> None:
     with pytest.raises(Exception, match="format"):
         Review.from_dict({"format": "other"})
     assert isinstance(review.rounds[0], RoundReview)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_verdicts_are_messages_in_every_language(lang: str) -> None:
+    """Each marked move carries its verdict and explanation as messages (the page words them); they
+    render in every language with every placeholder filled, and say the mark, the loss and the better move."""
+    review = review_match(short_match(2, 8), budget=BUDGET).to_dict()
+    moves = [m for r in review["rounds"] for m in r["moves"] if "mark" in m]
+    marks = {m["mark"] for m in moves}
+    assert marks >= {"good"} and marks - {"good"}, marks  # a random bot's round has both
+    for move in moves:
+        verdict, explanation = move["verdict"], move["explanation"]
+        assert verdict["code"] == VERDICTS[move["mark"]].id and verdict["loss"] == move["loss"]
+        if move["mark"] != "good":
+            assert verdict["best"] == Move.parse(move["best"]).advice().wire()
+        assert explanation["seat"] == move["seat"] and explanation["own"] == move["expected"][move["seat"]]
+        for said in (verdict, explanation):
+            text = render_wire(said, lang, ["Ann", "Bo"])
+            assert text and "{" not in text, text
+    for summary in review["summary"]:
+        for costly in summary["costliest"]:
+            line = render_wire(costly["line"], lang, ["Ann", "Bo"])
+            assert line.startswith(f"{costly['ply'] + 1}. ") and "{" not in line
+    if lang != "en":
+        good = next(m for m in moves if m["mark"] == "good")
+        assert render_wire(good["verdict"], lang) != render_wire(good["verdict"], "en")

@@ -247,10 +247,18 @@ def test_limits_per_address_answer_429_with_a_reason(start: Callable[..., Server
     created, refused, opened = asyncio.run(scenario())
     assert [r.status_code for r in created] == [201, 201, 201, 429]
     last = created[-1]
-    assert last.json()["detail"].startswith("too many new tables from your address (limit 3 per 1 minute)")
+    assert last.json()["detail"].startswith("too many new tables from your address (at most 3 in 60 s)")
+    # The page words the refusal from its code in the reader's language (docs/protocol.md).
+    assert last.json() | {"seconds": 0} == {
+        "detail": last.json()["detail"],
+        "code": "error.too_many_tables",
+        "limit": 3,
+        "window": 60,
+        "seconds": 0,
+    }
     assert last.headers["retry-after"].isdigit()
     assert opened == [1, 1, 1, 1, 1, 0]
-    assert refused.startswith("429 too many new connections from your address (limit 5 per 1 minute)")
+    assert refused.startswith("429 too many new connections from your address (at most 5 in 60 s)")
     assert "\n" not in refused
 
 

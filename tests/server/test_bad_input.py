@@ -134,7 +134,11 @@ def test_illegal_out_of_turn_spectator_and_stale_moves(client: TestClient) -> No
 def test_a_wrong_token_or_table_is_refused(client: TestClient) -> None:
     table = create_table(client, [HUMAN, HUMAN])
     with client.websocket_connect(f"/ws/{table['code']}?token=forged") as ws:
-        assert ws.receive_json() == {"type": "error", "message": "unknown token for this table"}
+        assert ws.receive_json() == {
+            "type": "error",
+            "message": "unknown token for this table",
+            "code": "error.unknown_token",
+        }
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403

@@ -30,7 +30,7 @@ def opens(client: TestClient, code: str, token: str) -> int | None:
         first = ws.receive_json()
         if first["type"] == "state":
             return int(first["state"]["seat"])
-        assert first == {"type": "error", "message": "unknown token for this table"}
+        assert first == {"type": "error", "message": "unknown token for this table", "code": "error.unknown_token"}
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403

@@ -77,7 +77,7 @@ def test_the_creator_holds_no_friends_credential_and_invites_are_single_use(serv
     code, claim = created["code"], created["seats"][1]["invite"].split("?invite=")[1]
     for value in (claim, created["seats"][1]["invite"], "forged"):
         assert server.socket(code, f"token={value}") == [
-            {"type": "error", "message": "unknown token for this table"},
+            {"type": "error", "message": "unknown token for this table", "code": "error.unknown_token"},
             4403,
         ]
     status, friend, _ = server.http("POST", f"/api/tables/{code}/claim", {"invite": claim, "name": "Bo"})
@@ -95,7 +95,9 @@ def test_a_cross_origin_websocket_is_refused(server: Server) -> None:
     _, created, _ = server.http("POST", "/api/tables", {"seats": [HUMAN, {"kind": "bot"}]})
     code, token = created["code"], created["token"]
     forged = server.socket(code, f"token={token}", origin="https://evil.example")
-    assert forged == [{"type": "error", "message": "origin 'https://evil.example' may not open tables"}, 4403]
+    message = "origin 'https://evil.example' may not open tables"
+    said = {"code": "error.foreign_origin", "origin": "'https://evil.example'"}
+    assert forged == [{"type": "error", "message": message, **said}, 4403]
     lookalike = server.socket(code, f"token={token}", origin=f"http://127.0.0.1:{server.port}.evil.example")
     assert lookalike[-1] == 4403
     for origin in (f"http://127.0.0.1:{server.port}", ALLOWED, None):
@@ -154,7 +156,10 @@ def test_codes_no_table_could_have_are_404_before_storage(server: Server) -> Non
         status, reply, _ = server.http("GET", f"/api/tables/{code}")
         assert status == 404 and reply["detail"].startswith("no table") and len(reply["detail"]) < 40, code
     said = server.socket("%00")
-    assert said == [{"type": "error", "message": "no table '\\x00'"}, 4404]
+    assert said == [
+        {"type": "error", "message": "no table '\\x00'", "code": "error.no_table", "table": "'\\x00'"},
+        4404,
+    ]
 
 
 def test_a_text_frame_that_is_not_utf8_is_closed_by_the_transport(server: Server) -> None:

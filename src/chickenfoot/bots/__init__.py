@@ -59,9 +59,13 @@ DEFAULT_LEVEL = "medium"
 def check_bot(name: str) -> str:
     """``name`` if it names a bot (a difficulty level or a bot kind); else :class:`ValueError`, one line."""
     if name not in DIFFICULTIES and name not in BOTS:
-        choices = ", ".join([*DIFFICULTIES, *BOTS])
-        raise ValueError(f"unknown bot {quoted(name)} (choose from {choices})")
+        raise ValueError(english(unknown_bot(name)))
     return name
+
+
+def unknown_bot(name: str) -> Said:
+    """Why ``name`` names no bot, with the names that do (``error.unknown_bot``)."""
+    return Said.of(Code.ERROR_UNKNOWN_BOT, bot=quoted(name), choices=", ".join([*DIFFICULTIES, *BOTS]))
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
@@ -147,4 +151,5 @@ __all__ = [
     "evaluate",
     "hint",
     "make_bot",
+    "unknown_bot",
 ]

@@ -10,16 +10,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket
-from fastapi.exception_handlers import http_exception_handler
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
+from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot
-from chickenfoot.errors import ChickenfootError
+from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
+from chickenfoot.errors import ChickenfootError, quoted
+from chickenfoot.i18n import english
+from chickenfoot.messages import Code, Said
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
@@ -35,6 +37,7 @@ from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Expiry, Hub
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.pubsub import LocalPubSub
+from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
 from chickenfoot.server.security import SecurityHeaders, origin_allowed
@@ -65,7 +68,7 @@ class Settings:
 
 def _printable(name: str) -> str:
     if not name.isprintable():
-        raise ValueError("a name is one line of printable text")
+        raise PydanticCustomError("printable", "a name is one line of printable text")
     return name
 
 
@@ -104,18 +107,19 @@ class BotRequest(BaseModel):
 
 
 def table_config(request: CreateRequest) -> TableConfig:
-    """A new table's configuration; raises :class:`HTTPException` (400) for bad rules or seats."""
+    """A new table's configuration; raises :class:`Refused` (400) for bad rules or seats.
+
+    The rules' own errors stay English inside the message (``reason``): they are the library's.
+    """
     try:
         rules = Rules.from_dict({**Rules.preset(request.preset).to_dict(), **request.rules})
         if request.rounds is not None:
             rules = rules.replace(rounds=request.rounds)
         rules.hand_size_for(len(request.seats))
-    except ChickenfootError as exc:
-        raise HTTPException(400, str(exc)) from None
-    except TypeError as exc:
-        raise HTTPException(400, f"bad rules: {exc}") from None
+    except (ChickenfootError, TypeError) as exc:
+        raise Refused(400, Said.of(Code.ERROR_BAD_RULES, reason=str(exc))) from None
     if not any(seat.kind == "human" for seat in request.seats):
-        raise HTTPException(400, "a table needs at least one human seat")
+        raise Refused(400, Said.of(Code.ERROR_NO_HUMAN_SEAT))
     seats: list[Seat] = []
     for s, wanted in enumerate(request.seats):
         if wanted.kind == "bot":
@@ -132,22 +136,11 @@ def table_config(request: CreateRequest) -> TableConfig:
 
 
 def bot_level(level: str) -> str:
-    """A bot level the server offers; raises :class:`HTTPException` (400) for any other."""
+    """A bot level the server offers; raises :class:`Refused` (400) for any other."""
     try:
         return check_bot(level)
-    except ValueError as exc:
-        raise HTTPException(400, str(exc)) from None
-
-
-def unreadable_body(cause: BaseException) -> str:
-    """Why a request body could not be read, in one line."""
-    if isinstance(cause, RecursionError):
-        return "the body is nested too deeply"
-    if isinstance(cause, UnicodeDecodeError):
-        return "the body is not valid UTF-8"
-    if isinstance(cause, ValueError) and "digits" in str(cause):
-        return "a number in the body has too many digits"
-    return "the body is not valid JSON"
+    except ValueError:
+        raise Refused(400, unknown_bot(level)) from None
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -200,25 +193,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.storage = storage
 
+    # Every error answer is a message (server/refusal.py): the page shows it in its reader's language.
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, exc: Refused) -> JSONResponse:
+        return answer(exc.said, exc.status, exc.headers)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "bad request"}
-        if first.get("type") == "json_invalid":
-            return JSONResponse({"detail": "the body is not valid JSON"}, status_code=400)
-        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())[:200]
-        return JSONResponse({"detail": f"{where}: {message}" if where else message}, status_code=400)
+        return answer(invalid(exc.errors()), 400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def refused(request: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
         cause = exc.__cause__
         if exc.status_code == 400 and cause is not None:  # FastAPI could not read the body at all
-            return JSONResponse({"detail": unreadable_body(cause)}, status_code=400)
-        return await http_exception_handler(request, exc)
+            return answer(unreadable_body(cause), 400)
+        return answer(Said.of(Code.ERROR_HTTP, status=exc.status_code), exc.status_code, exc.headers)
 
     @app.exception_handler(StorageUnavailable)
-    async def storage_unavailable(_request: Request, exc: StorageUnavailable) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "2"})
+    async def storage_unavailable(_request: Request, _exc: StorageUnavailable) -> JSONResponse:
+        return answer(Said.of(Code.ERROR_STORE_UNAVAILABLE), 503, {"Retry-After": "2"})
 
     def client_address(connection: Request | WebSocket) -> str:
         return connection.client.host if connection.client is not None else "unknown"
@@ -226,7 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def get_table(code: str) -> Table:
         table = await hub.get(code)
         if table is None:
-            raise HTTPException(404, f"no table {code[:16]!r}")
+            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
         return table
 
     @app.get("/api/presets")
@@ -246,7 +239,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         config = table_config(request)
         if (refusal := await limiter.refusal("table", client_address(http))) is not None:
             reason, wait = refusal
-            raise HTTPException(429, reason, headers={"Retry-After": str(wait)})
+            raise Refused(429, reason, {"Retry-After": str(wait)})
         table = await hub.create(config)
         code, creator = table.code, table.config.creator
         token = await credentials.issue_seat(code, creator)
@@ -272,13 +265,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Take a free seat of an open table: a fresh seat credential."""
         table = await get_table(code)
         if not table.config.open:
-            raise HTTPException(403, "this table is invite-only: ask its creator for an invite, or watch")
+            raise Refused(403, Said.of(Code.ERROR_INVITE_ONLY))
         for seat in table.free_seats():
             token = await credentials.issue_seat(table.code, seat)
             if token is not None:
                 await table.seated(seat, (request.name or "") if request else "")
                 return {"seat": seat, "token": token}
-        raise HTTPException(409, "no free seat at this table")
+        raise Refused(409, Said.of(Code.ERROR_NO_FREE_SEAT))
 
     @app.post("/api/tables/{code}/claim")
     async def claim(code: str, request: ClaimRequest) -> dict[str, Any]:
@@ -286,7 +279,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await get_table(code)
         claimed = await credentials.claim(table.code, request.invite)
         if claimed is None:
-            raise HTTPException(403, "this invite opens nothing: it was used already or is not for this table")
+            raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
         await table.seated(seat, request.name or "")
         return {"seat": seat, "token": token}
@@ -296,21 +289,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The creator hands an absent friend's seat to a bot; that seat's credential and invite open nothing after."""
         table = await get_table(code)
         if await credentials.seat_of(table.code, request.token) != table.config.creator:
-            raise HTTPException(403, "only the table's creator may replace a player with a bot")
+            raise Refused(403, Said.of(Code.ERROR_CREATOR_ONLY))
         if not 0 <= seat < len(table.config.seats):
-            raise HTTPException(404, f"no seat {seat} at this table")
+            raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
         level = bot_level(request.bot)
-        try:
-            await table.replace_with_bot(seat, level, revoke=lambda: credentials.revoke(table.code, seat))
-        except LookupError as exc:
-            raise HTTPException(409, str(exc)) from None
+        await table.replace_with_bot(seat, level, revoke=lambda: credentials.revoke(table.code, seat))
         return summary(table)
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str) -> dict[str, Any]:
         table = await get_table(code)
         if not table.match.is_over():
-            raise HTTPException(403, "the record is available once the match is over")
+            raise Refused(403, Said.of(Code.ERROR_RECORD_NOT_OVER))
         return table.match.record()
 
     app.include_router(replay_router(hub.get, reviews, settings.web_dir))
@@ -320,13 +310,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if (refusal := await limiter.refusal("connection", client_address(websocket))) is not None:
             reason, wait = refusal
             await websocket.send_denial_response(
-                PlainTextResponse(reason, status_code=429, headers={"Retry-After": str(wait)})
+                PlainTextResponse(english(reason), status_code=429, headers={"Retry-After": str(wait)})
             )
             return
         await websocket.accept()
         if not origin_allowed(websocket.scope, settings.allowed_origins):
-            origin = websocket.headers.get("origin", "")[:100]
-            await refuse(websocket, CLOSE_BAD_TOKEN, f"origin {origin!r} may not open tables")
+            origin = quoted(websocket.headers.get("origin", "")[:100])
+            await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_FOREIGN_ORIGIN, origin=origin))
             return
         if await serve_connection(websocket, code, hub, settings.connection) in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limiter.cut_off(client_address(websocket))
@@ -336,7 +326,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The page itself; it reads the table code (and token) from its address."""
         index = settings.web_dir / "index.html"
         if not index.is_file():
-            raise HTTPException(404, "the page is not installed")
+            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
         return FileResponse(index)
 
     app.include_router(i18n_routes.router)

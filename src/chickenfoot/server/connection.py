@@ -20,6 +20,8 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from chickenfoot.errors import quoted
+from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import (
@@ -261,9 +263,12 @@ class Connection:
                 await self.websocket.close(code, str(error)[:120])
 
 
-async def refuse(websocket: WebSocket, code: int, reason: str) -> None:
-    """One ``error`` line, then the close: for connections that never reach a table."""
-    await websocket.send_text(dumps({"type": "error", "message": reason}))
+async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
+    """One ``error`` line (a message when the server words it, docs/protocol.md), then the close: for
+    connections that never reach a table."""
+    said = reason.wire() if isinstance(reason, Said) else {}
+    message = english(reason) if isinstance(reason, Said) else reason
+    await websocket.send_text(dumps({"type": "error", "message": message, **said}))
     await websocket.close(code)
 
 
@@ -275,7 +280,7 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: Co
     try:
         table = await hub.get(code)
         if table is None:
-            await refuse(websocket, CLOSE_NO_TABLE, f"no table {code[:16]!r}")
+            await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
             return None
         try:
             query = ConnectQuery.model_validate(dict(websocket.query_params))
@@ -286,15 +291,15 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: Co
         if query.token:
             seat = await hub.credentials.seat_of(table.code, query.token)
             if seat is None:
-                await refuse(websocket, CLOSE_BAD_TOKEN, "unknown token for this table")
+                await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_UNKNOWN_TOKEN))
                 return None
         while table.closed:  # released from memory meanwhile: read it back (it is in storage)
             table = await hub.get(code)
             if table is None:  # gone from storage meanwhile
-                await refuse(websocket, CLOSE_NO_TABLE, f"no table {code[:16]!r}")
+                await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
                 return None
-    except StorageUnavailable as exc:
-        await refuse(websocket, CLOSE_TRY_LATER, str(exc))
+    except StorageUnavailable:
+        await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
     try:
         return await Connection(websocket, table, seat, limits).serve(query.since, hub.notice())

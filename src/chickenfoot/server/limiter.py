@@ -16,8 +16,10 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import ConfigurationError
 from limits.storage import storage_from_string
 
+from chickenfoot.messages import Code, Said
+
 Action = Literal["connection", "table"]
-WHAT = {"connection": "new connections", "table": "new tables"}
+TOO_MANY = {"connection": Code.ERROR_TOO_MANY_CONNECTIONS, "table": Code.ERROR_TOO_MANY_TABLES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,20 +48,20 @@ class Limiter:
             raise ValueError(f"bad limits storage {settings.storage!r}: {exc}") from None
         self.limiter = MovingWindowRateLimiter(storage)
 
-    async def refusal(self, action: Action, address: str) -> tuple[str, int] | None:
-        """``None`` if ``address`` may do ``action`` now (and counts it), else a one-line reason and seconds to wait."""
+    async def refusal(self, action: Action, address: str) -> tuple[Said, int] | None:
+        """``None`` if ``address`` may do ``action`` now (and counts it), else the reason and seconds to wait."""
         if (
             action == "connection"
             and self.cutoff is not None
             and not await self.limiter.test(self.cutoff, "cutoff", address)
         ):
             wait = await self._wait(self.cutoff, "cutoff", address)
-            return f"a connection from your address was cut off for abuse; try again in {wait} s", wait
+            return Said.of(Code.ERROR_CUT_OFF, seconds=wait), wait
         item = self.items[action]
         if await self.limiter.hit(item, action, address):
             return None
         wait = await self._wait(item, action, address)
-        return f"too many {WHAT[action]} from your address (limit {item}); try again in {wait} s", wait
+        return Said.of(TOO_MANY[action], limit=item.amount, window=item.get_expiry(), seconds=wait), wait
 
     async def cut_off(self, address: str) -> None:
         """A connection from ``address`` was cut off for flooding or not reading: pause its new ones."""

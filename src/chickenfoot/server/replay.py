@@ -11,12 +11,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
+from chickenfoot.errors import quoted
 from chickenfoot.match import Match
-from chickenfoot.review import replay_rounds
+from chickenfoot.messages import Code, Said
+from chickenfoot.review import Review, replay_rounds
 from chickenfoot.round import Round
+from chickenfoot.server.refusal import Refused
 from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.table import Table
 
@@ -88,16 +91,16 @@ def replay_router(get_table: TableGetter, reviews: ReviewWorker, web_dir: Path) 
     async def finished(code: str) -> Table:
         table = await get_table(code)
         if table is None:
-            raise HTTPException(404, f"no table {code}")
+            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
         if not table.match.is_over():
-            raise HTTPException(403, "the replay is available once the match is over")
+            raise Refused(403, Said.of(Code.ERROR_REPLAY_NOT_OVER))
         return table
 
     @router.get("/r/{code}", include_in_schema=False)
     async def replay_page(code: str) -> FileResponse:
         page = web_dir / "replay.html"
         if not page.is_file():
-            raise HTTPException(404, "the page is not installed")
+            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
         return FileResponse(page)
 
     @router.get("/api/tables/{code}/replay")
@@ -108,7 +111,7 @@ def replay_router(get_table: TableGetter, reviews: ReviewWorker, web_dir: Path) 
     async def replay_round(code: str, number: int) -> dict[str, Any]:
         table = await finished(code)
         if not 1 <= number <= len(table.match.rounds):
-            raise HTTPException(404, f"round {number} was not played")
+            raise Refused(404, Said.of(Code.ERROR_ROUND_NOT_PLAYED, round=number))
         key = (table.code, number)
         frames = cache.get(key)
         if frames is None:
@@ -122,8 +125,8 @@ def replay_router(get_table: TableGetter, reviews: ReviewWorker, web_dir: Path) 
     async def review(code: str) -> dict[str, Any]:
         table = await finished(code)
         stored = await reviews.storage.load_review(table.code)
-        if stored is not None:
-            return {"status": "done", "review": stored}
+        if stored is not None:  # read back, so a review stored by an older server has today's messages
+            return {"status": "done", "review": Review.from_dict(stored).to_dict()}
         progress = reviews.progress.get(table.code)
         if progress is None:
             progress = reviews.request(table.code)

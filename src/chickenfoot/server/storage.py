@@ -27,6 +27,9 @@ from alembic.config import Config
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from chickenfoot.i18n import english
+from chickenfoot.messages import Code, Said
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 PROBE_SECONDS = 0.5
 """Pause between two probes of a database that stopped answering."""
@@ -38,7 +41,7 @@ class StorageUnavailable(RuntimeError):
     """The database does not answer; the text is the one line clients are told."""
 
     def __init__(self) -> None:
-        super().__init__("the game store is unavailable; try again shortly")
+        super().__init__(english(Said.of(Code.ERROR_STORE_UNAVAILABLE)))
 
 
 metadata = sa.MetaData()

@@ -37,6 +37,7 @@ from chickenfoot.server.protocol import (
     state_for,
 )
 from chickenfoot.server.pubsub import PubSub
+from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import Storage
 from chickenfoot.view import SeatView
 
@@ -346,14 +347,14 @@ class Table:
     async def replace_with_bot(self, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
         """Hand an absent player's seat to a bot for the rest of the match, after ``revoke`` of its credential.
 
-        Raises :class:`LookupError` for the creator's seat, a bot's, or a connected player's.
+        Refuses (409) the creator's seat, a bot's, or a connected player's.
         """
         async with self.lock:
             entry = self.config.seats[seat]
             if entry.kind != "human" or seat == self.config.creator:
-                raise LookupError(f"seat {seat} is not a friend's seat")
+                raise Refused(409, Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
             if self.connections[seat]:
-                raise LookupError(f"seat {seat} is connected: only an absent player's seat can go to a bot")
+                raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
             await revoke()
             entry.kind, entry.bot, entry.taken = "bot", level, True
             entry.name = f"{level.capitalize()} bot {seat + 1}"

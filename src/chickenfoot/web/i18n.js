@@ -63,9 +63,12 @@ export function joinNames(names) {
 
 // A message from the server ({code, ...params}, docs/protocol.md) in the reader's language: `seat`
 // also names its player (`names`), a list of seats becomes their names joined, and a message within
-// a message is rendered too. A code this page does not know shows the English text sent beside it.
+// a message is rendered too. A code this page does not know (or a page without its catalog yet)
+// shows the English text sent beside it.
 export function say(message, names = []) {
-  if (!(message.code in catalog.messages)) return message.text ?? message.message ?? message.reason ?? "";
+  if (!catalog || !(message.code in catalog.messages)) {
+    return message.text ?? message.message ?? message.reason ?? message.detail ?? "";
+  }
   const name = (seat) => names[seat] ?? t("ui.seat", { seat });
   const params = {};
   for (const [key, value] of Object.entries(message)) {

@@ -1,5 +1,9 @@
 // Talking to the server: JSON over HTTP, and the table's WebSocket (reconnects, resumes by version).
 
+import { say } from "./i18n.js";
+
+// A refused request throws an Error worded in the reader's language; its `said` is the server's
+// message ({code, ...params, detail}, docs/protocol.md), to word again in another language.
 export async function api(method, path, body) {
   const response = await fetch(path, {
     method,
@@ -8,8 +12,10 @@ export async function api(method, path, body) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const detail = typeof data.detail === "string" ? data.detail : `request failed (${response.status})`;
-    throw new Error(detail);
+    const said = typeof data.code === "string" ? data : { code: "error.http", status: response.status, detail: data.detail };
+    const error = new Error(say(said));
+    error.said = said;
+    throw error;
   }
   return data;
 }

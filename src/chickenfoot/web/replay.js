@@ -1,9 +1,10 @@
 // The replay of a finished match at /r/CODE: every position as the server computed it (all hands
 // face up), stepped through by buttons, keys and links (#r3m17: round 3 after its 17th move), with
-// the background review's marks and a chart per round once the server has them.
+// the background review's marks and a chart per round once the server has them. Every word is the
+// catalog's (i18n.js); the review's verdicts come from the server as messages.
 
 import { Board } from "./board.js";
-import { loadCatalog, say } from "./i18n.js";
+import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
 import { api } from "./net.js";
 import { setupTheme } from "./theme.js";
 import { el, tileSvg } from "./tiles.js";
@@ -18,6 +19,7 @@ function h(tag, attrs = {}, parent = null) {
   return node;
 }
 const REVIEW_POLL_MS = 1500;
+const LINK_SHOWN_MS = 2500;
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const SEAT_COLOURS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0ca678", "#d6336c", "#5c7cfa"];
 
@@ -27,6 +29,7 @@ class ReplayPage {
     this.match = null; // the server's overview: names, rounds, totals
     this.frames = new Map(); // round number → its positions
     this.review = null; // the stored review, once done
+    this.refusal = null; // the server's message when it refused the replay
     this.round = 1;
     this.move = 0; // moves played in the round so far: frames[move] is shown
     this.timer = null;
@@ -35,12 +38,19 @@ class ReplayPage {
 
   async start() {
     await loadCatalog(); // the board and the tiles name themselves in the reader's language
+    this.translate();
+    languageSwitcher($("language"), () => {
+      this.translate();
+      if (this.match) this.render();
+      else if (this.refusal) $("replay-error").textContent = say(this.refusal);
+    });
     try {
       this.match = await api("GET", `/api/tables/${this.code}/replay`);
     } catch (error) {
+      this.refusal = error.said ?? { detail: error.message };
       const box = $("replay-error");
       box.hidden = false;
-      box.textContent = error.message;
+      box.textContent = say(this.refusal);
       return;
     }
     $("replay").hidden = false;
@@ -54,6 +64,13 @@ class ReplayPage {
     this.bind();
     await this.goToHash();
     this.pollReview();
+  }
+
+  // The static words, in the language just chosen (the rest is drawn by render()).
+  translate() {
+    translatePage();
+    document.title = t("replay.title");
+    this.showPlaying();
   }
 
   bind() {
@@ -74,11 +91,11 @@ class ReplayPage {
       const link = `${location.origin}/r/${this.code}#r${this.round}m${this.move}`;
       try {
         await navigator.clipboard.writeText(link);
-        $("copy-link").textContent = "Link copied";
+        $("copy-link").textContent = t("table.link_copied");
       } catch {
         $("copy-link").textContent = link;
       }
-      setTimeout(() => ($("copy-link").textContent = "Link to this move"), 2500);
+      setTimeout(() => ($("copy-link").textContent = t("replay.link")), LINK_SHOWN_MS);
     });
     window.addEventListener("hashchange", () => this.goToHash());
     document.addEventListener("keydown", (e) => {
@@ -149,8 +166,12 @@ class ReplayPage {
         else this.step(1);
       }, Number($("speed").value));
     }
+    this.showPlaying();
+  }
+
+  showPlaying() {
     $("play").textContent = this.timer ? "❚❚" : "▶";
-    $("play").setAttribute("aria-label", this.timer ? "Pause" : "Play");
+    $("play").setAttribute("aria-label", this.timer ? t("replay.pause") : t("replay.play"));
   }
 
   // --- drawing ------------------------------------------------------------------------------
@@ -169,13 +190,13 @@ class ReplayPage {
     $("round").value = String(this.round);
     $("scrub").max = String(this.lastMove);
     $("scrub").value = String(this.move);
-    $("counter").textContent = `move ${this.move} / ${this.lastMove}`;
+    $("counter").textContent = t("replay.counter", { move: this.move, moves: this.lastMove });
     $("replay").dataset.round = String(this.round);
     $("replay").dataset.move = String(this.move);
     this.board.render({ rules: m.rules, layout: f.layout, open_ends: f.open_ends }, null, []);
     $("status").textContent = f.points
-      ? `Round ${this.round} over: ${f.points.map((p, s) => `${m.names[s]} ${p}`).join(", ")}`
-      : `Round ${this.round} · ${m.names[f.to_move]} to play`;
+      ? t("replay.round_over", { round: this.round, points: f.points.map((p, s) => `${m.names[s]} ${p}`).join(", ") })
+      : t("replay.status", { round: this.round, name: m.names[f.to_move] });
     this.renderHands(f);
     this.renderMove(f);
     this.renderLog();
@@ -193,33 +214,27 @@ class ReplayPage {
       const tiles = h("span", { class: "revealed", "data-hand": seat }, player);
       for (const t of hand) tiles.appendChild(tileSvg(t));
       const count = h("span", { class: "count" }, player);
-      count.textContent = f.points ? `${f.points[seat]} pts` : String(hand.length);
+      count.textContent = f.points ? t("round.points", { count: f.points[seat] }) : String(hand.length);
       box.appendChild(player);
     });
     const bone = $("boneyard");
     bone.replaceChildren();
     bone.dataset.count = String(f.boneyard.length);
     for (const t of f.boneyard) bone.appendChild(tileSvg(t));
-    if (!f.boneyard.length) bone.textContent = "empty";
+    if (!f.boneyard.length) bone.textContent = t("replay.empty");
   }
 
   renderMove(f) {
     const card = $("move-card");
     card.replaceChildren();
     const what = h("p", {}, card);
-    what.textContent = f.entry ? `${this.move}. ${say(f.entry, this.match.names)}` : "The deal, before the first move.";
+    what.textContent = f.entry ? `${this.move}. ${say(f.entry, this.match.names)}` : t("replay.deal");
     const r = f.entry ? this.reviewed(this.round, this.move - 1) : null;
-    if (r?.mark) {
-      const seat = r.seat;
+    if (r?.verdict) {
       const verdict = h("p", { class: `verdict mark-${r.mark}` }, card);
-      verdict.textContent =
-        r.mark === "good"
-          ? `Good: within ${r.loss.toFixed(1)} expected points of the best move.`
-          : `${r.mark[0].toUpperCase()}${r.mark.slice(1)}: ${r.loss.toFixed(1)} expected points lost. Better: ${r.best}.`;
+      verdict.textContent = say(r.verdict, this.match.names);
       const numbers = h("p", { class: "numbers" }, card);
-      numbers.textContent =
-        `Expected points for ${this.match.names[seat]} at the round's end: ${r.expected[seat].toFixed(1)} after ` +
-        `${r.played}` + (r.best !== r.played ? `, ${r.best_expected[seat].toFixed(1)} after ${r.best}.` : ".");
+      numbers.textContent = say(r.explanation, this.match.names);
     }
   }
 
@@ -231,8 +246,8 @@ class ReplayPage {
       const item = h("li", { "data-move": i }, log);
       item.textContent = `${i}. ${say(frames[i].entry, this.match.names)}`;
       const r = this.reviewed(this.round, i - 1);
-      if (r?.mark && r.mark !== "good") {
-        const badge = h("span", { class: `mark mark-${r.mark}`, title: `${r.mark}: −${r.loss.toFixed(1)}` }, item);
+      if (r?.verdict && r.mark !== "good") {
+        const badge = h("span", { class: `mark mark-${r.mark}`, title: say(r.verdict, this.match.names) }, item);
         badge.textContent = SYMBOLS[r.mark];
       }
       item.addEventListener("click", () => this.go(this.round, i));
@@ -252,7 +267,7 @@ class ReplayPage {
       this.progress = data;
       this.renderReview();
     } catch (error) {
-      this.progress = { status: "failed", message: error.message };
+      this.progress = { status: "failed", refusal: error.said ?? { detail: error.message } };
       this.renderReview();
       return;
     }
@@ -265,36 +280,35 @@ class ReplayPage {
     if (!this.review) {
       const p = this.progress;
       const note = h("p", { class: "review-progress" }, box);
-      if (!p || p.status === "queued" || p.status === "busy") note.textContent = "The review is waiting its turn…";
+      if (!p || p.status === "queued" || p.status === "busy") note.textContent = t("review.waiting");
       else if (p.status === "running") {
-        note.textContent = `Reviewing: ${p.done} of ${p.total} moves`;
-        const bar = h("progress", { max: p.total, value: p.done }, box);
-        bar.setAttribute("aria-label", "Review progress");
-      } else note.textContent = "The review could not be made.";
+        note.textContent = t("review.running", { done: p.done, count: p.total });
+        h("progress", { max: p.total, value: p.done, "aria-label": t("review.progress") }, box);
+      } else note.textContent = p.refusal ? say(p.refusal) : t("review.failed");
       return;
     }
     box.dataset.done = "true";
     const round = this.review.rounds[this.round - 1];
     const table = h("table", { class: "review-table" }, box);
     const head = h("tr", {}, table);
-    for (const title of ["", "Lost / move", "Accuracy"]) h("th", {}, head).textContent = title;
+    for (const title of ["", t("review.lost_per_move"), t("review.accuracy")]) h("th", {}, head).textContent = title;
     for (const s of round.summary) {
       const row = h("tr", {}, table);
       const name = h("td", {}, row);
       name.style.color = SEAT_COLOURS[s.seat % SEAT_COLOURS.length]; // CSSOM, not a style attribute: the CSP allows it
       name.textContent = this.match.names[s.seat];
-      h("td", {}, row).textContent = s.loss_per_move.toFixed(2);
-      h("td", {}, row).textContent = `${Math.round(s.accuracy)}%`;
+      h("td", {}, row).textContent = s.loss_per_move.toFixed(2).replace(".", t("number.decimal_sign"));
+      h("td", {}, row).textContent = t("number.percent", { value: Math.round(s.accuracy) });
       if (!s.costliest.length) continue;
       const worst = h("td", { class: "costliest", colspan: 3 }, h("tr", {}, table));
-      worst.textContent = "Costliest: ";
+      worst.textContent = t("review.costliest") + " ";
       for (const c of s.costliest) {
         const a = h("a", { href: `#r${c.round}m${c.ply + 1}` }, worst);
-        a.textContent = `${c.ply + 1}. ${c.played} → ${c.best} (−${c.loss.toFixed(1)})`;
+        a.textContent = say(c.line, this.match.names);
       }
     }
     const note = h("p", { class: "numbers" }, box);
-    note.textContent = `Losses in expected points, from each player's own view (${this.review.budget} sampled deals a move).`;
+    note.textContent = t("review.note", { count: this.review.budget });
   }
 
   // Each seat's expected final points after every move, as its mover saw them; a line marks the move shown.
@@ -318,7 +332,7 @@ class ReplayPage {
     el("line", { x1: pad, y1: 6, x2: pad, y2: H - pad, class: "axis" }, svg);
     el("text", { x: 2, y: 12, class: "chart-label" }, svg).textContent = String(Math.round(top));
     el("text", { x: 2, y: H - pad, class: "chart-label" }, svg).textContent = "0";
-    el("text", { x: W - 30, y: H - 4, class: "chart-label" }, svg).textContent = "moves";
+    el("text", { x: W - 4, y: H - 4, class: "chart-label", "text-anchor": "end" }, svg).textContent = t("replay.chart_moves");
     for (let seat = 0; seat < this.match.players; seat++) {
       const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
       const points = moves.map((m, i) => `${x(i + 1).toFixed(1)},${y(m.expected[seat]).toFixed(1)}`).join(" ");
