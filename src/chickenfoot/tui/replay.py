@@ -76,7 +76,7 @@ class ReplayApp(App[None]):
     def __init__(self, match: Match, names: list[str] | None = None, lang: str = "en") -> None:
         super().__init__()
         self.lang = lang
-        self.title = f"{self.t(Code.GAME_NAME)} · {self.t(Code.REPLAY_TITLE)}"
+        self.title = f"{self.t(Code.GAME_NAME)} · {self.t(Code.REPLAY_BADGE)}"
         translated(
             self,
             lang,
@@ -123,13 +123,13 @@ class ReplayApp(App[None]):
         view = r.view(None)
         t = self.t
         where = [
-            t(Code.REPLAY_ROUND, round=self.round_index + 1, rounds=len(self.rounds)),
-            t(Code.REPLAY_MOVE, ply=self.ply, plies=len(self.frames) - 1),
+            t(Code.REPLAY_ROUND_OF, round=self.round_index + 1, rounds=len(self.rounds)),
+            t(Code.REPLAY_COUNTER, move=self.ply, moves=len(self.frames) - 1),
             t(Code.BONEYARD, count=r.boneyard_size),
             *([t(Code.REPLAY_PLAYING)] if self.timer is not None else []),
         ]
         self.query_one("#status", Static).update(
-            Text.assemble((f" {t(Code.REPLAY_TITLE)} ", "bold black on yellow"), "  " + "  ·  ".join(where))
+            Text.assemble((f" {t(Code.REPLAY_BADGE)} ", "bold black on yellow"), "  " + "  ·  ".join(where))
         )
         self.query_one("#board", Static).update(styled_board(view, self.lang))
         hands = Table(box=None, pad_edge=False, show_header=False)
