@@ -61,7 +61,8 @@ async def test_replay_in_the_readers_language() -> None:
         await pilot.press("space")
     plies = len(match.rounds[0].history)
     assert render(Code.REPLAY_ROUND_OF, "lv", round=1, rounds=2) in status
-    assert render(Code.REPLAY_COUNTER, "lv", move=2, moves=plies) in status and render(Code.REPLAY_PLAYING, "lv") in status
+    assert render(Code.REPLAY_COUNTER, "lv", move=2, moves=plies) in status
+    assert render(Code.REPLAY_PLAYING, "lv") in status
     assert render(Code.REPLAY_BONEYARD, "lv") in hands and names[1] in hands
     for step in match.rounds[0].history[:2]:
         assert say(step.move.said(step.seat, step.drawn), "lv", names) in log
