@@ -34,6 +34,7 @@ from chickenfoot.server.connection import (
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Expiry, Hub
 from chickenfoot.server.limiter import AddressLimits, Limiter
+from chickenfoot.server.protocol import MAX_NAME, printable_name
 from chickenfoot.server.pubsub import LocalPubSub
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
@@ -63,13 +64,7 @@ class Settings:
     """Sampled deals per move of the background reviews of finished matches."""
 
 
-def _printable(name: str) -> str:
-    if not name.isprintable():
-        raise ValueError("a name is one line of printable text")
-    return name
-
-
-Name = Annotated[str, StringConstraints(max_length=40), AfterValidator(_printable)]
+Name = Annotated[str, StringConstraints(max_length=MAX_NAME), AfterValidator(printable_name)]
 
 
 class SeatRequest(BaseModel):
