@@ -123,6 +123,10 @@ class TablePage {
       this.toast(t(state.forced === "draw" ? "move.auto_draw" : "move.auto_pass"));
     }
     if (state.round_over) this.finished = state;
+    if (this.welcome && state.seat !== null) {
+      this.welcome = false;
+      this.rename(state.names[state.seat], "");
+    }
     // A hint holds for the turn it was asked in (a presence update keeps the same legal moves).
     if (this.hint && !(this.myTurn && state.legal.includes(this.hint.move))) this.hint = null;
     this.render();
@@ -254,8 +258,8 @@ class TablePage {
     return [replace];
   }
 
-  async rename(current) {
-    const name = await askName(current);
+  async rename(current, offered = current) {
+    const name = await askName(offered);
     if (name && name !== current) this.socket.send({ type: "name", name });
   }
 
@@ -524,8 +528,7 @@ class TablePage {
 // the address then becomes the plain /t/CODE, so it never shows or shares a secret.
 async function claimInvite(code, invite) {
   try {
-    const name = savedName() || (await askName());
-    const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { invite, name });
+    const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { invite, name: savedName() || null });
     rememberSeat(code, seat.token);
     return null;
   } catch (err) {
@@ -559,6 +562,8 @@ async function start() {
   if (invite) history.replaceState(null, "", `/t/${encodeURIComponent(code)}`);
   $("table").hidden = false;
   window.chickenfoot = new TablePage(code, seatSecret(code));
+  // A friend seated by an invite on their first visit is asked for a name at once.
+  window.chickenfoot.welcome = !!invite && !refused && !savedName();
   if (refused) window.chickenfoot.toast(t("table.watching_instead", { error: refused }));
 }
 

@@ -29,6 +29,8 @@ export function renderPlayers(box, s, { rename, actions }) {
       const dot = span(on ? "dot on" : "dot");
       dot.title = presence;
       top.append(dot, span("name", shown));
+      const meta = span("meta");
+      meta.append(span("count", String(count)));
       if (s.seat === seat && s.kinds[seat] === "human") {
         const edit = document.createElement("button");
         edit.type = "button";
@@ -37,10 +39,8 @@ export function renderPlayers(box, s, { rename, actions }) {
         edit.title = t("name.change");
         edit.setAttribute("aria-label", t("name.change"));
         edit.addEventListener("click", () => rename(name));
-        top.append(edit);
+        meta.append(edit);
       }
-      const meta = span("meta");
-      meta.append(span("count", String(count)));
       if (free.has(seat)) meta.append(span("badge", t("table.not_joined")));
       else if (bot) meta.append(span("badge", t("ui.bot")));
       if (turn) meta.append(span("turn-mark", t("table.to_play")));
