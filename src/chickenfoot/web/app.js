@@ -423,7 +423,7 @@ class TablePage {
     const box = $("share");
     const invites = invitesOf(s.code).map((i) => i.invite);
     box.innerHTML = `<h2 data-t="table.room"></h2><div class="row"><code id="room-code"></code>
-      <button type="button" id="copy" data-t="table.copy_link" data-t-aria-label="table.copy_invite"></button></div>
+      <button type="button" id="copy" data-t="table.copy_link" aria-describedby="room-kind"></button></div>
       <p class="muted" id="room-kind"></p><div class="links"></div>`;
     translatePage(box);
     box.querySelector("#room-code").textContent = s.code;

@@ -21,6 +21,7 @@ export function renderWaiting(box, s, invites, copy) {
       const url = `${location.origin}${invite}`;
       const li = document.createElement("li");
       const who = document.createElement("strong");
+      who.id = `invite-for-${seat}`;
       who.textContent = s.names[seat];
       const link = document.createElement("a");
       link.href = invite;
@@ -28,7 +29,7 @@ export function renderWaiting(box, s, invites, copy) {
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = t("table.copy_link");
-      button.setAttribute("aria-label", t("waiting.copy", { name: s.names[seat] }));
+      button.setAttribute("aria-describedby", who.id); // whose invite it copies
       button.addEventListener("click", () => copy(url));
       li.append(who, link, button);
       list.append(li);
