@@ -28,9 +28,9 @@ export function renderPlayers(box, s, { rename, actions }) {
       const top = span("who");
       const dot = span(on ? "dot on" : "dot");
       dot.title = presence;
-      top.append(dot, span("name", shown));
+      top.append(span("name", shown));
       const meta = span("meta");
-      meta.append(span("count", String(count)));
+      meta.append(dot, span("count", String(count)));
       if (s.seat === seat && s.kinds[seat] === "human") {
         const edit = document.createElement("button");
         edit.type = "button";
