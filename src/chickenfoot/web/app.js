@@ -99,7 +99,7 @@ class TablePage {
   }
 
   movesFor(tile) {
-    if (!this.state || !tile) return [];
+    if (!this.myTurn || !tile) return [];
     return this.state.legal.filter((m) => m !== "draw" && m !== "pass" && sameTile(tileOf(m), tile));
   }
 
