@@ -94,7 +94,11 @@ AXE_VERSION = "4.14.1"
 def axe_script() -> Path:
     """axe.min.js of the ``axe-core`` npm package (``CHICKENFOOT_AXE`` names another copy)."""
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    path = Path(os.environ.get("CHICKENFOOT_AXE", cache / f"chickenfoot/axe-core-{AXE_VERSION}/node_modules/axe-core/axe.min.js"))
+    path = Path(
+        os.environ.get(
+            "CHICKENFOOT_AXE", cache / f"chickenfoot/axe-core-{AXE_VERSION}/node_modules/axe-core/axe.min.js"
+        )
+    )
     if not path.is_file():
         message = f"axe-core is not installed at {path} (bash scripts/test-services.sh installs it)"
         if os.environ.get("CI"):

@@ -95,8 +95,11 @@ def new_table(base: str, names: list[str], kinds: list[str] | None = None) -> di
     which other seats are "human" (with an invite) or a bot level."""
     kinds = kinds or ["human"] + ["easy"] * (len(names) - 1)
     seats = [
-        {"kind": "human", "name": name} if kind == "human" and s == 0 else
-        {"kind": "human"} if kind == "human" else {"kind": "bot", "bot": kind, "name": name}
+        {"kind": "human", "name": name}
+        if kind == "human" and s == 0
+        else {"kind": "human"}
+        if kind == "human"
+        else {"kind": "bot", "bot": kind, "name": name}
         for s, (name, kind) in enumerate(zip(names, kinds, strict=True))
     ]
     table: dict[str, Any] = api(base, "POST", "/api/tables", {"seats": seats})

@@ -47,7 +47,9 @@ def test_reconnecting_with_backoff_and_no_play_meanwhile(page: Page, tmp_path: P
     delays = page.evaluate(DELAYS)
     assert 800 * 0.9 <= delays["1"] <= 1200 and 1600 * 0.9 <= delays["2"] <= 2400 and delays["3"] >= 3200 * 0.9, delays
     attempt = page.evaluate("window.chickenfoot.socket.attempt")
-    assert render(Code.CONNECTION_RETRY, "en", attempt=attempt, count=0).split(" in ")[0] in page.inner_text("#connection")
+    assert render(Code.CONNECTION_RETRY, "en", attempt=attempt, count=0).split(" in ")[0] in page.inner_text(
+        "#connection"
+    )
     # Back on the same port and database: "Retry now" reconnects at once, where the page left off.
     with served(port, database, pace=0.25, options=OPEN_LIMITS):
         page.click("#connection button")

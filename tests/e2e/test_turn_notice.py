@@ -1,0 +1,92 @@
+"""Your turn, noticed: the tab's title and icon say so; a chime (Web Audio) and a notification while
+the tab is hidden come only once the player turned them on, and the choice is remembered.
+
+The browser's own sound and notifications cannot be heard or seen headless: the test counts the
+oscillators started and records the notifications made, through stand-ins installed before the
+page loads, and says when the tab is hidden."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page
+
+from chickenfoot.i18n import render
+from chickenfoot.messages import Code
+
+from .conftest import watch_errors
+from .helpers import new_table, play_one, sit_down
+
+STAND_INS = """
+window.tones = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) { window.tones += 1; return start.apply(this, args); };
+window.notes = [];
+window.Notification = class { constructor(title, options) { window.notes.push([title, options.body]); }
+  addEventListener() {} close() {} static permission = "granted"; static requestPermission = async () => "granted"; };
+window.hiddenTab = false;
+Object.defineProperty(document, "hidden", { get: () => window.hiddenTab });
+"""
+TURN = "() => window.chickenfoot.myTurn"
+NOT_TURN = "() => !window.chickenfoot.myTurn"
+
+
+def test_title_and_icon_show_the_turn_and_the_rest_is_off_until_asked(page: Page, server: str) -> None:
+    page.add_init_script(STAND_INS)
+    table = new_table(server, ["Ann", "Bo"])
+    sit_down(page, server, table)
+    code = table["code"]
+    base = f"Chicken Foot · {code}"
+    for _ in range(2):
+        page.wait_for_function(TURN)
+        assert page.title() == render(Code.NOTICE_TITLE, "en", title=base)
+        turn_icon = page.get_attribute("#favicon", "href")
+        assert turn_icon is not None and turn_icon.startswith("data:image/svg+xml") and "circle" in turn_icon
+        play_one(page) or page.click("#draw")
+        page.wait_for_function(NOT_TURN)
+        page.wait_for_function("base => document.title === base", arg=base)
+        assert page.get_attribute("#favicon", "href") != turn_icon
+    # Both were off: no sound, no notification, nothing remembered.
+    assert page.evaluate("[window.tones, window.notes.length]") == [0, 0]
+    assert not page.is_checked("#notice-sound") and not page.is_checked("#notice-notify")
+    assert page.evaluate("[localStorage.getItem('cf-notice-sound'), localStorage.getItem('cf-notice-notify')]") == [
+        None,
+        None,
+    ]
+
+
+def test_sound_and_notification_once_turned_on(browser: Browser, server: str) -> None:
+    context = browser.new_context()
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.add_init_script(STAND_INS)
+        table = new_table(server, ["Ann", "Bo"])
+        sit_down(page, server, table)
+        page.click(".notices summary")
+        page.check("#notice-sound")  # turning it on plays the chime once, so the player hears it
+        page.check("#notice-notify")
+        assert page.evaluate("window.tones") == 2
+        assert page.evaluate("[localStorage.getItem('cf-notice-sound'), localStorage.getItem('cf-notice-notify')]") == [
+            "on",
+            "on",
+        ]
+        page.reload()  # remembered
+        page.wait_for_function("() => window.chickenfoot && window.chickenfoot.state")
+        assert page.is_checked("#notice-sound") and page.is_checked("#notice-notify")
+        # The tab is hidden when the turn comes: a chime and a notification; visible: the chime alone.
+        page.wait_for_function(TURN)
+        page.evaluate("window.tones = 0; window.notes = []")
+        play_one(page) or page.click("#draw")
+        page.wait_for_function(NOT_TURN)
+        page.evaluate("window.hiddenTab = true")
+        page.wait_for_function(TURN)
+        assert page.evaluate("window.tones") == 2
+        assert page.evaluate("window.notes") == [["Your turn", render(Code.NOTICE_BODY, "en", code=table["code"])]]
+        page.evaluate("window.hiddenTab = false")
+        play_one(page) or page.click("#draw")
+        page.wait_for_function(NOT_TURN)
+        page.wait_for_function(TURN)
+        assert page.evaluate("[window.tones, window.notes.length]") == [4, 1]
+        assert not errors, errors
+    finally:
+        context.close()
