@@ -21,10 +21,12 @@ NAMES = ["Annabelle", "Bo", "Cyrus the Great", "Di", "Evangelina Rosemary", "Fu"
 CLIPPED = """() => {
   const bar = document.querySelector('#players');
   const out = [];
-  const inside = (r, b) => r.left >= b.left - 0.5 && r.right <= b.right + 0.5 && r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5;
+  const inside = (r, b) =>
+    r.left >= b.left - 0.5 && r.right <= b.right + 0.5 && r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5;
   const b = bar.getBoundingClientRect();
   if (bar.scrollWidth > bar.clientWidth + 1 || bar.scrollHeight > bar.clientHeight + 1) out.push('the bar scrolls');
-  if (!inside(b, { left: 0, top: 0, right: document.documentElement.clientWidth, bottom: innerHeight })) out.push(`the bar leaves the window: ${JSON.stringify(b)}`);
+  const window = { left: 0, top: 0, right: document.documentElement.clientWidth, bottom: innerHeight };
+  if (!inside(b, window)) out.push(`the bar leaves the window: ${JSON.stringify(b)}`);
   for (const card of bar.querySelectorAll('.player')) {
     const c = card.getBoundingClientRect();
     if (!inside(c, b)) out.push(`card ${card.dataset.seat} is outside the bar`);
@@ -32,7 +34,8 @@ CLIPPED = """() => {
       const r = e.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
       if (!inside(r, c)) out.push(`card ${card.dataset.seat}: ${e.className} spills out`);
-      if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) out.push(`card ${card.dataset.seat}: ${e.className} is cut`);
+      const cut = e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1;
+      if (cut) out.push(`card ${card.dataset.seat}: ${e.className} is cut`);
     }
   }
   const rows = new Set([...bar.querySelectorAll('.player')].map((c) => Math.round(c.getBoundingClientRect().top)));

@@ -358,7 +358,9 @@ class Table:
         """
         async with self.lock:
             if seat is None or self.config.seats[seat].kind != "human":
-                raise ProtocolError("only a player at the table can change their name", Said.of(Code.ERROR_RENAME_SPECTATOR))
+                raise ProtocolError(
+                    "only a player at the table can change their name", Said.of(Code.ERROR_RENAME_SPECTATOR)
+                )
             entry = self.config.seats[seat]
             if entry.name == name:
                 return

@@ -100,6 +100,7 @@ export class TableSocket {
     this.attempt += 1;
     this.retrying = true;
     const delay = Math.min(LAST_RETRY, FIRST_RETRY * 2 ** (this.attempt - 1)) * (0.8 + Math.random() * 0.4);
+    this.retryDelay = delay; // the pause before this attempt (milliseconds)
     this.retryAt = Date.now() + delay;
     this.handlers.connection({ up: false, attempt: this.attempt, retryAt: this.retryAt });
     this.retryTimer = setTimeout(() => this.connect(), delay);
