@@ -187,6 +187,7 @@ class Code(Enum):
     )
     ERROR_RENAME_WAIT = msg("error.rename_wait", "You changed your name a moment ago: try again in {seconds} s")
     ERROR_RENAME_SPECTATOR = msg("error.rename_spectator", "Only a player at the table can change their name")
+    ERROR_NAME_NOT_STORED = msg("error.name_not_stored", "Your name could not be stored; try again shortly")
     SERVICE_DOWN = msg("service.down", "The game store is unavailable: moves are refused until it is back")
     SERVICE_UP = msg("service.up", "The game store is back: play on")
     NOTATION_BAD_TILE = msg("notation.bad_tile", "bad tile {text}: expected two numbers like 9-4")

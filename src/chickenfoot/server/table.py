@@ -377,7 +377,9 @@ class Table:
             except Exception:
                 entry.name = old
                 log.exception("cannot store a new name at table %s", self.code)
-                raise ProtocolError("the name could not be stored; try again", Said.of(Code.ERROR_STORE_DOWN)) from None
+                raise ProtocolError(
+                    "your name could not be stored; try again shortly", Said.of(Code.ERROR_NAME_NOT_STORED)
+                ) from None
             self._renamed[seat] = time.monotonic()
             self._log_cache.clear()  # the log names the seat
             renamed = Said.of(Code.EVENT_RENAMED, seat=seat, old=old)
