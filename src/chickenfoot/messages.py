@@ -326,7 +326,6 @@ class Code(Enum):
     NOTICE_SOUND = msg("notice.sound", "Play a sound on my turn")
     NOTICE_NOTIFY = msg("notice.notify", "Notify me when this tab is hidden")
     NOTICE_BLOCKED = msg("notice.blocked", "This browser blocks notifications from this site")
-    A11Y_TITLE = msg("a11y.title", "The layout, line by line")
     A11Y_HUB = msg("a11y.hub", "Hub {tile}")
     A11Y_ARM = msg("a11y.arm", "Arm {n}: {tiles}")
     A11Y_TOE = msg("a11y.toe", "Toe {n} of the chicken foot {tile}: {tiles}")
