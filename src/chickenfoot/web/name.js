@@ -16,6 +16,7 @@ export function rememberName(name) {
 export function askName(current = savedName()) {
   const dialog = document.getElementById("name-dialog");
   const input = document.getElementById("name-input");
+  if (dialog.open) return Promise.resolve(null); // asked already: that answer will do
   input.maxLength = MAX_NAME;
   input.value = current;
   return new Promise((resolve) => {
