@@ -4,6 +4,7 @@ again on the same port and database, the page is back where it was and play resu
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 from playwright.sync_api import Page
@@ -61,3 +62,27 @@ def test_reconnecting_with_backoff_and_no_play_meanwhile(page: Page, tmp_path: P
         page.wait_for_function("() => window.chickenfoot.myTurn && document.querySelector('.hand-tile.playable')")
         assert page.evaluate("window.chickenfoot.socket.version") == version
         assert page.locator("#room.offline").count() == 0
+
+
+def test_a_silent_connection_is_given_up_and_made_again(page: Page, tmp_path: Path) -> None:
+    """A server that stops answering without closing (its process frozen): the page's heartbeat
+    notices the silence (a ping after 20 s, given up 10 s later), reconnects, and is back once the
+    server answers again. The page's clock is Playwright's, moved forward instead of waited."""
+    port = free_port()
+    server = f"http://127.0.0.1:{port}"
+    with served(port, f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}", pace=0.25, options=OPEN_LIMITS) as process:
+        page.clock.install()
+        sit_down(page, server, new_table(server, ["Ann", "Bo", "Cy"]))
+        page.wait_for_function("() => window.chickenfoot.myTurn && document.querySelector('.hand-tile.playable')")
+        process.send_signal(signal.SIGSTOP)
+        try:
+            page.clock.fast_forward(21_000)  # quiet: a ping goes out, and no answer comes
+            page.clock.fast_forward(10_000)
+            page.wait_for_selector("#connection:not([hidden])")
+            assert not page.evaluate("window.chickenfoot.myTurn")
+            assert page.locator(".hand-tile.playable").count() == 0
+        finally:
+            process.send_signal(signal.SIGCONT)
+        page.clock.fast_forward(15_000)  # past the attempt that reached the frozen server, if one did
+        page.wait_for_function("() => !window.chickenfoot.socket.reconnecting", timeout=15_000)
+        page.wait_for_function("() => window.chickenfoot.myTurn && document.querySelector('.hand-tile.playable')")

@@ -47,6 +47,11 @@ const FIRST_RETRY = 1000;
 const LAST_RETRY = 30_000;
 // Close codes after which trying again cannot help: a bad address, no such table.
 const FINAL = new Set([4400, 4404]);
+// A connection can die without closing (a phone's network gone, a server that hangs): after
+// HEARTBEAT of silence the page pings, and after SILENCE more without a word it gives the
+// connection up and reconnects; an attempt that has not opened after SILENCE is given up too.
+const HEARTBEAT = 20_000;
+const SILENCE = 10_000;
 
 export class TableSocket {
   constructor(code, token, handlers) {
@@ -71,7 +76,11 @@ export class TableSocket {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}?${params}`);
     this.ws = ws;
+    this.heard = Date.now();
+    clearInterval(this.beat);
+    this.beat = setInterval(() => this.listen(ws), 2000);
     ws.addEventListener("message", (e) => {
+      this.heard = Date.now();
       const msg = JSON.parse(e.data);
       if (msg.type === "state") {
         // Up again once the table's state is back, not merely the socket.
@@ -94,6 +103,21 @@ export class TableSocket {
       } else if (e.code === 4403) return;
       this.retry();
     });
+  }
+
+  // The heartbeat: ping a quiet connection, give up a silent one.
+  listen(ws) {
+    if (ws !== this.ws || ws.readyState > WebSocket.OPEN) return; // closing: its close event retries
+    const quiet = Date.now() - this.heard;
+    const opening = ws.readyState === WebSocket.CONNECTING;
+    if (quiet >= (opening ? SILENCE : HEARTBEAT + SILENCE)) {
+      this.ws = null; // its close, whenever it comes, is no longer this socket's concern
+      ws.close();
+      this.retry();
+    } else if (!opening && quiet >= HEARTBEAT && !(this.pinged > this.heard)) {
+      this.pinged = Date.now();
+      this.send({ type: "ping" });
+    }
   }
 
   retry() {
