@@ -227,7 +227,9 @@ class TablePage {
     });
     renderWaiting($("waiting"), s, invitesOf(s.code), (url) => this.copy(url));
     this.boardText.render(s);
-    this.notice.update(this.myTurn, s.code);
+    const title = [t("ui.game_name"), s.code].join(" · ");
+    $("table-title").textContent = title; // the page's heading, for screen readers
+    this.notice.update(this.myTurn, title, s.code);
     this.renderStatus();
     this.renderHand();
     this.renderBoard();

@@ -42,10 +42,9 @@ export class TurnNotice {
     localStorage.setItem(NOTIFY, notify.checked ? "on" : "off");
   }
 
-  // Called with every state: whether this player is to move, and the table's code.
-  update(myTurn, code) {
-    const base = [t("ui.game_name"), code].join(" · ");
-    document.title = myTurn ? t("notice.title", { title: base }) : base;
+  // Called with every state: whether this player is to move, the page's title and the table's code.
+  update(myTurn, title, code) {
+    document.title = myTurn ? t("notice.title", { title }) : title;
     this.favicon.href = myTurn ? TURN_ICON : IDLE_ICON;
     if (myTurn && !this.myTurn) {
       if (this.sound.checked) this.chime();
