@@ -79,7 +79,8 @@ def test_table_mid_round(scanned: Any, server: str, width: int, theme: str) -> N
     sit_down(page, server, new_table(server, ["Ann", "Bo", "Cy", "Di"]))
     # Scanned on Ann's turn with a tile chosen, so the board shows where it may go.
     page.wait_for_function("() => window.chickenfoot.myTurn && document.querySelector('.hand-tile.playable')")
-    page.locator(".hand-tile.playable").first.click()
+    if page.locator(".target").count() == 0:  # a freshly drawn tile comes chosen already
+        page.locator(".hand-tile.playable").first.click()
     page.wait_for_selector(".target", state="attached")
     assert scan(page, f"table-{width}-{theme}") == []
 
@@ -95,16 +96,30 @@ def test_table_waiting_for_friends_and_the_name_dialog(scanned: Any, server: str
     assert scan(page, "name-dialog") == []
 
 
-def test_round_results(scanned: Any, server: str) -> None:
+def test_draw_and_pass_and_the_round_results(scanned: Any, server: str) -> None:
     open_page, scan = scanned
     page = open_page()
-    page.goto(f"{server}/t/DEMO42")  # no such table: the page draws the STATE given here
+    page.goto(f"{server}/t/DEMO42")  # no such table: the page draws the STATEs given here
     page.wait_for_function("() => window.chickenfoot")
-    match = Match(Rules().replace(rounds=2), players=3, seed=4)
-    while not match.round.is_over():
-        match.push(match.round.legal_moves()[0])
     presence = Presence(("Ann", "Bo", "Cy"), ("human", "bot", "bot"), (True,) * 3, (False,) * 3)
-    state = state_for("DEMO42", "playing", match, match.round.view(0), presence)
-    page.evaluate("(state) => window.chickenfoot.onState(state, [])", state)
+
+    def show(match: Match) -> None:
+        state = state_for("DEMO42", "playing", match, match.round.view(0), presence)
+        page.evaluate("(state) => window.chickenfoot.onState(state, [])", state)
+
+    match = Match(Rules().replace(rounds=2), players=3, seed=4)
+    buttons = set()
+    while not match.round.is_over():
+        legal = [str(move) for move in match.round.legal_moves()]
+        offered = {"draw", "pass"} & set(legal) - buttons
+        if match.round.to_move == 0 and offered:  # Ann may draw, or pass: the buttons are up
+            show(match)
+            button = offered.pop()
+            page.wait_for_selector(f"#{button}:not([hidden])")
+            assert scan(page, f"table-{button}") == []
+            buttons.add(button)
+        match.push(match.round.legal_moves()[0])
+    assert buttons, "Ann never had to draw or pass"
+    show(match)
     page.wait_for_selector("#round-over:not([hidden])")
     assert scan(page, "round-over") == []
