@@ -108,7 +108,7 @@ def test_draw_and_pass_and_the_round_results(scanned: Any, server: str) -> None:
         page.evaluate("(state) => window.chickenfoot.onState(state, [])", state)
 
     match = Match(Rules().replace(rounds=2), players=3, seed=4)
-    buttons = set()
+    buttons: set[str] = set()
     while not match.round.is_over():
         legal = [str(move) for move in match.round.legal_moves()]
         offered = {"draw", "pass"} & set(legal) - buttons
