@@ -65,3 +65,17 @@ if [ ! -x /usr/bin/chromium ]; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+
+# axe-core for the browser tests' accessibility scans (tests/e2e/test_accessibility.py injects it into
+# the page): one pinned version from npm into the user's cache, not into the repository. The tests
+# read CHICKENFOOT_AXE (the path of axe.min.js) when it is set.
+AXE_VERSION=4.14.1
+axe_dir="${XDG_CACHE_HOME:-$HOME/.cache}/chickenfoot/axe-core-$AXE_VERSION"
+if [ -z "${CHICKENFOOT_AXE:-}" ] && [ ! -f "$axe_dir/node_modules/axe-core/axe.min.js" ]; then
+    if ! command -v npm >/dev/null 2>&1; then
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+    fi
+    mkdir -p "$axe_dir"
+    npm install --prefix "$axe_dir" --no-save --no-audit --no-fund --silent "axe-core@$AXE_VERSION"
+fi

@@ -29,6 +29,7 @@ EventKind = Literal[
     "round_start",
     "connected",
     "disconnected",
+    "renamed",
 ]
 """The kinds of event the protocol sends (docs/protocol.md); kind ``k`` is worded by the codes ``event.k...``."""
 
@@ -77,6 +78,7 @@ class Code(Enum):
     EVENT_CONNECTED = msg("event.connected", "{name} is at the table")
     EVENT_DISCONNECTED = msg("event.disconnected", "{name} left the table")
     EVENT_COVERED = msg("event.covered", "A bot plays for {name} until they return")
+    EVENT_RENAMED = msg("event.renamed", "{old} is now called {name}")
 
     # --- moves in words (hints, forced moves, the board's targets)
     MOVE_HUB = msg("move.hub", "place the hub {tile}")
@@ -117,6 +119,7 @@ class Code(Enum):
     ROUND_DEALT = msg("round.dealt", "Round {round} has been dealt — close this to play on.")
     ROUND_POINTS = nmsg("round.points", "{count} point", "{count} points")
     ROUND_OUT = msg("round.out", "out!")
+    ROUND_WON = nmsg("round.won", "{names} won the round", "{names} won the round")
     MATCH_OVER = msg("match.over", "Match over")
     MATCH_WIN_LOWEST = msg("match.win.lowest", "{name} wins with the lowest total ({total})")
     MATCH_WIN_ZERO_ROUNDS = msg(
@@ -182,6 +185,9 @@ class Code(Enum):
     ERROR_STORE_DOWN = msg(
         "error.store_down", "Moves are refused while the game store is unavailable; try again shortly"
     )
+    ERROR_RENAME_WAIT = msg("error.rename_wait", "You changed your name a moment ago: try again in {seconds} s")
+    ERROR_RENAME_SPECTATOR = msg("error.rename_spectator", "Only a player at the table can change their name")
+    ERROR_NAME_NOT_STORED = msg("error.name_not_stored", "Your name could not be stored; try again shortly")
     SERVICE_DOWN = msg("service.down", "The game store is unavailable: moves are refused until it is back")
     SERVICE_UP = msg("service.up", "The game store is back: play on")
     NOTATION_BAD_TILE = msg("notation.bad_tile", "bad tile {text}: expected two numbers like 9-4")
@@ -237,7 +243,6 @@ class Code(Enum):
     LOBBY_FRIEND = msg("lobby.friend", "Friend (invite)")
     LOBBY_SEAT_PLAYER = msg("lobby.seat_player", "Seat {seat} player")
     LOBBY_SEAT_BOT = msg("lobby.seat_bot", "Seat {seat} bot difficulty")
-    LOBBY_GUEST = msg("lobby.guest", "Guest")
     TABLE_THEME = msg("table.theme", "Toggle dark mode")
     TABLE_THEME_TITLE = msg("table.theme_title", "Light / dark")
     TABLE_LAYOUT = msg("table.layout", "The layout")
@@ -262,7 +267,6 @@ class Code(Enum):
     TABLE_DISCONNECTED = msg("table.disconnected", "disconnected")
     TABLE_ROOM = msg("table.room", "Room")
     TABLE_COPY_LINK = msg("table.copy_link", "Copy link")
-    TABLE_COPY_INVITE = msg("table.copy_invite", "Copy the invite link")
     TABLE_LINK_COPIED = msg("table.link_copied", "Link copied")
     TABLE_INVITE = msg("table.invite", "Invite: {url}")
     TABLE_WATCH = msg("table.watch", "Watch: {url}")
@@ -295,6 +299,40 @@ class Code(Enum):
     LOBBY_JOIN_INVITE = msg(
         "lobby.join_invite", "{code} is invite-only: open your invite link to take your seat, or watch."
     )
+    TABLE_TO_PLAY = msg("table.to_play", "to play")
+    TABLE_NOT_JOINED = msg("table.not_joined", "not joined yet")
+    TABLE_STATUS_WAITING = msg("table.status_waiting", "Waiting for every player to join")
+    WAITING_MISSING = nmsg("waiting.missing", "Waiting for {names} to join", "Waiting for {names} to join")
+    WAITING_NO_MOVES = msg("waiting.no_moves", "The round starts as soon as everyone has taken their seat.")
+    WAITING_INVITES = msg("waiting.invites", "Send each friend their own invite link (each opens one seat, once):")
+    WAITING_OPEN = msg("waiting.open", "Or give them the room code {code}: anyone with it may take a free seat.")
+    WAITING_ASK_CREATOR = msg("waiting.ask_creator", "{name} created the table and has the invite links.")
+    NAME_TITLE = msg("name.title", "What should the others call you?")
+    NAME_NOTE = msg("name.note", "Everyone at the table sees it. You can change it later.")
+    NAME_SAVE = msg("name.save", "Save")
+    NAME_CHANGE = msg("name.change", "Change your name")
+    CONNECTION_LOST = msg("connection.lost", "Connection lost — reconnecting…")
+    CONNECTION_RETRY = nmsg(
+        "connection.retry",
+        "Attempt {attempt} in {count} second",
+        "Attempt {attempt} in {count} seconds",
+    )
+    CONNECTION_RETRY_NOW = msg("connection.retry_now", "Retry now")
+    CONNECTION_BACK = msg("connection.back", "Connected again")
+    CONNECTION_PAUSED = msg("connection.paused", "Reconnecting — play resumes once the connection is back")
+    NOTICE_TITLE = msg("notice.title", "Your turn · {title}")
+    NOTICE_BODY = msg("notice.body", "It is your turn at table {code}")
+    NOTICE_SETTINGS = msg("notice.settings", "Turn notices")
+    NOTICE_SOUND = msg("notice.sound", "Play a sound on my turn")
+    NOTICE_NOTIFY = msg("notice.notify", "Notify me when this tab is hidden")
+    NOTICE_BLOCKED = msg("notice.blocked", "This browser blocks notifications from this site")
+    A11Y_HUB = msg("a11y.hub", "Hub {tile}")
+    A11Y_ARM = msg("a11y.arm", "Arm {n}: {tiles}")
+    A11Y_TOE = msg("a11y.toe", "Toe {n} of the chicken foot {tile}: {tiles}")
+    A11Y_OPEN_END = msg("a11y.open_end", "open end {number}")
+    A11Y_NOT_STARTED = msg("a11y.not_started", "not started")
+    A11Y_FOOT = msg("a11y.foot", "chicken foot")
+    A11Y_CHANGED = msg("a11y.changed", "{tile} played. {line}")
 
     # --- the replay page (web/replay.*) and the review's verdicts (chickenfoot.review)
     REPLAY_TITLE = msg("replay.title", "Chicken Foot — replay")

@@ -84,3 +84,24 @@ def watch_errors(page: Page) -> list[str]:
         lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None,
     )
     return errors
+
+
+AXE_VERSION = "4.14.1"
+"""The axe-core that scripts/test-services.sh installs (npm, into the user's cache)."""
+
+
+@pytest.fixture(scope="package")
+def axe_script() -> Path:
+    """axe.min.js of the ``axe-core`` npm package (``CHICKENFOOT_AXE`` names another copy)."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    path = Path(
+        os.environ.get(
+            "CHICKENFOOT_AXE", cache / f"chickenfoot/axe-core-{AXE_VERSION}/node_modules/axe-core/axe.min.js"
+        )
+    )
+    if not path.is_file():
+        message = f"axe-core is not installed at {path} (bash scripts/test-services.sh installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path

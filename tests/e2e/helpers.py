@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +79,42 @@ def frames_of(page: Page) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))))
     return frames
+
+
+def api(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """A JSON request to the server's API, as the page makes it."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{base}{path}", data=data, method=method)
+    request.add_header("content-type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def new_table(base: str, names: list[str], kinds: list[str] | None = None) -> dict[str, Any]:
+    """A table made through the API: seat 0 is the creator; ``kinds`` (default: bots after seat 0) says
+    which other seats are "human" (with an invite) or a bot level."""
+    kinds = kinds or ["human"] + ["easy"] * (len(names) - 1)
+    seats = [
+        {"kind": "human", "name": name}
+        if kind == "human" and s == 0
+        else {"kind": "human"}
+        if kind == "human"
+        else {"kind": "bot", "bot": kind, "name": name}
+        for s, (name, kind) in enumerate(zip(names, kinds, strict=True))
+    ]
+    table: dict[str, Any] = api(base, "POST", "/api/tables", {"seats": seats})
+    return table
+
+
+def sit_down(page: Page, base: str, table: dict[str, Any], name: str = "Ann") -> None:
+    """Open ``table`` in ``page`` as its creator, as the lobby would have left this browser: the seat's
+    credential, the invites and the player's name kept in localStorage."""
+    code = table["code"]
+    invites = [{"seat": s["seat"], "invite": s["invite"]} for s in table["seats"] if "invite" in s]
+    page.add_init_script(
+        f"localStorage.setItem('cf-token-{code}', {json.dumps(table['token'])});"
+        f"localStorage.setItem('cf-invites-{code}', {json.dumps(json.dumps(invites))});"
+        f"localStorage.setItem('cf-name', {json.dumps(name)});"
+    )
+    page.goto(f"{base}/t/{code}")
+    page.wait_for_function("() => window.chickenfoot && window.chickenfoot.state")

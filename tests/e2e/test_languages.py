@@ -166,7 +166,7 @@ def test_two_players_at_one_table_each_in_their_own_language(browser: Browser, s
         invite = ann.locator("#share .links a").first.get_attribute("href")
         assert invite is not None
         bo = bo_context.new_page()
-        bo.add_init_script("localStorage.setItem('cf-lang', 'lv')")
+        bo.add_init_script("localStorage.setItem('cf-lang', 'lv'); localStorage.setItem('cf-name', 'Bo')")
         bo_errors = watch_errors(bo)
         bo.goto(f"{server}{invite}")
         for page, lang in ((ann, "lt"), (bo, "lv")):

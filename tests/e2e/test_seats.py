@@ -16,6 +16,7 @@ def test_a_stranger_joins_an_open_table_by_code_and_a_reload_keeps_the_seat(
     page.goto(f"{server}/")
     page.wait_for_selector("#preset option", state="attached")
     page.select_option("#seat-count", "3")
+    page.fill("#my-name", "Ann")
     page.locator("#seats li").nth(1).locator(".seat-kind").select_option("human")
     page.check("#open-table")
     page.select_option("#turn-timer", "120")
@@ -33,9 +34,13 @@ def test_a_stranger_joins_an_open_table_by_code_and_a_reload_keeps_the_seat(
         cy.locator("#join-code").dispatch_event("change")
         cy.wait_for_function("() => document.querySelector('#join-kind').textContent.includes('is open')")
         cy.click("#join")
+        # A first visit: the page asks for a name before taking the seat, and remembers it.
+        cy.fill("#name-input", "  Cy  ")
+        cy.click("#name-dialog button[value=save]")
         cy.wait_for_url(re.compile(rf".*/t/{code}$"))
         cy.wait_for_function("() => window.chickenfoot && window.chickenfoot.state")
-        assert state(cy)["seat"] == 1
+        assert state(cy)["seat"] == 1 and state(cy)["names"][1] == "Cy"
+        assert cy.evaluate("localStorage.getItem('cf-name')") == "Cy"
         # The table now plays: on a human's turn everyone sees the turn timer's countdown.
         cy.wait_for_function(
             "() => !document.querySelector('#clock').hidden"

@@ -45,12 +45,18 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         bo.locator("#join-code").dispatch_event("change")
         bo.wait_for_function("() => document.querySelector('#join-kind').textContent.includes('invite-only')")
         bo.click("#join")
+        bo.click("#name-dialog button[value=cancel]")  # a first visit asks for a name: not yet
         bo.wait_for_function("() => document.querySelector('#lobby-error').textContent.includes('invite-only')")
         # Bo opens the invite: seated, and the address no longer holds anything secret.
         bo.goto(f"{server}{invite}")
         bo.wait_for_url(re.compile(rf".*/t/{code}$"))
         bo.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
-        assert state(bo)["seat"] == 1
+        assert state(bo)["seat"] == 1 and state(bo)["names"][1] == "Player 2"
+        # Seated on a first visit: asked for a name, which everyone then sees.
+        bo.fill("#name-input", "Bo")
+        bo.click("#name-dialog button[value=save]")
+        page.wait_for_function("() => window.chickenfoot.state.names[1] === 'Bo'")
+        assert page.locator('.player[data-seat="1"] .name').inner_text() == "Bo"
         bo.reload()  # back to the seat, not to the spectators
         bo.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
         assert state(bo)["seat"] == 1

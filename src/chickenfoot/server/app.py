@@ -15,7 +15,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
-from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
@@ -36,6 +35,7 @@ from chickenfoot.server.connection import (
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Expiry, Hub
 from chickenfoot.server.limiter import AddressLimits, Limiter
+from chickenfoot.server.protocol import MAX_NAME, printable_name
 from chickenfoot.server.pubsub import LocalPubSub
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
@@ -66,13 +66,7 @@ class Settings:
     """Sampled deals per move of the background reviews of finished matches."""
 
 
-def _printable(name: str) -> str:
-    if not name.isprintable():
-        raise PydanticCustomError("printable", "a name is one line of printable text")
-    return name
-
-
-Name = Annotated[str, StringConstraints(max_length=40), AfterValidator(_printable)]
+Name = Annotated[str, StringConstraints(max_length=MAX_NAME), AfterValidator(printable_name)]
 
 
 class SeatRequest(BaseModel):

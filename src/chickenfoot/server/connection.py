@@ -28,6 +28,7 @@ from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
     ConnectQuery,
     MoveMessage,
+    NameMessage,
     NextRoundMessage,
     PingMessage,
     ProtocolError,
@@ -320,6 +321,9 @@ async def answer(table: Table, seat: int | None, data: str | bytes) -> dict[str,
             return None
         if isinstance(request, MoveMessage):
             await table.act(seat, request.move, request.version)
+            return None
+        if isinstance(request, NameMessage):
+            await table.rename(seat, request.name)
             return None
         move, why = await table.hint(seat)
         return hint_message(move, why)

@@ -20,6 +20,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
 )
+from pydantic_core import PydanticCustomError
 
 from chickenfoot.i18n import english
 from chickenfoot.match import Match
@@ -82,6 +83,19 @@ MoveText = Annotated[str, StringConstraints(max_length=64), AfterValidator(_chec
 Version = Annotated[int, Field(ge=0, le=MAX_VERSION)]
 
 
+def printable_name(name: str) -> str:
+    """A player's name as given, if it is one line of printable text (it is shown as plain text, never markup)."""
+    if not name.isprintable():
+        raise PydanticCustomError("printable", "a name is one line of printable text")
+    return name
+
+
+MAX_NAME = 40
+PlayerName = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME), AfterValidator(printable_name)
+]
+
+
 class MoveMessage(_Message):
     """Play ``move`` (RULES.md notation, or ``draw``/``pass``) at table version ``version``."""
 
@@ -102,14 +116,22 @@ class NextRoundMessage(_Message):
     type: Literal["next_round"]
 
 
+class NameMessage(_Message):
+    """Set the sender's own name at the table (a seated player): one line of 1 to 40 printable characters."""
+
+    type: Literal["name"]
+    name: PlayerName
+
+
 class PingMessage(_Message):
     """Ask for a ``pong``."""
 
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[MoveMessage | HintMessage | NextRoundMessage | PingMessage, Field(discriminator="type")]
-CLIENT_MESSAGES: TypeAdapter[MoveMessage | HintMessage | NextRoundMessage | PingMessage] = TypeAdapter(ClientMessage)
+AnyClientMessage = MoveMessage | HintMessage | NextRoundMessage | NameMessage | PingMessage
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGES: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 class ConnectQuery(_Message):
@@ -143,10 +165,10 @@ def one_line(error: ValidationError, what: str) -> str:
     return f"{what}{''.join(f' field {part!r}' for part in where)}: {message}"[:300]
 
 
-_TYPES = ("move", "hint", "next_round", "ping")
+_TYPES = ("move", "hint", "next_round", "name", "ping")
 
 
-def parse_client_message(text: str | bytes) -> MoveMessage | HintMessage | NextRoundMessage | PingMessage:
+def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """A client message; raises :class:`ProtocolError` with one line naming what was wrong."""
     if isinstance(text, bytes):
         raise ProtocolError("binary frames are not part of the protocol: send JSON text")

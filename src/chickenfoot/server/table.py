@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -60,6 +61,9 @@ class Timing:
     """A cap on a bot's thinking per move (``None``: each level's own budget)."""
     cover_bot: str = DEFAULT_LEVEL
 
+
+RENAME_SECONDS = 5.0
+"""A seat may change its name once in this many seconds (each change is stored and announced to all)."""
 
 TURN_TIMERS = (30, 60, 120)
 """Seconds a human may take per turn, when the table has a turn timer."""
@@ -153,6 +157,8 @@ class Table:
         self._presence_epoch = 0
         self._log_cache: LogCache = {}
         self._log_round = 0
+        self._renamed: dict[int, float] = {}
+        """When each seat last changed its name (``time.monotonic()``)."""
         self.turn_started = config.playing_since or time.time()
         """When the current turn began (seconds since the epoch): the turn timer counts from it."""
 
@@ -235,6 +241,7 @@ class Table:
             state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
             state["open"], state["creator"] = self.config.open, self.config.creator
             state["turn_timer"], state["turn_deadline"] = self.config.turn_timer, self.turn_deadline()
+            state["free_seats"] = self.free_seats()
             body = dumps(state)
             if len(self._cache) > 64:
                 self._cache.clear()
@@ -343,6 +350,41 @@ class Table:
             await self.storage.update_config(self.code, self.config.to_json())
             await self._publish([], presence=True)
         self.schedule()
+
+    async def rename(self, seat: int | None, name: str) -> None:
+        """A seated player's new name (checked plain text), stored and announced to every client.
+
+        Raises :class:`ProtocolError` for a spectator, a bot's seat, a name changed too recently, or
+        a store that cannot keep it.
+        """
+        async with self.lock:
+            if seat is None or self.config.seats[seat].kind != "human":
+                raise ProtocolError(
+                    "only a player at the table can change their name", Said.of(Code.ERROR_RENAME_SPECTATOR)
+                )
+            entry = self.config.seats[seat]
+            if entry.name == name:
+                return
+            wait = self._renamed.get(seat, -RENAME_SECONDS) + RENAME_SECONDS - time.monotonic()
+            if wait > 0:
+                seconds = math.ceil(wait)
+                raise ProtocolError(
+                    f"you changed your name a moment ago: try again in {seconds} s",
+                    Said.of(Code.ERROR_RENAME_WAIT, seconds=seconds),
+                )
+            old, entry.name = entry.name, name
+            try:
+                await self.storage.update_config(self.code, self.config.to_json())
+            except Exception:
+                entry.name = old
+                log.exception("cannot store a new name at table %s", self.code)
+                raise ProtocolError(
+                    "your name could not be stored; try again shortly", Said.of(Code.ERROR_NAME_NOT_STORED)
+                ) from None
+            self._renamed[seat] = time.monotonic()
+            self._log_cache.clear()  # the log names the seat
+            renamed = Said.of(Code.EVENT_RENAMED, seat=seat, old=old)
+            await self._publish([{"kind": "renamed", "seat": seat, "move": None} | renamed.wire()], presence=True)
 
     async def replace_with_bot(self, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
         """Hand an absent player's seat to a bot for the rest of the match, after ``revoke`` of its credential.

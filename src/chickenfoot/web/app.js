@@ -2,11 +2,17 @@
 // The page never decides what is legal: it offers exactly the moves in the server's `legal`.
 
 import { Board } from "./board.js";
+import { BoardText } from "./boardtext.js";
+import { ConnectionBar } from "./connection.js";
 import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
-import { TableSocket, api, rememberSeat, seatSecret } from "./net.js";
+import { askName, savedName } from "./name.js";
+import { TableSocket, api, invitesOf, rememberSeat, seatSecret } from "./net.js";
+import { TurnNotice } from "./notice.js";
+import { renderPlayers } from "./players.js";
 import { setupTheme } from "./theme.js";
 import { parseTile, tileSvg } from "./tiles.js";
+import { renderWaiting } from "./waiting.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,11 +48,14 @@ class TablePage {
     this.finished = null; // the last finished round's STATE: its results stay up until closed
     this.hint = null; // {move, reason} for the current turn
     this.board = new Board($("board"), (move) => this.play(move));
+    this.boardText = new BoardText($("board-text"));
+    this.notice = new TurnNotice($("notice-sound"), $("notice-notify"), (text) => this.toast(text));
+    this.connection = new ConnectionBar($("connection"), () => this.socket.retryNow());
     this.socket = new TableSocket(code, token, {
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.onHint(hint),
       error: (message) => this.toast(say(message, this.state?.names)),
-      status: (up) => $("room").classList.toggle("offline", !up),
+      connection: (status) => this.onConnection(status),
     });
     this.bind();
   }
@@ -75,13 +84,22 @@ class TablePage {
     document.addEventListener("keydown", (e) => this.onKey(e));
   }
 
+  // Play is offered only at a table that has started, over a live connection.
   get myTurn() {
     const s = this.state;
-    return s && s.seat !== null && s.to_move === s.seat && !s.round_over && s.legal.length > 0;
+    const live = s?.status === "playing" && !this.socket.reconnecting;
+    return live && s.seat !== null && s.to_move === s.seat && !s.round_over && s.legal.length > 0;
+  }
+
+  onConnection(status) {
+    $("room").classList.toggle("offline", !status.up);
+    this.connection.update(status);
+    if (!status.up) this.selected = null;
+    if (this.state) this.render();
   }
 
   movesFor(tile) {
-    if (!this.state || !tile) return [];
+    if (!this.myTurn || !tile) return [];
     return this.state.legal.filter((m) => m !== "draw" && m !== "pass" && sameTile(tileOf(m), tile));
   }
 
@@ -94,16 +112,21 @@ class TablePage {
     if (this.myTurn && state.drawn && this.movesFor(state.drawn).length) this.selected = state.drawn;
     for (const event of events) {
       if (event.kind === "chicken_foot") this.banner();
+      if (event.kind === "renamed" && event.seat !== state.seat) this.toast(say(event, state.names));
     }
     if (!events.length && previous && state.layout.length > previous.layout.length) {
       const [tile, target] = state.layout[state.layout.length - 1];
       if (target && parseTile(tile)[0] === parseTile(tile)[1]) this.banner();
     }
     // The server names the move it makes for this seat (a sole draw or pass) and makes it shortly.
-    if (state.forced) {
+    if (state.forced && this.myTurn) {
       this.toast(t(state.forced === "draw" ? "move.auto_draw" : "move.auto_pass"));
     }
     if (state.round_over) this.finished = state;
+    if (this.welcome && state.seat !== null) {
+      this.welcome = false;
+      this.rename(state.names[state.seat], "");
+    }
     // A hint holds for the turn it was asked in (a presence update keeps the same legal moves).
     if (this.hint && !(this.myTurn && state.legal.includes(this.hint.move))) this.hint = null;
     this.render();
@@ -172,7 +195,8 @@ class TablePage {
       if (tile) this.select(tile);
     } else if (key === "tab" && this.selected) {
       e.preventDefault();
-      this.board.cycleTarget(e.shiftKey ? -1 : 1);
+      const move = this.board.cycleTarget(e.shiftKey ? -1 : 1);
+      if (move) this.boardText.say(moveWords(move));
     } else if (key === "enter" && index >= 0) {
       const move = this.board.focusedMove();
       if (move) this.play(move);
@@ -197,7 +221,15 @@ class TablePage {
     const s = this.state;
     $("room").hidden = false;
     $("room").textContent = s.code;
-    this.renderPlayers();
+    renderPlayers($("players"), s, {
+      rename: (name) => this.rename(name),
+      actions: (seat, name) => this.seatActions(seat, name),
+    });
+    renderWaiting($("waiting"), s, invitesOf(s.code), (url) => this.copy(url));
+    this.boardText.render(s);
+    const title = [t("ui.game_name"), s.code].join(" · ");
+    $("table-title").textContent = title; // the page's heading, for screen readers
+    this.notice.update(this.myTurn, title, s.code);
     this.renderStatus();
     this.renderHand();
     this.renderBoard();
@@ -213,41 +245,24 @@ class TablePage {
     this.board.render(this.state, this.selected, moves, this.hint?.move ?? null);
   }
 
-  renderPlayers() {
+  // The creator may hand an absent friend's seat to a bot for the rest of the match.
+  seatActions(seat, name) {
     const s = this.state;
-    const box = $("players");
-    box.replaceChildren(
-      ...s.names.map((name, seat) => {
-        const div = document.createElement("div");
-        div.className = "player";
-        div.dataset.seat = String(seat);
-        div.classList.toggle("turn", s.to_move === seat && !s.round_over);
-        div.classList.toggle("me", s.seat === seat);
-        const on = s.connected[seat];
-        const bot = s.kinds[seat] === "bot" || s.covered?.[seat];
-        const count = s.hand_sizes[seat];
-        const presence = t(on ? "table.connected" : "table.disconnected");
-        div.setAttribute("aria-label", t("table.player", { name, count, presence }));
-        div.innerHTML = `<span class="dot ${on ? "on" : ""}"></span>
-          <span class="name"></span>${bot ? '<span class="badge"></span>' : ""}
-          <span class="count">${count}</span><span aria-hidden="true">${'<i class="mini"></i>'.repeat(Math.min(count, 12))}</span>`;
-        div.querySelector(".dot").title = presence;
-        if (bot) div.querySelector(".badge").textContent = t("ui.bot");
-        div.querySelector(".name").textContent = s.seat === seat ? t("ui.name_you", { name }) : name;
-        // The creator may hand an absent friend's seat to a bot for the rest of the match.
-        if (s.seat === s.creator && seat !== s.seat && s.kinds[seat] === "human" && !on && !s.match_over) {
-          const replace = document.createElement("button");
-          replace.type = "button";
-          replace.className = "replace";
-          replace.textContent = t("ui.bot");
-          replace.title = t("table.replace_title", { name });
-          replace.setAttribute("aria-label", t("table.replace_title", { name }));
-          replace.addEventListener("click", () => this.replaceWithBot(seat, name));
-          div.appendChild(replace);
-        }
-        return div;
-      }),
-    );
+    const absent = s.kinds[seat] === "human" && !s.connected[seat] && !(s.free_seats ?? []).includes(seat);
+    if (s.seat !== s.creator || seat === s.seat || !absent || s.match_over) return [];
+    const replace = document.createElement("button");
+    replace.type = "button";
+    replace.className = "replace";
+    replace.textContent = t("ui.bot");
+    replace.title = t("table.replace_title", { name });
+    replace.setAttribute("aria-label", t("table.replace_title", { name }));
+    replace.addEventListener("click", () => this.replaceWithBot(seat, name));
+    return [replace];
+  }
+
+  async rename(current, offered = current) {
+    const name = await askName(offered);
+    if (name && name !== current) this.socket.send({ type: "name", name });
   }
 
   // The turn timer's countdown, from the table's deadline (the server's bot plays when it runs out).
@@ -280,7 +295,9 @@ class TablePage {
   renderStatus() {
     const s = this.state;
     let text;
-    if (s.match_over) text = t("match.over");
+    if (this.socket.reconnecting) text = t("connection.paused");
+    else if (s.status === "waiting") text = t("table.status_waiting");
+    else if (s.match_over) text = t("match.over");
     else if (s.round_over) text = t("round.over", { round: s.round });
     else if (s.phase === "empty") text = t("table.waiting_hub", { round: s.round, tile: `${s.start_double}-${s.start_double}` });
     else if (this.myTurn) text = s.phase === "foot" ? t("table.finish_foot", { tile: s.foot }) : s.phase === "hub" ? t("table.start_arm") : t("event.your_turn");
@@ -406,9 +423,9 @@ class TablePage {
   renderShare() {
     const s = this.state;
     const box = $("share");
-    const invites = JSON.parse(localStorage.getItem(`cf-invites-${s.code}`) ?? "[]");
+    const invites = invitesOf(s.code).map((i) => i.invite);
     box.innerHTML = `<h2 data-t="table.room"></h2><div class="row"><code id="room-code"></code>
-      <button type="button" id="copy" data-t="table.copy_link" data-t-aria-label="table.copy_invite"></button></div>
+      <button type="button" id="copy" data-t="table.copy_link" aria-describedby="room-kind"></button></div>
       <p class="muted" id="room-kind"></p><div class="links"></div>`;
     translatePage(box);
     box.querySelector("#room-code").textContent = s.code;
@@ -427,14 +444,16 @@ class TablePage {
     spectate.textContent = t("table.watch", { url: watch });
     links.appendChild(spectate);
     if (s.match_over) links.appendChild(replayLink(s.code));
-    box.querySelector("#copy").addEventListener("click", async () => {
-      try {
-        await navigator.clipboard.writeText(copyText);
-        this.toast(t("table.link_copied"));
-      } catch {
-        this.toast(copyText);
-      }
-    });
+    box.querySelector("#copy").addEventListener("click", () => this.copy(copyText));
+  }
+
+  async copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      this.toast(t("table.link_copied"));
+    } catch {
+      this.toast(text);
+    }
   }
 
   // The results of the last finished round, from its own STATE: they stay up, even once the next
@@ -458,9 +477,16 @@ class TablePage {
           : t("event.round_over.domino", { round: s.round, name: s.names[out] });
     const body = $("ro-body");
     body.replaceChildren();
+    // Who won the round: the fewest points left in hand (the one who went out, or on a blocked
+    // round whoever is caught with least).
+    const least = Math.min(...over.points);
+    const won = over.points.flatMap((points, seat) => (points === least ? [seat] : []));
+    const winners = document.createElement("p");
+    winners.className = "round-winner";
+    winners.textContent = say({ code: "round.won", names: won, count: won.length }, s.names);
     const note = document.createElement("p");
     note.textContent = t("round.scoring", { points: s.rules.double_blank_points });
-    body.append(note, this.scoreTable(s, true));
+    body.append(winners, note, this.scoreTable(s, true));
     if (s.match_over) {
       const win = document.createElement("p");
       win.className = "winner";
@@ -504,10 +530,7 @@ class TablePage {
 // the address then becomes the plain /t/CODE, so it never shows or shares a secret.
 async function claimInvite(code, invite) {
   try {
-    const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/claim`, {
-      invite,
-      name: localStorage.getItem("cf-name") || null,
-    });
+    const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { invite, name: savedName() || null });
     rememberSeat(code, seat.token);
     return null;
   } catch (err) {
@@ -523,7 +546,10 @@ async function start() {
   // is built in the language it opened with, so it opens again.
   languageSwitcher($("language"), () => {
     translatePage();
-    if (window.chickenfoot?.state) window.chickenfoot.render();
+    if (window.chickenfoot?.state) {
+      window.chickenfoot.render();
+      window.chickenfoot.connection.render();
+    }
     else if (!window.chickenfoot) location.reload();
   });
   const match = location.pathname.match(/^\/t\/([^/]+)/);
@@ -538,6 +564,8 @@ async function start() {
   if (invite) history.replaceState(null, "", `/t/${encodeURIComponent(code)}`);
   $("table").hidden = false;
   window.chickenfoot = new TablePage(code, seatSecret(code));
+  // A friend seated by an invite on their first visit is asked for a name at once.
+  window.chickenfoot.welcome = !!invite && !refused && !savedName();
   if (refused) window.chickenfoot.toast(t("table.watching_instead", { error: refused }));
 }
 

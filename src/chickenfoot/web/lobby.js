@@ -1,7 +1,8 @@
 // The lobby: create a table (preset, rounds, seats), join one by code, or watch one.
 
 import { t } from "./i18n.js";
-import { api, rememberSeat, seatSecret } from "./net.js";
+import { askName, rememberName, savedName } from "./name.js";
+import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -58,13 +59,13 @@ export async function showLobby() {
   };
   count.addEventListener("change", drawSeats);
   drawSeats();
-  $("my-name").value = localStorage.getItem("cf-name") ?? "";
+  $("my-name").value = savedName();
 
   $("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
-    const name = $("my-name").value.trim() || t("ui.you");
-    localStorage.setItem("cf-name", name);
+    const name = $("my-name").value.trim();
+    rememberName(name);
     const timer = $("turn-timer").value;
     const body = {
       preset: preset.value,
@@ -80,8 +81,7 @@ export async function showLobby() {
     try {
       const table = await api("POST", "/api/tables", body);
       rememberSeat(table.code, table.token);
-      const invites = table.seats.filter((s) => s.invite).map((s) => s.invite);
-      localStorage.setItem(`cf-invites-${table.code}`, JSON.stringify(invites));
+      rememberInvites(table.code, table.seats.filter((s) => s.invite).map(({ seat, invite }) => ({ seat, invite })));
       location.href = `/t/${table.code}`;
     } catch (err) {
       error.textContent = err.message;
@@ -99,9 +99,8 @@ export async function showLobby() {
       return;
     }
     try {
-      const seat = await api("POST", `/api/tables/${encodeURIComponent(code())}/join`, {
-        name: localStorage.getItem("cf-name") || $("my-name").value.trim() || t("lobby.guest"),
-      });
+      const name = savedName() || $("my-name").value.trim() || (await askName());
+      const seat = await api("POST", `/api/tables/${encodeURIComponent(code())}/join`, { name });
       rememberSeat(code(), seat.token);
       location.href = `/t/${code()}`;
     } catch (err) {

@@ -33,42 +33,116 @@ export function forgetSeat(code) {
   localStorage.removeItem(`cf-token-${code}`);
 }
 
+// The invite links of a table this browser created, [{seat, invite}], kept beside its seat.
+export function rememberInvites(code, invites) {
+  localStorage.setItem(`cf-invites-${code}`, JSON.stringify(invites));
+}
+
+export function invitesOf(code) {
+  try {
+    const invites = JSON.parse(localStorage.getItem(`cf-invites-${code}`) ?? "[]");
+    return Array.isArray(invites) ? invites.filter((i) => i && typeof i.invite === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+// Reconnecting waits 1, 2, 4, ... seconds (at most 30, each ±20% so that a table's clients do not
+// all return at once after a restart of the server).
+const FIRST_RETRY = 1000;
+const LAST_RETRY = 30_000;
+// Close codes after which trying again cannot help: a bad address, no such table.
+const FINAL = new Set([4400, 4404]);
+// A connection can die without closing (a phone's network gone, a server that hangs): after
+// HEARTBEAT of silence the page pings, and after SILENCE more without a word it gives the
+// connection up and reconnects; an attempt that has not opened after SILENCE is given up too.
+const HEARTBEAT = 20_000;
+const SILENCE = 10_000;
+
 export class TableSocket {
   constructor(code, token, handlers) {
     this.code = code;
     this.token = token;
-    this.handlers = handlers; // {state, hint, error, status}
+    this.handlers = handlers; // {state, hint, error, connection({up, attempt, retryAt})}
     this.version = null;
     this.closed = false;
+    this.attempt = 0; // failed attempts since the connection was last up
+    this.retryTimer = null;
+    this.retrying = false; // the connection was lost and is not back yet
+    addEventListener("online", () => this.retryNow());
     this.connect();
   }
 
   connect() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
     if (this.version !== null) params.set("since", String(this.version));
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}?${params}`);
     this.ws = ws;
-    ws.addEventListener("open", () => this.handlers.status(true));
+    this.heard = Date.now();
+    clearInterval(this.beat);
+    this.beat = setInterval(() => this.listen(ws), 2000);
     ws.addEventListener("message", (e) => {
+      this.heard = Date.now();
       const msg = JSON.parse(e.data);
       if (msg.type === "state") {
+        // Up again once the table's state is back, not merely the socket.
+        if (this.retrying) {
+          this.attempt = 0;
+          this.retrying = false;
+          this.handlers.connection({ up: true });
+        }
         this.version = msg.version;
         this.handlers.state(msg.state, msg.events ?? []);
       } else if (msg.type === "hint") this.handlers.hint(msg);
       else if (msg.type === "error" || msg.type === "service") this.handlers.error(msg);
     });
     ws.addEventListener("close", (e) => {
-      this.handlers.status(false);
-      if (this.closed || e.code === 4404 || e.code === 4400) return; // no such table, or a bad address
+      if (ws !== this.ws || this.closed || FINAL.has(e.code)) return;
       if (e.code === 4403 && this.token) {
         // The seat's credential was revoked (its seat went to a bot): watch instead.
         forgetSeat(this.code);
         this.token = null;
       } else if (e.code === 4403) return;
-      setTimeout(() => this.connect(), 1000);
+      this.retry();
     });
+  }
+
+  // The heartbeat: ping a quiet connection, give up a silent one.
+  listen(ws) {
+    if (ws !== this.ws || ws.readyState > WebSocket.OPEN) return; // closing: its close event retries
+    const quiet = Date.now() - this.heard;
+    const opening = ws.readyState === WebSocket.CONNECTING;
+    if (quiet >= (opening ? SILENCE : HEARTBEAT + SILENCE)) {
+      this.ws = null; // its close, whenever it comes, is no longer this socket's concern
+      ws.close();
+      this.retry();
+    } else if (!opening && quiet >= HEARTBEAT && !(this.pinged > this.heard)) {
+      this.pinged = Date.now();
+      this.send({ type: "ping" });
+    }
+  }
+
+  retry() {
+    this.attempt += 1;
+    this.retrying = true;
+    const delay = Math.min(LAST_RETRY, FIRST_RETRY * 2 ** (this.attempt - 1)) * (0.8 + Math.random() * 0.4);
+    this.retryDelay = delay; // the pause before this attempt (milliseconds)
+    this.retryAt = Date.now() + delay;
+    this.handlers.connection({ up: false, attempt: this.attempt, retryAt: this.retryAt });
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  // Try at once (the player asked, or the browser is back online) instead of waiting out the pause.
+  retryNow() {
+    if (this.retryTimer !== null) this.connect();
+  }
+
+  get reconnecting() {
+    return this.retrying;
   }
 
   send(message) {

@@ -1,0 +1,119 @@
+// The layout in words for screen readers: the hub, then each arm as a line from the centre out
+// ("Arm 2: 9-4, 4-2, open end 2"), a chicken foot's toes as lines of their own within its line. A
+// polite live region says which line a newly played tile went to. The SVG board is only a picture.
+
+import { t } from "./i18n.js";
+import { parseTile } from "./tiles.js";
+
+const sameTile = (a, b) => parseTile(a).join("-") === parseTile(b).join("-");
+
+export class BoardText {
+  constructor(box) {
+    this.box = box; // holds the lists
+    this.live = box.querySelector("[aria-live]");
+    this.lists = box.querySelector(".lines");
+    this.shown = null; // the layout last described: [round, tiles played]
+  }
+
+  render(state) {
+    const { layout, open_ends: openEnds, rules } = state;
+    const children = new Map();
+    for (const [tile, target] of layout) {
+      if (target) children.set(target, [...(children.get(target) ?? []), tile]);
+    }
+    const openAt = new Map(openEnds.map(([tile, number]) => [tile, number]));
+    const lineOf = new Map(); // tile -> the text of its line, for the live region
+    const describe = (first, inner) => this.line(first, inner, children, openAt, rules.toes, lineOf);
+    let items = [];
+    if (!layout.length) {
+      const hub = `${state.start_double}-${state.start_double}`;
+      items = [this.item(t("open.empty", { tile: hub }))];
+    } else {
+      const hub = layout[0][0];
+      const number = parseTile(hub)[0];
+      const arms = children.get(hub) ?? [];
+      const list = document.createElement("ol");
+      arms.forEach((first, i) => {
+        const { words, toes } = describe(first, number);
+        list.append(this.item(t("a11y.arm", { n: i + 1, tiles: words }), toes));
+        for (const tile of this.tilesOf(first, children)) lineOf.set(tile, t("a11y.arm", { n: i + 1, tiles: words }));
+      });
+      for (let i = arms.length; i < rules.hub_arms; i++) {
+        const words = [t("a11y.not_started"), t("a11y.open_end", { number })].join(", ");
+        list.append(this.item(t("a11y.arm", { n: i + 1, tiles: words })));
+      }
+      items = [this.item(t("a11y.hub", { tile: hub }), list)];
+    }
+    this.lists.replaceChildren(...items);
+    this.announce(state, lineOf);
+  }
+
+  // One line from `first` (touching the number `inner`) outwards: its tiles in reading order, each
+  // turned so that the number nearer the centre comes first, then its open end or its chicken foot.
+  line(first, inner, children, openAt, toeCount, lineOf) {
+    const words = [];
+    let tile = first;
+    let number = inner;
+    for (;;) {
+      const [a, b] = parseTile(tile);
+      const outer = a === number ? b : a;
+      words.push(`${number}-${outer}`);
+      number = outer;
+      const next = children.get(tile) ?? [];
+      if (a === b) {
+        // A double (not the hub) is a chicken foot: its toes are the lines that go on from it.
+        words.push(t("a11y.foot"));
+        const toes = document.createElement("ol");
+        next.forEach((toe, i) => {
+          const inner = this.line(toe, number, children, openAt, toeCount, lineOf);
+          const text = t("a11y.toe", { n: i + 1, tile, tiles: inner.words });
+          toes.append(this.item(text, inner.toes));
+          for (const played of this.tilesOf(toe, children)) lineOf.set(played, text);
+        });
+        for (let i = next.length; i < toeCount; i++) {
+          const rest = [t("a11y.not_started"), t("a11y.open_end", { number })].join(", ");
+          toes.append(this.item(t("a11y.toe", { n: i + 1, tile, tiles: rest })));
+        }
+        return { words: words.join(", "), toes };
+      }
+      if (!next.length) {
+        if (openAt.has(tile)) words.push(t("a11y.open_end", { number: openAt.get(tile) }));
+        return { words: words.join(", "), toes: null };
+      }
+      tile = next[0];
+    }
+  }
+
+  // The tiles of a line from `first` outwards, up to and including a double that ends it.
+  tilesOf(first, children) {
+    const tiles = [];
+    for (let tile = first; tile; tile = (children.get(tile) ?? [])[0]) {
+      tiles.push(tile);
+      const [a, b] = parseTile(tile);
+      if (a === b) break;
+    }
+    return tiles;
+  }
+
+  item(text, sublist = null) {
+    const li = document.createElement("li");
+    li.append(text);
+    if (sublist) li.append(sublist);
+    return li;
+  }
+
+  // A single new tile on the same round's layout is read out with the line it went to.
+  announce(state, lineOf) {
+    const shown = this.shown;
+    this.shown = [state.round, state.layout.length];
+    if (!shown || shown[0] !== state.round || state.layout.length !== shown[1] + 1) return;
+    const [tile] = state.layout[state.layout.length - 1];
+    const line = [...lineOf].find(([played]) => sameTile(played, tile))?.[1] ?? t("a11y.hub", { tile });
+    this.live.textContent = t("a11y.changed", { tile, line });
+  }
+
+  // The board's keyboard focus (Tab through the places for the selected tile), read out.
+  say(text) {
+    this.live.textContent = text;
+  }
+}

@@ -1,0 +1,84 @@
+// "Your turn", noticed from elsewhere: the tab's title and icon say it; on request (remembered,
+// off until turned on) a short chime made with Web Audio and a browser notification while the
+// tab is hidden.
+
+import { t } from "./i18n.js";
+
+const SOUND = "cf-notice-sound";
+const NOTIFY = "cf-notice-notify";
+
+// The header's logo as the tab's icon; on your turn a filled disc with it, so the tab shows the
+// change by shape as well as by colour.
+const LOGO = '<path d="M12 21V11M12 11L5 4M12 11V3M12 11l7-7" fill="none" stroke-width="2.6" stroke-linecap="round"/>';
+const icon = (body) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">${body}</svg>`)}`;
+const IDLE_ICON = icon(`<g stroke="#d9480f">${LOGO}</g>`);
+const TURN_ICON = icon(`<circle cx="12" cy="12" r="12" fill="#d9480f"/><g stroke="#fff" transform="translate(2.4 2.4) scale(0.8)">${LOGO}</g>`);
+
+export class TurnNotice {
+  constructor(sound, notify, say) {
+    this.sound = sound; // the two checkboxes
+    this.notify = notify;
+    this.say = say; // shows a short message to the player
+    this.myTurn = false;
+    this.favicon = document.getElementById("favicon");
+    sound.checked = localStorage.getItem(SOUND) === "on";
+    notify.checked = localStorage.getItem(NOTIFY) === "on" && "Notification" in window && Notification.permission === "granted";
+    sound.addEventListener("change", () => {
+      localStorage.setItem(SOUND, sound.checked ? "on" : "off");
+      if (sound.checked) this.chime(); // also unlocks audio: browsers allow it after a click
+    });
+    notify.addEventListener("change", () => this.askToNotify());
+  }
+
+  async askToNotify() {
+    const notify = this.notify;
+    if (notify.checked) {
+      const allowed = "Notification" in window && (await Notification.requestPermission()) === "granted";
+      if (!allowed) {
+        notify.checked = false;
+        this.say(t("notice.blocked"));
+      }
+    }
+    localStorage.setItem(NOTIFY, notify.checked ? "on" : "off");
+  }
+
+  // Called with every state: whether this player is to move, the page's title and the table's code.
+  update(myTurn, title, code) {
+    document.title = myTurn ? t("notice.title", { title }) : title;
+    this.favicon.href = myTurn ? TURN_ICON : IDLE_ICON;
+    if (myTurn && !this.myTurn) {
+      if (this.sound.checked) this.chime();
+      if (this.notify.checked && document.hidden && Notification.permission === "granted") {
+        const note = new Notification(t("event.your_turn"), { body: t("notice.body", { code }), tag: `cf-turn-${code}` });
+        note.addEventListener("click", () => {
+          window.focus();
+          note.close();
+        });
+      }
+    }
+    this.myTurn = myTurn;
+  }
+
+  // Two short rising tones, a third of a second in all.
+  chime() {
+    this.audio ??= new AudioContext();
+    const audio = this.audio;
+    audio.resume();
+    const now = audio.currentTime;
+    for (const [start, pitch] of [
+      [0, 660],
+      [0.14, 880],
+    ]) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.type = "sine";
+      tone.frequency.value = pitch;
+      gain.gain.setValueAtTime(0.0001, now + start);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + start + 0.18);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now + start);
+      tone.stop(now + start + 0.2);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+"""A player's name: set when the seat is taken, changed later with the ``name`` message, and the
+seats still free while a table waits (the STATE's ``free_seats``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from .conftest import Player, claim_invite, create_table, seat_players
+
+HUMAN = {"kind": "human"}
+
+
+def test_free_seats_name_who_is_still_missing(client: TestClient) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN, {"kind": "bot"}, HUMAN], claim=False)
+    code = table["code"]
+    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
+        ann = Player(ws)
+        state = ann.until_state(lambda s: True)
+        assert state["status"] == "waiting" and state["free_seats"] == [1, 3]
+        claim_invite(client, table["seats"][3]["invite"], "Di")
+        state = ann.until_state(lambda s: s["free_seats"] == [1])
+        assert state["names"][3] == "Di" and state["status"] == "waiting"
+        claim_invite(client, table["seats"][1]["invite"], "Bo")
+        state = ann.until_state(lambda s: s["free_seats"] == [])
+        assert state["status"] == "playing"
+
+
+def test_a_new_name_is_stored_and_announced_to_everyone(make_client: Callable[..., TestClient]) -> None:
+    client = make_client()
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN])
+    code = table["code"]
+    with ExitStack() as stack:
+        players = seat_players(client, table, stack)
+        watcher = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}")))
+        for player in (*players.values(), watcher):
+            player.until_state(lambda s: all(s["connected"]))
+        players[1].send({"type": "name", "name": "  Bo <b>the bold</b>  "})
+        for player in (*players.values(), watcher):
+            state = player.until_state(lambda s: s["names"][1] != "Player 2")
+            assert state["names"] == ["Ann", "Bo <b>the bold</b>"]  # trimmed; plain text, kept as typed
+            states = [m for m in player.messages if m["type"] == "state"]
+            at = next(i for i, m in enumerate(states) if any(e["kind"] == "renamed" for e in m["events"]))
+            assert states[at]["events"] == [
+                {"kind": "renamed", "seat": 1, "move": None, "code": "event.renamed", "old": "Player 2"}
+            ]
+            # A name is no game action: the version stays, so no move in flight becomes stale.
+            assert states[at]["version"] == states[at - 1]["version"]
+    # Stored with the table: a server started afresh on the same database reads it back.
+    again = make_client()
+    assert [seat["name"] for seat in again.get(f"/api/tables/{code}").json()["seats"]] == ["Ann", "Bo <b>the bold</b>"]
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("", "at least 1 character"),
+        ("   ", "at least 1 character"),
+        ("x" * 41, "at most 40 characters"),
+        ("Bo\nBobby", "one line of printable text"),
+        ("Bo\u202eyb", "one line of printable text"),
+        (7, "valid string"),
+    ],
+)
+def test_a_bad_name_is_refused_in_one_line_and_changes_nothing(client: TestClient, name: Any, problem: str) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot"}])
+    with client.websocket_connect(f"/ws/{table['code']}?token={table['token']}") as ws:
+        ann = Player(ws)
+        ann.until_state(lambda s: True)
+        ann.send({"type": "name", "name": name})
+        error = ann.until(lambda m: m["type"] == "error")
+        assert problem in error["message"] and "\n" not in error["message"]
+        ann.send({"type": "ping"})
+        ann.until(lambda m: m["type"] == "pong")
+        assert ann.state["names"][0] == "Ann"
+
+
+def test_spectators_cannot_rename_and_renames_are_spaced(client: TestClient) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot"}])
+    code = table["code"]
+    with (
+        client.websocket_connect(f"/ws/{code}?token={table['token']}") as seated,
+        client.websocket_connect(f"/ws/{code}") as watching,
+    ):
+        ann, eve = Player(seated), Player(watching)
+        eve.until_state(lambda s: True)
+        eve.send({"type": "name", "name": "Eve"})
+        assert eve.until(lambda m: m["type"] == "error")["code"] == "error.rename_spectator"
+        ann.until_state(lambda s: True)
+        ann.send({"type": "name", "name": "Annie"})
+        ann.until_state(lambda s: s["names"][0] == "Annie")
+        ann.send({"type": "name", "name": "Anna"})
+        error = ann.until(lambda m: m["type"] == "error")
+        assert error["code"] == "error.rename_wait" and 1 <= error["seconds"] <= 5
+        ann.send({"type": "name", "name": "Annie"})  # the name it has already: nothing to do, nothing refused
+        ann.send({"type": "ping"})
+        assert ann.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+        assert ann.state["names"][0] == "Annie"
