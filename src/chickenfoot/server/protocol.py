@@ -108,8 +108,27 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[MoveMessage | HintMessage | NextRoundMessage | PingMessage, Field(discriminator="type")]
-CLIENT_MESSAGES: TypeAdapter[MoveMessage | HintMessage | NextRoundMessage | PingMessage] = TypeAdapter(ClientMessage)
+class ChatMessage(_Message):
+    """Say one line of plain text to the table (players and spectators; the server says who)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=MAX_MESSAGE_BYTES)
+
+
+Reaction = Literal["good_game", "well_played", "chicken_foot", "thanks"]
+"""Quick reactions: each is the message ``chat.reaction.<reaction>``, shown in every reader's language."""
+
+
+class ReactMessage(_Message):
+    """Send a quick reaction to the table's chat."""
+
+    type: Literal["react"]
+    reaction: Reaction
+
+
+AnyClientMessage = MoveMessage | HintMessage | NextRoundMessage | PingMessage | ChatMessage | ReactMessage
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGES: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 class ConnectQuery(_Message):
@@ -143,10 +162,10 @@ def one_line(error: ValidationError, what: str) -> str:
     return f"{what}{''.join(f' field {part!r}' for part in where)}: {message}"[:300]
 
 
-_TYPES = ("move", "hint", "next_round", "ping")
+_TYPES = ("move", "hint", "next_round", "ping", "chat", "react")
 
 
-def parse_client_message(text: str | bytes) -> MoveMessage | HintMessage | NextRoundMessage | PingMessage:
+def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """A client message; raises :class:`ProtocolError` with one line naming what was wrong."""
     if isinstance(text, bytes):
         raise ProtocolError("binary frames are not part of the protocol: send JSON text")
