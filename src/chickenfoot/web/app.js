@@ -2,6 +2,8 @@
 // The page never decides what is legal: it offers exactly the moves in the server's `legal`.
 
 import { Board } from "./board.js";
+import { Chat } from "./chat.js";
+import { Company } from "./company.js";
 import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { TableSocket, api, rememberSeat, seatSecret } from "./net.js";
@@ -42,7 +44,11 @@ class TablePage {
     this.finished = null; // the last finished round's STATE: its results stay up until closed
     this.hint = null; // {move, reason} for the current turn
     this.board = new Board($("board"), (move) => this.play(move));
+    this.chat = new Chat((message) => this.socket.send(message));
+    this.company = new Company(this);
     this.socket = new TableSocket(code, token, {
+      chat: (message) => this.chat.receive(message),
+      rematch: (message) => this.company.onRematch(message),
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.onHint(hint),
       error: (message) => this.toast(say(message, this.state?.names)),
@@ -206,6 +212,8 @@ class TablePage {
     this.renderShare();
     this.renderHint();
     this.renderRoundOver();
+    this.chat.render(s.names);
+    this.company.render(s);
   }
 
   renderBoard() {
@@ -224,7 +232,7 @@ class TablePage {
         div.classList.toggle("turn", s.to_move === seat && !s.round_over);
         div.classList.toggle("me", s.seat === seat);
         const on = s.connected[seat];
-        const bot = s.kinds[seat] === "bot" || s.covered?.[seat];
+        const bot = s.kinds[seat] === "bot" || s.covered?.[seat] || s.left?.[seat];
         const count = s.hand_sizes[seat];
         const presence = t(on ? "table.connected" : "table.disconnected");
         div.setAttribute("aria-label", t("table.player", { name, count, presence }));
@@ -232,7 +240,7 @@ class TablePage {
           <span class="name"></span>${bot ? '<span class="badge"></span>' : ""}
           <span class="count">${count}</span><span aria-hidden="true">${'<i class="mini"></i>'.repeat(Math.min(count, 12))}</span>`;
         div.querySelector(".dot").title = presence;
-        if (bot) div.querySelector(".badge").textContent = t("ui.bot");
+        if (bot) div.querySelector(".badge").textContent = s.left?.[seat] ? t("table.left") : t("ui.bot");
         div.querySelector(".name").textContent = s.seat === seat ? t("ui.name_you", { name }) : name;
         // The creator may hand an absent friend's seat to a bot for the rest of the match.
         if (s.seat === s.creator && seat !== s.seat && s.kinds[seat] === "human" && !on && !s.match_over) {
@@ -244,6 +252,7 @@ class TablePage {
           replace.setAttribute("aria-label", t("table.replace_title", { name }));
           replace.addEventListener("click", () => this.replaceWithBot(seat, name));
           div.appendChild(replace);
+          this.company.seatButtons(div, seat, name);
         }
         return div;
       }),

@@ -31,7 +31,7 @@ export class TableSocket {
   constructor(code, token, handlers) {
     this.code = code;
     this.token = token;
-    this.handlers = handlers; // {state, hint, error, status}
+    this.handlers = handlers; // {state, hint, error, status, chat, rematch}
     this.version = null;
     this.closed = false;
     this.connect();
@@ -52,6 +52,8 @@ export class TableSocket {
         this.handlers.state(msg.state, msg.events ?? []);
       } else if (msg.type === "hint") this.handlers.hint(msg);
       else if (msg.type === "error" || msg.type === "service") this.handlers.error(msg);
+      else if (msg.type === "chat") this.handlers.chat(msg);
+      else if (msg.type === "rematch") this.handlers.rematch(msg);
     });
     ws.addEventListener("close", (e) => {
       this.handlers.status(false);
