@@ -25,9 +25,10 @@ class PublicRequest(SeatRequest):
 
 
 async def greetings(table: Table) -> list[dict[str, Any]]:
-    """What a client gets after its first state: the chat's kept lines, and the rematch if one is asked for."""
+    """What a client gets after its first state: the chat's kept lines (if any), and the rematch if one is asked for."""
     try:
-        messages = [await chat.history(table)]
+        lines = await chat.history(table)
+        messages = [lines] if lines["lines"] else []
         if table.match.is_over() and (offer := await rematch.status(table)) is not None:
             messages.append(offer)
     except StorageUnavailable:

@@ -35,9 +35,9 @@ export class Company {
   render(s) {
     const seated = s.seat !== null;
     const creator = seated && s.seat === s.creator;
-    $("company").hidden = !seated;
     $("leave").hidden = !seated || !!s.match_over;
     $("public-toggle").hidden = !creator || !!s.match_over;
+    $("company").hidden = $("leave").hidden && $("public-toggle").hidden;
     $("table-public").checked = !!s.public;
     this.renderRematch(s);
   }
