@@ -12,9 +12,10 @@ import httpx
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from .conftest import watch_errors
-from .helpers import create_table, shot, state
+from .helpers import ARTIFACTS, create_table, shot, state
 
 PLAYING = "() => window.chickenfoot && window.chickenfoot.state"
+HUMAN = {"kind": "human"}
 
 
 @contextmanager
@@ -31,6 +32,14 @@ def person(browser: Browser, phone: bool = False) -> Iterator[Page]:
     finally:
         context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+def card(page: Page, selector: str, name: str) -> None:
+    """A screenshot of the card holding ``selector`` (a test artifact)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(selector).locator("xpath=ancestor::*[contains(@class, 'card')][1]").screenshot(
+        path=str(ARTIFACTS / f"{name}.png")
+    )
 
 
 def seated(page: Page, url: str) -> None:
@@ -95,14 +104,20 @@ def test_public_tables_in_the_lobby_leaving_and_coming_back(browser: Browser, pa
     code = state(page)["code"]
     assert state(page)["public"] is True and state(page)["open"] is True
     page.on("dialog", lambda dialog: dialog.accept())
+    other = httpx.post(
+        f"{server}/api/tables",
+        json={
+            "public": True,
+            "seats": [{"kind": "human", "name": "Eve"}, HUMAN, HUMAN, {"kind": "bot", "bot": "hard"}],
+        },
+    )
+    assert other.status_code == 201
     with person(browser) as bo, person(browser) as cy:
         bo.goto(f"{server}/")
         bo.fill("#my-name", "Bo")
         listed = bo.locator(f"#open-tables li[data-code='{code}']")
         listed.wait_for()
         assert "waiting for players" in listed.inner_text() and "1 seat free" in listed.inner_text()
-        bo.locator("#open-tables").scroll_into_view_if_needed()
-        shot(bo, "company-lobby")
         listed.get_by_role("button", name="Join").click()
         bo.wait_for_url(re.compile(rf".*/t/{code}$"))
         bo.wait_for_function(PLAYING)
@@ -113,6 +128,7 @@ def test_public_tables_in_the_lobby_leaving_and_coming_back(browser: Browser, pa
             "c => document.querySelector(`#open-tables li[data-code=\"${c}\"]`)?.textContent.includes('in play')",
             arg=code,
         )
+        card(cy, "#open-tables", "company-lobby")
         # Bo leaves: a bot plays the seat, and Ann sees it.
         bo.click("#leave")
         bo.wait_for_url(f"{server}/")
