@@ -63,7 +63,10 @@ def test_only_the_last_lines_are_kept(make_client: Callable[..., TestClient]) ->
     assert lines[0]["text"] == "line 7" and lines[-1]["text"] == f"line {chat.KEPT + 6}"
 
 
-def test_a_chat_flood_is_refused_beyond_the_chat_budget(client: TestClient) -> None:
+def test_a_chat_flood_is_refused_beyond_the_chat_budget(make_client: Callable[..., TestClient]) -> None:
+    # The chat allowance refills slowly here, so a loaded machine cannot make room for another line.
+    limits = ConnectionLimits(rate_burst=10_000, rate_per_second=10_000.0, chat_per_second=0.001)
+    client = make_client(connection=limits)
     table = create_table(client, [HUMAN, BOT])
     with client.websocket_connect(f"/ws/{table['code']}") as ws:
         flooder = Player(ws)

@@ -345,10 +345,7 @@ class Table:
             entry.taken = True
             if name:
                 entry.name = name
-                self._log_cache.clear()  # the log names the seat
-            self._start_clock()
-            await self.storage.update_config(self.code, self.config.to_json())
-            await self._publish([], presence=True)
+            await self.store_config([])
         self.schedule()
 
     async def replace_with_bot(self, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
@@ -363,14 +360,11 @@ class Table:
             if self.connections[seat]:
                 raise LookupError(f"seat {seat} is connected: only an absent player's seat can go to a bot")
             await revoke()
-            entry.kind, entry.bot, entry.taken = "bot", level, True
+            entry.kind, entry.bot, entry.taken, entry.left = "bot", level, True, False
             entry.name = f"{level.capitalize()} bot {seat + 1}"
-            self._log_cache.clear()
             self.bots[seat] = make_bot(level, self.config.seed + seat)
             self.covered.discard(seat)
-            self._start_clock()
-            await self.storage.update_config(self.code, self.config.to_json())
-            await self._publish([], presence=True)
+            await self.store_config([])
         self.schedule()
 
     async def store_config(self, events: list[dict[str, Any]]) -> None:
