@@ -30,6 +30,7 @@ EventKind = Literal[
     "connected",
     "disconnected",
     "renamed",
+    "left",
 ]
 """The kinds of event the protocol sends (docs/protocol.md); kind ``k`` is worded by the codes ``event.k...``."""
 
@@ -79,6 +80,7 @@ class Code(Enum):
     EVENT_DISCONNECTED = msg("event.disconnected", "{name} left the table")
     EVENT_COVERED = msg("event.covered", "A bot plays for {name} until they return")
     EVENT_RENAMED = msg("event.renamed", "{old} is now called {name}")
+    EVENT_LEFT = msg("event.left", "{name} left the match: a bot plays for them until they come back")
 
     # --- moves in words (hints, forced moves, the board's targets)
     MOVE_HUB = msg("move.hub", "place the hub {tile}")
@@ -443,6 +445,50 @@ class Code(Enum):
     INVALID_TYPE = msg("invalid.type", "a value of the wrong type")
     INVALID_NAME = msg("invalid.name", "a name is one line of printable text")
     INVALID_OTHER = msg("invalid.other", "not a valid value")
+
+    # --- company at the table: chat, reactions, leaving, reopening, public tables, rematch
+    CHAT_TITLE = msg("chat.title", "Chat")
+    CHAT_PLACEHOLDER = msg("chat.placeholder", "Say something to the table")
+    CHAT_SEND = msg("chat.send", "Send")
+    CHAT_MUTE = msg("chat.mute", "Mute the chat")
+    CHAT_MUTED = nmsg("chat.muted", "Chat muted: {count} new line", "Chat muted: {count} new lines")
+    CHAT_WATCHER = msg("chat.watcher", "Spectator")
+    CHAT_REACTIONS = msg("chat.reactions", "Quick reactions")
+    CHAT_REACTION_GOOD_GAME = msg("chat.reaction.good_game", "Good game")
+    CHAT_REACTION_WELL_PLAYED = msg("chat.reaction.well_played", "Well played")
+    CHAT_REACTION_CHICKEN_FOOT = msg("chat.reaction.chicken_foot", "Chicken foot!")
+    CHAT_REACTION_THANKS = msg("chat.reaction.thanks", "Thanks")
+    ERROR_CHAT_LINE = msg("error.chat_line", "A chat line is one line of 1 to {limit} characters")
+    ERROR_CHAT_SLOW_DOWN = msg("error.chat_slow_down", "You are chatting too fast: wait a moment")
+    TABLE_LEAVE = msg("table.leave", "Leave the table")
+    TABLE_LEAVE_CONFIRM = msg(
+        "table.leave_confirm", "Leave this match? A bot plays your seat; you can come back while the match lasts."
+    )
+    TABLE_LEFT = msg("table.left", "left")
+    TABLE_REOPEN = msg("table.reopen", "Reopen")
+    TABLE_REOPEN_TITLE = msg("table.reopen_title", "Give {name}'s seat to someone else with a new invite link")
+    TABLE_REOPEN_CONFIRM = msg(
+        "table.reopen_confirm", "Give {name}'s seat to someone else? {name}'s link to this table stops working."
+    )
+    TABLE_PUBLIC = msg("table.public", "List this table in the lobby")
+    LOBBY_PUBLIC_TABLE = msg(
+        "lobby.public_table", "Public: list the table in the lobby, where anyone may join or watch"
+    )
+    LOBBY_OPEN_TABLES = msg("lobby.open_tables", "Open tables")
+    LOBBY_NO_OPEN_TABLES = msg("lobby.no_open_tables", "No public table right now: create one!")
+    LOBBY_LISTING_RULES = nmsg("lobby.listing.rules", "double-{pips}, {count} round", "double-{pips}, {count} rounds")
+    LOBBY_LISTING_PLAYERS = nmsg("lobby.listing.players", "{count} player", "{count} players")
+    LOBBY_LISTING_FREE = nmsg("lobby.listing.free", "{count} seat free", "{count} seats free")
+    LOBBY_LISTING_BOTS = nmsg("lobby.listing.bots", "{count} bot", "{count} bots")
+    LOBBY_LISTING_WAITING = msg("lobby.listing.waiting", "waiting for players")
+    LOBBY_LISTING_PLAYING = msg("lobby.listing.playing", "in play")
+    LOBBY_YOUR_TABLES = msg("lobby.your_tables", "Your tables")
+    LOBBY_BACK = msg("lobby.back", "Back to {code}")
+    REMATCH_OFFER = msg("rematch.offer", "Same seats, new match")
+    REMATCH_WANTED = nmsg("rematch.wanted", "{names} wants a rematch", "{names} want a rematch")
+    REMATCH_WAITING = msg("rematch.waiting", "Waiting for {names}")
+    REMATCH_READY = msg("rematch.ready", "The new match is at table {code}")
+    REMATCH_GO = msg("rematch.go", "Go to the new match")
 
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")

@@ -24,6 +24,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
+from chickenfoot.server.company import company_router
 from chickenfoot.server.connection import (
     CLOSE_BAD_TOKEN,
     CLOSE_FLOODING,
@@ -35,6 +36,7 @@ from chickenfoot.server.connection import (
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Expiry, Hub
 from chickenfoot.server.limiter import AddressLimits, Limiter
+from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.protocol import MAX_NAME, printable_name
 from chickenfoot.server.pubsub import LocalPubSub
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
@@ -82,6 +84,8 @@ class CreateRequest(BaseModel):
     seats: list[SeatRequest] = Field(min_length=2, max_length=MAX_PLAYERS)
     open: bool = False
     """Anyone with the room code may take a free seat (otherwise only invited friends)."""
+    public: bool = False
+    """Listed in the lobby (and so open)."""
     turn_timer: Literal[30, 60, 120] | None = None
     """Seconds per human turn; when absent, 60 with friends seated and off against bots only."""
 
@@ -126,7 +130,15 @@ def table_config(request: CreateRequest) -> TableConfig:
     friends = sum(seat.kind == "human" for seat in seats) > 1
     timer = request.turn_timer if "turn_timer" in request.model_fields_set else (60 if friends else None)
     assert timer is None or timer in TURN_TIMERS
-    return TableConfig(rules, seats, secrets.randbits(62), creator=creator, open=request.open, turn_timer=timer)
+    return TableConfig(
+        rules,
+        seats,
+        secrets.randbits(62),
+        creator=creator,
+        open=request.open or request.public,
+        public=request.public,
+        turn_timer=timer,
+    )
 
 
 def bot_level(level: str) -> str:
@@ -150,6 +162,7 @@ def summary(table: Table) -> dict[str, Any]:
         ],
         "status": table.status,
         "open": table.config.open,
+        "public": table.config.public,
         "turn_timer": table.config.turn_timer,
         "round": table.match.round_number,
         "totals": table.match.totals(),
@@ -160,7 +173,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     storage = Storage(settings.database_url or default_database_url())
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
-    hub = Hub(storage, FinishWatch(LocalPubSub(), reviews.request), settings.timing, settings.expiry)
+    listing = Lobby(storage)
+
+    def finished(code: str) -> None:
+        reviews.request(code)
+        listing.finished(code)
+
+    hub = Hub(storage, FinishWatch(LocalPubSub(), finished), settings.timing, settings.expiry)
     limiter = Limiter(settings.addresses)
 
     @asynccontextmanager
@@ -243,6 +262,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "seat": creator,
             "token": token,
             "open": table.config.open,
+            "public": table.config.public,
             "turn_timer": table.config.turn_timer,
             "seats": [
                 {"seat": s, "kind": seat.kind} | ({"invite": f"/t/{code}?invite={invites[s]}"} if s in invites else {})
@@ -298,6 +318,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return table.match.record()
 
     app.include_router(replay_router(hub.get, reviews, settings.web_dir))
+    app.include_router(company_router(hub, listing, get_table, summary))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

@@ -23,15 +23,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
+from chickenfoot.server import chat, company
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
+    ChatMessage,
     ConnectQuery,
     MoveMessage,
     NameMessage,
     NextRoundMessage,
     PingMessage,
     ProtocolError,
+    ReactMessage,
     dumps,
     error_message,
     hint_message,
@@ -71,6 +74,9 @@ class ConnectionLimits:
     """Replies and notices waiting for one client; beyond that the server stops reading from it."""
     send_timeout: float = 5.0
     """Seconds one message may wait for the client to read before it is disconnected as not reading."""
+    chat_burst: int = 5
+    chat_per_second: float = 0.5
+    """Chat lines and reactions: ``chat_burst`` at once, then one every two seconds (within the message budget)."""
 
 
 class TokenBucket:
@@ -162,6 +168,7 @@ class Connection:
         self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second)
         # Messages over budget are refused one by one until this second allowance runs out too.
         self.strikes = TokenBucket(limits.rate_burst, 1.0)
+        self.chat_budget = TokenBucket(limits.chat_burst, limits.chat_per_second)
         self.farewell: tuple[int, ProtocolError] | None = None
         """The close code and the final error of a connection the server ends."""
 
@@ -186,6 +193,8 @@ class Connection:
         sender = asyncio.create_task(self._send_all())
         receiver = asyncio.create_task(self._receive_all())
         try:
+            for greeting in await company.greetings(table):
+                self.outbox.put(dumps(greeting))
             await table.announce(seat)
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -250,7 +259,7 @@ class Connection:
                         ProtocolError(f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing"),
                     )
                     return
-                reply = await answer(self.table, self.seat, data)
+                reply = await answer(self.table, self.seat, data, self.chat_budget)
                 if reply is not None:
                     self.outbox.put(dumps(reply))
 
@@ -308,12 +317,17 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: Co
         hub.left(table)
 
 
-async def answer(table: Table, seat: int | None, data: str | bytes) -> dict[str, Any] | None:
+async def answer(table: Table, seat: int | None, data: str | bytes, chat_budget: TokenBucket) -> dict[str, Any] | None:
     """The reply to one client message (``None`` when the reply is the broadcast state)."""
     try:
         request = parse_client_message(data)
         if isinstance(request, PingMessage):
             return {"type": "pong"}
+        if isinstance(request, ChatMessage | ReactMessage):
+            if not chat_budget.take():
+                raise ProtocolError("you are chatting too fast: wait a moment", Said.of(Code.ERROR_CHAT_SLOW_DOWN))
+            await chat.say(table, seat, request)
+            return None
         if isinstance(request, NextRoundMessage):
             if seat is None or table.config.seats[seat].kind != "human":
                 raise ProtocolError("only a seated player can deal the next round")

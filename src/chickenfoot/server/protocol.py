@@ -129,7 +129,25 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-AnyClientMessage = MoveMessage | HintMessage | NextRoundMessage | NameMessage | PingMessage
+class ChatMessage(_Message):
+    """Say one line of plain text to the table (players and spectators; the server says who)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=MAX_MESSAGE_BYTES)
+
+
+Reaction = Literal["good_game", "well_played", "chicken_foot", "thanks"]
+"""Quick reactions: each is the message ``chat.reaction.<reaction>``, shown in every reader's language."""
+
+
+class ReactMessage(_Message):
+    """Send a quick reaction to the table's chat."""
+
+    type: Literal["react"]
+    reaction: Reaction
+
+
+AnyClientMessage = MoveMessage | HintMessage | NextRoundMessage | NameMessage | PingMessage | ChatMessage | ReactMessage
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGES: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -165,7 +183,7 @@ def one_line(error: ValidationError, what: str) -> str:
     return f"{what}{''.join(f' field {part!r}' for part in where)}: {message}"[:300]
 
 
-_TYPES = ("move", "hint", "next_round", "name", "ping")
+_TYPES = ("move", "hint", "next_round", "name", "ping", "chat", "react")
 
 
 def parse_client_message(text: str | bytes) -> AnyClientMessage:

@@ -51,6 +51,9 @@ game_tables = sa.Table(
     sa.Column("code", sa.String(16), primary_key=True),
     sa.Column("config", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("over", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("rematch", sa.String(16), nullable=True),
 )
 actions = sa.Table(
     "actions",
@@ -67,6 +70,22 @@ seat_secrets = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("purpose", sa.String(8), primary_key=True),
     sa.Column("digest", sa.String(64), nullable=False),
+)
+chat_lines = sa.Table(
+    "chat_lines",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("text", sa.String(200), nullable=True),
+    sa.Column("reaction", sa.String(32), nullable=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+rematch_votes = sa.Table(
+    "rematch_votes",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
 )
 reviews = sa.Table(
     "reviews",
@@ -208,7 +227,9 @@ class Storage:
         try:
             async with self._write() as conn:
                 await conn.execute(
-                    game_tables.insert().values(code=code, config=json.dumps(config), created_at=datetime.now(UTC))
+                    game_tables.insert().values(
+                        code=code, config=json.dumps(config), created_at=datetime.now(UTC), public=_public(config)
+                    )
                 )
         except sa.exc.IntegrityError:
             return False
@@ -216,7 +237,11 @@ class Storage:
 
     async def update_config(self, code: str, config: dict[str, Any]) -> None:
         async with self._write() as conn:
-            await conn.execute(game_tables.update().where(game_tables.c.code == code).values(config=json.dumps(config)))
+            await conn.execute(
+                game_tables.update()
+                .where(game_tables.c.code == code)
+                .values(config=json.dumps(config), public=_public(config))
+            )
 
     async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> str:
         """Store action number ``version`` of a table (numbered from 1); returns the action stored there.
@@ -363,12 +388,19 @@ class Storage:
             codes = [code for code in (await conn.execute(query)).scalars() if code not in keep][:limit]
             if codes:
                 await conn.execute(seat_secrets.delete().where(seat_secrets.c.table_code.in_(codes)))
+                await conn.execute(chat_lines.delete().where(chat_lines.c.table_code.in_(codes)))
+                await conn.execute(rematch_votes.delete().where(rematch_votes.c.table_code.in_(codes)))
                 await conn.execute(game_tables.delete().where(game_tables.c.code.in_(codes), ~played))
         return codes
 
 
 class _Refused(Exception):
     """Rolls back a transaction whose precondition no longer holds."""
+
+
+def _public(config: dict[str, Any]) -> bool:
+    """The ``public`` column mirrors the configuration's flag, so the lobby can find public tables by index."""
+    return bool(config.get("public", False))
 
 
 def _aware(at: datetime) -> datetime:

@@ -76,6 +76,8 @@ class Seat:
     bot: str | None = None
     taken: bool = False
     """A player holds the seat's credential (the credential itself is in storage, as a digest)."""
+    left: bool = False
+    """The player left the match: a bot plays the seat until they come back with their credential."""
 
 
 @dataclass(slots=True)
@@ -88,6 +90,8 @@ class TableConfig:
     creator: int = 0
     open: bool = False
     """Anyone with the room code may take a free seat (otherwise only invited friends)."""
+    public: bool = False
+    """Listed in the lobby (a public table is open)."""
     turn_timer: int | None = None
     playing_since: float | None = None
     """When the last human seat was taken (seconds since the epoch): the first turn's clock starts."""
@@ -99,6 +103,7 @@ class TableConfig:
             "seed": self.seed,
             "creator": self.creator,
             "open": self.open,
+            "public": self.public,
             "turn_timer": self.turn_timer,
             "playing_since": self.playing_since,
         }
@@ -111,6 +116,7 @@ class TableConfig:
             int(data["seed"]),
             creator=int(data.get("creator", 0)),
             open=bool(data.get("open", False)),
+            public=bool(data.get("public", False)),
             turn_timer=data.get("turn_timer"),
             playing_since=data.get("playing_since"),
         )
@@ -217,12 +223,13 @@ class Table:
     def status(self) -> str:
         if self.match.is_over():
             return "finished"
-        if all(seat.taken for seat in self.config.seats if seat.kind == "human"):
-            return "playing"
+        if self.config.playing_since is not None or not self.free_seats():
+            return "playing"  # a seat reopened once the match began is played by a bot meanwhile
         return "waiting"
 
     def automatic(self, seat: int) -> bool:
-        return self.config.seats[seat].kind == "bot" or seat in self.covered
+        entry = self.config.seats[seat]
+        return entry.kind == "bot" or seat in self.covered or entry.left or not entry.taken
 
     # --- messages -----------------------------------------------------------------------------
 
@@ -240,6 +247,7 @@ class Table:
             view = self.match.round.view(seat)
             state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
             state["open"], state["creator"] = self.config.open, self.config.creator
+            state["public"], state["left"] = self.config.public, [seat.left for seat in self.config.seats]
             state["turn_timer"], state["turn_deadline"] = self.config.turn_timer, self.turn_deadline()
             state["free_seats"] = self.free_seats()
             body = dumps(state)
@@ -345,10 +353,7 @@ class Table:
             entry.taken = True
             if name:
                 entry.name = name
-                self._log_cache.clear()  # the log names the seat
-            self._start_clock()
-            await self.storage.update_config(self.code, self.config.to_json())
-            await self._publish([], presence=True)
+            await self.store_config([])
         self.schedule()
 
     async def rename(self, seat: int | None, name: str) -> None:
@@ -398,15 +403,19 @@ class Table:
             if self.connections[seat]:
                 raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
             await revoke()
-            entry.kind, entry.bot, entry.taken = "bot", level, True
+            entry.kind, entry.bot, entry.taken, entry.left = "bot", level, True, False
             entry.name = f"{level.capitalize()} bot {seat + 1}"
-            self._log_cache.clear()
             self.bots[seat] = make_bot(level, self.config.seed + seat)
             self.covered.discard(seat)
-            self._start_clock()
-            await self.storage.update_config(self.code, self.config.to_json())
-            await self._publish([], presence=True)
+            await self.store_config([])
         self.schedule()
+
+    async def store_config(self, events: list[dict[str, Any]]) -> None:
+        """Store a change of the seats or flags and tell everyone (holding :attr:`lock`; :meth:`schedule` after)."""
+        self._log_cache.clear()  # the log names the seats
+        self._start_clock()
+        await self.storage.update_config(self.code, self.config.to_json())
+        await self._publish(events, presence=True)
 
     def idle(self) -> bool:
         """Nobody is connected: the table pauses (bots too) and may leave memory."""
@@ -428,6 +437,10 @@ class Table:
         if seat is None:
             self.schedule()  # a spectator alone also wakes a paused table
             return
+        if self.config.seats[seat].left:  # back after leaving: the seat is theirs again
+            async with self.lock:
+                self.config.seats[seat].left = False
+                await self.storage.update_config(self.code, self.config.to_json())
         await self._publish([{"kind": "connected", "seat": seat, "move": None}], presence=True)
         self.schedule()
 

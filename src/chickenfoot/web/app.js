@@ -4,6 +4,8 @@
 import { Board } from "./board.js";
 import { BoardText } from "./boardtext.js";
 import { ConnectionBar } from "./connection.js";
+import { Chat } from "./chat.js";
+import { Company } from "./company.js";
 import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { askName, savedName } from "./name.js";
@@ -51,7 +53,11 @@ class TablePage {
     this.boardText = new BoardText($("board-text"));
     this.notice = new TurnNotice($("notice-sound"), $("notice-notify"), (text) => this.toast(text));
     this.connection = new ConnectionBar($("connection"), () => this.socket.retryNow());
+    this.chat = new Chat((message) => this.socket.send(message));
+    this.company = new Company(this);
     this.socket = new TableSocket(code, token, {
+      chat: (message) => this.chat.receive(message),
+      rematch: (message) => this.company.onRematch(message),
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.onHint(hint),
       error: (message) => this.toast(say(message, this.state?.names)),
@@ -238,6 +244,8 @@ class TablePage {
     this.renderShare();
     this.renderHint();
     this.renderRoundOver();
+    this.chat.render(s.names);
+    this.company.render(s);
   }
 
   renderBoard() {
@@ -257,7 +265,7 @@ class TablePage {
     replace.title = t("table.replace_title", { name });
     replace.setAttribute("aria-label", t("table.replace_title", { name }));
     replace.addEventListener("click", () => this.replaceWithBot(seat, name));
-    return [replace];
+    return [replace, this.company.reopenButton(seat, name)];
   }
 
   async rename(current, offered = current) {

@@ -3,6 +3,7 @@
 import { t } from "./i18n.js";
 import { askName, rememberName, savedName } from "./name.js";
 import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
+import { showOpenTables } from "./opentables.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -71,6 +72,7 @@ export async function showLobby() {
       preset: preset.value,
       rounds: $("rounds").value ? Number($("rounds").value) : null,
       open: $("open-table").checked,
+      public: $("public-table").checked,
       ...(timer === "auto" ? {} : { turn_timer: timer === "off" ? null : Number(timer) }),
       seats: [...seats.children].map((li, i) => {
         if (i === 0) return { kind: "human", name };
@@ -122,4 +124,8 @@ export async function showLobby() {
   $("spectate").addEventListener("click", () => {
     if (code()) location.href = `/t/${code()}`;
   });
+  showOpenTables(
+    () => localStorage.getItem("cf-name") || $("my-name").value.trim() || t("lobby.guest"),
+    (message) => (error.textContent = message),
+  );
 }

@@ -63,7 +63,7 @@ export class TableSocket {
   constructor(code, token, handlers) {
     this.code = code;
     this.token = token;
-    this.handlers = handlers; // {state, hint, error, connection({up, attempt, retryAt})}
+    this.handlers = handlers; // {state, hint, error, connection({up, attempt, retryAt}), chat, rematch}
     this.version = null;
     this.closed = false;
     this.attempt = 0; // failed attempts since the connection was last up
@@ -99,6 +99,8 @@ export class TableSocket {
         this.handlers.state(msg.state, msg.events ?? []);
       } else if (msg.type === "hint") this.handlers.hint(msg);
       else if (msg.type === "error" || msg.type === "service") this.handlers.error(msg);
+      else if (msg.type === "chat") this.handlers.chat(msg);
+      else if (msg.type === "rematch") this.handlers.rematch(msg);
     });
     ws.addEventListener("close", (e) => {
       if (ws !== this.ws || this.closed || FINAL.has(e.code)) return;

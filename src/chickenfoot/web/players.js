@@ -18,7 +18,7 @@ export function renderPlayers(box, s, { rename, actions }) {
       card.classList.toggle("me", s.seat === seat);
       card.classList.toggle("free", free.has(seat));
       const on = s.connected[seat];
-      const bot = s.kinds[seat] === "bot" || s.covered?.[seat];
+      const bot = s.kinds[seat] === "bot" || s.covered?.[seat] || s.left?.[seat];
       const count = s.hand_sizes[seat];
       const presence = t(free.has(seat) ? "table.not_joined" : on ? "table.connected" : "table.disconnected");
       const shown = s.seat === seat ? t("ui.name_you", { name }) : name;
@@ -42,7 +42,7 @@ export function renderPlayers(box, s, { rename, actions }) {
         meta.append(edit);
       }
       if (free.has(seat)) meta.append(span("badge", t("table.not_joined")));
-      else if (bot) meta.append(span("badge", t("ui.bot")));
+      else if (bot) meta.append(span("badge", t(s.left?.[seat] ? "table.left" : "ui.bot")));
       if (turn) meta.append(span("turn-mark", t("table.to_play")));
       meta.append(...actions(seat, name));
       card.append(top, meta);

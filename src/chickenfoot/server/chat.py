@@ -1,0 +1,94 @@
+"""A table's chat: lines of plain text and quick reactions, kept with the table in storage.
+
+Who said a line is the connection's business, never the message's: a player's line carries their
+seat, a spectator's none (``spectator``). A line is stored (numbered per table, the last
+:data:`KEPT` kept) before it is published on the table's channel, so every process's clients get it
+and a client connecting later reads it back. Text is stored and sent as it was typed: the page
+shows it as text, never as markup.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from chickenfoot.messages import Code, Said
+from chickenfoot.server.protocol import ChatMessage, ProtocolError, ReactMessage
+from chickenfoot.server.storage import Storage, StorageUnavailable, chat_lines
+from chickenfoot.server.table import Table
+
+MAX_CHARS = 200
+"""Characters in one chat line."""
+KEPT = 50
+"""Lines kept per table, all sent to a client when it connects."""
+NUMBER_RETRIES = 5
+"""Attempts to number a line when other processes number lines of the same table at the same moment."""
+
+Line = dict[str, Any]
+
+
+def checked_text(text: str) -> str:
+    """The line as it will be shown (outer spaces trimmed); raises :class:`ProtocolError` unless it is
+    one line of 1 to :data:`MAX_CHARS` printable characters."""
+    text = text.strip()
+    if not text or len(text) > MAX_CHARS or not text.isprintable():
+        said = Said.of(Code.ERROR_CHAT_LINE, limit=MAX_CHARS)
+        raise ProtocolError(f"a chat line is one line of 1 to {MAX_CHARS} printable characters", said)
+    return text
+
+
+def line_of(number: int, seat: int | None, text: str | None, reaction: str | None) -> Line:
+    """A line as the protocol sends it: ``text``, or a reaction's message ``code``."""
+    line: Line = {"n": number, "seat": seat, "spectator": seat is None}
+    if reaction is not None:
+        return line | {"code": f"chat.reaction.{reaction}"}
+    return line | {"text": text}
+
+
+async def store(storage: Storage, code: str, seat: int | None, text: str | None, reaction: str | None) -> Line:
+    """Number and store one line, dropping the table's lines older than the last :data:`KEPT`."""
+    newest = sa.select(sa.func.coalesce(sa.func.max(chat_lines.c.number), 0)).where(chat_lines.c.table_code == code)
+    for attempt in range(NUMBER_RETRIES):
+        try:
+            async with storage._write() as conn:
+                number = int((await conn.execute(newest)).scalar_one()) + 1
+                row = {"table_code": code, "number": number, "seat": seat, "text": text, "reaction": reaction}
+                await conn.execute(chat_lines.insert().values(**row, at=datetime.now(UTC)))
+                old = (chat_lines.c.table_code == code) & (chat_lines.c.number <= number - KEPT)
+                await conn.execute(chat_lines.delete().where(old))
+            return line_of(number, seat, text, reaction)
+        except sa.exc.IntegrityError:
+            if attempt == NUMBER_RETRIES - 1:
+                raise ProtocolError("the line could not be stored; try again") from None
+    raise AssertionError("unreachable")
+
+
+async def recent(storage: Storage, code: str) -> list[Line]:
+    """The table's kept lines, oldest first."""
+    query = (
+        sa.select(chat_lines.c.number, chat_lines.c.seat, chat_lines.c.text, chat_lines.c.reaction)
+        .where(chat_lines.c.table_code == code)
+        .order_by(chat_lines.c.number)
+    )
+    async with storage._read() as conn:
+        return [line_of(*row) for row in await conn.execute(query)]
+
+
+async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessage) -> None:
+    """Store one line from ``seat`` (``None``: a spectator) and publish it to the table."""
+    if not table.storage.available:
+        raise ProtocolError("the chat is unavailable while the game store is; try again shortly")
+    text = None if isinstance(request, ReactMessage) else checked_text(request.text)
+    reaction = request.reaction if isinstance(request, ReactMessage) else None
+    try:
+        line = await store(table.storage, table.code, seat, text, reaction)
+    except StorageUnavailable:
+        raise ProtocolError("the chat is unavailable while the game store is; try again shortly") from None
+    await table.pubsub.publish(table.channel(), {"notice": {"type": "chat", "line": line}})
+
+
+async def history(table: Table) -> dict[str, Any]:
+    """The ``chat`` message a client gets on connecting: the kept lines."""
+    return {"type": "chat", "lines": await recent(table.storage, table.code)}

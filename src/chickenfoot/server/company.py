@@ -1,0 +1,118 @@
+"""The HTTP side of company at the table: leaving, reopening a seat, listing a table in the lobby,
+the lobby's list and the rematch; and what a client is told about them when it connects."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from pydantic import BaseModel, Field
+
+from chickenfoot.server import chat, lobby, rematch, seats
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH
+from chickenfoot.server.hub import Hub
+from chickenfoot.server.storage import StorageUnavailable
+from chickenfoot.server.table import Table
+
+
+class SeatRequest(BaseModel):
+    token: str = Field(max_length=MAX_SECRET_LENGTH, description="A seat credential of the table.")
+
+
+class PublicRequest(SeatRequest):
+    public: bool
+
+
+async def greetings(table: Table) -> list[dict[str, Any]]:
+    """What a client gets after its first state: the chat's kept lines (if any), and the rematch if one is asked for."""
+    try:
+        lines = await chat.history(table)
+        messages = [lines] if lines["lines"] else []
+        if table.match.is_over() and (offer := await rematch.status(table)) is not None:
+            messages.append(offer)
+    except StorageUnavailable:
+        return []  # the client is told of the outage; the lines come with its next connection
+    return messages
+
+
+def company_router(
+    hub: Hub, listing: lobby.Lobby, get_table: Callable[[str], Awaitable[Table]], summary: Callable[[Table], Any]
+) -> APIRouter:
+    router = APIRouter()
+    credentials = hub.credentials
+
+    async def seat_of(table: Table, token: str) -> int:
+        seat = await credentials.seat_of(table.code, token)
+        if seat is None:
+            raise HTTPException(403, "this credential opens no seat at this table")
+        return seat
+
+    async def creator(table: Table, token: str) -> None:
+        if await seat_of(table, token) != table.config.creator:
+            raise HTTPException(403, "only the table's creator may do this")
+
+    @router.get("/api/lobby")
+    async def open_tables(request: Request) -> Response:
+        """Public tables waiting for players or in play; ``If-None-Match`` gets a 304 while nothing changed."""
+        body, tag = await listing.body_and_tag()
+        headers = {"ETag": tag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
+
+    @router.post("/api/tables/{code}/public")
+    async def make_public(code: str, request: PublicRequest) -> Any:
+        """The creator lists the table in the lobby (a public table is open) or takes it off."""
+        table = await get_table(code)
+        await creator(table, request.token)
+        async with table.lock:
+            table.config.public = request.public
+            table.config.open = table.config.open or request.public
+            await table.store_config([])
+        return summary(table)
+
+    @router.post("/api/tables/{code}/leave")
+    async def leave(code: str, request: SeatRequest) -> Any:
+        """The player leaves: a bot plays their seat until they come back with the same credential."""
+        table = await get_table(code)
+        try:
+            await seats.leave(table, await seat_of(table, request.token))
+        except LookupError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return summary(table)
+
+    @router.post("/api/tables/{code}/seats/{seat}/reopen")
+    async def reopen(code: str, seat: int, request: SeatRequest) -> Any:
+        """The creator frees an absent player's seat: their credential opens nothing; a new invite for someone else."""
+        table = await get_table(code)
+        await creator(table, request.token)
+        if not 0 <= seat < len(table.config.seats):
+            raise HTTPException(404, f"no seat {seat} at this table")
+        try:
+            await seats.reopen(table, seat, revoke=lambda: credentials.revoke(table.code, seat))
+        except LookupError as exc:
+            raise HTTPException(409, str(exc)) from None
+        invite = await credentials.invite(table.code, seat)
+        return summary(table) | {"invite": f"/t/{table.code}?invite={invite}"}
+
+    @router.post("/api/tables/{code}/rematch")
+    async def accept(code: str, request: SeatRequest) -> dict[str, Any]:
+        """A seated player accepts a rematch (same seats, new match); the last acceptance makes the new table."""
+        table = await get_table(code)
+        try:
+            return await rematch.accept(hub, table, await seat_of(table, request.token))
+        except LookupError as exc:
+            raise HTTPException(409, str(exc)) from None
+
+    @router.post("/api/tables/{code}/rematch/seat")
+    async def rematch_seat(code: str, request: SeatRequest) -> dict[str, Any]:
+        """The player's seat at the rematch's table: a fresh credential, handed out once."""
+        table = await get_table(code)
+        seat = await seat_of(table, request.token)
+        try:
+            return await rematch.claim_seat(hub, credentials, table, seat)
+        except LookupError as exc:
+            raise HTTPException(409, str(exc)) from None
+
+    return router

@@ -1,0 +1,126 @@
+"""Rematch: once a match is over, the same seats play a new match at a new table.
+
+Every seated player who is present accepts (a vote stored per seat); the last acceptance makes
+the new table: the same rules, seats, names, bots and turn timer, a new deal. Its code is stored
+with the old table (the first process to store it wins; a table made by a losing process is never
+played and is swept like any unplayed table) and announced on the old table's channel. No secret
+travels with the announcement: each player's page then asks for its seat at the new table with
+its old credential (:func:`claim_seat`), and gets a fresh one, once. A player who was away claims
+theirs the same way when they come back; a player who left the match has a bot in the new one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import sqlalchemy as sa
+
+from chickenfoot.bots import DEFAULT_LEVEL
+from chickenfoot.server.credentials import Credentials
+from chickenfoot.server.hub import Hub
+from chickenfoot.server.storage import game_tables, rematch_votes
+from chickenfoot.server.table import Seat, Table, TableConfig
+
+
+def voters(table: Table) -> list[int]:
+    """The seats whose acceptance a rematch needs: seated players who are present."""
+    presence = table.presence()
+    return [
+        s
+        for s, seat in enumerate(table.config.seats)
+        if seat.kind == "human" and seat.taken and not seat.left and presence.connected[s]
+    ]
+
+
+def new_config(config: TableConfig) -> TableConfig:
+    """The next match's table: the same seats, free for their players to claim; a bot for whoever left.
+
+    It is invite-only and unlisted (nobody else may take a seat its player has not claimed yet);
+    its creator may list it again.
+    """
+    seats = []
+    for s, seat in enumerate(config.seats):
+        if seat.kind == "bot":
+            seats.append(Seat("bot", seat.name, bot=seat.bot))
+        elif seat.left:
+            seats.append(Seat("bot", f"{DEFAULT_LEVEL.capitalize()} bot {s + 1}", bot=DEFAULT_LEVEL))
+        else:
+            seats.append(Seat("human", seat.name))
+    humans = [s for s, seat in enumerate(seats) if seat.kind == "human"]
+    creator = config.creator if config.creator in humans else humans[0]
+    return TableConfig(
+        config.rules,
+        seats,
+        secrets.randbits(62),
+        creator=creator,
+        turn_timer=config.turn_timer,
+    )
+
+
+async def _stored(table: Table) -> tuple[list[int], str | None]:
+    """The seats that accepted, and the new table's code once made."""
+    async with table.storage._read() as conn:
+        mine = rematch_votes.c.table_code == table.code
+        votes = await conn.execute(sa.select(rematch_votes.c.seat).where(mine).order_by(rematch_votes.c.seat))
+        made = await conn.execute(sa.select(game_tables.c.rematch).where(game_tables.c.code == table.code))
+        return [int(seat) for seat in votes.scalars()], made.scalar()
+
+
+async def status(table: Table) -> dict[str, Any] | None:
+    """The ``rematch`` message: who accepted, whose acceptance is still needed, the new table once made
+    (``None`` while nobody has asked for one)."""
+    accepted, code = await _stored(table)
+    if not accepted and code is None:
+        return None
+    waiting = [s for s in voters(table) if s not in accepted]
+    return {"type": "rematch", "accepted": accepted, "waiting": waiting, "code": code}
+
+
+async def accept(hub: Hub, table: Table, seat: int) -> dict[str, Any]:
+    """``seat`` accepts a rematch; the last acceptance needed makes the new table. Announces and returns the status.
+
+    Raises :class:`LookupError` before the match is over, or for a seat that is not a seated player's.
+    """
+    entry = table.config.seats[seat]
+    if not table.match.is_over():
+        raise LookupError("a rematch is offered once the match is over")
+    if entry.kind != "human" or not entry.taken:
+        raise LookupError(f"seat {seat} is not a player's seat")
+    async with table.lock:
+        accepted, code = await _stored(table)
+        if seat not in accepted:
+            async with table.storage._write() as conn:
+                await conn.execute(rematch_votes.insert().values(table_code=table.code, seat=seat))
+            accepted.append(seat)
+        if code is None and all(s in accepted for s in voters(table)):
+            await _make(hub, table)
+    message = await status(table)
+    assert message is not None
+    await table.pubsub.publish(table.channel(), {"notice": message})
+    return message
+
+
+async def _make(hub: Hub, table: Table) -> None:
+    new = await hub.create(new_config(table.config))
+    taken = game_tables.c.code == table.code
+    async with table.storage._write() as conn:
+        await conn.execute(game_tables.update().where(taken, game_tables.c.rematch.is_(None)).values(rematch=new.code))
+
+
+async def claim_seat(hub: Hub, credentials: Credentials, table: Table, seat: int) -> dict[str, Any]:
+    """A fresh credential for ``seat`` at the rematch's table, for the holder of the seat's old one (once).
+
+    Raises :class:`LookupError` when there is no rematch yet or the seat there is not free for them.
+    """
+    _accepted, code = await _stored(table)
+    if code is None:
+        raise LookupError("there is no rematch for this table yet")
+    new = await hub.get(code)
+    if new is None or new.config.seats[seat].kind != "human" or new.config.seats[seat].taken:
+        raise LookupError("your seat at the new table is taken already")
+    token = await credentials.issue_seat(new.code, seat)
+    if token is None:
+        raise LookupError("your seat at the new table is taken already")
+    await new.seated(seat, "")
+    return {"code": new.code, "seat": seat, "token": token}

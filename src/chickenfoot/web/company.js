@@ -1,0 +1,135 @@
+// Company at the table: leaving (a bot plays until you come back), the creator listing the table in
+// the lobby or reopening an absent player's seat, and the rematch at the match's end.
+
+import { joinNames, t } from "./i18n.js";
+import { api, rememberSeat } from "./net.js";
+
+const $ = (id) => document.getElementById(id);
+const LEFT = "cf-left"; // tables this browser left, to come back to from the lobby
+const REMEMBERED = 5;
+
+// The tables this browser left while their match went on (newest first).
+export function leftTables() {
+  return JSON.parse(localStorage.getItem(LEFT) ?? "[]");
+}
+
+function rememberLeft(code) {
+  const codes = [code, ...leftTables().filter((c) => c !== code)].slice(0, REMEMBERED);
+  localStorage.setItem(LEFT, JSON.stringify(codes));
+}
+
+export class Company {
+  constructor(page) {
+    this.page = page;
+    this.rematch = null; // the last `rematch` message
+    this.moving = false;
+    $("leave").addEventListener("click", () => this.leave());
+    $("table-public").addEventListener("change", () => this.makePublic($("table-public").checked));
+    $("rematch-offer").addEventListener("click", () => this.offer());
+  }
+
+  get path() {
+    return `/api/tables/${encodeURIComponent(this.page.code)}`;
+  }
+
+  render(s) {
+    const seated = s.seat !== null;
+    const creator = seated && s.seat === s.creator;
+    $("leave").hidden = !seated || !!s.match_over;
+    $("public-toggle").hidden = !creator || !!s.match_over;
+    $("company").hidden = $("leave").hidden && $("public-toggle").hidden;
+    $("table-public").checked = !!s.public;
+    this.renderRematch(s);
+  }
+
+  // The creator's buttons for an absent friend's seat: beside "Bot", "Reopen" (a new invite).
+  reopenButton(seat, name) {
+    const reopen = document.createElement("button");
+    reopen.type = "button";
+    reopen.className = "reopen";
+    reopen.textContent = t("table.reopen");
+    reopen.title = t("table.reopen_title", { name });
+    reopen.setAttribute("aria-label", t("table.reopen_title", { name }));
+    reopen.addEventListener("click", () => this.reopen(seat, name));
+    return reopen;
+  }
+
+  async leave() {
+    if (!confirm(t("table.leave_confirm"))) return;
+    try {
+      await api("POST", `${this.path}/leave`, { token: this.page.token });
+      rememberLeft(this.page.code);
+      location.href = "/";
+    } catch (err) {
+      this.page.toast(err.message);
+    }
+  }
+
+  async makePublic(value) {
+    try {
+      await api("POST", `${this.path}/public`, { token: this.page.token, public: value });
+    } catch (err) {
+      this.page.toast(err.message);
+    }
+  }
+
+  async reopen(seat, name) {
+    if (!confirm(t("table.reopen_confirm", { name }))) return;
+    try {
+      const { invite } = await api("POST", `${this.path}/seats/${seat}/reopen`, { token: this.page.token });
+      const key = `cf-invites-${this.page.code}`;
+      const invites = JSON.parse(localStorage.getItem(key) ?? "[]");
+      localStorage.setItem(key, JSON.stringify([...invites, invite]));
+      this.page.render();
+    } catch (err) {
+      this.page.toast(err.message);
+    }
+  }
+
+  async offer() {
+    try {
+      this.onRematch(await api("POST", `${this.path}/rematch`, { token: this.page.token }));
+    } catch (err) {
+      this.page.toast(err.message);
+    }
+  }
+
+  // A `rematch` message: who accepted, who is awaited, and the new table once made.
+  onRematch(message) {
+    this.rematch = message;
+    this.page.dismissedRound = null; // the match's results come back up, with the rematch
+    if (message.code && this.page.state?.seat !== null && !this.moving) this.move(message.code);
+    if (this.page.state) this.page.render();
+  }
+
+  // Take this seat at the new table with a fresh credential, then go there.
+  async move(code) {
+    this.moving = true;
+    try {
+      const seat = await api("POST", `${this.path}/rematch/seat`, { token: this.page.token });
+      rememberSeat(seat.code, seat.token);
+    } catch (err) {
+      this.page.toast(err.message); // taken already (another tab of this browser): go and see
+    }
+    location.href = `/t/${encodeURIComponent(code)}`;
+  }
+
+  renderRematch(s) {
+    const box = $("rematch");
+    box.hidden = !s.match_over;
+    if (!s.match_over) return;
+    const r = this.rematch ?? { accepted: [], waiting: [], code: null };
+    const names = (seats) => joinNames(seats.map((seat) => s.names[seat]));
+    const offer = $("rematch-offer");
+    offer.hidden = s.seat === null || s.kinds[s.seat] !== "human" || !!r.code;
+    offer.disabled = r.accepted.includes(s.seat);
+    const lines = [];
+    if (r.accepted.length) lines.push(t("rematch.wanted", { names: names(r.accepted), count: r.accepted.length }));
+    if (r.waiting.length && !r.code) lines.push(t("rematch.waiting", { names: names(r.waiting) }));
+    if (r.code) lines.push(t("rematch.ready", { code: r.code }));
+    $("rematch-status").textContent = lines.join(" · ");
+    const go = $("rematch-go");
+    go.hidden = !r.code;
+    if (r.code) go.href = `/t/${encodeURIComponent(r.code)}`;
+  }
+}

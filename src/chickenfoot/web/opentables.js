@@ -1,0 +1,81 @@
+// The lobby's open tables: public tables waiting for players (join) or in play (watch), polled with
+// If-None-Match so an unchanged list costs a 304; the tables this browser left, to come back to.
+
+import { joinNames, t } from "./i18n.js";
+import { api, rememberSeat } from "./net.js";
+import { leftTables } from "./company.js";
+
+const $ = (id) => document.getElementById(id);
+
+function entry(table, join) {
+  const li = document.createElement("li");
+  li.dataset.code = table.code;
+  const code = document.createElement("code");
+  code.textContent = table.code;
+  const facts = document.createElement("span");
+  facts.className = "facts";
+  const parts = [
+    t("lobby.listing.rules", { pips: table.rules.max_pip, count: table.rounds }),
+    t("lobby.listing.players", { count: table.players }),
+  ];
+  if (table.free) parts.push(t("lobby.listing.free", { count: table.free }));
+  if (table.bots) parts.push(t("lobby.listing.bots", { count: table.bots }));
+  if (table.names.length) parts.push(joinNames(table.names));
+  facts.textContent = parts.join(" · ");
+  const status = document.createElement("span");
+  status.className = `status-${table.status}`;
+  status.textContent = t(table.status === "waiting" ? "lobby.listing.waiting" : "lobby.listing.playing");
+  li.append(code, status, facts);
+  if (table.free) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary";
+    button.textContent = t("lobby.join");
+    button.addEventListener("click", () => join(table.code));
+    li.appendChild(button);
+  }
+  const watch = document.createElement("a");
+  watch.href = `/t/${table.code}`;
+  watch.textContent = t("lobby.watch");
+  li.appendChild(watch);
+  return li;
+}
+
+// Poll the list while the lobby is shown (not while the tab is hidden); `name()` is the player's name.
+export function showOpenTables(name, onError) {
+  let tag = null;
+  let wait = 5;
+  const join = async (code) => {
+    try {
+      const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name: name() });
+      rememberSeat(code, seat.token);
+      location.href = `/t/${code}`;
+    } catch (err) {
+      onError(err.message);
+    }
+  };
+  const poll = async () => {
+    try {
+      const response = await fetch("/api/lobby", { headers: tag ? { "if-none-match": tag } : {} });
+      if (response.status === 200) {
+        tag = response.headers.get("etag");
+        const data = await response.json();
+        wait = data.poll ?? wait;
+        $("open-tables").replaceChildren(...data.tables.map((table) => entry(table, join)));
+        $("no-open-tables").hidden = data.tables.length > 0;
+      }
+    } catch {
+      // The server is unreachable for now: the next poll tries again.
+    }
+    setTimeout(() => (document.hidden ? document.addEventListener("visibilitychange", poll, { once: true }) : poll()), wait * 1000);
+  };
+  poll();
+  const mine = $("your-tables");
+  for (const code of leftTables()) {
+    const back = document.createElement("a");
+    back.href = `/t/${code}`;
+    back.textContent = t("lobby.back", { code });
+    mine.appendChild(back);
+    mine.hidden = false;
+  }
+}

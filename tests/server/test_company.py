@@ -1,0 +1,219 @@
+"""Company at the table: chat (and its limits against a hostile client), leaving, reopening a seat,
+public tables in the lobby, and the rematch."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from chickenfoot.server import chat
+from chickenfoot.server.connection import ConnectionLimits
+
+from .conftest import Player, claim_invite, create_table, play_out, seat_players
+
+HUMAN = {"kind": "human"}
+BOT = {"kind": "bot", "bot": "random"}
+BURST = ConnectionLimits().chat_burst
+
+
+def chat_of(player: Player) -> dict[str, Any]:
+    """The next chat line or error the player receives."""
+    return player.until(lambda m: (m["type"] == "chat" and "line" in m) or m["type"] == "error")
+
+
+def history(player: Player) -> list[dict[str, Any]]:
+    return list(player.until(lambda m: m["type"] == "chat" and "lines" in m)["lines"])
+
+
+def test_players_and_spectators_chat_and_a_reconnect_reads_the_lines(client: TestClient) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN])
+    code = table["code"]
+    with ExitStack() as stack:
+        players = seat_players(client, table, stack)
+        ann, bo = players[0], players[1]
+        watcher = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}")))
+        ann.send({"type": "chat", "text": "  hello <b>all</b> & welcome  "})
+        said = chat_of(bo)["line"]
+        assert said == {"n": 1, "seat": 0, "spectator": False, "text": "hello <b>all</b> & welcome"}
+        assert chat_of(watcher)["line"] == said == chat_of(ann)["line"]
+        watcher.send({"type": "react", "reaction": "good_game"})
+        cheer = chat_of(ann)["line"]
+        assert cheer == {"n": 2, "seat": None, "spectator": True, "code": "chat.reaction.good_game"}
+    with client.websocket_connect(f"/ws/{code}?token={table['seats'][1]['token']}") as ws:
+        assert [line["n"] for line in history(Player(ws))] == [1, 2]
+
+
+def test_only_the_last_lines_are_kept(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(connection=ConnectionLimits(rate_burst=10_000, rate_per_second=10_000.0, chat_burst=1000))
+    table = create_table(client, [HUMAN, BOT])
+    with client.websocket_connect(f"/ws/{table['code']}?token={table['token']}") as ws:
+        player = Player(ws)
+        for i in range(chat.KEPT + 7):
+            player.send({"type": "chat", "text": f"line {i}"})
+            assert chat_of(player)["type"] == "chat"
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        lines = history(Player(ws))
+    assert len(lines) == chat.KEPT
+    assert lines[0]["text"] == "line 7" and lines[-1]["text"] == f"line {chat.KEPT + 6}"
+
+
+def test_a_chat_flood_is_refused_beyond_the_chat_budget(make_client: Callable[..., TestClient]) -> None:
+    # The chat allowance refills slowly here, so a loaded machine cannot make room for another line.
+    limits = ConnectionLimits(rate_burst=10_000, rate_per_second=10_000.0, chat_per_second=0.001)
+    client = make_client(connection=limits)
+    table = create_table(client, [HUMAN, BOT])
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        flooder = Player(ws)
+        for i in range(BURST + 5):
+            flooder.send({"type": "chat", "text": f"spam {i}"})
+        replies = [chat_of(flooder) for _ in range(BURST + 5)]
+    kinds = [reply.get("code") if reply["type"] == "error" else "line" for reply in replies]
+    assert kinds.count("line") == BURST
+    assert set(kinds) == {"line", "error.chat_slow_down"}
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        assert len(history(Player(ws))) == BURST
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "chat", "text": "x" * (chat.MAX_CHARS + 1)},
+        {"type": "chat", "text": "   "},
+        {"type": "chat", "text": "two\nlines"},
+        {"type": "chat", "text": "bell\x07"},
+        {"type": "chat", "text": "hi", "seat": 0},
+        {"type": "chat", "text": "hi", "name": "Ann"},
+        {"type": "chat", "text": "hi", "spectator": False},
+        {"type": "react", "reaction": "<script>"},
+        {"type": "react", "reaction": "good_game", "seat": 1},
+        {"type": "chat", "text": 5},
+    ],
+)
+def test_bad_chat_lines_and_impersonation_are_refused_and_store_nothing(
+    client: TestClient, message: dict[str, Any]
+) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, BOT])
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        spectator = Player(ws)
+        spectator.send(message)
+        error = chat_of(spectator)
+        assert error["type"] == "error" and "\n" not in error["message"]
+        if message.get("text") == "x" * (chat.MAX_CHARS + 1):
+            assert error["code"] == "error.chat_line" and error["limit"] == chat.MAX_CHARS
+        spectator.send({"type": "chat", "text": "I am Ann"})
+        line = chat_of(spectator)["line"]
+    assert line["seat"] is None and line["spectator"] is True and line["n"] == 1
+
+
+def test_leaving_hands_the_seat_to_a_bot_until_the_player_comes_back(client: TestClient) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}], rounds=1)
+    code, bo_token = table["code"], table["seats"][1]["token"]
+    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
+        ann = Player(ws)
+        ann.until_state(lambda s: True)
+        left = client.post(f"/api/tables/{code}/leave", json={"token": bo_token})
+        assert left.status_code == 200, left.text
+        state = ann.until_state(lambda s: s["left"][1])
+        assert state["status"] == "playing"
+        # Bo's turns are played by a bot: the round moves on without Bo.
+        ann.until_state(lambda s: s["to_move"] == 0 or s["round_over"] is not None)
+        assert client.post(f"/api/tables/{code}/leave", json={"token": "nobody"}).status_code == 403
+        with client.websocket_connect(f"/ws/{code}?token={bo_token}") as back:
+            Player(back).until_state(lambda s: s["seat"] == 1 and not s["left"][1])
+            ann.until_state(lambda s: not s["left"][1] and s["connected"][1])
+
+
+def test_the_creator_reopens_an_absent_players_seat_with_a_new_invite(client: TestClient) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN, HUMAN])
+    code, old = table["code"], table["seats"][1]["token"]
+    refused = client.post(f"/api/tables/{code}/seats/1/reopen", json={"token": old})
+    assert refused.status_code == 403
+    assert client.post(f"/api/tables/{code}/seats/0/reopen", json={"token": table["token"]}).status_code == 409
+    reopened = client.post(f"/api/tables/{code}/seats/1/reopen", json={"token": table["token"]})
+    assert reopened.status_code == 200, reopened.text
+    body = reopened.json()
+    assert body["status"] == "playing" and body["seats"][1]["name"] == "Player 2"
+    with client.websocket_connect(f"/ws/{code}?token={old}") as ws:  # the old credential opens nothing
+        assert ws.receive_json()["type"] == "error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    seat = claim_invite(client, body["invite"], name="Cy")
+    assert seat["seat"] == 1
+    assert client.get(f"/api/tables/{code}").json()["seats"][1]["name"] == "Cy"
+
+
+def test_public_tables_are_listed_with_an_etag_and_leave_the_list_when_over(client: TestClient) -> None:
+    public = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN, BOT], claim=False, public=True)
+    private = create_table(client, [HUMAN, HUMAN], claim=False)
+    assert public["open"] is True and public["public"] is True
+    listed = client.get("/api/lobby")
+    assert listed.status_code == 200
+    tables = {t["code"]: t for t in listed.json()["tables"]}
+    assert private["code"] not in tables
+    entry = tables[public["code"]]
+    assert entry["status"] == "waiting" and entry["free"] == 1 and entry["bots"] == 1 and entry["players"] == 3
+    assert entry["names"] == ["Ann"] and entry["rules"]["max_pip"] == 9
+    tag = listed.headers["etag"]
+    assert client.get("/api/lobby", headers={"if-none-match": tag}).status_code == 304
+    # Only the creator lists or unlists a table.
+    flag = {"token": public["token"], "public": True}
+    assert client.post(f"/api/tables/{private['code']}/public", json=flag).status_code == 403
+    made = client.post(f"/api/tables/{private['code']}/public", json={**flag, "token": private["token"]})
+    assert made.status_code == 200 and made.json()["public"] is True and made.json()["open"] is True
+
+
+def test_a_finished_public_match_leaves_the_list(make_client: Callable[..., TestClient]) -> None:
+    from chickenfoot.server import lobby
+
+    client = make_client()
+    table = create_table(client, [HUMAN, BOT], public=True, rounds=1)
+    lobby.CACHE_SECONDS, cached = 0.0, lobby.CACHE_SECONDS
+    try:
+        assert table["code"] in {t["code"] for t in client.get("/api/lobby").json()["tables"]}
+        with ExitStack() as stack:
+            play_out(seat_players(client, table, stack), random.Random(1))
+        for _ in range(100):
+            if table["code"] not in {t["code"] for t in client.get("/api/lobby").json()["tables"]}:
+                break
+        else:
+            pytest.fail("the finished table is still listed")
+    finally:
+        lobby.CACHE_SECONDS = cached
+
+
+def test_rematch_moves_every_seated_player_to_a_new_table(client: TestClient) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}, BOT], rounds=1)
+    code = table["code"]
+    tokens = [table["seats"][0]["token"], table["seats"][1]["token"]]
+    assert client.post(f"/api/tables/{code}/rematch", json={"token": tokens[0]}).status_code == 409  # not over
+    with ExitStack() as stack:
+        players = seat_players(client, table, stack)
+        play_out(players, random.Random(2))
+        first = client.post(f"/api/tables/{code}/rematch", json={"token": tokens[0]})
+        assert first.status_code == 200
+        assert first.json() == {"type": "rematch", "accepted": [0], "waiting": [1], "code": None}
+        assert players[1].until(lambda m: m["type"] == "rematch")["accepted"] == [0]
+        assert client.post(f"/api/tables/{code}/rematch/seat", json={"token": tokens[1]}).status_code == 409
+        second = client.post(f"/api/tables/{code}/rematch", json={"token": tokens[1]}).json()
+        new = second["code"]
+        assert new and new != code and second["waiting"] == []
+        assert players[0].until(lambda m: m["type"] == "rematch" and m["code"] is not None)["code"] == new
+    fresh = [client.post(f"/api/tables/{code}/rematch/seat", json={"token": t}).json() for t in tokens]
+    assert [f["seat"] for f in fresh] == [0, 1] and all(f["code"] == new for f in fresh)
+    assert {f["token"] for f in fresh}.isdisjoint(tokens)
+    again = client.post(f"/api/tables/{code}/rematch/seat", json={"token": tokens[0]})
+    assert again.status_code == 409  # handed out once
+    summary = client.get(f"/api/tables/{new}").json()
+    assert summary["status"] == "playing" and summary["rules"] == client.get(f"/api/tables/{code}").json()["rules"]
+    assert [s["name"] for s in summary["seats"]][:2] == ["Ann", "Bo"] and summary["seats"][2]["kind"] == "bot"
+    with client.websocket_connect(f"/ws/{new}?token={fresh[1]['token']}") as ws:
+        assert Player(ws).until_state(lambda s: True)["seat"] == 1
+    with client.websocket_connect(f"/ws/{code}") as ws:  # a late spectator learns where the match went on
+        assert Player(ws).until(lambda m: m["type"] == "rematch")["code"] == new
