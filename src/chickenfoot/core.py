@@ -16,6 +16,7 @@ from chickenfoot.knowledge import SAMPLE_TRIES, Knowledge
 
 if TYPE_CHECKING:
     from chickenfoot._core import CompiledRound
+    from chickenfoot._core import Sampler as CompiledSampler
     from chickenfoot.round import Round
 
 COMPILED = False
@@ -48,3 +49,9 @@ def sampler(knowledge: Knowledge) -> Callable[[random.Random], SearchRound]:
         knowledge.unseen,
         SAMPLE_TRIES,
     )
+
+
+def compiled(make_round: Callable[[random.Random], SearchRound]) -> CompiledSampler | None:
+    """The compiled sampler behind ``make_round``, if it is one: its ``search`` runs the search's
+    whole root loop in C."""
+    return make_round if COMPILED and isinstance(make_round, _core.Sampler) else None

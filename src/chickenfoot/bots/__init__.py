@@ -40,6 +40,8 @@ class Difficulty:
     description: str
     workers: int = 1
     """Processes a search spreads over (root parallelism)."""
+    plays_match: bool = False
+    """A search that plays for the match, not the round alone, when it knows the standings."""
 
 
 DIFFICULTIES: dict[str, Difficulty] = {
@@ -73,6 +75,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         bot.name = name
         if isinstance(bot, SearchBot):
             bot.workers = level.workers
+            bot.plays_match = level.plays_match
         return bot
     return BOTS[name](seed)
 
