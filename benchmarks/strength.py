@@ -180,7 +180,14 @@ OUTSIDE_OPPONENTS = ("os-ismcts", "os-dmcts")
 
 
 def outside(
-    players: int, simulations: int, deals: int, seed: int, workers: int, ratios: list[int], label: str
+    players: int,
+    simulations: int,
+    deals: int,
+    seed: int,
+    workers: int,
+    ratios: list[int],
+    label: str,
+    opponents: list[str],
 ) -> list[dict[str, Any]]:
     """Our search at ``ratio`` times the simulations of each OpenSpiel searcher, one against the rest,
     single rounds on duplicate deals; each run kept under results/outside-<players>p-<opponent>-<ratio>x/."""
@@ -189,7 +196,7 @@ def outside(
     from chickenfoot.arena.report import write_json
 
     rows = []
-    for opponent in OUTSIDE_OPPONENTS:
+    for opponent in opponents:
         theirs = Entrant(f"{opponent}@{simulations}", opponent, simulations)
         for ratio in ratios:
             ours = Entrant(f"ismcts@{simulations * ratio}", "ismcts", simulations * ratio)
@@ -268,6 +275,7 @@ def main() -> None:
     u.add_argument("--seed", type=int, default=9)
     u.add_argument("--workers", type=int, default=1)
     u.add_argument("--label", default="", help="kept apart from other runs under this name (e.g. a repeat)")
+    u.add_argument("--opponents", nargs="+", choices=OUTSIDE_OPPONENTS, default=list(OUTSIDE_OPPONENTS))
     e = sub.add_parser("endgame", help="points per decision the sampled search loses in solvable endgames")
     e.add_argument("--players", type=int, nargs="+", default=[2, 4])
     e.add_argument("--positions", type=int, default=40)
@@ -314,7 +322,9 @@ def main() -> None:
         rows = [
             row
             for players in args.players
-            for row in outside(players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix)
+            for row in outside(
+                players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix, args.opponents
+            )
         ]
         command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
         name = f"outside-{'-'.join(map(str, args.players))}p{suffix}.json"

@@ -47,8 +47,14 @@ class Difficulty:
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty("greedy", Budget(), "plays its heaviest tile"),
     "medium": Difficulty("heuristic", Budget(), "plays like a careful person"),
-    "hard": Difficulty("ismcts", Budget(seconds=0.8, iterations=600), "searches about a second per move"),
-    "expert": Difficulty("ismcts", Budget(seconds=3.0, iterations=3000), "searches a few seconds per move", workers=2),
+    "hard": Difficulty("ismcts", Budget(seconds=0.8, iterations=600), "searches briefly each move"),
+    "expert": Difficulty(
+        "ismcts",
+        Budget(seconds=2.0, iterations=20_000),
+        "searches longer each move and plays for the match",
+        workers=2,
+        plays_match=True,
+    ),
 }
 """Difficulty levels by name, weakest first."""
 

@@ -27,9 +27,12 @@ REWARD_SCALE = 60.0
 """Points that make a reward of 1 (a typical spread between seats in a round)."""
 MATCH_WIN = 1.0
 """A match win's worth in reward units (so in points, ``MATCH_WIN * REWARD_SCALE``)."""
-ROUND_SPREAD = {2: 28.0, 3: 22.0, 4: 19.0}
-"""Standard deviation of one seat's points in a double-9 round between searching bots, by players
-(``python benchmarks/strength.py spread``); more players use the 4-player value."""
+ROUND_SPREAD = {2: 20.0, 3: 18.0, 4: 16.0}
+"""Per players, the spread of one seat's round points that the model of independent seats needs: the
+standard deviation of the difference between two seats' points in a double-9 round, over √2. Measured
+on the saved arena runs of the search against greedy (``benchmarks/results/2p-ismcts600-vs-greedy``:
+21.6, its repeat 19.4; ``4p-ismcts600-vs-greedy-100``: 15.8); 3 players between the two, more
+players the 4-player value."""
 NODES = 24
 """Points of the midpoint rule over the normal law of one seat's future points."""
 _STEP = 8.0 / NODES
