@@ -5,6 +5,7 @@
     python benchmarks/strength.py curve [--players 2 4] [--budgets 100 300 ...] [--deals 30] [--label NAME]
     python benchmarks/strength.py outside [--players 2 4] [--simulations 100] [--deals 10]
     python benchmarks/strength.py openspiel-speed [--simulations 100] [--label NAME]
+    python benchmarks/strength.py match-play [--players 2] [--deals 16] [--seed 201]
     python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
@@ -233,6 +234,19 @@ def outside(
     return rows
 
 
+ROUND_ONLY = "expert-round"
+"""The expert level playing for each round's margin alone: what playing for the match is measured against."""
+
+
+def match_play(players: int, deals: int, seed: int) -> None:
+    """``expert`` against ``hard`` in full matches, and on the same deals the same search playing each
+    round for its margin alone: the match win share that playing for the match buys."""
+    DIFFICULTIES[ROUND_ONLY] = dataclasses.replace(DIFFICULTIES["expert"], plays_match=False)
+    for name in ("expert", ROUND_ONLY):
+        config = ArenaConfig((name, *["hard"] * (players - 1)), Rules(), deals, seed)
+        run_arena(config, RESULTS / f"{players}p-{name}-vs-hard")
+
+
 def machine() -> dict[str, Any]:
     """What the machine was doing: results measured under load say so."""
     return {"load_average": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
@@ -281,12 +295,19 @@ def main() -> None:
     e.add_argument("--positions", type=int, default=40)
     e.add_argument("--budgets", type=int, nargs="+", default=[300, 1000])
     e.add_argument("--seed", type=int, default=3)
+    m = sub.add_parser("match-play", help="expert against hard, playing for the match and for each round")
+    m.add_argument("--players", type=int, default=2)
+    m.add_argument("--deals", type=int, default=16)
+    m.add_argument("--seed", type=int, default=201)
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
     if args.command == "rerate":
         for path in args.dirs:
             rerate(path)
+        return
+    if args.command == "match-play":
+        match_play(args.players, args.deals, args.seed)
         return
     if args.command == "openspiel-speed":
         from outside import speed
