@@ -7,6 +7,7 @@
     python benchmarks/strength.py openspiel-speed [--simulations 100] [--label NAME]
     python benchmarks/strength.py match-play [--players 2] [--deals 16] [--seed 201]
     python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
+    python benchmarks/strength.py pool DIR [DIR ...]     # one line-up's saved runs on other deals, as one
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
 """
@@ -247,6 +248,32 @@ def match_play(players: int, deals: int, seed: int) -> None:
         run_arena(config, RESULTS / f"{players}p-{name}-vs-hard")
 
 
+def pool(dirs: list[Path]) -> list[dict[str, Any]]:
+    """Saved runs of the same line-up summarised as one sample. A deal is its run's seed and number: runs
+    with the same seed replayed the same deals, whose games then fall in one cluster of the bootstrap."""
+    from chickenfoot.arena import load_results
+
+    games = []
+    seeds: dict[int, int] = {}
+    for path in dirs:
+        config, _, saved = load_results(path / "results.json")
+        key = seeds.setdefault(config["seed"], len(seeds))
+        games += [dataclasses.replace(game, deal=key * 100_000 + game.deal) for game in saved]
+    rows = []
+    for row in summarise(games):
+        margin = margin_ci(games, row.bot)
+        rows.append(
+            {
+                "bot": row.bot,
+                "games": row.games,
+                "win_share": [round(v, 3) for v in (row.win_share, row.win_low, row.win_high)],
+                "points_per_round": [round(v, 2) for v in (row.points_per_round, row.points_low, row.points_high)],
+                "margin": [round(v, 2) for v in margin],
+            }
+        )
+    return rows
+
+
 def machine() -> dict[str, Any]:
     """What the machine was doing: results measured under load say so."""
     return {"load_average": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
@@ -299,12 +326,18 @@ def main() -> None:
     m.add_argument("--players", type=int, default=2)
     m.add_argument("--deals", type=int, default=16)
     m.add_argument("--seed", type=int, default=201)
+    p = sub.add_parser("pool", help="one line-up's saved runs on other deals, summarised as one sample")
+    p.add_argument("dirs", nargs="+", type=Path)
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
     if args.command == "rerate":
         for path in args.dirs:
             rerate(path)
+        return
+    if args.command == "pool":
+        for row in pool(args.dirs):
+            print(json.dumps(row))
         return
     if args.command == "match-play":
         match_play(args.players, args.deals, args.seed)
