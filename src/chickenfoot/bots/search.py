@@ -5,8 +5,9 @@ samples a fresh determinization, picks a root move by UCB1 over the moves' runni
 plays the round out with a greedy-leaning policy. The reward is the seat's points relative to its
 opponents', which is what adds up to the match totals, and for a search that plays for the match
 also its chance to win the match from the standings (:mod:`chickenfoot.bots.reward`). Root
-parallelism splits the iterations over worker processes and sums their statistics. Small endgames (boneyard empty, few tiles hidden) are
-solved exactly over every consistent deal instead (:mod:`chickenfoot.bots.endgame`).
+parallelism splits the iterations over worker processes and sums their statistics. Small endgames
+(boneyard empty, few tiles hidden) are solved exactly over every consistent deal instead
+(:mod:`chickenfoot.bots.endgame`).
 
 :class:`CheaterBot` runs the same search on the true deal; the arena alone may use it, as an upper
 bound, through :func:`cheat_choose`.
