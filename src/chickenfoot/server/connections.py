@@ -67,9 +67,12 @@ class LocalConnections:
 class RedisConnections:
     """Counts shared through one Redis; :meth:`run` keeps this process's heartbeat while it serves."""
 
-    def __init__(self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:") -> None:
+    def __init__(
+        self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:", process: str | None = None
+    ) -> None:
         self.ttl, self.prefix = ttl, prefix
-        self.process = secrets.token_hex(8)
+        self.process = process or secrets.token_hex(8)
+        """This process in the counts' field names (no colons)."""
         self._local = LocalConnections()
         # One quick retry: a pooled connection is stale after a Redis restart.
         self._redis: redis.Redis = redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), decode_responses=True)

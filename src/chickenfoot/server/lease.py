@@ -121,10 +121,13 @@ class LocalLeases:
 class RedisLeases:
     """Leases shared by every process connected to one Redis; ``owner`` tells this process apart."""
 
-    def __init__(self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:lease:") -> None:
+    def __init__(
+        self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:lease:", owner: str | None = None
+    ) -> None:
         self.ttl = ttl
         self.prefix = prefix
-        self.owner = secrets.token_hex(8)
+        self.owner = owner or secrets.token_hex(8)
+        """Who holds a lease, in its value (no spaces)."""
         # One quick retry: a pooled connection is stale after a Redis restart.
         self._redis: redis.Redis = redis.Redis.from_url(
             url, retry=Retry(NoBackoff(), 1), socket_timeout=ttl / 3, socket_connect_timeout=ttl / 3
