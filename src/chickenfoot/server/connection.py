@@ -293,6 +293,8 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: Co
             if table is None:  # gone from storage meanwhile
                 await refuse(websocket, CLOSE_NO_TABLE, f"no table {code[:16]!r}")
                 return None
+        if query.since is not None and query.since > table.version:
+            await table.catch_up()  # the client saw more through another process than this one knows yet
     except StorageUnavailable as exc:
         await refuse(websocket, CLOSE_TRY_LATER, str(exc))
         return None
