@@ -393,10 +393,10 @@ class Table:
 
     async def reload_config(self) -> None:
         """Read the configuration again (another process seated a player or gave a seat to a bot)."""
-        data = await self.storage.load_config(self.code)
-        if data is None:
-            return
-        async with self.lock:
+        async with self.lock:  # read under the lock: a change of this process is not undone by an older read
+            data = await self.storage.load_config(self.code)
+            if data is None:
+                return
             self._adopt(TableConfig.from_json(data))
             await self._publish([], presence=True)
         self.schedule()
