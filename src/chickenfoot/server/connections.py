@@ -18,10 +18,11 @@ from collections import Counter
 from contextlib import suppress
 from typing import Protocol, cast
 
-import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
+
+from chickenfoot.server.redis_client import client
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class RedisConnections:
         """This process in the counts' field names (no colons)."""
         self._local = LocalConnections()
         # One quick retry: a pooled connection is stale after a Redis restart.
-        self._redis: redis.Redis = redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), decode_responses=True)
+        self._redis = client(url, retry=Retry(NoBackoff(), 1), decode_responses=True)
         self._lock = asyncio.Lock()
         self._beating = False
         self._unsaved: set[tuple[str, int]] = set()
@@ -91,6 +92,9 @@ class RedisConnections:
     async def counts(self, code: str, seats: int) -> list[int]:
         # Text, not bytes: the client decodes replies.
         fields = cast(dict[str, str], await self._redis.hgetall(self._table_key(code)))
+        # This process's own sockets are counted from memory: they are surely there, even while
+        # its heartbeat is late and its fields look stale to the others.
+        fields = {field: count for field, count in fields.items() if field.split(":")[0] != self.process}
         processes = sorted({field.split(":")[0] for field in fields})
         async with self._redis.pipeline(transaction=False) as pipe:
             for process in processes:
@@ -98,7 +102,7 @@ class RedisConnections:
             alive = dict(zip(processes, await pipe.execute(), strict=True))
         if stale := [field for field in fields if not alive[field.split(":")[0]]]:
             await self._redis.hdel(self._table_key(code), *stale)  # sockets of processes that are gone
-        totals = [0] * seats
+        totals = await self._local.counts(code, seats)
         for field, count in fields.items():
             process, seat = field.split(":")
             if alive[process] and 0 <= int(seat) < seats:
@@ -124,11 +128,11 @@ class RedisConnections:
         """Renew the heartbeat and store the counts whose writing failed; when the heartbeat had
         vanished (Redis restarted, or this process was paused and swept), store every count again."""
         key, ttl_ms = self._heartbeat_key(self.process), round(self.ttl * 1000)
-        async with self._lock:
-            if not await self._redis.set(key, 1, px=ttl_ms, xx=True):
-                await self._redis.set(key, 1, px=ttl_ms)
-                self._unsaved.update((code, seat) for code, seats in self._local.own.items() for seat in seats)
-            self._beating = True
+        # Not behind the writes' lock: a burst of writes must not make the heartbeat late.
+        if not await self._redis.set(key, 1, px=ttl_ms, xx=True):
+            await self._redis.set(key, 1, px=ttl_ms)
+            self._unsaved.update((code, seat) for code, seats in self._local.own.items() for seat in seats)
+        self._beating = True
         for code, seat in list(self._unsaved):
             await self._write(code, seat)
 

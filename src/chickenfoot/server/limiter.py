@@ -10,12 +10,14 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import limits
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import ConfigurationError, StorageError
 from limits.storage import storage_from_string
+
+from chickenfoot.server.redis_client import pool
 
 Action = Literal["connection", "table"]
 WHAT = {"connection": "new connections", "table": "new tables"}
@@ -43,8 +45,11 @@ class Limiter:
     def __init__(self, settings: AddressLimits) -> None:
         self.items = {"connection": limits.parse(settings.connections), "table": limits.parse(settings.tables)}
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
-        # The ``redis`` package (redis-py) rather than ``limits``' default client: the server uses it anyway.
-        options = {"implementation": "redispy"} if settings.storage.startswith("redis") else {}
+        # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's
+        # kind of pool (``limits`` takes ``connection_pool`` though its annotation says otherwise).
+        options: dict[str, Any] = {}
+        if settings.storage.startswith("redis"):
+            options = {"implementation": "redispy", "connection_pool": pool(settings.storage)}
         try:
             storage = storage_from_string(f"async+{settings.storage}", wrap_exceptions=True, **options)
         except ConfigurationError as exc:
