@@ -45,6 +45,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from chickenfoot.server.clients import (
     Attack,
@@ -119,12 +120,14 @@ async def measured(measure: Measure, seconds: float, pids: list[int]) -> dict[st
     measure.round_trips.clear()
     measure.errors.clear()
     measure.measuring = True
-    services = {name: program_pids(name) for name in SERVICES} if pids else {}
+    parts = {"servers": list(pids)} | ({name: program_pids(name) for name in SERVICES} if pids else {})
 
-    def used() -> dict[str, float]:
-        return {"servers": sum(map(cpu_seconds, pids))} | {
-            name: sum(map(cpu_seconds, found)) for name, found in services.items()
-        }
+    def used() -> dict[int, float]:
+        return {pid: cpu_seconds(pid) for found in parts.values() for pid in found}
+
+    def percent(found: list[int]) -> int:
+        # A process that ended meanwhile (a database backend) reads as 0 after: it counts for nothing.
+        return round(100 * sum(max(0.0, after[pid] - before[pid]) for pid in found) / elapsed)
 
     started, before, own_cpu = time.perf_counter(), used(), time.process_time()
     await asyncio.sleep(seconds)
@@ -134,15 +137,13 @@ async def measured(measure: Measure, seconds: float, pids: list[int]) -> dict[st
     figures = summary(measure.round_trips, elapsed)
     figures |= {
         "errors": len(measure.errors),
-        "server_cpu_percent": round(100 * (after["servers"] - before["servers"]) / elapsed) if pids else None,
+        "server_cpu_percent": percent(parts["servers"]) if pids else None,
         "clients_cpu_percent": round(100 * (time.process_time() - own_cpu) / elapsed),
         "server_rss_mib": [rss_mib(pid) for pid in pids] if len(pids) > 1 else rss_mib(pids[0] if pids else None),
         "load_average": os.getloadavg()[0],
     }
-    if services:
-        figures["services_cpu_percent"] = {
-            name: round(100 * (after[name] - before[name]) / elapsed) for name in services
-        }
+    if pids:
+        figures["services_cpu_percent"] = {name: percent(parts[name]) for name in SERVICES}
     return figures
 
 
@@ -225,26 +226,36 @@ async def run(base: str, args: argparse.Namespace, server_pids: Sequence[int] = 
     return result
 
 
-async def diverged(codes: list[str], backends: Sequence[str]) -> int:
-    """Tables on which the processes disagree: each is read by a spectator at every process,
-    again (a process may still be catching up) until they agree or a few seconds have passed."""
+async def diverged(codes: list[str], backends: Sequence[str]) -> dict[str, int]:
+    """Tables on which the processes disagree (``diverged``), and those a process did not show within
+    30 s (``unread``): each is read by a spectator at every process, again (a process may still be
+    catching up) until they agree or a few seconds have passed."""
     await asyncio.sleep(1.0)  # the last automatic moves
     limit = asyncio.Semaphore(50)
 
     async def seen(code: str, base: str) -> tuple[int, list[str]]:
-        async with limit, connect(f"{base.replace('http://', 'ws://')}/ws/{code}", max_size=2**22) as ws:
+        url = f"{base.replace('http://', 'ws://')}/ws/{code}"
+        async with limit, asyncio.timeout(30), connect(url, max_size=2**22, open_timeout=30) as ws:
             message = json.loads(await ws.recv())
             return message["version"], [entry["move"] for entry in message["state"]["log"]]
 
-    async def disagrees(code: str) -> bool:
+    async def verdict(code: str) -> str:
         for _ in range(10):
-            views = await asyncio.gather(*(seen(code, base) for base in backends))
+            try:
+                views = await asyncio.gather(*(seen(code, base) for base in backends))
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake):
+                return "unread"
             if all(view == views[0] for view in views):
-                return False
+                return "agree"
             await asyncio.sleep(0.5)
-        return True
+        return "diverged"
 
-    return sum(await asyncio.gather(*(disagrees(code) for code in codes)))
+    tasks = [asyncio.create_task(verdict(code)) for code in codes]
+    done, late = await asyncio.wait(tasks, timeout=120)  # a bounded check: what is not read by then is unread
+    for task in late:
+        task.cancel()
+    verdicts = [task.result() for task in done] + ["unread"] * len(late)
+    return {kind: verdicts.count(kind) for kind in ("diverged", "unread")}
 
 
 def main() -> None:
