@@ -26,8 +26,10 @@ from chickenfoot.server.redis_client import client
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TTL = 3.0
-"""Seconds after its last heartbeat that a process's sockets stop counting."""
+DEFAULT_TTL = 10.0
+"""Seconds after its last heartbeat that a process's sockets stop counting: long enough that a
+process kept from the CPU a few seconds is not taken for dead (its tables would look deserted and
+pause), short beside the 20 s grace before an absent player is covered."""
 
 
 class Connections(Protocol):
