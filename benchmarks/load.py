@@ -13,7 +13,14 @@ SIGKILLs the server halfway, restarts it on the same port and database, lets eve
 reconnect with ``since`` and play its match to the end, then checks every move a client saw
 acknowledged against the stored match records.
 
+``--processes N`` starts N servers over one PostgreSQL database (``--database-url``) and one Redis
+(``--redis-url``) with nginx in front (deploy/nginx.conf.template); the players connect through
+nginx, and afterwards every table is read back from every process and compared (``diverged``:
+tables on which two processes disagree). The CPU used by each part (the servers, PostgreSQL,
+Redis, nginx, this load generator) is reported as percent of one core.
+
     python benchmarks/load.py --tables 200 --seconds 60
+    python benchmarks/load.py --processes 2 --tables 400 --seconds 30 --database-url postgresql+asyncpg://… --redis-url redis://…
     python benchmarks/load.py --tables 150 --seconds 30 --flooders 20 --non-readers 20 --storms 20
     python benchmarks/load.py --tables 100 --chaos --rounds 1
 """
@@ -30,12 +37,15 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from chickenfoot.server.clients import (
     Attack,
@@ -48,7 +58,11 @@ from chickenfoot.server.clients import (
     never_read,
     reconnect_storm,
 )
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, proxied, served
+
+TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf.template"
+SERVICES = ("postgres", "redis-server", "nginx")
+"""Programs whose CPU use is reported besides the servers' (every process of each, on this machine)."""
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -60,6 +74,19 @@ def cpu_seconds(pid: int | None) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def program_pids(name: str) -> list[int]:
+    """Every process of the program ``name`` on this machine."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
 
 
 def rss_mib(pid: int | None) -> float | None:
@@ -88,23 +115,35 @@ def summary(trips: list[float], elapsed: float) -> dict[str, Any]:
     }
 
 
-async def measured(measure: Measure, seconds: float, pid: int | None) -> dict[str, Any]:
-    """The honest players' figures over the next ``seconds``."""
+async def measured(measure: Measure, seconds: float, pids: list[int]) -> dict[str, Any]:
+    """The honest players' figures over the next ``seconds`` (``pids``: the servers')."""
     measure.round_trips.clear()
     measure.errors.clear()
     measure.measuring = True
-    started, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(pid), time.process_time()
+    parts = {"servers": list(pids)} | ({name: program_pids(name) for name in SERVICES} if pids else {})
+
+    def used() -> dict[int, float]:
+        return {pid: cpu_seconds(pid) for found in parts.values() for pid in found}
+
+    def percent(found: list[int]) -> int:
+        # A process that ended meanwhile (a database backend) reads as 0 after: it counts for nothing.
+        return round(100 * sum(max(0.0, after[pid] - before[pid]) for pid in found) / elapsed)
+
+    started, before, own_cpu = time.perf_counter(), used(), time.process_time()
     await asyncio.sleep(seconds)
     measure.measuring = False
     elapsed = time.perf_counter() - started
+    after = used()
     figures = summary(measure.round_trips, elapsed)
     figures |= {
         "errors": len(measure.errors),
-        "server_cpu_percent": round(100 * (cpu_seconds(pid) - server_cpu) / elapsed) if pid else None,
+        "server_cpu_percent": percent(parts["servers"]) if pids else None,
         "clients_cpu_percent": round(100 * (time.process_time() - own_cpu) / elapsed),
-        "server_rss_mib": rss_mib(pid),
+        "server_rss_mib": [rss_mib(pid) for pid in pids] if len(pids) > 1 else rss_mib(pids[0] if pids else None),
         "load_average": os.getloadavg()[0],
     }
+    if pids:
+        figures["services_cpu_percent"] = {name: percent(parts[name]) for name in SERVICES}
     return figures
 
 
@@ -157,7 +196,7 @@ def hostile(base: str, codes: list[str], args: argparse.Namespace, seconds: floa
     }
 
 
-async def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> dict[str, Any]:
+async def run(base: str, args: argparse.Namespace, server_pids: Sequence[int] = ()) -> dict[str, Any]:
     measure, stop, rng = Measure(measuring=False), asyncio.Event(), random.Random(args.seed)
     body: dict[str, Any] = {"seats": [{"kind": "human"} for _ in range(4)], "rounds": args.rounds}
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -171,18 +210,52 @@ async def run(base: str, args: argparse.Namespace, server_pid: int | None = None
         await asyncio.sleep(0.002)  # a gentle connection ramp
     await asyncio.sleep(args.warmup)
     result: dict[str, Any] = {"tables": args.tables, "sockets": 4 * args.tables}
-    result["honest"] = await measured(measure, args.seconds, server_pid)
+    result["honest"] = await measured(measure, args.seconds, list(server_pids))
     if args.flooders or args.non_readers or args.storms:
         # Their own process: the hostile clients' work must not slow the honest ones' measurement here.
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
             codes = [table.code for table in tables]
             attacked = asyncio.get_running_loop().run_in_executor(pool, hostile, base, codes, args, args.seconds + 4)
             await asyncio.sleep(2)  # let them get going
-            result["with_hostile"] = await measured(measure, args.seconds, server_pid)
+            result["with_hostile"] = await measured(measure, args.seconds, list(server_pids))
             result["hostile"] = await attacked
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
+    if args.backends:
+        result["diverged"] = await diverged([table.code for table in tables], args.backends)
     return result
+
+
+async def diverged(codes: list[str], backends: Sequence[str]) -> dict[str, int]:
+    """Tables on which the processes disagree (``diverged``), and those a process did not show within
+    30 s (``unread``): each is read by a spectator at every process, again (a process may still be
+    catching up) until they agree or a few seconds have passed."""
+    await asyncio.sleep(1.0)  # the last automatic moves
+    limit = asyncio.Semaphore(50)
+
+    async def seen(code: str, base: str) -> tuple[int, list[str]]:
+        url = f"{base.replace('http://', 'ws://')}/ws/{code}"
+        async with limit, asyncio.timeout(30), connect(url, max_size=2**22, open_timeout=30) as ws:
+            message = json.loads(await ws.recv())
+            return message["version"], [entry["move"] for entry in message["state"]["log"]]
+
+    async def verdict(code: str) -> str:
+        for _ in range(10):
+            try:
+                views = await asyncio.gather(*(seen(code, base) for base in backends))
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake):
+                return "unread"
+            if all(view == views[0] for view in views):
+                return "agree"
+            await asyncio.sleep(0.5)
+        return "diverged"
+
+    tasks = [asyncio.create_task(verdict(code)) for code in codes]
+    done, late = await asyncio.wait(tasks, timeout=120)  # a bounded check: what is not read by then is unread
+    for task in late:
+        task.cancel()
+    verdicts = [task.result() for task in done] + ["unread"] * len(late)
+    return {kind: verdicts.count(kind) for kind in ("diverged", "unread")}
 
 
 def main() -> None:
@@ -203,10 +276,15 @@ def main() -> None:
     )
     parser.add_argument("--chaos", action="store_true", help="SIGKILL and restart the server halfway; check storage")
     parser.add_argument("--database-url", help="the server's database (default: a temporary SQLite file)")
+    parser.add_argument("--processes", type=int, default=0, help="server processes behind nginx (default: one, direct)")
+    parser.add_argument("--redis-url", help="the Redis shared by the processes (needed with --processes over 1)")
     parser.add_argument("--url", help="an already running server (default: start one)")
     args = parser.parse_args()
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
         parser.error("--tables must be 1..2000 and --seconds 0..600")
+    if args.processes > 1 and not (args.redis_url and (args.database_url or "").startswith("postgresql")):
+        parser.error("several processes need --database-url postgresql+asyncpg://… and --redis-url redis://…")
+    args.backends = []
     # The same collector settings as the server: a full collection in this process would show up
     # as a slow round trip that the server did not cause.
     gc.freeze()
@@ -217,7 +295,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         database_url = args.database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
-        if args.chaos:
+        if args.processes:
+            ports = [free_port() for _ in range(args.processes)]
+            options = () if args.addresses else OPEN_LIMITS
+            servers = [
+                stack.enter_context(served(p, database_url, redis_url=args.redis_url, options=options)) for p in ports
+            ]
+            stack.enter_context(proxied(port, ports, TEMPLATE))
+            args.backends = [f"http://127.0.0.1:{p}" for p in ports] if args.processes > 1 else []
+            result = asyncio.run(run(f"http://127.0.0.1:{port}", args, [server.pid for server in servers]))
+        elif args.chaos:
             result = asyncio.run(
                 crash_and_resume(
                     database_url, port, stack, args.tables, args.rounds, args.think, args.seconds, args.seed
@@ -225,7 +312,7 @@ def main() -> None:
             )
         else:
             server = stack.enter_context(served(port, database_url, options=() if args.addresses else OPEN_LIMITS))
-            result = asyncio.run(run(f"http://127.0.0.1:{port}", args, server.pid))
+            result = asyncio.run(run(f"http://127.0.0.1:{port}", args, [server.pid]))
     print(json.dumps(result))
 
 

@@ -145,6 +145,13 @@ def serve(
     database_url: Annotated[
         str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
     ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis shared by several processes serving one PostgreSQL database (redis://host:6379/0); "
+            "without it this process serves alone."
+        ),
+    ] = None,
     pace: Annotated[float, typer.Option(min=0, help="Scale of the bots' and forced moves' pauses (0: none).")] = 1.0,
     allowed_origin: Annotated[
         list[str] | None,
@@ -166,7 +173,10 @@ def serve(
         ),
     ] = "1/minute",
     limits_storage: Annotated[
-        str, typer.Option(help="Where the per-address counters live: memory:// or redis://host:6379.")
+        str,
+        typer.Option(
+            help="Where the per-address counters live: memory:// or redis://host:6379 (with --redis-url: its Redis)."
+        ),
     ] = "memory://",
     unplayed_ttl: Annotated[
         float, typer.Option(min=1, help="Seconds before a table without a single move is deleted.")
@@ -189,6 +199,7 @@ def serve(
             port,
             database_url,
             pace,
+            redis_url=redis_url,
             allowed_origins=allowed_origin or (),
             debug=debug,
             access_log=access_log,

@@ -9,14 +9,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import suppress
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import NoReturn
 
 import pytest
 import redis
 
-from chickenfoot.server.launch import free_port
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, proxied, served
+from server.conftest import postgres_url
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 WORKER = Path(__file__).with_name("worker.py")
@@ -101,3 +103,73 @@ def worker(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, str(WORKER), *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )
+
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf.template"
+
+
+class Fleet:
+    """``chickenfoot serve`` processes over one PostgreSQL database and one Redis, with nginx in front."""
+
+    def __init__(self, database_url: str, redis_url: str, count: int, logs: Path) -> None:
+        self.database_url, self.redis_url, self.logs = database_url, redis_url, logs
+        self.ports = [free_port() for _ in range(count)]
+        self.processes: dict[int, subprocess.Popen[str]] = {}
+        self._stacks: dict[int, ExitStack] = {}
+        self._front = ExitStack()
+        self.front = free_port()
+
+    def start(self, *ports: int) -> None:
+        """Start the servers on ``ports`` (all at once: they migrate the database together)."""
+        with ThreadPoolExecutor(len(ports)) as pool:
+            list(pool.map(self._start, ports))
+
+    def _start(self, port: int) -> None:
+        stack = ExitStack()
+        options = [*OPEN_LIMITS, "--sweep-seconds", "3600"]
+        log = stack.enter_context((self.logs / f"server-{port}.log").open("a"))
+        self.processes[port] = stack.enter_context(
+            served(port, self.database_url, redis_url=self.redis_url, options=options, timeout=60, output=log)
+        )
+        self._stacks[port] = stack
+
+    def proxy(self) -> None:
+        try:
+            self._front.enter_context(proxied(self.front, self.ports, TEMPLATE))
+        except RuntimeError as exc:
+            unavailable("nginx", exc)
+
+    def kill(self, port: int) -> None:
+        """SIGKILL the server on ``port``."""
+        self.processes.pop(port).kill()
+        self._stacks.pop(port).close()
+
+    def pid_port(self, pid: int) -> int:
+        return next(port for port, process in self.processes.items() if process.pid == pid)
+
+    def base(self, port: int | None = None) -> str:
+        """The server on ``port``'s address (nginx's without one)."""
+        return f"http://127.0.0.1:{self.front if port is None else port}"
+
+    def close(self) -> None:
+        self._front.close()
+        for stack in self._stacks.values():
+            stack.close()
+
+
+@pytest.fixture(scope="session")
+def scale_database() -> str:
+    """The PostgreSQL database of the several-process tests (CHICKENFOOT_TEST_DATABASE_URL)."""
+    return str(postgres_url())
+
+
+@pytest.fixture(scope="session")
+def fleet(scale_database: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+    """Three server processes over one PostgreSQL and one Redis, nginx in front: shared by the session."""
+    fleet = Fleet(scale_database, redis_url, 3, tmp_path_factory.mktemp("fleet"))
+    try:
+        fleet.start(*fleet.ports)
+        fleet.proxy()
+        yield fleet
+    finally:
+        fleet.close()

@@ -75,18 +75,20 @@ def test_the_sockets_of_a_killed_process_stop_counting_within_its_ttl(redis_url:
 def test_after_a_redis_restart_every_process_writes_its_counts_again(redis_daemon: RedisDaemon, prefix: str) -> None:
     async def scenario() -> list[list[int]]:
         connections = RedisConnections(redis_daemon.url, ttl=0.6, prefix=prefix)
+        other = RedisConnections(redis_daemon.url, ttl=0.6, prefix=prefix)  # another process reads
         heartbeat = asyncio.create_task(connections.run())
         await connections.arrive("ABC", 0)
-        seen = [await connections.counts("ABC", 2)]
+        seen = [await other.counts("ABC", 2)]
         await asyncio.to_thread(redis_daemon.stop)
         await connections.arrive("ABC", 1)  # not shared while Redis is down...
         await asyncio.to_thread(redis_daemon.start)  # empty: it kept nothing
         await asyncio.sleep(0.6)  # a heartbeat finds its key gone and writes everything again
-        seen.append(await connections.counts("ABC", 2))
+        seen.append(await other.counts("ABC", 2))
         heartbeat.cancel()
         await asyncio.gather(heartbeat, return_exceptions=True)
-        seen.append(await connections.counts("ABC", 2))  # a process that stops takes its sockets out
+        seen.append(await other.counts("ABC", 2))  # a process that stops takes its sockets out
         await connections.close()
+        await other.close()
         return seen
 
     assert asyncio.run(scenario()) == [[1, 0], [1, 1], [0, 0]]

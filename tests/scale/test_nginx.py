@@ -17,9 +17,7 @@ from websockets.sync.client import connect
 
 from chickenfoot.server.launch import free_port, nginx_binary, proxied, served
 
-from .conftest import unavailable
-
-TEMPLATE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf.template"
+from .conftest import TEMPLATE, unavailable
 
 
 class Front:

@@ -15,7 +15,7 @@ from alembic.config import Config
 
 from chickenfoot.rules import Rules
 from chickenfoot.server.credentials import Credentials
-from chickenfoot.server.storage import MIGRATIONS, Storage, default_database_url
+from chickenfoot.server.storage import MIGRATIONS, Storage, VersionTaken, default_database_url
 
 
 def test_the_default_database_is_sqlite_in_the_user_data_directory(
@@ -27,7 +27,7 @@ def test_the_default_database_is_sqlite_in_the_user_data_directory(
     assert (tmp_path / "chickenfoot").is_dir()
 
 
-def test_actions_of_many_tables_commit_together_and_a_duplicate_answers_alone(database_url: str) -> None:
+def test_actions_of_many_tables_commit_together_and_a_taken_version_is_refused_alone(database_url: str) -> None:
     async def scenario() -> tuple[list[object], list[str], list[str]]:
         storage = Storage(database_url)
         await storage.migrate()
@@ -37,7 +37,7 @@ def test_actions_of_many_tables_commit_together_and_a_duplicate_answers_alone(da
         assert not await storage.create_table(codes[0], {})  # a taken code
         await storage.append_action(codes[0], 1, "9-9")
         results = await asyncio.gather(
-            storage.append_action(codes[0], 1, "draw"),  # version 1 is stored already: its action is the answer
+            storage.append_action(codes[0], 1, "draw"),  # version 1 is stored already: refused
             storage.append_action(codes[1], 1, "9-9"),
             storage.append_action(codes[2], 1, "draw"),
             return_exceptions=True,
@@ -48,7 +48,8 @@ def test_actions_of_many_tables_commit_together_and_a_duplicate_answers_alone(da
         return list(results), first[1], second[1]
 
     results, first, second = asyncio.run(scenario())
-    assert results == ["9-9", "9-9", "draw"]
+    assert isinstance(results[0], VersionTaken) and results[0].version == 1
+    assert results[1:] == [None, None]
     assert first == ["9-9"] and second == ["9-9"]
 
 

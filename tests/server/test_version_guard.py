@@ -2,8 +2,8 @@
 
 Each writer stands for a server process (its own engine and connection pool) that catches up from
 storage, then appends the next version; the ``(table_code, version)`` primary key of ``actions``
-refuses the second append of a version, whatever the interleaving. ``Storage.append_action`` then
-returns the action the other writer stored there (the table's history), not the one it was given.
+refuses the second append of a version, whatever the interleaving: ``Storage.append_action`` raises
+``VersionTaken`` for it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import secrets
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, VersionTaken
 
 Pauses = list[tuple[float, float]]
 pauses = st.lists(st.tuples(*[st.sampled_from([0.0, 0.0005, 0.002])] * 2), min_size=1, max_size=4)
@@ -36,9 +36,11 @@ async def attempts(storage: Storage, code: str, name: str, plan: Pauses) -> list
         assert loaded is not None
         version = len(loaded[1]) + 1
         await asyncio.sleep(between)
-        action = f"{name}{len(results)}"
-        stored = await storage.append_action(code, version, action)
-        results.append((version, stored == action))
+        try:
+            await storage.append_action(code, version, f"{name}{len(results)}")
+            results.append((version, True))
+        except VersionTaken:
+            results.append((version, False))
     return results
 
 
@@ -46,11 +48,13 @@ def test_two_processes_appending_the_same_version_at_once_one_is_refused(pg_url:
     assert pg_url is not None
     url = pg_url
 
-    async def scenario() -> tuple[list[str], list[str]]:
+    async def scenario() -> tuple[list[object], list[str]]:
         first, second = Storage(url), Storage(url)
         await first.migrate()
         code = await new_table(first)
-        outcomes = await asyncio.gather(first.append_action(code, 1, "9-9"), second.append_action(code, 1, "draw"))
+        outcomes = await asyncio.gather(
+            first.append_action(code, 1, "9-9"), second.append_action(code, 1, "draw"), return_exceptions=True
+        )
         loaded = await second.load_table(code)
         await first.close()
         await second.close()
@@ -58,9 +62,11 @@ def test_two_processes_appending_the_same_version_at_once_one_is_refused(pg_url:
         return list(outcomes), loaded[1]
 
     outcomes, stored = asyncio.run(scenario())
-    # One append won; both writers are told the same stored action, which is the only one stored.
-    assert outcomes[0] == outcomes[1] and outcomes[0] in ("9-9", "draw")
-    assert stored == [outcomes[0]]
+    # One append won and is the only one stored; the other was refused as the version's second.
+    won = [action for action, outcome in zip(("9-9", "draw"), outcomes, strict=True) if outcome is None]
+    refused = [outcome for outcome in outcomes if isinstance(outcome, VersionTaken)]
+    assert len(won) == 1 and len(refused) == 1 and refused[0].version == 1
+    assert stored == won
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,6 +25,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
+from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
 from chickenfoot.server.connection import (
     CLOSE_BAD_TOKEN,
@@ -53,6 +55,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 class Settings:
     database_url: str | None = None
     """``None``: an SQLite file in the user's data directory."""
+    redis_url: str | None = None
+    """The Redis shared with the other processes serving the same database (``None``: this process is alone)."""
     timing: Timing = field(default_factory=Timing)
     connection: ConnectionLimits = field(default_factory=ConnectionLimits)
     addresses: AddressLimits = field(default_factory=AddressLimits)
@@ -169,9 +173,18 @@ def summary(table: Table) -> dict[str, Any]:
     }
 
 
+def cluster_of(settings: Settings) -> Cluster:
+    """The services shared with other processes: through Redis when there is one, else this process's own."""
+    if settings.redis_url is None:
+        return local(settings.addresses.storage)
+    storage = settings.addresses.storage
+    return shared(settings.redis_url, None if storage == "memory://" else storage)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     storage = Storage(settings.database_url or default_database_url())
+    cluster = cluster_of(settings)
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
     listing = Lobby(storage)
 
@@ -179,12 +192,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reviews.request(code)
         listing.finished(code)
 
-    hub = Hub(storage, FinishWatch(LocalPubSub(), finished), settings.timing, settings.expiry)
-    limiter = Limiter(settings.addresses)
+    hub = Hub(storage, FinishWatch(LocalPubSub(), finished), settings.timing, settings.expiry, cluster)
+    limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.migrate()
+        cluster.start()
         hub.start()
         reviews.start()
         watch = asyncio.create_task(storage.watch(settings.health_seconds))
@@ -192,6 +206,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watch.cancel()
         await reviews.stop()
         await hub.close()
+        await cluster.close()
         await storage.close()
 
     docs = settings.debug

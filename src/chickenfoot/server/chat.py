@@ -86,7 +86,7 @@ async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessag
         line = await store(table.storage, table.code, seat, text, reaction)
     except StorageUnavailable:
         raise ProtocolError("the chat is unavailable while the game store is; try again shortly") from None
-    await table.pubsub.publish(table.channel(), {"notice": {"type": "chat", "line": line}})
+    await table.notify({"type": "chat", "line": line})
 
 
 async def history(table: Table) -> dict[str, Any]:

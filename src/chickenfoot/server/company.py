@@ -13,7 +13,7 @@ from chickenfoot.server import chat, lobby, rematch, seats
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.storage import StorageUnavailable
-from chickenfoot.server.table import Table
+from chickenfoot.server.table import Table, TableConfig
 
 
 class SeatRequest(BaseModel):
@@ -66,10 +66,13 @@ def company_router(
         """The creator lists the table in the lobby (a public table is open) or takes it off."""
         table = await get_table(code)
         await creator(table, request.token)
+
+        def listed(config: TableConfig) -> None:
+            config.public = request.public
+            config.open = config.open or request.public
+
         async with table.lock:
-            table.config.public = request.public
-            table.config.open = table.config.open or request.public
-            await table.store_config([])
+            await table.change_config(listed)
         return summary(table)
 
     @router.post("/api/tables/{code}/leave")

@@ -308,6 +308,8 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: Co
             if table is None:  # gone from storage meanwhile
                 await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
                 return None
+        if query.since is not None and query.since > table.version:
+            await table.catch_up()  # the client saw more through another process than this one knows yet
     except StorageUnavailable:
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None

@@ -18,15 +18,18 @@ from collections import Counter
 from contextlib import suppress
 from typing import Protocol, cast
 
-import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from chickenfoot.server.redis_client import client
+
 log = logging.getLogger(__name__)
 
-DEFAULT_TTL = 3.0
-"""Seconds after its last heartbeat that a process's sockets stop counting."""
+DEFAULT_TTL = 10.0
+"""Seconds after its last heartbeat that a process's sockets stop counting: long enough that a
+process kept from the CPU a few seconds is not taken for dead (its tables would look deserted and
+pause), short beside the 20 s grace before an absent player is covered."""
 
 
 class Connections(Protocol):
@@ -67,12 +70,15 @@ class LocalConnections:
 class RedisConnections:
     """Counts shared through one Redis; :meth:`run` keeps this process's heartbeat while it serves."""
 
-    def __init__(self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:") -> None:
+    def __init__(
+        self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:", process: str | None = None
+    ) -> None:
         self.ttl, self.prefix = ttl, prefix
-        self.process = secrets.token_hex(8)
+        self.process = process or secrets.token_hex(8)
+        """This process in the counts' field names (no colons)."""
         self._local = LocalConnections()
         # One quick retry: a pooled connection is stale after a Redis restart.
-        self._redis: redis.Redis = redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), decode_responses=True)
+        self._redis = client(url, retry=Retry(NoBackoff(), 1), decode_responses=True)
         self._lock = asyncio.Lock()
         self._beating = False
         self._unsaved: set[tuple[str, int]] = set()
@@ -88,6 +94,9 @@ class RedisConnections:
     async def counts(self, code: str, seats: int) -> list[int]:
         # Text, not bytes: the client decodes replies.
         fields = cast(dict[str, str], await self._redis.hgetall(self._table_key(code)))
+        # This process's own sockets are counted from memory: they are surely there, even while
+        # its heartbeat is late and its fields look stale to the others.
+        fields = {field: count for field, count in fields.items() if field.split(":")[0] != self.process}
         processes = sorted({field.split(":")[0] for field in fields})
         async with self._redis.pipeline(transaction=False) as pipe:
             for process in processes:
@@ -95,7 +104,7 @@ class RedisConnections:
             alive = dict(zip(processes, await pipe.execute(), strict=True))
         if stale := [field for field in fields if not alive[field.split(":")[0]]]:
             await self._redis.hdel(self._table_key(code), *stale)  # sockets of processes that are gone
-        totals = [0] * seats
+        totals = await self._local.counts(code, seats)
         for field, count in fields.items():
             process, seat = field.split(":")
             if alive[process] and 0 <= int(seat) < seats:
@@ -121,11 +130,11 @@ class RedisConnections:
         """Renew the heartbeat and store the counts whose writing failed; when the heartbeat had
         vanished (Redis restarted, or this process was paused and swept), store every count again."""
         key, ttl_ms = self._heartbeat_key(self.process), round(self.ttl * 1000)
-        async with self._lock:
-            if not await self._redis.set(key, 1, px=ttl_ms, xx=True):
-                await self._redis.set(key, 1, px=ttl_ms)
-                self._unsaved.update((code, seat) for code, seats in self._local.own.items() for seat in seats)
-            self._beating = True
+        # Not behind the writes' lock: a burst of writes must not make the heartbeat late.
+        if not await self._redis.set(key, 1, px=ttl_ms, xx=True):
+            await self._redis.set(key, 1, px=ttl_ms)
+            self._unsaved.update((code, seat) for code, seats in self._local.own.items() for seat in seats)
+        self._beating = True
         for code, seat in list(self._unsaved):
             await self._write(code, seat)
 

@@ -11,9 +11,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.cluster import Cluster, local
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.pubsub import PubSub
 from chickenfoot.server.storage import Storage, StorageUnavailable
+from chickenfoot.server.sync import TableSync
 from chickenfoot.server.table import Table, TableConfig, Timing
 
 log = logging.getLogger(__name__)
@@ -49,11 +51,21 @@ def service_notice(available: bool) -> dict[str, Any]:
 class Hub:
     """The tables of this process, loaded from storage on first use."""
 
-    def __init__(self, storage: Storage, pubsub: PubSub, timing: Timing, expiry: Expiry | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        pubsub: PubSub,
+        timing: Timing,
+        expiry: Expiry | None = None,
+        cluster: Cluster | None = None,
+    ) -> None:
         self.storage, self.pubsub, self.timing = storage, pubsub, timing
+        self.cluster = cluster or local()
         self.expiry = expiry or Expiry()
         self.credentials = Credentials(storage)
         self.tables: dict[str, Table] = {}
+        self._syncs: dict[str, TableSync] = {}
+        """How each table follows the other processes (none when this process is alone)."""
         self._idle_since: dict[str, float] = {}
         self._closing: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
@@ -89,23 +101,26 @@ class Hub:
             self._add(Table.restore(code, config, [], *self._services()))
         return self.tables[code]
 
-    def _services(self) -> tuple[Storage, PubSub, Timing]:
-        return self.storage, self.pubsub, self.timing
+    def _services(self) -> tuple[Storage, PubSub, Timing, Cluster]:
+        return self.storage, self.pubsub, self.timing, self.cluster
 
     def _add(self, table: Table) -> None:
         self.tables[table.code] = table
         self._idle_since[table.code] = time.monotonic()
+        if not self.cluster.alone:
+            self._syncs[table.code] = sync = TableSync(table, self.cluster)
+            sync.start()
         table.schedule()
 
     def left(self, table: Table) -> None:
-        """A connection of ``table`` ended: release it if it was the last one."""
-        if table.idle():
+        """A connection of ``table`` ended: release it if it was this process's last one."""
+        if not table.watched_here():
             self._idle_since[table.code] = time.monotonic()
             self.release(table)
 
     def release(self, table: Table) -> None:
-        """Drop a table nobody is connected to from memory (storage holds all of it)."""
-        if table.closed or not table.idle() or self.tables.get(table.code) is not table:
+        """Drop a table nobody is connected to here from memory (storage holds all of it)."""
+        if table.closed or table.watched_here() or self.tables.get(table.code) is not table:
             return
         table.closed = True  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
@@ -114,6 +129,8 @@ class Hub:
 
     async def _close(self, table: Table) -> None:
         try:
+            if (sync := self._syncs.pop(table.code, None)) is not None:
+                await sync.stop()
             await table.close()
         finally:
             self._closing.pop(table.code, None)
@@ -139,7 +156,7 @@ class Hub:
         now = time.monotonic()
         for code, since in list(self._idle_since.items()):
             table = self.tables.get(code)
-            if table is not None and table.idle() and now - since >= self.expiry.idle_seconds:
+            if table is not None and not table.watched_here() and now - since >= self.expiry.idle_seconds:
                 self.release(table)
         if not self.storage.available:
             return 0
@@ -172,5 +189,7 @@ class Hub:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in list(self.tables.values()):
+            if (sync := self._syncs.pop(table.code, None)) is not None:
+                await sync.stop()
             await table.close()
         await asyncio.gather(*self._closing.values(), return_exceptions=True)

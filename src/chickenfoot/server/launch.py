@@ -53,6 +53,7 @@ def served(
     port: int,
     database_url: str,
     *,
+    redis_url: str | None = None,
     pace: float = 0.0,
     output: IO[str] | int = subprocess.DEVNULL,
     timeout: float = 30.0,
@@ -61,9 +62,11 @@ def served(
 ) -> Iterator[subprocess.Popen[str]]:
     """A running server on ``127.0.0.1:port``, killed on exit; raises ``RuntimeError`` if it never answers.
 
-    ``options`` are more ``chickenfoot serve`` options (limits, expiry).
+    ``redis_url``: one of several processes sharing that Redis; ``options`` are more ``chickenfoot
+    serve`` options (limits, expiry).
     """
     command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", database_url]
+    command += [] if redis_url is None else ["--redis-url", redis_url]
     command += ["--pace", str(pace), *options]
     command += [] if review_budget is None else ["--review-budget", str(review_budget)]
     process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, text=True)

@@ -35,11 +35,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
+
+from chickenfoot.server.redis_client import client
 
 log = logging.getLogger(__name__)
 
@@ -121,13 +122,16 @@ class LocalLeases:
 class RedisLeases:
     """Leases shared by every process connected to one Redis; ``owner`` tells this process apart."""
 
-    def __init__(self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:lease:") -> None:
+    def __init__(
+        self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:lease:", owner: str | None = None
+    ) -> None:
         self.ttl = ttl
         self.prefix = prefix
-        self.owner = secrets.token_hex(8)
+        self.owner = owner or secrets.token_hex(8)
+        """Who holds a lease, in its value (no spaces)."""
         # One quick retry: a pooled connection is stale after a Redis restart.
-        self._redis: redis.Redis = redis.Redis.from_url(
-            url, retry=Retry(NoBackoff(), 1), socket_timeout=ttl / 3, socket_connect_timeout=ttl / 3
+        self._redis = client(
+            url, wait=ttl / 3, retry=Retry(NoBackoff(), 1), socket_timeout=ttl / 3, socket_connect_timeout=ttl / 3
         )
         self._acquire = self._redis.register_script(_ACQUIRE)
         self._renew = self._redis.register_script(_RENEW)

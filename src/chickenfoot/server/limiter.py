@@ -6,20 +6,24 @@ The counters live in a ``limits`` storage named by URI: ``memory://`` for one pr
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import limits
 from limits.aio.strategies import MovingWindowRateLimiter
-from limits.errors import ConfigurationError
+from limits.errors import ConfigurationError, StorageError
 from limits.storage import storage_from_string
 
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.redis_client import pool
 
 Action = Literal["connection", "table"]
 TOO_MANY = {"connection": Code.ERROR_TOO_MANY_CONNECTIONS, "table": Code.ERROR_TOO_MANY_TABLES}
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +46,30 @@ class Limiter:
     def __init__(self, settings: AddressLimits) -> None:
         self.items = {"connection": limits.parse(settings.connections), "table": limits.parse(settings.tables)}
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
+        # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's
+        # kind of pool (``limits`` takes ``connection_pool`` though its annotation says otherwise).
+        options: dict[str, Any] = {}
+        if settings.storage.startswith("redis"):
+            options = {"implementation": "redispy", "connection_pool": pool(settings.storage)}
         try:
-            storage = storage_from_string(f"async+{settings.storage}")
+            storage = storage_from_string(f"async+{settings.storage}", wrap_exceptions=True, **options)
         except ConfigurationError as exc:
             raise ValueError(f"bad limits storage {settings.storage!r}: {exc}") from None
         self.limiter = MovingWindowRateLimiter(storage)
 
     async def refusal(self, action: Action, address: str) -> tuple[Said, int] | None:
-        """``None`` if ``address`` may do ``action`` now (and counts it), else the reason and seconds to wait."""
+        """``None`` if ``address`` may do ``action`` now (and counts it), else the reason and seconds to wait.
+
+        While the counters' storage (a shared Redis) does not answer, nothing is refused: players
+        keep playing, and the per-connection limits of each process still hold.
+        """
+        try:
+            return await self._refusal(action, address)
+        except StorageError as exc:
+            log.warning("per-address limits not checked (%s)", exc)
+            return None
+
+    async def _refusal(self, action: Action, address: str) -> tuple[Said, int] | None:
         if (
             action == "connection"
             and self.cutoff is not None
@@ -66,7 +86,10 @@ class Limiter:
     async def cut_off(self, address: str) -> None:
         """A connection from ``address`` was cut off for flooding or not reading: pause its new ones."""
         if self.cutoff is not None:
-            await self.limiter.hit(self.cutoff, "cutoff", address)
+            try:
+                await self.limiter.hit(self.cutoff, "cutoff", address)
+            except StorageError as exc:
+                log.warning("cut-off of %s not counted (%s)", address, exc)
 
     async def _wait(self, item: limits.RateLimitItem, action: str, address: str) -> int:
         stats = await self.limiter.get_window_stats(item, action, address)

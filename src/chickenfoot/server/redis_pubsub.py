@@ -29,6 +29,7 @@ from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.exceptions import RedisError
 
 from chickenfoot.server.pubsub import CatchUp, Message, Subscriber, Unsubscribe
+from chickenfoot.server.redis_client import client
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ class RedisPubSub:
 
     def __init__(self, url: str, *, prefix: str = "chickenfoot:", backoff_cap: float = 2.0) -> None:
         self.prefix = prefix
-        self._publisher: redis.Redis = redis.Redis.from_url(
+        self._publisher = client(
             url, retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=backoff_cap), 4), socket_timeout=5
         )
         # The subscriber never retries inside redis-py: the reader task reconnects by itself, so it

@@ -97,7 +97,7 @@ async def accept(hub: Hub, table: Table, seat: int) -> dict[str, Any]:
             await _make(hub, table)
     message = await status(table)
     assert message is not None
-    await table.pubsub.publish(table.channel(), {"notice": message})
+    await table.notify(message)
     return message
 
 

@@ -24,6 +24,7 @@ def run(
     database_url: str | None,
     pace: float = 1.0,
     *,
+    redis_url: str | None = None,
     allowed_origins: Sequence[str] = (),
     debug: bool = False,
     access_log: bool = False,
@@ -33,6 +34,7 @@ def run(
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
+    ``redis_url``: the Redis shared with the other processes serving the same database (none: this process is alone);
     ``allowed_origins``: pages of these origins may open tables besides the server's own;
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
     ``review_budget``: sampled deals per move of the reviews of finished matches.
@@ -49,6 +51,7 @@ def run(
     url = database_url or default_database_url()
     settings = Settings(
         database_url=url,
+        redis_url=redis_url,
         timing=timing,
         allowed_origins=tuple(allowed_origins),
         debug=debug,

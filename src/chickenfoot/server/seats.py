@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.table import Table
+from chickenfoot.server.table import Table, TableConfig
 
 
 async def leave(table: Table, seat: int) -> None:
@@ -25,9 +25,12 @@ async def leave(table: Table, seat: int) -> None:
         if table.match.is_over():
             raise LookupError("the match is over: there is nothing to leave")
         if not entry.left:
-            entry.left = True
+
+            def away(config: TableConfig) -> None:
+                config.seats[seat].left = True
+
             event = {"kind": "left", "seat": seat, "move": None} | Said.of(Code.EVENT_LEFT, seat=seat).wire()
-            await table.store_config([event])
+            await table.change_config(away, [event])
     table.schedule()
 
 
@@ -46,7 +49,10 @@ async def reopen(table: Table, seat: int, revoke: Callable[[], Awaitable[None]])
         if table.match.is_over():
             raise LookupError("the match is over")
         await revoke()
-        entry.taken = entry.left = False
-        entry.name = f"Player {seat + 1}"
-        await table.store_config([])
+
+        def free(config: TableConfig) -> None:
+            config.seats[seat].taken = config.seats[seat].left = False
+            config.seats[seat].name = f"Player {seat + 1}"
+
+        await table.change_config(free)
     table.schedule()

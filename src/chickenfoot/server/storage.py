@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from alembic import command
@@ -34,6 +34,9 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 PROBE_SECONDS = 0.5
 """Pause between two probes of a database that stopped answering."""
 
+MIGRATION_LOCK = 0x636869636B656E
+"""The PostgreSQL advisory lock key that serialises migrations ("chicken" in ASCII)."""
+
 log = logging.getLogger(__name__)
 
 
@@ -42,6 +45,21 @@ class StorageUnavailable(RuntimeError):
 
     def __init__(self) -> None:
         super().__init__(english(Said.of(Code.ERROR_STORE_UNAVAILABLE)))
+
+
+class VersionTaken(Exception):
+    """The table already has an action with this number: the new one was judged on an older state."""
+
+    def __init__(self, code: str, version: int) -> None:
+        super().__init__(f"table {code} has an action {version} already")
+        self.code, self.version = code, version
+
+
+class StoredAction(NamedTuple):
+    version: int
+    action: str
+    at: datetime | None
+    """When it was stored (``None`` for actions stored before times were)."""
 
 
 metadata = sa.MetaData()
@@ -125,7 +143,7 @@ class Storage:
             # pre_ping: a connection the database dropped (a restart) is replaced, not handed out.
             self.engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
         self._lock = asyncio.Lock() if self.is_sqlite else None
-        self._pending: list[tuple[dict[str, Any], asyncio.Future[str]]] = []
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self.available = True
         self._listeners: list[Callable[[bool], None]] = []
@@ -181,8 +199,14 @@ class Storage:
             listener(available)
 
     async def migrate(self) -> None:
-        """Bring the schema up to date (Alembic, run in-process)."""
+        """Bring the schema up to date (Alembic, run in-process).
+
+        On PostgreSQL under an advisory lock held until the migration commits: processes starting
+        together take turns, and the later ones find the schema up to date.
+        """
         async with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
@@ -205,7 +229,7 @@ class Storage:
                 return
             async with self._lock, self.engine.begin() as conn:
                 yield conn
-        except (sa.exc.IntegrityError, _Refused):
+        except (sa.exc.IntegrityError, _Refused, LookupError):
             raise
         except Exception as exc:
             self._failed(exc)
@@ -235,29 +259,21 @@ class Storage:
             return False
         return True
 
-    async def update_config(self, code: str, config: dict[str, Any]) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                game_tables.update()
-                .where(game_tables.c.code == code)
-                .values(config=json.dumps(config), public=_public(config))
-            )
+    async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> None:
+        """Store action number ``version`` of a table (numbered from 1), made at ``at`` (default: now).
 
-    async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> str:
-        """Store action number ``version`` of a table (numbered from 1); returns the action stored there.
-
-        ``at`` is when it was made (default: now).
-        Returns once committed. Actions of many tables that arrive together share one transaction
-        (group commit): one database round trip for all of them instead of one each. When that
-        number is already stored (a commit whose answer was lost to an outage, then retried), the
-        stored action is returned: it, not ``action``, is the table's history.
+        Returns once committed; raises :class:`VersionTaken` when that number is stored already
+        (by another process, or by an earlier attempt whose commit went through after all): the
+        action was judged against a state that is no longer the latest. Actions of many tables that
+        arrive together share one transaction (group commit): one database round trip for all of
+        them instead of one each.
         """
-        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         row = {"table_code": code, "version": version, "action": action, "at": at or datetime.now(UTC)}
         self._pending.append((row, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_pending())
-        return await done
+        await done
 
     async def _write_pending(self) -> None:
         while self._pending:
@@ -271,29 +287,50 @@ class Storage:
                     try:
                         async with self._write() as conn:
                             await conn.execute(actions.insert(), [row])
-                        stored = row["action"]
-                    except sa.exc.IntegrityError as exc:
-                        stored = await self._stored_action(row["table_code"], row["version"])
-                        if stored is None and not done.done():
-                            done.set_exception(exc)
+                    except sa.exc.IntegrityError:
+                        _settle(done, VersionTaken(row["table_code"], row["version"]))
                     except Exception as exc:
-                        stored = None
-                        if not done.done():
-                            done.set_exception(exc)
-                    if stored is not None and not done.done():
-                        done.set_result(stored)
+                        _settle(done, exc)
+                    else:
+                        _settle(done, None)
             else:
-                for row, done in batch:
-                    if not done.done():
-                        done.set_result(row["action"])
+                for _, done in batch:
+                    _settle(done, None)
 
-    async def _stored_action(self, code: str, version: int) -> str | None:
-        try:
-            async with self.engine.connect() as conn:
-                query = sa.select(actions.c.action).where(actions.c.table_code == code, actions.c.version == version)
-                return (await conn.execute(query)).scalar()
-        except Exception:
-            return None
+    async def load_actions(self, code: str, after: int) -> list[StoredAction]:
+        """The table's actions numbered above ``after``, in order."""
+        query = (
+            sa.select(actions.c.version, actions.c.action, actions.c.at)
+            .where(actions.c.table_code == code, actions.c.version > after)
+            .order_by(actions.c.version)
+        )
+        async with self._read() as conn:
+            rows = await conn.execute(query)
+            return [StoredAction(version, action, _aware(at) if at else None) for version, action, at in rows]
+
+    async def load_config(self, code: str) -> dict[str, Any] | None:
+        async with self._read() as conn:
+            row = (await conn.execute(sa.select(game_tables.c.config).where(game_tables.c.code == code))).first()
+            return None if row is None else dict(json.loads(row[0]))
+
+    async def edit_config(self, code: str, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+        """Apply ``change`` to the stored configuration and store the result, with the row locked
+        meanwhile so that changes made by several processes at once all count; returns the result.
+
+        Raises ``LookupError`` when the table is gone, or what ``change`` raises (nothing changed).
+        """
+        query = sa.select(game_tables.c.config).where(game_tables.c.code == code).with_for_update()
+        async with self._write() as conn:
+            row = (await conn.execute(query)).first()
+            if row is None:
+                raise LookupError(f"no table {code}")
+            config = change(json.loads(row[0]))
+            await conn.execute(
+                game_tables.update()
+                .where(game_tables.c.code == code)
+                .values(config=json.dumps(config), public=_public(config))
+            )
+        return config
 
     async def load_table(self, code: str) -> tuple[dict[str, Any], list[str]] | None:
         """A table's configuration and its actions in order, or ``None``."""
@@ -392,6 +429,15 @@ class Storage:
                 await conn.execute(rematch_votes.delete().where(rematch_votes.c.table_code.in_(codes)))
                 await conn.execute(game_tables.delete().where(game_tables.c.code.in_(codes), ~played))
         return codes
+
+
+def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
+    if done.done():
+        return
+    if outcome is None:
+        done.set_result(None)
+    else:
+        done.set_exception(outcome)
 
 
 class _Refused(Exception):

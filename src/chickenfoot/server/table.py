@@ -4,6 +4,11 @@ Every action is checked against the engine, stored (committed) and only then app
 published. Bots, covered seats and forced moves are driven by one pending timer per table: the
 timer belongs to the table's situation (its version and what is due), so connections coming and
 going never postpone it.
+
+When several processes serve the same tables, each process's table follows the database: the
+insert of an action is refused when another process stored that version first, and the table
+then catches up from storage (:meth:`Table.catch_up`, also called when another process says it
+moved on). Only the process holding the table's lease (:attr:`Table.keeper`) does its timed work.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
+from chickenfoot.server.cluster import Cluster, local
+from chickenfoot.server.lease import LeaseKeeper
 from chickenfoot.server.protocol import (
     LogCache,
     Presence,
@@ -39,7 +46,7 @@ from chickenfoot.server.protocol import (
 )
 from chickenfoot.server.pubsub import PubSub
 from chickenfoot.server.refusal import Refused
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, VersionTaken
 from chickenfoot.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -134,18 +141,35 @@ class Table:
     """One table's match, seats and connections; all changes go through :meth:`act`."""
 
     def __init__(
-        self, code: str, config: TableConfig, storage: Storage, pubsub: PubSub, timing: Timing, match: Match
+        self,
+        code: str,
+        config: TableConfig,
+        storage: Storage,
+        pubsub: PubSub,
+        timing: Timing,
+        match: Match,
+        cluster: Cluster | None = None,
     ) -> None:
         self.code = code
         self.config = config
         self.storage = storage
         self.pubsub = pubsub
+        """The fan-out to this process's connections."""
         self.timing = timing
         self.match = match
+        self.cluster = cluster or local()
+        self.keeper: LeaseKeeper | None = None
+        """The table's lease among several processes (``None``: this process drives the table alone)."""
         self.version = 0
         self.events: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=EVENT_LOG)
-        self.connections = [0] * len(config.seats)
+        self.here = [0] * len(config.seats)
+        """Sockets of each seat in this process."""
         self.spectators = 0
+        """Spectators' sockets in this process."""
+        self.connections = [0] * len(config.seats)
+        """Sockets of each seat in every process (as last counted)."""
+        self.audience = 0
+        """Spectators' sockets in every process (as last counted)."""
         self.covered: set[int] = set()
         self.lock = asyncio.Lock()
         self.bots = {
@@ -172,10 +196,18 @@ class Table:
 
     @classmethod
     def restore(
-        cls, code: str, config: TableConfig, actions: list[str], storage: Storage, pubsub: PubSub, timing: Timing
+        cls,
+        code: str,
+        config: TableConfig,
+        actions: list[str],
+        storage: Storage,
+        pubsub: PubSub,
+        timing: Timing,
+        cluster: Cluster | None = None,
     ) -> Table:
         """Rebuild a table from its stored actions (replaying them through the engine)."""
-        table = cls(code, config, storage, pubsub, timing, Match(config.rules, len(config.seats), config.seed))
+        match = Match(config.rules, len(config.seats), config.seed)
+        table = cls(code, config, storage, pubsub, timing, match, cluster)
         for action in actions:
             table._apply(action)
         return table
@@ -271,9 +303,27 @@ class Table:
         return f"table:{self.code}"
 
     async def _publish(self, events: list[dict[str, Any]], presence: bool = False) -> None:
+        """Tell this process's connections."""
         if presence:
             self._presence_epoch += 1
         await self.pubsub.publish(self.channel(), {"version": self.version, "events": events})
+
+    async def _tell_others(self, **what: Any) -> None:
+        """Tell the other processes: the table's version, and what else changed (see docs/scale-out.md)."""
+        if self.driving and what.get("presence"):
+            what["covered"] = sorted(self.covered)  # the lease holder decides who is covered
+        await self.cluster.pubsub.publish(
+            self.channel(), {"version": self.version, "from": self.cluster.process, **what}
+        )
+
+    async def notify(self, notice: dict[str, Any]) -> None:
+        """Tell every client, in every process, ``notice`` (a chat line, a rematch): no game action."""
+        await self.pubsub.publish(self.channel(), {"notice": notice})
+        await self._tell_others(notice=notice)
+
+    def relay(self, notice: dict[str, Any]) -> None:
+        """Another process's :meth:`notify`: tell this process's clients."""
+        self._spawn(self.pubsub.publish(self.channel(), {"notice": notice}))
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -317,18 +367,120 @@ class Table:
                     "moves are refused while the game store is unavailable; try again shortly",
                     Said.of(Code.ERROR_STORE_DOWN),
                 )
-            now = datetime.now(UTC)
+            judged, now = self.version, datetime.now(UTC)
+            refused: ProtocolError | None = None
             try:
-                stored = await self.storage.append_action(self.code, self.version + 1, canonical, now)
+                await self.storage.append_action(self.code, judged + 1, canonical, now)
+            except VersionTaken:
+                # Another process (or an earlier attempt whose commit went through after all) was first.
+                await self._catch_up_or_refuse()
+                refused = ProtocolError(f"stale version {judged} (the table is at version {self.version})")
             except Exception:
-                log.exception("cannot store action %d of table %s", self.version + 1, self.code)
+                log.exception("cannot store action %d of table %s", judged + 1, self.code)
                 raise ProtocolError("the move could not be stored; try again") from None
-            events = self._apply(stored)
-            self.turn_started = now.timestamp()  # as stored: a restart resumes the same clock
-            await self._publish(events)
+            else:
+                events = self._apply(canonical)
+                self.turn_started = now.timestamp()  # as stored: a restart resumes the same clock
+                await self._publish(events)
+                await self._tell_others()
         self.schedule()
-        if stored != canonical:  # an earlier attempt was committed after all: that is what happened
-            raise ProtocolError(f"stale version {self.version - 1} (the table is at version {self.version})")
+        if refused is not None:
+            raise refused
+
+    # --- following the other processes ---------------------------------------------------------
+
+    async def catch_up(self) -> None:
+        """Apply the actions other processes stored since this table's version, and tell the connections."""
+        async with self.lock:
+            await self._catch_up()
+        self.schedule()
+
+    async def _catch_up(self) -> None:
+        if self.closed:
+            return
+        events: list[dict[str, Any]] = []
+        for stored in await self.storage.load_actions(self.code, self.version):
+            if stored.version != self.version + 1:
+                log.error("table %s: stored action %d follows version %d", self.code, stored.version, self.version)
+                break
+            events += self._apply(stored.action)
+            if stored.at is not None:
+                self.turn_started = stored.at.timestamp()
+        if events:
+            await self._publish(events)
+
+    async def _catch_up_or_refuse(self) -> None:
+        try:
+            await self._catch_up()
+        except Exception:
+            log.exception("cannot catch up table %s", self.code)
+            raise ProtocolError("the move could not be stored; try again") from None
+
+    async def reload_config(self) -> None:
+        """Read the configuration again (another process seated a player or gave a seat to a bot)."""
+        async with self.lock:  # read under the lock: a change of this process is not undone by an older read
+            data = await self.storage.load_config(self.code)
+            if data is None:
+                return
+            self._adopt(TableConfig.from_json(data))
+            await self._publish([], presence=True)
+        self.schedule()
+
+    def _adopt(self, config: TableConfig) -> None:
+        """Take ``config`` (as stored) as the table's configuration."""
+        for seat, entry in enumerate(config.seats):
+            if entry.kind == "bot" and seat not in self.bots:
+                self.bots[seat] = make_bot(entry.bot or DEFAULT_LEVEL, config.seed + seat)
+                self.covered.discard(seat)
+        if config.playing_since is not None and self.config.playing_since is None:
+            self.turn_started = config.playing_since
+        self.config = config
+        self._log_cache.clear()  # the log names the seats
+
+    async def refresh_presence(self, events: list[dict[str, Any]], covered: list[int] | None) -> None:
+        """Count the sockets again (another process's came or went) and tell the connections.
+
+        ``covered``: the seats the lease holder covers, when it says so.
+        """
+        if covered is not None:
+            self.covered = {seat for seat in covered if 0 <= seat < len(self.config.seats)}
+        await self._recount(list(self.connections))
+        await self._publish(events, presence=True)
+        self.schedule()
+
+    async def _recount(self, fallback: list[int]) -> None:
+        """The sockets of every process; ``fallback`` (the seats' counts) if they cannot be read."""
+        seats = len(self.config.seats)
+        try:
+            counts = await self.cluster.connections.counts(self.code, seats + 1)  # the last: spectators
+        except Exception as exc:
+            log.warning("table %s: connections not counted (%s)", self.code, exc)
+            counts = [*fallback, max(self.audience, self.spectators)]
+        for seat in range(seats):
+            if counts[seat] > 0:
+                self.covered.discard(seat)
+                if (task := self._grace.pop(seat, None)) is not None:
+                    task.cancel()
+            elif self.connections[seat] > 0 and self.driving and not self.closed and seat not in self._grace:
+                self._grace[seat] = asyncio.create_task(self._cover_later(seat))
+        self.connections, self.audience = counts[:seats], counts[seats]
+        self._presence_epoch += 1
+
+    @property
+    def driving(self) -> bool:
+        """This process does the table's timed work (it holds the lease, or it is alone)."""
+        return self.keeper is None or self.keeper.hold is not None
+
+    def lease_changed(self, held: bool) -> None:
+        """The table's lease was won (plan the timed work) or lost (drop it)."""
+        if held:
+            self._spawn(self.refresh_presence([], None))  # seats of a process that died are counted out
+            return
+        self._generation += 1
+        self._planned = None
+        for task in self._grace.values():
+            task.cancel()
+        self._grace.clear()
 
     async def hint(self, seat: int | None) -> tuple[Move, Said]:
         if seat is None or not self.match.round.view(seat).my_turn:
@@ -337,23 +489,38 @@ class Table:
 
     # --- presence -----------------------------------------------------------------------------
 
-    def _start_clock(self) -> None:
-        """The first turn's clock starts once every human seat is taken."""
-        if self.config.playing_since is None and not self.free_seats():
-            self.config.playing_since = self.turn_started = time.time()
-
     def free_seats(self) -> list[int]:
         """Human seats nobody has taken yet."""
         return [s for s, seat in enumerate(self.config.seats) if seat.kind == "human" and not seat.taken]
 
+    async def change_config(
+        self, change: Callable[[TableConfig], None], events: list[dict[str, Any]] | None = None
+    ) -> None:
+        """Apply ``change`` to the stored configuration (whatever other processes changed meanwhile),
+        adopt the result and tell every client, with ``events``; the first turn's clock starts once
+        every human seat is taken. Called holding :attr:`lock` (:meth:`schedule` after)."""
+
+        def edit(data: dict[str, Any]) -> dict[str, Any]:
+            config = TableConfig.from_json(data)
+            change(config)
+            if config.playing_since is None and all(s.taken for s in config.seats if s.kind == "human"):
+                config.playing_since = time.time()
+            return config.to_json()
+
+        self._adopt(TableConfig.from_json(await self.storage.edit_config(self.code, edit)))
+        await self._publish(events or [], presence=True)
+        await self._tell_others(config=True, events=events or [])
+
     async def seated(self, seat: int, name: str) -> None:
         """Record that a player now holds ``seat`` (its credential was issued) under ``name``."""
-        async with self.lock:
-            entry = self.config.seats[seat]
-            entry.taken = True
+
+        def take(config: TableConfig) -> None:
+            config.seats[seat].taken = True
             if name:
-                entry.name = name
-            await self.store_config([])
+                config.seats[seat].name = name
+
+        async with self.lock:
+            await self.change_config(take)
         self.schedule()
 
     async def rename(self, seat: int | None, name: str) -> None:
@@ -377,19 +544,20 @@ class Table:
                     f"you changed your name a moment ago: try again in {seconds} s",
                     Said.of(Code.ERROR_RENAME_WAIT, seconds=seconds),
                 )
-            old, entry.name = entry.name, name
+            old = entry.name
+            renamed = Said.of(Code.EVENT_RENAMED, seat=seat, old=old)
+
+            def named(config: TableConfig) -> None:
+                config.seats[seat].name = name
+
             try:
-                await self.storage.update_config(self.code, self.config.to_json())
+                await self.change_config(named, [{"kind": "renamed", "seat": seat, "move": None} | renamed.wire()])
             except Exception:
-                entry.name = old
                 log.exception("cannot store a new name at table %s", self.code)
                 raise ProtocolError(
                     "your name could not be stored; try again shortly", Said.of(Code.ERROR_NAME_NOT_STORED)
                 ) from None
             self._renamed[seat] = time.monotonic()
-            self._log_cache.clear()  # the log names the seat
-            renamed = Said.of(Code.EVENT_RENAMED, seat=seat, old=old)
-            await self._publish([{"kind": "renamed", "seat": seat, "move": None} | renamed.wire()], presence=True)
 
     async def replace_with_bot(self, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
         """Hand an absent player's seat to a bot for the rest of the match, after ``revoke`` of its credential.
@@ -403,23 +571,20 @@ class Table:
             if self.connections[seat]:
                 raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
             await revoke()
-            entry.kind, entry.bot, entry.taken, entry.left = "bot", level, True, False
-            entry.name = f"{level.capitalize()} bot {seat + 1}"
-            self.bots[seat] = make_bot(level, self.config.seed + seat)
-            self.covered.discard(seat)
-            await self.store_config([])
+
+            def to_bot(config: TableConfig) -> None:
+                config.seats[seat] = Seat("bot", f"{level.capitalize()} bot {seat + 1}", bot=level, taken=True)
+
+            await self.change_config(to_bot)
         self.schedule()
 
-    async def store_config(self, events: list[dict[str, Any]]) -> None:
-        """Store a change of the seats or flags and tell everyone (holding :attr:`lock`; :meth:`schedule` after)."""
-        self._log_cache.clear()  # the log names the seats
-        self._start_clock()
-        await self.storage.update_config(self.code, self.config.to_json())
-        await self._publish(events, presence=True)
-
     def idle(self) -> bool:
-        """Nobody is connected: the table pauses (bots too) and may leave memory."""
-        return self.spectators == 0 and not any(self.connections)
+        """Nobody is connected to any process: the table pauses (bots too)."""
+        return max(self.audience, self.spectators) == 0 and not any(self.connections)
+
+    def watched_here(self) -> bool:
+        """Someone is connected to this process (otherwise the table may leave its memory)."""
+        return self.spectators > 0 or any(self.here)
 
     def arrive(self, seat: int | None) -> None:
         """Count a new connection of ``seat`` (before its first state is built); hand a covered seat back."""
@@ -427,39 +592,60 @@ class Table:
         if seat is None:
             self.spectators += 1
             return
+        self.here[seat] += 1
         self.connections[seat] += 1
         if (task := self._grace.pop(seat, None)) is not None:
             task.cancel()
         self.covered.discard(seat)
 
+    def _slot(self, seat: int | None) -> int:
+        """Where ``seat``'s sockets are counted: spectators after the seats."""
+        return len(self.config.seats) if seat is None else seat
+
     async def announce(self, seat: int | None) -> None:
         """Tell everyone that ``seat`` connected (after :meth:`arrive`)."""
+        await self.cluster.connections.arrive(self.code, self._slot(seat))
+        await self._recount(list(self.connections))
         if seat is None:
+            await self._tell_others(presence=True, events=[])
             self.schedule()  # a spectator alone also wakes a paused table
             return
         if self.config.seats[seat].left:  # back after leaving: the seat is theirs again
+
+            def back(config: TableConfig) -> None:
+                config.seats[seat].left = False
+
             async with self.lock:
-                self.config.seats[seat].left = False
-                await self.storage.update_config(self.code, self.config.to_json())
-        await self._publish([{"kind": "connected", "seat": seat, "move": None}], presence=True)
+                await self.change_config(back)
+        connected = [{"kind": "connected", "seat": seat, "move": None}]
+        await self._publish(connected, presence=True)
+        await self._tell_others(presence=True, events=connected)
         self.schedule()
 
     async def disconnect(self, seat: int | None) -> None:
         if seat is None:
             self.spectators -= 1
-            return
-        self.connections[seat] -= 1
-        if self.connections[seat] == 0:
-            await self._publish([{"kind": "disconnected", "seat": seat, "move": None}], presence=True)
-            if not self.closed:
-                self._grace[seat] = asyncio.create_task(self._cover_later(seat))
+        else:
+            self.here[seat] -= 1
+        await self.cluster.connections.leave(self.code, self._slot(seat))
+        fallback = list(self.connections)
+        if seat is not None:
+            fallback[seat] = self.here[seat]
+        await self._recount(fallback)  # a seat left by all its sockets is covered after the grace period
+        if seat is None:
+            await self._tell_others(presence=True, events=[])
+        elif self.connections[seat] == 0:
+            disconnected = [{"kind": "disconnected", "seat": seat, "move": None}]
+            await self._publish(disconnected, presence=True)
+            await self._tell_others(presence=True, events=disconnected)
 
     async def _cover_later(self, seat: int) -> None:
         await asyncio.sleep(self.timing.grace)
         self._grace.pop(seat, None)
-        if self.connections[seat] == 0:
+        if self.connections[seat] == 0 and self.driving:
             self.covered.add(seat)
             await self._publish([], presence=True)
+            await self._tell_others(presence=True, events=[])
             self.schedule()
 
     # --- automatic play -----------------------------------------------------------------------
@@ -467,7 +653,7 @@ class Table:
     def _due(self) -> tuple[str, float, Callable[[int], Awaitable[None]]] | None:
         """The automatic action the table waits for now, with its pause; ``None`` when it waits for a person."""
         match = self.match
-        if self.closed or self.idle() or match.is_over() or self.status == "waiting":
+        if self.closed or not self.driving or self.idle() or match.is_over() or self.status == "waiting":
             return None
         if match.round.is_over():
             if any(self.automatic(s) for s in range(len(self.config.seats))):
@@ -504,7 +690,7 @@ class Table:
 
     async def _later(self, generation: int, delay: float, action: Callable[[int], Awaitable[None]]) -> None:
         await asyncio.sleep(delay)
-        if generation != self._generation:
+        if generation != self._generation or not self.driving:
             return
         try:
             await action(generation)
@@ -535,7 +721,8 @@ class Table:
         # The seat's owner may have come back, or moved, while the bot thought.
         deadline = self.turn_deadline()
         timed_out = deadline is not None and time.time() >= deadline
-        if generation == self._generation and version == self.version and (self.automatic(seat) or timed_out):
+        current = generation == self._generation and version == self.version and self.driving
+        if current and (self.automatic(seat) or timed_out):
             await self.act(seat, str(move), version)
 
     def _cover_bot(self, seat: int) -> Bot:

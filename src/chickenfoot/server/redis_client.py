@@ -1,0 +1,29 @@
+"""Redis clients of a server process, each on a bounded pool that waits for a free connection.
+
+redis-py's default pool refuses a command outright ("Too many connections") once 100 are in use,
+which a burst of arrivals at many tables reaches; waiting a moment for a connection instead keeps
+every command, and the bound keeps what one process asks of Redis fixed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis.asyncio as redis
+
+MAX_CONNECTIONS = 32
+"""Connections of one client (commands beyond them wait their turn)."""
+WAIT_SECONDS = 5.0
+
+
+def pool(url: str, *, wait: float = WAIT_SECONDS, **options: Any) -> redis.BlockingConnectionPool:
+    """A pool of at most :data:`MAX_CONNECTIONS`; a command waits up to ``wait`` seconds for one.
+
+    ``options`` are the connections' (``retry``, ``socket_timeout``, ``decode_responses``, ...).
+    """
+    return redis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=wait, **options)
+
+
+def client(url: str, *, wait: float = WAIT_SECONDS, **options: Any) -> redis.Redis:
+    """A client that owns a :func:`pool` (closing the client closes it)."""
+    return redis.Redis.from_pool(pool(url, wait=wait, **options))

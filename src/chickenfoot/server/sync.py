@@ -1,0 +1,110 @@
+"""Keeps one table of this process in step with the other processes serving it.
+
+What another process says on the table's shared channel is a hint to read the truth again: the
+actions after this table's version (from storage), the configuration (from storage), or the
+connection counts (from Redis). Hints that arrive while that work is pending are merged, so a
+burst costs one read. When the subscription was broken (``catch_up``), everything is read again.
+The table's lease is kept here too: only its holder plans the table's timed work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import suppress
+from typing import Any
+
+from chickenfoot.server.cluster import Cluster
+from chickenfoot.server.lease import Hold, LeaseKeeper
+from chickenfoot.server.pubsub import Message, Unsubscribe
+from chickenfoot.server.table import Table
+
+log = logging.getLogger(__name__)
+
+MAX_EVENTS = 16
+"""Presence events kept for this process's connections while a recount is pending."""
+RETRY_SECONDS = 1.0
+"""Pause before reading again what could not be read (storage or Redis unavailable)."""
+
+
+class TableSync:
+    """The shared channel's subscription and the lease of one table, while this process holds it."""
+
+    def __init__(self, table: Table, cluster: Cluster) -> None:
+        self.table, self.cluster = table, cluster
+        self.keeper = LeaseKeeper(cluster.leases, f"table:{table.code}", self._lease_changed)
+        table.keeper = self.keeper
+        self._actions = self._config = self._presence = False
+        self._events: list[dict[str, Any]] = []
+        self._covered: list[int] | None = None
+        self._worker: asyncio.Task[None] | None = None
+        self._keeping: asyncio.Task[None] | None = None
+        self._unsubscribe: Unsubscribe | None = None
+
+    def start(self) -> None:
+        self._unsubscribe = self.cluster.pubsub.subscribe(self.table.channel(), self._heard, self._missed)
+        self._keeping = asyncio.create_task(self.keeper.run())
+
+    async def stop(self) -> None:
+        """Unsubscribe and give the lease up (another process takes it at once)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        for task in (self._keeping, self._worker):
+            if task is not None:
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
+
+    def _heard(self, message: Message) -> None:
+        if message.get("from") == self.cluster.process:
+            return  # this process's own news
+        notice = message.get("notice")
+        if isinstance(notice, dict):
+            self.table.relay(notice)  # chat and rematch news: shown as they come, nothing to read again
+        version = message.get("version")
+        if isinstance(version, int) and version > self.table.version:
+            self._actions = True
+        if message.get("config"):
+            self._config = True
+        if message.get("presence"):
+            self._presence = True
+            events = message.get("events")
+            if isinstance(events, list):
+                # Bounded: they are only the "connected"/"disconnected" news shown beside the state.
+                self._events = [*self._events, *(event for event in events if isinstance(event, dict))][-MAX_EVENTS:]
+            covered = message.get("covered")
+            if isinstance(covered, list):
+                self._covered = [seat for seat in covered if isinstance(seat, int)]
+        self._wake()
+
+    def _missed(self) -> None:
+        """Messages may have been lost (the subscription is new or was broken): read everything again."""
+        self._actions = self._config = self._presence = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if (self._actions or self._config or self._presence) and (self._worker is None or self._worker.done()):
+            self._worker = asyncio.create_task(self._work())
+
+    async def _work(self) -> None:
+        table = self.table
+        while not table.closed and (self._actions or self._config or self._presence):
+            try:
+                if self._config:
+                    self._config = False
+                    await table.reload_config()
+                if self._actions:
+                    self._actions = False
+                    await table.catch_up()
+                if self._presence:
+                    self._presence = False
+                    events, self._events = self._events, []
+                    covered, self._covered = self._covered, None
+                    await table.refresh_presence(events, covered)
+            except Exception as exc:
+                log.warning("table %s not caught up (%s); trying again", table.code, exc)
+                self._actions = self._config = self._presence = True
+                await asyncio.sleep(RETRY_SECONDS)
+
+    def _lease_changed(self, hold: Hold | None) -> None:
+        self.table.lease_changed(hold is not None)
