@@ -4,6 +4,7 @@ leaving and coming back, and the rematch. Screenshots of each go to the artifact
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,10 +20,13 @@ HUMAN = {"kind": "human"}
 
 
 @contextmanager
-def person(browser: Browser, phone: bool = False) -> Iterator[Page]:
-    """Another person's browser: its own context (storage, cookies), failing on page errors and CSP violations."""
+def person(browser: Browser, name: str | None = None, phone: bool = False) -> Iterator[Page]:
+    """Another person's browser: its own context (storage, cookies), failing on page errors and CSP
+    violations; ``name``: the name this browser remembers (so no name is asked for)."""
     size: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
     context = browser.new_context(viewport=size, has_touch=phone)
+    if name is not None:
+        context.add_init_script(f"localStorage.setItem('cf-name', {json.dumps(name)})")
     context.set_default_timeout(30_000)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
@@ -55,7 +59,7 @@ def test_chat_between_two_players_and_a_spectator(browser: Browser, page: Page, 
     code = create_table(page, server, ["human", "human", "easy"])
     invite = page.locator("#share .links a").first.get_attribute("href")
     hostile = '<img src=x onerror="document.title=1">hello & <b>bye</b>'
-    with person(browser) as bo, person(browser, phone=True) as cy:
+    with person(browser, "Bo") as bo, person(browser, "Cy", phone=True) as cy:
         seated(bo, f"{server}{invite}")
         seated(cy, f"{server}/t/{code}")
         assert state(cy)["seat"] is None
@@ -150,14 +154,15 @@ def test_the_creator_reopens_an_absent_players_seat(browser: Browser, page: Page
     code = create_table(page, server, ["human", "human", "easy"])
     invite = page.locator("#share .links a").first.get_attribute("href")
     page.on("dialog", lambda dialog: dialog.accept())
-    with person(browser) as bo:
+    with person(browser, "Bo") as bo:
         seated(bo, f"{server}{invite}")
         bo_token = bo.evaluate("c => localStorage.getItem(`cf-token-${c}`)", code)
     page.wait_for_function("() => !window.chickenfoot.state.connected[1]")
     page.click(".player[data-seat='1'] .reopen")
-    page.wait_for_function("() => document.querySelectorAll('#share .links a').length === 3")
-    fresh = page.locator("#share .links a").nth(1).get_attribute("href")
-    assert fresh is not None and fresh != invite
+    # The seat's link is replaced: the old invite opens nothing any more.
+    page.wait_for_function("old => document.querySelector('#share .links a').getAttribute('href') !== old", arg=invite)
+    fresh = page.locator("#share .links a").first.get_attribute("href")
+    assert fresh is not None and fresh != invite and "invite=" in fresh
     refused = httpx.post(f"{server}/api/tables/{code}/leave", json={"token": bo_token})
     assert refused.status_code == 403  # Bo's old credential opens nothing now
     with person(browser) as dee:
@@ -200,10 +205,13 @@ def test_rematch_moves_the_seated_players_to_a_new_table(browser: Browser, page:
     ).json()
     code = made["code"]
     page.goto(f"{server}/")
-    page.evaluate("([c, t]) => localStorage.setItem(`cf-token-${c}`, t)", [code, made["token"]])
+    page.evaluate(
+        "([c, t]) => { localStorage.setItem(`cf-token-${c}`, t); localStorage.setItem('cf-name', 'Ann'); }",
+        [code, made["token"]],
+    )
     seated(page, f"{server}/t/{code}")
     invite = made["seats"][1]["invite"]
-    with person(browser) as bo, person(browser, phone=True) as cy:
+    with person(browser, "Bo") as bo, person(browser, "Cy", phone=True) as cy:
         seated(bo, f"{server}{invite}")
         seated(cy, f"{server}/t/{code}")
         play_until_over([page, bo])

@@ -2,7 +2,7 @@
 // the lobby or reopening an absent player's seat, and the rematch at the match's end.
 
 import { joinNames, t } from "./i18n.js";
-import { api, rememberSeat } from "./net.js";
+import { api, invitesOf, rememberInvites, rememberSeat } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 const LEFT = "cf-left"; // tables this browser left, to come back to from the lobby
@@ -77,9 +77,9 @@ export class Company {
     if (!confirm(t("table.reopen_confirm", { name }))) return;
     try {
       const { invite } = await api("POST", `${this.path}/seats/${seat}/reopen`, { token: this.page.token });
-      const key = `cf-invites-${this.page.code}`;
-      const invites = JSON.parse(localStorage.getItem(key) ?? "[]");
-      localStorage.setItem(key, JSON.stringify([...invites, invite]));
+      // The seat's new invite replaces its old one, which opens nothing any more.
+      const kept = invitesOf(this.page.code).filter((i) => i.seat !== seat);
+      rememberInvites(this.page.code, [...kept, { seat, invite }]);
       this.page.render();
     } catch (err) {
       this.page.toast(err.message);

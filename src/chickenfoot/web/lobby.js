@@ -125,7 +125,7 @@ export async function showLobby() {
     if (code()) location.href = `/t/${code()}`;
   });
   showOpenTables(
-    () => localStorage.getItem("cf-name") || $("my-name").value.trim() || t("lobby.guest"),
+    async () => savedName() || $("my-name").value.trim() || (await askName()),
     (message) => (error.textContent = message),
   );
 }

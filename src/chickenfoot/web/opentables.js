@@ -41,13 +41,13 @@ function entry(table, join) {
   return li;
 }
 
-// Poll the list while the lobby is shown (not while the tab is hidden); `name()` is the player's name.
+// Poll the list while the lobby is shown (not while the tab is hidden); `name()` gives the player's name (asking for it if need be).
 export function showOpenTables(name, onError) {
   let tag = null;
   let wait = 5;
   const join = async (code) => {
     try {
-      const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name: name() });
+      const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name: await name() });
       rememberSeat(code, seat.token);
       location.href = `/t/${code}`;
     } catch (err) {
