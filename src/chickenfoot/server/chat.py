@@ -9,6 +9,7 @@ shows it as text, never as markup.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -90,5 +91,12 @@ async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessag
 
 
 async def history(table: Table) -> dict[str, Any]:
-    """The ``chat`` message a client gets on connecting: the kept lines."""
-    return {"type": "chat", "lines": await recent(table.storage, table.code)}
+    """The ``chat`` message a client gets on connecting: the kept lines (read once, until a line is said)."""
+    if table.chat_kept is None:
+        changes = table.chat_changes
+        # Shielded: a client leaving mid-read must not cut the read off and lose its database connection.
+        lines = await asyncio.shield(recent(table.storage, table.code))
+        if table.chat_changes == changes:
+            table.chat_kept = lines
+        return {"type": "chat", "lines": lines}
+    return {"type": "chat", "lines": table.chat_kept}

@@ -3,6 +3,7 @@ the lobby's list and the rematch; and what a client is told about them when it c
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,7 +30,7 @@ async def greetings(table: Table) -> list[dict[str, Any]]:
     try:
         lines = await chat.history(table)
         messages = [lines] if lines["lines"] else []
-        if table.match.is_over() and (offer := await rematch.status(table)) is not None:
+        if table.match.is_over() and (offer := await asyncio.shield(rematch.status(table))) is not None:
             messages.append(offer)
     except StorageUnavailable:
         return []  # the client is told of the outage; the lines come with its next connection

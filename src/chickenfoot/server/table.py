@@ -171,6 +171,10 @@ class Table:
         self.audience = 0
         """Spectators' sockets in every process (as last counted)."""
         self.covered: set[int] = set()
+        self.chat_kept: list[dict[str, Any]] | None = None
+        """The chat's kept lines as last read from storage (``None``: read them again)."""
+        self.chat_changes = 0
+        """Chat lines said since the table was loaded (a read begun before one is not kept)."""
         self.lock = asyncio.Lock()
         self.bots = {
             s: make_bot(seat.bot or DEFAULT_LEVEL, config.seed + s)
@@ -318,12 +322,19 @@ class Table:
 
     async def notify(self, notice: dict[str, Any]) -> None:
         """Tell every client, in every process, ``notice`` (a chat line, a rematch): no game action."""
+        self._noticed(notice)
         await self.pubsub.publish(self.channel(), {"notice": notice})
         await self._tell_others(notice=notice)
 
     def relay(self, notice: dict[str, Any]) -> None:
         """Another process's :meth:`notify`: tell this process's clients."""
+        self._noticed(notice)
         self._spawn(self.pubsub.publish(self.channel(), {"notice": notice}))
+
+    def _noticed(self, notice: dict[str, Any]) -> None:
+        if notice.get("type") == "chat":  # the kept lines changed: read them again for the next connection
+            self.chat_kept = None
+            self.chat_changes += 1
 
     # --- actions ------------------------------------------------------------------------------
 
