@@ -467,6 +467,9 @@ class Table:
         except Exception as exc:
             log.warning("table %s: connections not counted (%s)", self.code, exc)
             counts = [*fallback, max(self.audience, self.spectators)]
+        # This process's own sockets count even when the shared count has not heard of them yet
+        # (a recount may run between a socket's arrival here and its announcement).
+        counts = [max(count, here) for count, here in zip(counts, [*self.here, self.spectators], strict=True)]
         for seat in range(seats):
             if counts[seat] > 0:
                 self.covered.discard(seat)
