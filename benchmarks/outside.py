@@ -30,7 +30,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 import chickenfoot.interop.openspiel  # noqa: F401 (registers python_chickenfoot)
 from chickenfoot.arena import GameResult, SlotResult
 from chickenfoot.bots import Budget, make_bot
-from chickenfoot.bots.search import EXPLORATION, REWARD_SCALE, SearchBot
+from chickenfoot.bots.reward import REWARD_SCALE
+from chickenfoot.bots.search import EXPLORATION, SearchBot
 from chickenfoot.interop.actions import ActionCodec
 from chickenfoot.rules import Rules
 

@@ -181,42 +181,47 @@ def speed(seconds: float, slice_: float, seed: int) -> None:
         print(f"{name:40} {games[name]:>8} {games[name] / spent[name]:>10.1f} {rate[name]:>11.0f}{ratios}")
 
 
+SEARCH_MODES = ("pure Python", "compiled rounds", "compiled loop")
+"""The pure engine; compiled rounds driven by the search's loop in Python; the whole loop in C."""
+
+
 def search_speed(count: int, seed: int, profile: bool) -> None:
-    """The hard level's search on the same positions with the compiled core off and on, interleaved."""
+    """The hard level's search on the same positions on each engine, interleaved."""
     budget = Budget(iterations=DIFFICULTIES["hard"].budget.iterations)  # its iterations, without its clock
     views = [r.view(r.to_move) for r in positions(count, seed)]
-    modes = [False, True] if core.COMPILED else [False]
+    modes = SEARCH_MODES if core.COMPILED else SEARCH_MODES[:1]
     spent = dict.fromkeys(modes, 0.0)
     done = dict.fromkeys(modes, 0)
 
-    def run(compiled: bool, view: SeatView) -> int:
-        core.COMPILED = compiled
+    def run(mode: str, view: SeatView) -> int:
+        core.COMPILED = mode != "pure Python"
+        core.COMPILED_LOOP = mode == "compiled loop"
         bot = make_bot("hard", seed)
         assert isinstance(bot, SearchBot)
         return sum(visits for visits, _ in bot.statistics(view, budget).values())
 
     for view in views:
-        for compiled in modes:
+        for mode in modes:
             start = time.process_time()
-            done[compiled] += run(compiled, view)
-            spent[compiled] += time.process_time() - start
+            done[mode] += run(mode, view)
+            spent[mode] += time.process_time() - start
     profiler = cProfile.Profile()
     if profile:  # a separate pass: the profiler's own cost would distort the rates
         for view in views:
-            profiler.runcall(run, False, view)
-    core.COMPILED = modes[-1]
-    for compiled in modes:
-        name = "compiled core" if compiled else "pure Python"
+            profiler.runcall(run, "pure Python", view)
+    core.COMPILED = len(modes) > 1
+    core.COMPILED_LOOP = True
+    rates = {mode: done[mode] / spent[mode] for mode in modes}
+    for mode in modes:
         print(
-            f"hard ({budget.iterations} iterations), {name:13}: {done[compiled] / spent[compiled]:>9.0f} iterations/s"
+            f"hard ({budget.iterations} iterations), {mode:15}: {rates[mode]:>9.0f} iterations/s, "
+            f"{1e6 / rates[mode]:.1f} us each, {rates[mode] / rates[modes[0]]:.1f}x pure"
         )
-    if len(modes) == 2:
-        print(f"gain: {done[True] / spent[True] / (done[False] / spent[False]):.1f}x")
     if profile:
         print("\nwhere the pure search spends its time:")
         pstats.Stats(profiler).sort_stats("tottime").print_stats(10)
         if core.COMPILED:
-            compiled_parts(views, budget.iterations or 1, done[True] / spent[True])
+            compiled_parts(views, budget.iterations or 1, rates["compiled loop"])
 
 
 def compiled_parts(views: Sequence[SeatView], iterations: int, rate: float) -> None:
@@ -241,7 +246,8 @@ def compiled_parts(views: Sequence[SeatView], iterations: int, rate: float) -> N
     n = iterations * len(views)
     whole = 1e6 / rate
     print(f"compiled search: {whole:.1f} us per iteration, of which sampling {sampling / n * 1e6:.1f} us, ", end="")
-    print(f"root move and rollout {rollouts / n * 1e6:.1f} us; the rest is the search's Python loop")
+    print(f"root move and rollout {rollouts / n * 1e6:.1f} us, each called from Python (the search's loop in C")
+    print("calls neither from Python: its whole iteration can cost less than these parts)")
 
 
 def mean_interval(total: float, squares: float, n: int) -> tuple[float, float]:

@@ -5,7 +5,9 @@
     python benchmarks/strength.py curve [--players 2 4] [--budgets 100 300 ...] [--deals 30] [--label NAME]
     python benchmarks/strength.py outside [--players 2 4] [--simulations 100] [--deals 10]
     python benchmarks/strength.py openspiel-speed [--simulations 100] [--label NAME]
+    python benchmarks/strength.py match-play [--players 2] [--deals 16] [--seed 201]
     python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
+    python benchmarks/strength.py pool DIR [DIR ...]     # one line-up's saved runs on other deals, as one
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
 """
@@ -180,7 +182,14 @@ OUTSIDE_OPPONENTS = ("os-ismcts", "os-dmcts")
 
 
 def outside(
-    players: int, simulations: int, deals: int, seed: int, workers: int, ratios: list[int], label: str
+    players: int,
+    simulations: int,
+    deals: int,
+    seed: int,
+    workers: int,
+    ratios: list[int],
+    label: str,
+    opponents: list[str],
 ) -> list[dict[str, Any]]:
     """Our search at ``ratio`` times the simulations of each OpenSpiel searcher, one against the rest,
     single rounds on duplicate deals; each run kept under results/outside-<players>p-<opponent>-<ratio>x/."""
@@ -189,7 +198,7 @@ def outside(
     from chickenfoot.arena.report import write_json
 
     rows = []
-    for opponent in OUTSIDE_OPPONENTS:
+    for opponent in opponents:
         theirs = Entrant(f"{opponent}@{simulations}", opponent, simulations)
         for ratio in ratios:
             ours = Entrant(f"ismcts@{simulations * ratio}", "ismcts", simulations * ratio)
@@ -223,6 +232,45 @@ def outside(
             out = RESULTS / f"outside-{players}p-{opponent}-{ratio}x{label}"
             out.mkdir(parents=True, exist_ok=True)
             write_json(out / "results.json", config | {"matches": deals}, list(summary.values()), results)
+    return rows
+
+
+ROUND_ONLY = "expert-round"
+"""The expert level playing for each round's margin alone: what playing for the match is measured against."""
+
+
+def match_play(players: int, deals: int, seed: int) -> None:
+    """``expert`` against ``hard`` in full matches, and on the same deals the same search playing each
+    round for its margin alone: the match win share that playing for the match buys."""
+    DIFFICULTIES[ROUND_ONLY] = dataclasses.replace(DIFFICULTIES["expert"], plays_match=False)
+    for name in ("expert", ROUND_ONLY):
+        config = ArenaConfig((name, *["hard"] * (players - 1)), Rules(), deals, seed)
+        run_arena(config, RESULTS / f"{players}p-{name}-vs-hard")
+
+
+def pool(dirs: list[Path]) -> list[dict[str, Any]]:
+    """Saved runs of the same line-up summarised as one sample. A deal is its run's seed and number: runs
+    with the same seed replayed the same deals, whose games then fall in one cluster of the bootstrap."""
+    from chickenfoot.arena import load_results
+
+    games = []
+    seeds: dict[int, int] = {}
+    for path in dirs:
+        config, _, saved = load_results(path / "results.json")
+        key = seeds.setdefault(config["seed"], len(seeds))
+        games += [dataclasses.replace(game, deal=key * 100_000 + game.deal) for game in saved]
+    rows = []
+    for row in summarise(games):
+        margin = margin_ci(games, row.bot)
+        rows.append(
+            {
+                "bot": row.bot,
+                "games": row.games,
+                "win_share": [round(v, 3) for v in (row.win_share, row.win_low, row.win_high)],
+                "points_per_round": [round(v, 2) for v in (row.points_per_round, row.points_low, row.points_high)],
+                "margin": [round(v, 2) for v in margin],
+            }
+        )
     return rows
 
 
@@ -268,17 +316,31 @@ def main() -> None:
     u.add_argument("--seed", type=int, default=9)
     u.add_argument("--workers", type=int, default=1)
     u.add_argument("--label", default="", help="kept apart from other runs under this name (e.g. a repeat)")
+    u.add_argument("--opponents", nargs="+", choices=OUTSIDE_OPPONENTS, default=list(OUTSIDE_OPPONENTS))
     e = sub.add_parser("endgame", help="points per decision the sampled search loses in solvable endgames")
     e.add_argument("--players", type=int, nargs="+", default=[2, 4])
     e.add_argument("--positions", type=int, default=40)
     e.add_argument("--budgets", type=int, nargs="+", default=[300, 1000])
     e.add_argument("--seed", type=int, default=3)
+    m = sub.add_parser("match-play", help="expert against hard, playing for the match and for each round")
+    m.add_argument("--players", type=int, default=2)
+    m.add_argument("--deals", type=int, default=16)
+    m.add_argument("--seed", type=int, default=201)
+    p = sub.add_parser("pool", help="one line-up's saved runs on other deals, summarised as one sample")
+    p.add_argument("dirs", nargs="+", type=Path)
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
     if args.command == "rerate":
         for path in args.dirs:
             rerate(path)
+        return
+    if args.command == "pool":
+        for row in pool(args.dirs):
+            print(json.dumps(row))
+        return
+    if args.command == "match-play":
+        match_play(args.players, args.deals, args.seed)
         return
     if args.command == "openspiel-speed":
         from outside import speed
@@ -314,7 +376,9 @@ def main() -> None:
         rows = [
             row
             for players in args.players
-            for row in outside(players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix)
+            for row in outside(
+                players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix, args.opponents
+            )
         ]
         command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
         name = f"outside-{'-'.join(map(str, args.players))}p{suffix}.json"

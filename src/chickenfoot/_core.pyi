@@ -3,6 +3,7 @@
 import random
 from collections.abc import Callable, Sequence
 
+from chickenfoot.bots.reward import Reward
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
 
@@ -53,3 +54,15 @@ class Sampler:
         tries: int,
     ) -> None: ...
     def __call__(self, rng: random.Random) -> CompiledRound: ...
+    def search(
+        self,
+        rng: random.Random,
+        codes: Sequence[int],
+        weights: Sequence[float],
+        epsilon: float,
+        exploration: float,
+        iterations: int | None,
+        deadline: float | None,
+        reward: Reward,
+        check_every: int,
+    ) -> dict[int, tuple[int, float]]: ...

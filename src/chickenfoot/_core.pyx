@@ -13,7 +13,10 @@ proves them equal move by move.
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.math cimport erfc, log, sqrt
 from libc.string cimport memcpy, memset
+
+from time import perf_counter
 
 from chickenfoot.errors import IllegalMoveError
 from chickenfoot.tiles import tile_id
@@ -42,6 +45,7 @@ cdef enum:
     NUMBERS = 19
     WORDS = 3  # 64-bit words of a tile bit mask
     MAX_PLAYERS = 32
+    MAX_NODES = 64  # quadrature points of the match reward
     MAX_CODES = 6500  # above any count of plays: 19 numbers x 19 tiles carrying one x 18 line ends, and a pass
     DRAW = -1
     PASS = -2
@@ -519,6 +523,132 @@ cdef void deal(State* s, int hand_size, Rng* rng) noexcept nogil:
     start(s)
 
 
+# --- the search's root loop and reward (chickenfoot.bots.search.search, chickenfoot.bots.reward) -
+
+cdef struct Scoring:
+    # chickenfoot.bots.reward.Reward
+    int seat
+    int players
+    double scale
+    double win_value
+    double spread
+    int totals[MAX_PLAYERS]
+    int zero_rounds[MAX_PLAYERS]
+    int lowest_nonzero[MAX_PLAYERS]
+    int nodes
+    double node_x[MAX_NODES]
+    double node_w[MAX_NODES]
+
+
+cdef inline int lowest_after(int lowest, int points) noexcept nogil:
+    """reward._lowest: the lowest non-zero round after one of ``points`` (-1: none)."""
+    if points == 0:
+        return lowest
+    if lowest < 0 or points < lowest:
+        return points
+    return lowest
+
+
+cdef double score(const Scoring* sc, const int* points) noexcept nogil:
+    """Reward.__call__: the margin, plus the match win's worth times its chance."""
+    cdef int s, seat = sc.seat, n = sc.players, count = 0, k
+    cdef double total = 0.0, margin, chance = 0.0, p
+    cdef int final[MAX_PLAYERS]
+    cdef int zeros[MAX_PLAYERS]
+    cdef int lows[MAX_PLAYERS]
+    for s in range(n):
+        total += points[s]
+    margin = ((total - points[seat]) / (n - 1) - points[seat]) / sc.scale
+    if sc.win_value == 0:
+        return margin
+    for s in range(n):
+        final[s] = sc.totals[s] + points[s]
+    if sc.spread == 0:  # the last round: the exact order, tie-breaks included
+        for s in range(n):
+            zeros[s] = sc.zero_rounds[s] + (points[s] == 0)
+            lows[s] = lowest_after(sc.lowest_nonzero[s], points[s])
+        for s in range(n):
+            if final[s] != final[seat]:
+                if final[s] < final[seat]:
+                    return margin
+                continue
+            if zeros[s] != zeros[seat]:
+                if zeros[s] > zeros[seat]:
+                    return margin
+                continue
+            if lows[s] != lows[seat]:
+                if lows[s] < lows[seat]:
+                    return margin
+                continue
+            count += 1
+        return margin + sc.win_value * (1.0 / count)
+    for k in range(sc.nodes):
+        p = sc.node_w[k]
+        for s in range(n):
+            if s != seat:
+                p *= 0.5 * erfc((sc.node_x[k] + (final[seat] - final[s]) / sc.spread) / sqrt(2.0))
+        chance += p
+    return margin + sc.win_value * chance
+
+
+cdef int init_scoring(Scoring* sc, reward, int players) except -1:
+    cdef int s, k
+    if len(reward.quadrature) > MAX_NODES:
+        raise ValueError(f"at most {MAX_NODES} quadrature points")
+    sc.seat = reward.seat
+    sc.players = players
+    sc.scale = reward.scale
+    sc.win_value = reward.win_value
+    sc.spread = reward.spread
+    if sc.win_value:
+        for s in range(players):
+            sc.totals[s] = reward.totals[s]
+            sc.zero_rounds[s] = reward.zero_rounds[s]
+            sc.lowest_nonzero[s] = reward.lowest_nonzero[s]
+    sc.nodes = len(reward.quadrature)
+    for k in range(sc.nodes):
+        sc.node_x[k] = reward.quadrature[k]
+        sc.node_w[k] = reward.quadrature_weights[k]
+    return 0
+
+
+cdef int ucb_pick(int n, const int* visits, const double* totals, int done, double exploration) noexcept nogil:
+    """UCB1 over the root moves: the first unvisited one, else the best mean plus bonus (first on ties)."""
+    cdef double log_n = log(done + 1.0), value, best_value = 0.0
+    cdef int k, best = -1
+    for k in range(n):
+        if visits[k] == 0:
+            return k
+        value = totals[k] / visits[k] + exploration * sqrt(log_n / visits[k])
+        if best < 0 or value > best_value:
+            best = k
+            best_value = value
+    return best
+
+
+cdef struct Root:
+    # The search's root statistics and what every iteration needs.
+    int n
+    int* codes
+    int* visits
+    double* totals
+    double exploration
+    double epsilon
+    const double* weights
+    Scoring scoring
+
+
+cdef void iterate(State* st, Rng* rng, Root* root, int done) noexcept nogil:
+    """One iteration on a sampled state: a root move by UCB1, the rollout, the reward."""
+    cdef int out[MAX_PLAYERS]
+    cdef int k = ucb_pick(root.n, root.visits, root.totals, done, root.exploration)
+    push(st, root.codes[k])
+    rollout(st, rng, root.weights, root.epsilon)
+    points(st, out)
+    root.totals[k] += score(&root.scoring, out)
+    root.visits[k] += 1
+
+
 # --- Python-facing ------------------------------------------------------------------------------
 
 def supports(rules, int players):
@@ -869,18 +999,86 @@ cdef class Sampler:
         shuffle(s.boneyard, n, &self.rng)
         return True
 
-    def __call__(self, rng):
-        """A sampled round in the view's state, as ``Knowledge.round(rng)``; ``rng`` seeds this sampler once."""
-        cdef CompiledRound c = CompiledRound.__new__(CompiledRound)
+    cdef int prepare(self, rng) except -1:
+        """The view's state as the template of every sample; ``rng`` seeds this sampler, once."""
         if not self.ready:
             first = CompiledRound.from_round(self.make_round(rng))
             memcpy(&self.template, &(<CompiledRound>first).s, sizeof(State))
             rng_seed(&self.rng, rng.getrandbits(64))
             self.ready = True
-        memcpy(&c.s, &self.template, sizeof(State))
-        if not self.fill(&c.s):
+        return 0
+
+    cdef int sample_into(self, State* s, rng) except -1:
+        """A sampled hidden state in ``s``: in C, or the pure sampler's when every try failed."""
+        memcpy(s, &self.template, sizeof(State))
+        if not self.fill(s):
             hands, boneyard = self.sample(rng)
-            set_hidden(&c.s, hands, boneyard[::-1])  # the engine draws from the end
+            set_hidden(s, hands, boneyard[::-1])  # the engine draws from the end
+        return 0
+
+    cdef int run(self, State* st, Root* root, int done, int count) noexcept nogil:
+        """Up to ``count`` iterations from ``done``; stops early (returning how many it made) when a
+        sample needs the pure sampler."""
+        cdef int k
+        for k in range(count):
+            memcpy(st, &self.template, sizeof(State))
+            if not self.fill(st):
+                return k
+            iterate(st, &self.rng, root, done + k)
+        return count
+
+    def __call__(self, rng):
+        """A sampled round in the view's state, as ``Knowledge.round(rng)``; ``rng`` seeds this sampler once."""
+        cdef CompiledRound c = CompiledRound.__new__(CompiledRound)
+        self.prepare(rng)
+        self.sample_into(&c.s, rng)
         rng_seed(&c.rng, rng_next(&self.rng))
         c.records = []
         return c
+
+    def search(self, rng, codes, weights, double epsilon, double exploration, iterations, deadline, reward,
+               int check_every):
+        """``chickenfoot.bots.search.search`` in C: per root move code, (visits, total reward) after
+        ``iterations`` (``None``: no limit) or once ``time.perf_counter()`` passes ``deadline`` (checked
+        every ``check_every`` iterations), rewards by ``reward`` (a :class:`chickenfoot.bots.reward.Reward`).
+
+        The same UCB1 choice, rollout policy and reward as the pure loop; the samples and rollouts draw
+        from this core's generator, so the statistics agree in distribution, not draw for draw."""
+        cdef State st
+        cdef Root root
+        cdef int k, made, done = 0, batch
+        cdef long limit = -1 if iterations is None else iterations
+        root.n = len(codes)
+        if not 0 < root.n <= MAX_CODES:
+            raise ValueError("the search needs 1 to MAX_CODES root moves")
+        self.prepare(rng)
+        init_scoring(&root.scoring, reward, self.template.players)
+        root.weights = rollout_weights(weights, self.template.tile_count)
+        root.epsilon = epsilon
+        root.exploration = exploration
+        root.codes = <int*>PyMem_Malloc(root.n * sizeof(int))
+        root.visits = <int*>PyMem_Malloc(root.n * sizeof(int))
+        root.totals = <double*>PyMem_Malloc(root.n * sizeof(double))
+        try:
+            if not (root.codes and root.visits and root.totals):
+                raise MemoryError()
+            for k in range(root.n):
+                root.codes[k] = codes[k]
+                root.visits[k] = 0
+                root.totals[k] = 0.0
+            while limit < 0 or done < limit:
+                if deadline is not None and done and perf_counter() >= deadline:
+                    break
+                batch = check_every if limit < 0 else min(check_every, limit - done)
+                with nogil:
+                    made = self.run(&st, &root, done, batch)
+                done += made
+                if made < batch:  # every try of the C sampler failed: one iteration on the pure one's deal
+                    self.sample_into(&st, rng)
+                    iterate(&st, &self.rng, &root, done)
+                    done += 1
+            return {root.codes[k]: (root.visits[k], root.totals[k]) for k in range(root.n)}
+        finally:
+            PyMem_Free(root.codes)
+            PyMem_Free(root.visits)
+            PyMem_Free(root.totals)

@@ -16,6 +16,7 @@ from chickenfoot.knowledge import SAMPLE_TRIES, Knowledge
 
 if TYPE_CHECKING:
     from chickenfoot._core import CompiledRound
+    from chickenfoot._core import Sampler as CompiledSampler
     from chickenfoot.round import Round
 
 COMPILED = False
@@ -27,6 +28,10 @@ if os.environ.get("CHICKENFOOT_PURE") != "1":
         COMPILED = True
     except ImportError:  # not built (no compiler at install): the pure engine serves alone
         pass
+
+COMPILED_LOOP = True
+"""Whether a compiled sampler runs the search's whole root loop in C (a benchmark may switch it off to
+drive compiled rounds from the search's Python loop instead)."""
 
 NAME = "compiled core" if COMPILED else "pure-Python core"
 
@@ -48,3 +53,9 @@ def sampler(knowledge: Knowledge) -> Callable[[random.Random], SearchRound]:
         knowledge.unseen,
         SAMPLE_TRIES,
     )
+
+
+def compiled(make_round: Callable[[random.Random], SearchRound]) -> CompiledSampler | None:
+    """The compiled sampler behind ``make_round``, if it is one: its ``search`` runs the search's
+    whole root loop in C."""
+    return make_round if COMPILED and COMPILED_LOOP and isinstance(make_round, _core.Sampler) else None

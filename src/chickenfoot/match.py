@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -33,6 +34,7 @@ from chickenfoot.reading import (
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import Tile
+from chickenfoot.view import MatchStanding, SeatView
 
 RECORD_FORMAT = "chickenfoot-match/1"
 
@@ -161,6 +163,22 @@ class Match:
 
     def is_over(self) -> bool:
         return len(self.round_points) == self.rules.round_count
+
+    def standing(self) -> MatchStanding:
+        """The standings before the current round, as every seat sees them."""
+        earlier = self.round_points[: self.round_number - 1]
+        table = sorted(standings(earlier, self.players), key=lambda s: s.seat)
+        return MatchStanding(
+            round_number=self.round_number,
+            rounds=self.rules.round_count,
+            totals=tuple(s.total for s in table),
+            zero_rounds=tuple(s.zero_rounds for s in table),
+            lowest_nonzero=tuple(s.lowest_nonzero for s in table),
+        )
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know of the current round (:meth:`Round.view`), with the match standings."""
+        return dataclasses.replace(self.round.view(seat), match=self.standing())
 
     def totals(self) -> list[int]:
         return [sum(points[s] for points in self.round_points) for s in range(self.players)]

@@ -15,9 +15,31 @@ from chickenfoot.layout import Phase
 from chickenfoot.move import Move
 from chickenfoot.round import EndReason, PublicStep, Round
 
-__all__ = ["PublicStep", "SeatView", "public_history", "view"]
+__all__ = ["MatchStanding", "PublicStep", "SeatView", "public_history", "view"]
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import TILES, Tile
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStanding:
+    """The match around a round, as every seat sees it: the standings before the round, and how
+    many rounds there are (RULES.md §2, §6)."""
+
+    round_number: int
+    """This round's number, from 1."""
+    rounds: int
+    """Rounds in the match."""
+    totals: tuple[int, ...]
+    """Each seat's points in the rounds before this one."""
+    zero_rounds: tuple[int, ...]
+    """Each seat's rounds scored 0 so far (the first tie-break)."""
+    lowest_nonzero: tuple[int | None, ...]
+    """Each seat's lowest non-zero round so far (the second tie-break; ``None``: none yet)."""
+
+    @property
+    def rounds_left(self) -> int:
+        """Rounds still to come after this one."""
+        return self.rounds - self.round_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +70,8 @@ class SeatView:
     """Each seat's points, once the round is over."""
     revealed_hands: tuple[tuple[Tile, ...], ...] | None
     """Every hand, once the round is over (all hands are shown at the end of a round)."""
+    match: MatchStanding | None = None
+    """The match standings before this round, when the round is part of a match (``Match.view``)."""
 
     @property
     def is_over(self) -> bool:

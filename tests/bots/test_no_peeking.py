@@ -4,6 +4,7 @@ planted peek at the true round is caught."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import random
 from collections.abc import Callable
@@ -13,11 +14,11 @@ import pytest
 
 from chickenfoot import Round, Rules
 from chickenfoot.bots import BOTS, Bot, Budget, make_bot
-from chickenfoot.bots.search import CheaterBot, cheat_choose
+from chickenfoot.bots.search import CheaterBot, SearchBot, cheat_choose
 from chickenfoot.knowledge import twin
 from chickenfoot.move import Move
 from chickenfoot.tiles import TILES, ids_of
-from chickenfoot.view import SeatView
+from chickenfoot.view import MatchStanding, SeatView
 
 PAIRS = 10
 BUDGET = Budget(iterations=60)
@@ -71,6 +72,23 @@ def decisions(choose: Callable[[SeatView], Move], pairs: list[tuple[Round, Round
 @pytest.mark.parametrize("name", list(BOTS))
 def test_choice_depends_only_on_the_view(name: str) -> None:
     assert all(a == b for a, b in decisions(lambda view: make_bot(name, 3).choose(view, BUDGET), PAIR_LIST))
+
+
+def late_in_a_match(view: SeatView) -> SeatView:
+    """The view with standings of a close match in its last rounds (public, so equal on both twins)."""
+    players = view.players
+    totals = tuple(120 + 7 * s for s in range(players))
+    return dataclasses.replace(view, match=MatchStanding(9, 10, totals, (1,) * players, (3,) * players))
+
+
+def test_a_search_playing_for_the_match_depends_only_on_the_view() -> None:
+    def choose(view: SeatView) -> Move:
+        bot = make_bot("expert", 3)
+        assert isinstance(bot, SearchBot) and bot.plays_match
+        bot.workers = 1
+        return bot.choose(late_in_a_match(view), BUDGET)
+
+    assert all(a == b for a, b in decisions(choose, PAIR_LIST))
 
 
 class PeekingBot(Bot):

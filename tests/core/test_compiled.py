@@ -10,18 +10,20 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 
 import pytest
 
 from chickenfoot import Round, Rules, core
-from chickenfoot.bots.search import ROLLOUT_EPSILON, SearchBot, rollout, rollout_weights
+from chickenfoot.bots.reward import Reward, reward_for
+from chickenfoot.bots.search import ROLLOUT_EPSILON, SearchBot, rollout, rollout_weights, search
 from chickenfoot.errors import IllegalMoveError, RulesError
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.layout import Layout
 from chickenfoot.move import DRAW, PASS
-from chickenfoot.view import SeatView
+from chickenfoot.view import MatchStanding, SeatView
 
 from .test_random_sim import random_rules
 
@@ -264,3 +266,83 @@ def test_version_names_the_core(pure: str, name: str) -> None:
     env = {**os.environ, "CHICKENFOOT_PURE": pure}
     out = subprocess.run([sys.executable, "-m", "chickenfoot", "--version"], capture_output=True, text=True, env=env)
     assert out.returncode == 0 and out.stdout.strip().endswith(f"({name})")
+
+
+def endgame_views(count: int) -> list[SeatView]:
+    """2-player positions with the boneyard empty and a choice: the opponent's hand is known exactly."""
+    found: list[SeatView] = []
+    seed = 0
+    while len(found) < count:
+        seed += 1
+        r = Round.deal(Rules(max_pip=6), 2, seed=seed)
+        rng = random.Random(seed)
+        while not r.is_over():
+            view = r.view(r.to_move)
+            if view.boneyard_size == 0 and len(view.legal_moves) > 1:
+                found.append(view)
+                break
+            codes = r.legal_codes()
+            r.push_code(codes[rng.randrange(len(codes))])
+    return found
+
+
+@pytest.mark.parametrize(
+    "standing",
+    [
+        None,
+        MatchStanding(3, 7, (40, 52), (1, 0), (None, 4)),  # rounds left: the normal law of the rest
+        MatchStanding(7, 7, (61, 60), (0, 1), (5, 3)),  # the last round: the exact order, tie-breaks included
+    ],
+)
+def test_the_compiled_search_loop_is_the_pure_one_when_nothing_is_random(standing: MatchStanding | None) -> None:
+    """Where every sample is the same deal and rollouts make no random move, the search's root loop in
+    C (UCB1, rollouts, rewards with or without the match) makes the pure loop's choices exactly."""
+    for view in endgame_views(12):
+        assert view.seat is not None
+        reward = reward_for(view.seat, 2, standing, plays_match=True)
+        knowledge = Knowledge(view)
+        codes = [m.code for m in view.legal_moves]
+        compiled = core.sampler(knowledge)
+        assert core.compiled(compiled) is not None
+        pure = search(knowledge.round, reward, codes, view.rules, random.Random(1), 300, None, epsilon=0.0)
+        fast = search(compiled, reward, codes, view.rules, random.Random(1), 300, None, epsilon=0.0)
+        assert {c: n for c, (n, _) in fast.items()} == {c: n for c, (n, _) in pure.items()}
+        for code, (_, total) in fast.items():
+            assert total == pytest.approx(pure[code][1], rel=1e-9, abs=1e-9)
+
+
+def test_the_compiled_search_values_moves_as_the_pure_rollouts_do() -> None:
+    """With sampled deals and random rollout moves: a huge exploration constant makes the C loop visit
+    the moves in turn, so each move's mean reward must agree with pure samples and rollouts of it."""
+    for view in views(3, 4):
+        assert view.seat is not None
+        reward = reward_for(view.seat, 4, MatchStanding(9, 10, (30, 45, 38, 60), (0,) * 4, (None,) * 4), True)
+        knowledge = Knowledge(view)
+        codes = [m.code for m in view.legal_moves]
+        sampler = core.compiled(core.sampler(knowledge))
+        assert sampler is not None
+        n = 800
+        weights = rollout_weights(view.rules)
+        stats = sampler.search(random.Random(2), codes, weights, ROLLOUT_EPSILON, 1e9, n * len(codes), None, reward, 16)
+        rng = random.Random(3)
+        for code in codes:
+            assert stats[code][0] == n
+            rewards = []
+            for _ in range(n):
+                r = knowledge.round(rng)
+                r.push_code(code)
+                rewards.append(reward(rollout(r, rng, weights)))
+            mean = sum(rewards) / n
+            error = math.sqrt(sum((x - mean) ** 2 for x in rewards) / (n - 1) / n)
+            assert abs(stats[code][1] / n - mean) < 4.5 * error * math.sqrt(2), (code, stats[code][1] / n, mean)
+
+
+def test_the_compiled_search_stops_at_its_deadline() -> None:
+    view = views(1, 4)[0]
+    assert view.seat is not None
+    sampler = core.sampler(Knowledge(view))
+    codes = [m.code for m in view.legal_moves]
+    started = time.perf_counter()
+    stats = search(sampler, Reward(view.seat), codes, view.rules, random.Random(0), None, started + 0.05)
+    assert time.perf_counter() - started < 0.5
+    assert sum(n for n, _ in stats.values()) > 16

@@ -95,7 +95,7 @@ def play(game: Game) -> GameResult:
         while not r.is_over():
             seat = r.to_move
             bot = by_seat[seat]
-            view = r.view(seat)
+            view = match.view(seat)
             start = time.perf_counter()
             move = cheat_choose(bot, r) if isinstance(bot, CheaterBot) else bot.choose(view)
             if len(view.legal_moves) > 1:

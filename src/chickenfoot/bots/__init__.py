@@ -40,13 +40,21 @@ class Difficulty:
     description: str
     workers: int = 1
     """Processes a search spreads over (root parallelism)."""
+    plays_match: bool = False
+    """A search that plays for the match, not the round alone, when it knows the standings."""
 
 
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty("greedy", Budget(), "plays its heaviest tile"),
     "medium": Difficulty("heuristic", Budget(), "plays like a careful person"),
-    "hard": Difficulty("ismcts", Budget(seconds=0.8, iterations=600), "searches about a second per move"),
-    "expert": Difficulty("ismcts", Budget(seconds=3.0, iterations=3000), "searches a few seconds per move", workers=2),
+    "hard": Difficulty("ismcts", Budget(seconds=0.8, iterations=600), "searches briefly each move"),
+    "expert": Difficulty(
+        "ismcts",
+        Budget(seconds=2.0, iterations=20_000),
+        "searches longer each move and plays for the match",
+        workers=2,
+        plays_match=True,
+    ),
 }
 """Difficulty levels by name, weakest first."""
 
@@ -77,6 +85,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         bot.name = name
         if isinstance(bot, SearchBot):
             bot.workers = level.workers
+            bot.plays_match = level.plays_match
         return bot
     return BOTS[name](seed)
 

@@ -15,7 +15,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from chickenfoot.knowledge import Knowledge, Slot, match_slots
 from chickenfoot.round import Round
@@ -138,14 +138,26 @@ def reward(points: Sequence[int], seat: int) -> float:
 
 
 def solve(
-    view: SeatView, max_deals: int = MAX_DEALS, max_nodes: int = MAX_NODES, deadline: float | None = None
+    view: SeatView,
+    max_deals: int = MAX_DEALS,
+    max_nodes: int = MAX_NODES,
+    deadline: float | None = None,
+    value: Callable[[Sequence[int]], float] | None = None,
 ) -> Stats | None:
-    """Per legal move code: (consistent deals, total reward in points) with exact play after it;
-    ``None`` when the endgame does not apply or is too large to solve within the limits (or before
-    ``deadline``, a ``time.perf_counter`` time)."""
+    """Per legal move code: (consistent deals, total value) with exact play after it, the value of
+    the final points being ``value`` (default: :func:`reward`, in points); ``None`` when the endgame
+    does not apply or is too large to solve within the limits (or before ``deadline``, a
+    ``time.perf_counter`` time). Every seat plays for its round margin; ``value`` only weighs the
+    outcomes for the seat to move (the search's reward, which may count the match)."""
     if not applies(view) or not view.my_turn:
         return None
-    assert view.seat is not None
+    seat = view.seat
+    assert seat is not None
+
+    def margin(points: Sequence[int]) -> float:
+        return reward(points, seat)
+
+    value = value or margin
     knowledge = Knowledge(view)
     codes = [move.code for move in view.legal_moves]
     template = knowledge.round(random.Random(0))  # its hidden hands are replaced by each deal
@@ -161,7 +173,7 @@ def solve(
             r.hands = hands
             for code in codes:
                 r.push_code(code)
-                totals[code] += reward(solver.points(r), view.seat)
+                totals[code] += value(solver.points(r))
                 r.pop()
     except TooLarge:
         return None

@@ -3,9 +3,11 @@
 This is single-observer ISMCTS cut at the root (Cowling, Powley & Whitehouse 2012): every iteration
 samples a fresh determinization, picks a root move by UCB1 over the moves' running mean rewards, and
 plays the round out with a greedy-leaning policy. The reward is the seat's points relative to its
-opponents', which is what adds up to the match totals. Root parallelism splits the iterations over
-worker processes and sums their statistics. Small endgames (boneyard empty, few tiles hidden) are
-solved exactly over every consistent deal instead (:mod:`chickenfoot.bots.endgame`).
+opponents', which is what adds up to the match totals, and for a search that plays for the match
+also its chance to win the match from the standings (:mod:`chickenfoot.bots.reward`). Root
+parallelism splits the iterations over worker processes and sums their statistics. Small endgames
+(boneyard empty, few tiles hidden) are solved exactly over every consistent deal instead
+(:mod:`chickenfoot.bots.endgame`).
 
 :class:`CheaterBot` runs the same search on the true deal; the arena alone may use it, as an upper
 bound, through :func:`cheat_choose`.
@@ -13,6 +15,7 @@ bound, through :func:`cheat_choose`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -21,7 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from chickenfoot.bots import endgame
 from chickenfoot.bots.base import Bot, Budget
-from chickenfoot.core import SearchRound, sampler
+from chickenfoot.bots.reward import Reward, view_reward
+from chickenfoot.core import SearchRound, compiled, sampler
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.move import PASS, Move
 from chickenfoot.round import Round
@@ -34,8 +38,6 @@ EXPLORATION = 0.7
 """UCB1 constant, on rewards scaled to about [-1, 1]."""
 ROLLOUT_EPSILON = 0.2
 """Share of random moves in rollouts, so they do not all follow one line."""
-REWARD_SCALE = 60.0
-"""Points that make a reward of 1 (a typical spread between seats in a round)."""
 CHECK_EVERY = 16
 """Iterations between clock checks under a time budget."""
 
@@ -77,11 +79,6 @@ def rollout(
     return r.points()
 
 
-def reward(points: Sequence[int], seat: int) -> float:
-    others = [p for s, p in enumerate(points) if s != seat]
-    return (sum(others) / len(others) - points[seat]) / REWARD_SCALE
-
-
 def iteration_numbers(iterations: int | None, deadline: float | None) -> Iterator[int]:
     """0, 1, 2, ... until ``iterations`` are done or ``deadline`` (``time.perf_counter``) has passed."""
     done = 0
@@ -94,15 +91,23 @@ def iteration_numbers(iterations: int | None, deadline: float | None) -> Iterato
 
 def search(
     make_round: Callable[[random.Random], SearchRound],
-    seat: int,
+    reward: Reward,
     codes: Sequence[int],
     rules: Rules,
     rng: random.Random,
     iterations: int | None,
     deadline: float | None,
+    epsilon: float = ROLLOUT_EPSILON,
 ) -> Stats:
-    """Root statistics after ``iterations`` (or until ``deadline`` on ``time.perf_counter``)."""
+    """Root statistics after ``iterations`` (or until ``deadline`` on ``time.perf_counter``), with
+    ``epsilon`` random moves in the rollouts.
+
+    A compiled sampler runs this whole loop in C (``Sampler.search``, the same choices and rewards);
+    this one is the reference, and serves the pure engine."""
     weights = rollout_weights(rules)
+    in_c = compiled(make_round)
+    if in_c is not None:
+        return in_c.search(rng, codes, weights, epsilon, EXPLORATION, iterations, deadline, reward, CHECK_EVERY)
     visits = dict.fromkeys(codes, 0)
     totals = dict.fromkeys(codes, 0.0)
     for done in iteration_numbers(iterations, deadline):
@@ -115,7 +120,7 @@ def search(
             if value > best_value:
                 best_code, best_value = code, value
         r.push_code(best_code)
-        totals[best_code] += reward(rollout(r, rng, weights), seat)
+        totals[best_code] += reward(rollout(r, rng, weights, epsilon))
         visits[best_code] += 1
     return {code: (visits[code], totals[code]) for code in codes}
 
@@ -137,7 +142,7 @@ class Node:
 
 def tree_search(
     make_round: Callable[[random.Random], SearchRound],
-    seat: int,
+    reward: Reward,
     codes: Sequence[int],
     rules: Rules,
     rng: random.Random,
@@ -147,6 +152,8 @@ def tree_search(
     """SO-ISMCTS (Cowling, Powley & Whitehouse 2012): one tree over every determinization, each seat
     choosing by UCB on its own rewards, children counted as available whenever their move is legal."""
     weights = rollout_weights(rules)
+    rewards: dict[int, Reward] = {}
+    """Each seat's reward: the same standings, from its side."""
     root = Node(-1)
     for _ in iteration_numbers(iterations, deadline):
         r = make_round(rng)
@@ -179,7 +186,10 @@ def tree_search(
         points = rollout(r, rng, weights) if r.end_reason is None else r.points()
         for visited in path[1:]:
             visited.visits += 1
-            visited.total += reward(points, visited.mover)
+            mover_reward = rewards.get(visited.mover)
+            if mover_reward is None:
+                mover_reward = rewards[visited.mover] = dataclasses.replace(reward, seat=visited.mover)
+            visited.total += mover_reward(points)
     return {code: (child.visits, child.total) for code, child in root.children.items() if code in codes} | {
         code: (0, 0.0) for code in codes if code not in root.children
     }
@@ -192,13 +202,15 @@ def limits(budget: Budget) -> tuple[int | None, float | None]:
     return budget.iterations, budget.seconds
 
 
-def _worker(view: SeatView, seed: int, iterations: int | None, seconds: float | None, tree: bool) -> Stats:
+def _worker(
+    view: SeatView, seed: int, iterations: int | None, seconds: float | None, tree: bool, plays_match: bool
+) -> Stats:
     knowledge = Knowledge(view)
     deadline = None if seconds is None else time.perf_counter() + seconds
-    assert view.seat is not None
     codes = [m.code for m in view.legal_moves]
     run = tree_search if tree else search
-    return run(sampler(knowledge), view.seat, codes, view.rules, random.Random(seed), iterations, deadline)
+    reward = view_reward(view, plays_match)
+    return run(sampler(knowledge), reward, codes, view.rules, random.Random(seed), iterations, deadline)
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -234,6 +246,9 @@ class SearchBot(Bot):
     """Search a full SO-ISMCTS tree rather than the root moves alone."""
     exact_endgames = True
     """Solve small endgames exactly (:mod:`chickenfoot.bots.endgame`) instead of sampling them."""
+    plays_match = False
+    """Play for the match when the view carries its standings (:mod:`chickenfoot.bots.reward`), not
+    for the round's margin alone."""
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None, workers: int = 1) -> None:
         super().__init__(seed, budget or Budget(iterations=DEFAULT_ITERATIONS))
@@ -249,17 +264,19 @@ class SearchBot(Bot):
         if self.exact_endgames:
             started = time.perf_counter()
             # Under a time budget the solver may spend half of it; the search gets what is left.
-            exact = endgame.solve(view, deadline=None if seconds is None else started + seconds / 2)
+            deadline = None if seconds is None else started + seconds / 2
+            exact = endgame.solve(view, deadline=deadline, value=view_reward(view, self.plays_match))
             if exact is not None:
-                return {code: (n, total / REWARD_SCALE) for code, (n, total) in exact.items()}
+                return exact
             if seconds is not None:
                 seconds -= time.perf_counter() - started
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
-            return _worker(view, seeds[0], iterations, seconds, self.tree)
+            return _worker(view, seeds[0], iterations, seconds, self.tree, self.plays_match)
         share = None if iterations is None else -(-iterations // self.workers)
-        futures = [_pool(self.workers).submit(_worker, view, seed, share, seconds, self.tree) for seed in seeds]
-        return merge([f.result() for f in futures])
+        pool = _pool(self.workers)
+        args = (share, seconds, self.tree, self.plays_match)
+        return merge([f.result() for f in [pool.submit(_worker, view, seed, *args) for seed in seeds]])
 
     def choose(self, view: SeatView, budget: Budget | None = None) -> Move:
         if len(view.legal_moves) == 1:
@@ -290,7 +307,9 @@ def cheat_choose(bot: CheaterBot, round_: Round, budget: Budget | None = None) -
         return Move.from_code(codes[0])
     iterations, seconds = limits(budget or bot.budget)
     deadline = None if seconds is None else time.perf_counter() + seconds
-    stats = search(lambda _: round_.copy(), round_.to_move, list(codes), round_.rules, bot.rng, iterations, deadline)
+    stats = search(
+        lambda _: round_.copy(), Reward(round_.to_move), list(codes), round_.rules, bot.rng, iterations, deadline
+    )
     return Move.from_code(best_move(stats))
 
 

@@ -516,7 +516,7 @@ class Table:
         """A bot's move: for a bot seat, a covered seat, or a human whose turn timer ran out."""
         seat, version = self.match.to_move, self.version
         bot = self.bots[seat] if self.config.seats[seat].kind == "bot" else self._cover_bot(seat)
-        view = self.match.round.view(seat)
+        view = self.match.view(seat)
         budget = Budget(seconds=self.timing.bot_seconds) if self.timing.bot_seconds is not None else None
         move = await asyncio.to_thread(bot.choose, view, budget)
         # The seat's owner may have come back, or moved, while the bot thought.

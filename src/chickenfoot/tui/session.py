@@ -187,7 +187,7 @@ class Session:
     def bot_move(self) -> Move:
         """The move of the bot to move, thinking as long as its level allows."""
         seat = self.round.to_move
-        return self.bots[seat].choose(self.view(seat))
+        return self.bots[seat].choose(self.match.view(seat))
 
     # --- moves ------------------------------------------------------------------------------
 
