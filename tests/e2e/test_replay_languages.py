@@ -157,6 +157,7 @@ def test_the_apis_refusals_are_shown_in_the_readers_language(browser: Browser, s
         page, errors = open_page(browser, server, lang, 390, "/")
         try:
             page.wait_for_selector("#seats li:nth-child(2) .seat-kind", state="attached")
+            page.fill("#my-name", "Bo")
             page.fill("#join-code", full)
             page.click("#join")
             expect(page.locator("#lobby-error")).to_have_text(render(Code.ERROR_NO_FREE_SEAT, lang))
