@@ -9,19 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from chickenfoot import Match, Rules
-from chickenfoot.bots import make_bot
 from chickenfoot.review import review_match
-
-
-def played(players: int = 2, rounds: int = 2, seed: int = 4) -> Match:
-    match = Match(Rules(rounds=rounds), players, seed)
-    bot = make_bot("greedy", seed)
-    while not match.is_over():
-        if match.round.is_over():
-            match.next_round()
-        match.push(bot.choose(match.round.view(match.to_move)))
-    return match
+from tui.helpers import played
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -37,7 +37,15 @@ def test_reconnect_with_since_gets_what_was_missed(make_client: Callable[..., Te
         start = len(stayed.messages)
         # Seat 1 plays on; seat 0's turns wait for it (no bot covers it during the long grace).
         table_now = client.app.state.hub.tables[code]  # type: ignore[attr-defined]
-        while stayed.state["to_move"] == 1 or forced(stayed.state) or stayed.version < table_now.version:
+
+        def pending() -> bool:
+            """Seat 1 may move, or the server still owes a move (seat 0's forced draws and passes, which
+            seat 1's view does not show, are made for it even while it is away)."""
+            behind = stayed.version < table_now.version
+            owed = table_now.match.round.forced_move() is not None
+            return stayed.state["to_move"] == 1 or forced(stayed.state) or behind or owed
+
+        while pending():
             version = stayed.version
             if stayed.version == table_now.version and stayed.state["to_move"] == 1 and not forced(stayed.state):
                 stayed.move(rng.choice(stayed.state["legal"]))

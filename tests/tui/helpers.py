@@ -25,9 +25,9 @@ def small_session(seed: int = ROUND_SEED, seats: tuple[str, ...] = ("human", "gr
     return Session.new(Rules.preset("double-6").replace(rounds=1), list(seats), seed)
 
 
-def played(rounds: int = 2, seed: int = 4) -> Match:
-    """A finished two-player match of greedy bots, double-9."""
-    match = Match(Rules(rounds=rounds), 2, seed)
+def played(players: int = 2, rounds: int = 2, seed: int = 4) -> Match:
+    """A finished match of greedy bots, double-9."""
+    match = Match(Rules(rounds=rounds), players, seed)
     bot = make_bot("greedy", seed)
     while not match.is_over():
         if match.round.is_over():
