@@ -15,7 +15,7 @@ from textual.widgets._footer import FooterKey
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code, Said
 from chickenfoot.rules import Rules
-from chickenfoot.tui.app import ChickenFootApp, GameScreen, QuitPrompt, RoundEnd, SavePrompt, chosen_region
+from chickenfoot.tui.app import ChickenFootApp, GameScreen, HowTo, QuitPrompt, RoundEnd, SavePrompt, chosen_region
 from chickenfoot.tui.board import board_lines
 from chickenfoot.tui.session import YOU_WORDING, Session
 
@@ -129,6 +129,24 @@ async def test_q_then_escape_plays_on_and_q_twice_quits_without_saving(tmp_path:
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen) and app.is_running
         await pilot.press("q", "q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+@pytest.mark.asyncio
+async def test_ctrl_q_asks_like_q_even_from_a_dialog_over_the_game() -> None:
+    app = ChickenFootApp(session=small_session(), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, QuitPrompt) and app.is_running
+        await pilot.press("ctrl+q")  # asking already: one prompt, still running
+        assert sum(isinstance(s, QuitPrompt) for s in app.screen_stack) == 1 and app.is_running
+        await pilot.press("escape", "question_mark")  # How to play over the game
+        assert isinstance(app.screen, HowTo)
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, QuitPrompt) and app.is_running
+        await pilot.press("n")
         await pilot.pause()
         assert not app.is_running
 

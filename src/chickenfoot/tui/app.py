@@ -959,6 +959,16 @@ class ChickenFootApp(App[None]):
         self.pace = pace
         self.title = render(Code.GAME_NAME, session.lang if session is not None else self.options.lang)
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q asks, as ``q`` does, whether to save a match in progress (even from a dialog over it)."""
+        if isinstance(self.screen, QuitPrompt):
+            return  # already asking
+        game = next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen | RoundEnd)), None)
+        if game is None:
+            self.exit()
+        else:
+            ask_quit(self.screen, game.session)
+
     def on_mount(self) -> None:
         self.push_screen(StartScreen(self.options))
         if self.session is not None:
