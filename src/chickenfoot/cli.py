@@ -166,6 +166,9 @@ def serve(
         str, typer.Option(help="New WebSocket connections per client address, e.g. 60/minute.")
     ] = "60/minute",
     table_limit: Annotated[str, typer.Option(help="New tables per client address, e.g. 20/minute.")] = "20/minute",
+    chat_limit: Annotated[
+        str, typer.Option(help="Chat lines per client address over all its tables, e.g. 30/minute.")
+    ] = "30/minute",
     cutoff_pause: Annotated[
         str,
         typer.Option(
@@ -191,7 +194,11 @@ def serve(
     from chickenfoot.server.run import run
 
     addresses = AddressLimits(
-        connection_limit, table_limit, limits_storage, None if cutoff_pause == "off" else cutoff_pause
+        connection_limit,
+        table_limit,
+        limits_storage,
+        None if cutoff_pause == "off" else cutoff_pause,
+        chat=chat_limit,
     )
     try:
         run(

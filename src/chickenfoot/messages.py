@@ -460,6 +460,10 @@ class Code(Enum):
     CHAT_REACTION_THANKS = msg("chat.reaction.thanks", "Thanks")
     ERROR_CHAT_LINE = msg("error.chat_line", "A chat line is one line of 1 to {limit} characters")
     ERROR_CHAT_SLOW_DOWN = msg("error.chat_slow_down", "You are chatting too fast: wait a moment")
+    ERROR_TOO_MANY_CHAT_LINES = msg(
+        "error.too_many_chat_lines",
+        "too many chat lines from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
     TABLE_LEAVE = msg("table.leave", "Leave the table")
     TABLE_LEAVE_CONFIRM = msg(
         "table.leave_confirm", "Leave this match? A bot plays your seat; you can come back while the match lasts."

@@ -67,7 +67,10 @@ def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
     def make(timing: Timing = INSTANT, **settings: Any) -> TestClient:
         # Scripted players are faster than people: the limits have their own tests.
         settings = {"connection": ConnectionLimits(rate_burst=10_000, rate_per_second=10_000.0), **settings}
-        settings = {"addresses": AddressLimits("10000/second", "10000/second", cutoff=None), **settings}
+        settings = {
+            "addresses": AddressLimits("10000/second", "10000/second", cutoff=None, chat="10000/second"),
+            **settings,
+        }
         client = TestClient(create_app(Settings(database_url=database_url, timing=timing, **settings)))
         client.__enter__()
         clients.append(client)

@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server import chat
 from chickenfoot.server.connection import ConnectionLimits
+from chickenfoot.server.limiter import AddressLimits
 
 from .conftest import Player, claim_invite, create_table, play_out, seat_players
 
@@ -78,6 +79,26 @@ def test_a_chat_flood_is_refused_beyond_the_chat_budget(make_client: Callable[..
     assert set(kinds) == {"line", "error.chat_slow_down"}
     with client.websocket_connect(f"/ws/{table['code']}") as ws:
         assert len(history(Player(ws))) == BURST
+
+
+def test_an_address_chatting_over_many_connections_is_held_to_its_own_limit(
+    make_client: Callable[..., TestClient],
+) -> None:
+    addresses = AddressLimits("10000/second", "10000/second", cutoff=None, chat="3/minute")
+    client = make_client(addresses=addresses)
+    codes = [create_table(client, [HUMAN, BOT])["code"] for _ in range(2)]
+    with ExitStack() as stack:
+        # Four connections over two tables, each saying one line: well within its own chat budget.
+        replies = []
+        for i, code in enumerate(codes * 2):
+            spectator = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}")))
+            spectator.send({"type": "chat", "text": f"hello {i}"})
+            replies.append(chat_of(spectator))
+    assert [reply["type"] for reply in replies] == ["chat", "chat", "chat", "error"]
+    refusal = replies[-1]
+    assert refusal["code"] == "error.too_many_chat_lines" and refusal["limit"] == 3 and 1 <= refusal["seconds"] <= 60
+    with client.websocket_connect(f"/ws/{codes[1]}") as ws:
+        assert [line["text"] for line in history(Player(ws))] == ["hello 1"]
 
 
 @pytest.mark.parametrize(

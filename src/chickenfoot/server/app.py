@@ -348,8 +348,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             origin = quoted(websocket.headers.get("origin", "")[:100])
             await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_FOREIGN_ORIGIN, origin=origin))
             return
-        if await serve_connection(websocket, code, hub, settings.connection) in (CLOSE_FLOODING, CLOSE_NOT_READING):
-            await limiter.cut_off(client_address(websocket))
+        address = client_address(websocket)
+
+        async def address_chat() -> Said | None:
+            refusal = await limiter.refusal("chat", address)
+            return None if refusal is None else refusal[0]
+
+        if await serve_connection(websocket, code, hub, settings.connection, address_chat) in (
+            CLOSE_FLOODING,
+            CLOSE_NOT_READING,
+        ):
+            await limiter.cut_off(address)
 
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> FileResponse:

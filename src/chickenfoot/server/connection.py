@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,10 @@ class ConnectionLimits:
     chat_burst: int = 5
     chat_per_second: float = 0.5
     """Chat lines and reactions: ``chat_burst`` at once, then one every two seconds (within the message budget)."""
+
+
+ChatGate = Callable[[], Awaitable[Said | None]]
+"""Counts one chat line; returns why it is refused, or ``None``."""
 
 
 class TokenBucket:
@@ -162,8 +167,11 @@ class Outbox:
 class Connection:
     """One client at one table, from its first state to its last message."""
 
-    def __init__(self, websocket: WebSocket, table: Table, seat: int | None, limits: ConnectionLimits) -> None:
+    def __init__(
+        self, websocket: WebSocket, table: Table, seat: int | None, limits: ConnectionLimits, address_chat: ChatGate
+    ) -> None:
         self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
+        self.address_chat = address_chat
         self.outbox = Outbox(limits.max_pending)
         self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second)
         # Messages over budget are refused one by one until this second allowance runs out too.
@@ -259,9 +267,15 @@ class Connection:
                         ProtocolError(f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing"),
                     )
                     return
-                reply = await answer(self.table, self.seat, data, self.chat_budget)
+                reply = await answer(self.table, self.seat, data, self.chat_refusal)
                 if reply is not None:
                     self.outbox.put(dumps(reply))
+
+    async def chat_refusal(self) -> Said | None:
+        """Why a chat line is refused now (``None``: it is not): this connection's budget, then its address's."""
+        if not self.chat_budget.take():
+            return Said.of(Code.ERROR_CHAT_SLOW_DOWN)
+        return await self.address_chat()
 
     async def _say_goodbye(self, code: int, error: ProtocolError) -> None:
         """The final error and the close; given up after a while for a client that does not read."""
@@ -282,8 +296,12 @@ async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
     await websocket.close(code)
 
 
-async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: ConnectionLimits) -> int | None:
+async def serve_connection(
+    websocket: WebSocket, code: str, hub: Hub, limits: ConnectionLimits, address_chat: ChatGate
+) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
+
+    ``address_chat`` counts a chat line against the client's address (over all its connections).
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -314,20 +332,20 @@ async def serve_connection(websocket: WebSocket, code: str, hub: Hub, limits: Co
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
     try:
-        return await Connection(websocket, table, seat, limits).serve(query.since, hub.notice())
+        return await Connection(websocket, table, seat, limits, address_chat).serve(query.since, hub.notice())
     finally:
         hub.left(table)
 
 
-async def answer(table: Table, seat: int | None, data: str | bytes, chat_budget: TokenBucket) -> dict[str, Any] | None:
+async def answer(table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatGate) -> dict[str, Any] | None:
     """The reply to one client message (``None`` when the reply is the broadcast state)."""
     try:
         request = parse_client_message(data)
         if isinstance(request, PingMessage):
             return {"type": "pong"}
         if isinstance(request, ChatMessage | ReactMessage):
-            if not chat_budget.take():
-                raise ProtocolError("you are chatting too fast: wait a moment", Said.of(Code.ERROR_CHAT_SLOW_DOWN))
+            if (refusal := await chat_refusal()) is not None:
+                raise ProtocolError(english(refusal), refusal)
             await chat.say(table, seat, request)
             return None
         if isinstance(request, NextRoundMessage):

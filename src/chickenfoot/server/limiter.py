@@ -1,4 +1,4 @@
-"""Per-address limits on new WebSocket connections and new tables (the ``limits`` library).
+"""Per-address limits on new WebSocket connections, new tables and chat lines (the ``limits`` library).
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes.
@@ -20,15 +20,20 @@ from limits.storage import storage_from_string
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.redis_client import pool
 
-Action = Literal["connection", "table"]
-TOO_MANY = {"connection": Code.ERROR_TOO_MANY_CONNECTIONS, "table": Code.ERROR_TOO_MANY_TABLES}
+Action = Literal["connection", "table", "chat"]
+TOO_MANY = {
+    "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
+    "table": Code.ERROR_TOO_MANY_TABLES,
+    "chat": Code.ERROR_TOO_MANY_CHAT_LINES,
+}
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
 class AddressLimits:
-    """How many new connections and new tables one client address may open (``limits`` notation)."""
+    """How many new connections and new tables one client address may open, and how many chat lines it
+    may say over all its connections and tables (``limits`` notation)."""
 
     connections: str = "60/minute"
     tables: str = "20/minute"
@@ -38,13 +43,20 @@ class AddressLimits:
     """Cut-offs (for flooding or not reading) an address may have in a window; past them its new
     connections are refused until the window has passed (``1/minute``: one cut-off pauses it for a
     minute; ``None``: no such pause)."""
+    chat: str = "30/minute"
+    """Chat lines and reactions; each connection has its own smaller budget too, so this bounds a
+    client that opens many connections."""
 
 
 class Limiter:
     """Counts each address's new connections and tables in a moving window."""
 
     def __init__(self, settings: AddressLimits) -> None:
-        self.items = {"connection": limits.parse(settings.connections), "table": limits.parse(settings.tables)}
+        self.items = {
+            "connection": limits.parse(settings.connections),
+            "table": limits.parse(settings.tables),
+            "chat": limits.parse(settings.chat),
+        }
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
         # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's
         # kind of pool (``limits`` takes ``connection_pool`` though its annotation says otherwise).
