@@ -138,6 +138,33 @@ def render(code: Code | str, lang: str, /, **params: object) -> str:
     return template(code, lang, count if isinstance(count, int) else None).format_map(params)
 
 
+def seat_name(seat: int, name: str | None, bot: str | None, lang: str) -> str:
+    """A seat's name: the one its player chose, else "Player 2" or, for a bot, "Easy bot 3" in ``lang``.
+
+    The server stores only names people chose, so every reader sees the others in their own language.
+
+    >>> seat_name(1, None, None, "lt"), seat_name(2, None, "easy", "lv"), seat_name(0, "Ann", None, "fy")
+    ('Žaidėjas 2', 'Viegls robots 3', 'Ann')
+    """
+    if name is not None:
+        return name
+    if bot is None:
+        return render(Code.SEAT_DEFAULT, lang, number=seat + 1)
+    code = _BOT_DEFAULTS.get(bot, Code.BOT_DEFAULT)
+    return render(code, lang, number=seat + 1)
+
+
+_BOT_DEFAULTS: Final[Mapping[str, Code]] = {
+    code.id.removeprefix("bot.default."): code for code in Code if code.id.startswith("bot.default.")
+}
+"""The default name of a bot of each level that has one (``bot.default.easy``...); other bots are "Bot 3"."""
+
+
+def seat_names(names: Sequence[str | None], bots: Sequence[str | None], lang: str) -> list[str]:
+    """Every seat's name as :func:`seat_name` gives it (``bots``: each seat's bot level, ``None`` for a person)."""
+    return [seat_name(seat, name, bot, lang) for seat, (name, bot) in enumerate(zip(names, bots, strict=True))]
+
+
 def join_names(names: Sequence[str], lang: str) -> str:
     """``Ann, Bo and Cy`` in ``lang``.
 

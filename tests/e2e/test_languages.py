@@ -46,7 +46,7 @@ OVERFLOWS = """() => {
     return !held(e) && (box.right > width + 1 || box.left < -1);
   }).map((e) => `${e.tagName}.${e.className.baseVal ?? e.className}: ${e.textContent.slice(0, 40)}`);
 }"""
-PRESENCE = Presence(NAMES, ("human", "bot", "bot", "bot"), (True,) * 4, (False,) * 4)
+PRESENCE = Presence(NAMES, ("human", "bot", "bot", "bot"), (True,) * 4, (False,) * 4, (None, "easy", "medium", "hard"))
 
 
 def foot_match() -> Match:
