@@ -15,6 +15,7 @@ Babel at run time. Each message's ``msgctxt`` is its code and its ``msgid`` the 
 
 from __future__ import annotations
 
+import errno
 import gettext
 import os
 import re
@@ -25,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+from chickenfoot.errors import UnreadableFile
 from chickenfoot.messages import Code, Said
 
 DOMAIN: Final = "chickenfoot"
@@ -271,6 +273,32 @@ def render_wire(data: Mapping[str, Any], lang: str, names: Sequence[str] | None 
 def english(said: Said, names: Sequence[str] | None = None) -> str:
     """``said`` in English, seats named ``seat 2`` unless ``names`` are given: the library's own wording."""
     return say(said, DEFAULT, names if names is not None else [f"seat {seat}" for seat in range(64)])
+
+
+_FILE_PROBLEMS: Final[Mapping[int, Code]] = {
+    errno.ENOENT: Code.FILE_NOT_FOUND,
+    errno.ENOTDIR: Code.FILE_NOT_FOUND,
+    errno.EACCES: Code.FILE_DENIED,
+    errno.EPERM: Code.FILE_DENIED,
+    errno.EROFS: Code.FILE_DENIED,
+    errno.EISDIR: Code.FILE_IS_FOLDER,
+    errno.ENOSPC: Code.FILE_NO_SPACE,
+    errno.EDQUOT: Code.FILE_NO_SPACE,
+}
+
+
+def file_problem(error: OSError) -> Said:
+    """Why the system refused a file, as a message (the system's own text is in its language, not the reader's).
+
+    >>> say(file_problem(FileNotFoundError(errno.ENOENT, "No such file")), "lt")
+    'tokio failo ar aplanko nėra'
+    """
+    return Said.of(_FILE_PROBLEMS.get(error.errno or 0, Code.FILE_OTHER))
+
+
+def unreadable(error: UnreadableFile, lang: str) -> str:
+    """A file the system would not read, in ``lang``: its name and why."""
+    return say(Said.of(Code.FILE_READ_FAILED, file=error.name, reason=file_problem(error.error)), lang)
 
 
 def catalog_json(lang: str) -> dict[str, Any]:
