@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -200,3 +201,21 @@ def test_two_players_at_one_table_each_in_their_own_language(browser: Browser, s
     finally:
         ann_context.close()
         bo_context.close()
+
+
+def test_the_lobby_lists_a_player_without_a_name_in_the_readers_language(browser: Browser, server: str) -> None:
+    created = httpx.post(f"{server}/api/tables", json={"public": True, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert created.status_code == 201, created.text
+    code = created.json()["code"]
+    context = browser.new_context(locale=LOCALES["lt"])
+    context.set_default_timeout(30_000)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{server}/")
+        listed = page.locator(f"#open-tables li[data-code='{code}'] .facts")
+        listed.wait_for()
+        assert listed.inner_text().endswith(" · " + render(Code.SEAT_DEFAULT, "lt", number=1))  # "Žaidėjas 1"
+        assert not errors, errors
+    finally:
+        context.close()
