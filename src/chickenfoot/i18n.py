@@ -283,7 +283,6 @@ _FILE_PROBLEMS: Final[Mapping[int, Code]] = {
     errno.EROFS: Code.FILE_DENIED,
     errno.EISDIR: Code.FILE_IS_FOLDER,
     errno.ENOSPC: Code.FILE_NO_SPACE,
-    errno.EDQUOT: Code.FILE_NO_SPACE,
 }
 
 
