@@ -256,13 +256,16 @@ def review(
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
     chart: Annotated[Path | None, typer.Option(help="Write a chart per round here (PNG, SVG or PDF).")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="Language: en, lt, lv or fy (default: from LANGUAGE, LC_MESSAGES, LANG).")
+    ] = None,
 ) -> None:
     """Review every move from its player's own view: expected points lost, marks, accuracy."""
     from chickenfoot.review_cli import review_command
 
     try:
-        review_command(file, budget, seed, seats, json_output, chart)
-    except ChickenfootError as exc:
+        review_command(file, budget, seed, seats, json_output, chart, lang)
+    except (ChickenfootError, ValueError) as exc:
         fail(str(exc))
 
 

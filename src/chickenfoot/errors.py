@@ -27,6 +27,15 @@ class IllegalMoveError(ChickenfootError):
     """A move that is not legal in the current position."""
 
 
+class UnreadableFile(PositionError):
+    """A file the system would not read: ``name`` and the system's ``error`` (games word it in their language)."""
+
+    def __init__(self, name: str, error: OSError) -> None:
+        super().__init__(f"cannot read {name}: {error.strerror or error}")
+        self.name = name
+        self.error = error
+
+
 QUOTED = 60
 """The longest input an error message repeats whole."""
 

@@ -15,6 +15,7 @@ Babel at run time. Each message's ``msgctxt`` is its code and its ``msgid`` the 
 
 from __future__ import annotations
 
+import errno
 import gettext
 import os
 import re
@@ -25,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+from chickenfoot.errors import UnreadableFile
 from chickenfoot.messages import Code, Said
 
 DOMAIN: Final = "chickenfoot"
@@ -138,6 +140,33 @@ def render(code: Code | str, lang: str, /, **params: object) -> str:
     return template(code, lang, count if isinstance(count, int) else None).format_map(params)
 
 
+def seat_name(seat: int, name: str | None, bot: str | None, lang: str) -> str:
+    """A seat's name: the one its player chose, else "Player 2" or, for a bot, "Easy bot 3" in ``lang``.
+
+    The server stores only names people chose, so every reader sees the others in their own language.
+
+    >>> seat_name(1, None, None, "lt"), seat_name(2, None, "easy", "lv"), seat_name(0, "Ann", None, "fy")
+    ('Žaidėjas 2', 'Viegls robots 3', 'Ann')
+    """
+    if name is not None:
+        return name
+    if bot is None:
+        return render(Code.SEAT_DEFAULT, lang, number=seat + 1)
+    code = _BOT_DEFAULTS.get(bot, Code.BOT_DEFAULT)
+    return render(code, lang, number=seat + 1)
+
+
+_BOT_DEFAULTS: Final[Mapping[str, Code]] = {
+    code.id.removeprefix("bot.default."): code for code in Code if code.id.startswith("bot.default.")
+}
+"""The default name of a bot of each level that has one (``bot.default.easy``...); other bots are "Bot 3"."""
+
+
+def seat_names(names: Sequence[str | None], bots: Sequence[str | None], lang: str) -> list[str]:
+    """Every seat's name as :func:`seat_name` gives it (``bots``: each seat's bot level, ``None`` for a person)."""
+    return [seat_name(seat, name, bot, lang) for seat, (name, bot) in enumerate(zip(names, bots, strict=True))]
+
+
 def join_names(names: Sequence[str], lang: str) -> str:
     """``Ann, Bo and Cy`` in ``lang``.
 
@@ -244,6 +273,31 @@ def render_wire(data: Mapping[str, Any], lang: str, names: Sequence[str] | None 
 def english(said: Said, names: Sequence[str] | None = None) -> str:
     """``said`` in English, seats named ``seat 2`` unless ``names`` are given: the library's own wording."""
     return say(said, DEFAULT, names if names is not None else [f"seat {seat}" for seat in range(64)])
+
+
+_FILE_PROBLEMS: Final[Mapping[int, Code]] = {
+    errno.ENOENT: Code.FILE_NOT_FOUND,
+    errno.ENOTDIR: Code.FILE_NOT_FOUND,
+    errno.EACCES: Code.FILE_DENIED,
+    errno.EPERM: Code.FILE_DENIED,
+    errno.EROFS: Code.FILE_DENIED,
+    errno.EISDIR: Code.FILE_IS_FOLDER,
+    errno.ENOSPC: Code.FILE_NO_SPACE,
+}
+
+
+def file_problem(error: OSError) -> Said:
+    """Why the system refused a file, as a message (the system's own text is in its language, not the reader's).
+
+    >>> say(file_problem(FileNotFoundError(errno.ENOENT, "No such file")), "lt")
+    'tokio failo ar aplanko nėra'
+    """
+    return Said.of(_FILE_PROBLEMS.get(error.errno or 0, Code.FILE_OTHER))
+
+
+def unreadable(error: UnreadableFile, lang: str) -> str:
+    """A file the system would not read, in ``lang``: its name and why."""
+    return say(Said.of(Code.FILE_READ_FAILED, file=error.name, reason=file_problem(error.error)), lang)
 
 
 def catalog_json(lang: str) -> dict[str, Any]:

@@ -209,6 +209,15 @@ class Code(Enum):
     BOT_RANDOM = msg("ui.bot.random", "random")
     BOT_GREEDY = msg("ui.bot.greedy", "greedy")
     PLAYER = msg("ui.player", "Player")
+    # --- the name of a seat whose player chose none (the server stores no name for it); numbered from 1
+    SEAT_DEFAULT = msg("seat.default", "Player {number}")
+    BOT_DEFAULT = msg("bot.default", "Bot {number}")
+    BOT_DEFAULT_EASY = msg("bot.default.easy", "Easy bot {number}")
+    BOT_DEFAULT_MEDIUM = msg("bot.default.medium", "Medium bot {number}")
+    BOT_DEFAULT_HARD = msg("bot.default.hard", "Hard bot {number}")
+    BOT_DEFAULT_EXPERT = msg("bot.default.expert", "Expert bot {number}")
+    BOT_DEFAULT_RANDOM = msg("bot.default.random", "Random bot {number}")
+    BOT_DEFAULT_GREEDY = msg("bot.default.greedy", "Greedy bot {number}")
     PLAYERS = msg("ui.players", "Players")
     PLAYER_COUNT = nmsg("ui.player_count", "{count} player", "{count} players")
     TILE_COUNT = nmsg("ui.tile_count", "{count} tile", "{count} tiles")
@@ -392,6 +401,37 @@ class Code(Enum):
     )
     REVIEW_COSTLY = msg("review.costly", "{number}. {played} → {best} (−{loss})")
     PERCENT = msg("number.percent", "{value}%")
+    # --- ``chickenfoot review`` in the terminal (review_cli.py)
+    REVIEW_CLI_PROGRESS = msg("review.cli.progress", "Reviewing the moves")
+    REVIEW_CLI_HEADER = nmsg(
+        "review.cli.header",
+        "Review at {count} sampled deal per move (seed {seed}); losses in expected points",
+        "Review at {count} sampled deals per move (seed {seed}); losses in expected points",
+    )
+    REVIEW_CLI_ROUND = msg("review.cli.round", "Round {round}")
+    REVIEW_CLI_ROUND_POINTS = msg("review.cli.round_points", "Round {round} — points {points}")
+    REVIEW_CLI_SEAT = msg("review.cli.seat", "Seat")
+    REVIEW_CLI_DECISIONS = msg("review.cli.decisions", "Decisions")
+    REVIEW_CLI_MARKS = msg("review.cli.marks", "Marks")
+    REVIEW_CLI_COSTLIEST = msg("review.cli.costliest", "Costliest moves")
+    REVIEW_CLI_INACCURACIES = nmsg("review.cli.inaccuracies", "{count} inaccuracy", "{count} inaccuracies")
+    REVIEW_CLI_MISTAKES = nmsg("review.cli.mistakes", "{count} mistake", "{count} mistakes")
+    REVIEW_CLI_BLUNDERS = nmsg("review.cli.blunders", "{count} blunder", "{count} blunders")
+    REVIEW_CLI_ALL_GOOD = msg("review.cli.all_good", "all good")
+    REVIEW_CLI_MOVE = msg("review.cli.move", "move {move}: {played}, better {best} (−{loss})")
+    REVIEW_CLI_ROUND_MOVE = msg(
+        "review.cli.round_move", "round {round}, move {move}: {played}, better {best} (−{loss})"
+    )
+    REVIEW_CLI_MATCH = nmsg(
+        "review.cli.match",
+        "Seat {seat} in the match: {count} decision, {loss} expected points lost per move, accuracy {accuracy}; "
+        "costliest:",
+        "Seat {seat} in the match: {count} decisions, {loss} expected points lost per move, accuracy {accuracy}; "
+        "costliest:",
+    )
+    REVIEW_CLI_CHART_WRITTEN = msg("review.cli.chart_written", "Chart written to {path}")
+    REVIEW_CLI_EXPECTED = msg("review.cli.expected", "expected points")
+    REVIEW_CLI_SEAT_LEGEND = msg("review.cli.seat_legend", "seat {seat}")
 
     # --- refusals of the HTTP API (server/app.py, server/replay.py): {"detail": English, "code", ...},
     # and of a WebSocket before it reaches its table (server/connection.py)
@@ -508,6 +548,13 @@ class Code(Enum):
     TUI_HANDOVER = msg("tui.handover", "Pass the keyboard to seat {seat}.\nPress any key to show the hand.")
     TUI_SAVE_PROMPT = msg("tui.save_prompt", "Save the match to (Enter saves, Escape cancels):")
     TUI_SAVED = msg("tui.saved", "Saved to {path}")
+    FILE_SAVE_FAILED = msg("file.save_failed", "cannot save the match to {file}: {reason}")
+    FILE_READ_FAILED = msg("file.read_failed", "cannot read {file}: {reason}")
+    FILE_NOT_FOUND = msg("file.not_found", "there is no such file or folder")
+    FILE_DENIED = msg("file.denied", "you may not open it (permission denied)")
+    FILE_IS_FOLDER = msg("file.is_folder", "it is a folder, not a file")
+    FILE_NO_SPACE = msg("file.no_space", "the disk is full")
+    FILE_OTHER = msg("file.other", "the system refused it")
     TUI_CANCEL = msg("tui.cancel", "Cancel")
     TUI_KEY_TILE = msg("tui.key.tile", "Tile")
     TUI_KEY_TARGET = msg("tui.key.target", "Target")

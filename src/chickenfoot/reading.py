@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
-from chickenfoot.errors import MAX_DIGITS, ChickenfootError, PositionError, quoted, shown
+from chickenfoot.errors import MAX_DIGITS, ChickenfootError, PositionError, UnreadableFile, quoted, shown
 from chickenfoot.tiles import Tile
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
@@ -45,7 +45,7 @@ def read_text(file: str | Path) -> str:
             with Path(file).expanduser().open("rb") as stream:
                 data = stream.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise PositionError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise UnreadableFile(name, exc) from None
     if len(data) > MAX_BYTES:
         raise PositionError(f"{name} is larger than {MAX_BYTES // (1024 * 1024)} MiB: not a position or a match")
     return decode(data, name)

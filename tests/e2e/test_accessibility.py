@@ -101,7 +101,9 @@ def test_draw_and_pass_and_the_round_results(scanned: Any, server: str) -> None:
     page = open_page()
     page.goto(f"{server}/t/DEMO42")  # no such table: the page draws the STATEs given here
     page.wait_for_function("() => window.chickenfoot")
-    presence = Presence(("Ann", "Bo", "Cy"), ("human", "bot", "bot"), (True,) * 3, (False,) * 3)
+    presence = Presence(
+        ("Ann", "Bo", "Cy"), ("human", "bot", "bot"), (True,) * 3, (False,) * 3, (None, "medium", "medium")
+    )
 
     def show(match: Match) -> None:
         state = state_for("DEMO42", "playing", match, match.round.view(0), presence)

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from chickenfoot.i18n import LANGUAGES, render, render_wire
+from chickenfoot.i18n import LANGUAGES, render, render_wire, seat_name, seat_names
 from chickenfoot.layout import Phase
 from chickenfoot.match import Match
 from chickenfoot.messages import Code
@@ -26,7 +27,7 @@ from .helpers import ARTIFACTS, play_one, state
 from .test_howto import LOCALES
 
 DOCS = ARTIFACTS / "languages"
-NAMES = ("Ann", "Bo", "Cy", "Di")
+NAMES = ("Ann", None, None, None)  # the bots have no names: each language shows its own
 
 # Every element whose content is wider than its box, or that reaches past the window's edge
 # without a scrolling box to hold it (the players' strip scrolls on a phone).
@@ -46,7 +47,7 @@ OVERFLOWS = """() => {
     return !held(e) && (box.right > width + 1 || box.left < -1);
   }).map((e) => `${e.tagName}.${e.className.baseVal ?? e.className}: ${e.textContent.slice(0, 40)}`);
 }"""
-PRESENCE = Presence(NAMES, ("human", "bot", "bot", "bot"), (True,) * 4, (False,) * 4)
+PRESENCE = Presence(NAMES, ("human", "bot", "bot", "bot"), (True,) * 4, (False,) * 4, (None, "easy", "medium", "hard"))
 
 
 def foot_match() -> Match:
@@ -122,7 +123,10 @@ def test_table_with_an_open_chicken_foot_and_the_round_end(
         assert status == render(Code.TABLE_FINISH_FOOT, lang, tile=state(page)["foot"]), status
         log = page.locator("#log li").all_inner_texts()
         entries = state(page)["log"]
-        assert log == [render_wire(entry, lang, NAMES) for entry in entries]
+        names = seat_names(PRESENCE.names, PRESENCE.bots, lang)
+        assert log == [render_wire(entry, lang, names) for entry in entries]
+        cards = page.locator("#players .player .name").all_inner_texts()
+        assert cards == [render(Code.NAME_YOU, lang, name="Ann"), *names[1:]]  # "Lengvas robotas 2"...
         DOCS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(DOCS / f"table-{lang}-{width}.png"))
         measured(page, lang)
@@ -138,7 +142,7 @@ def test_table_with_an_open_chicken_foot_and_the_round_end(
         elif out == [0]:
             title = render(Code.EVENT_ROUND_OVER_DOMINO_YOU, lang, round=1)
         else:
-            title = render(Code.EVENT_ROUND_OVER_DOMINO, lang, round=1, name=NAMES[out[0]])
+            title = render(Code.EVENT_ROUND_OVER_DOMINO, lang, round=1, name=names[out[0]])
         assert page.inner_text("#ro-title").casefold() == title.casefold()  # the heading's style capitalises
         assert page.inner_text("#next-round") == render(Code.TABLE_NEXT_ROUND, lang)
         page.screenshot(path=str(DOCS / f"round-end-{lang}-{width}.png"))
@@ -182,7 +186,11 @@ def test_two_players_at_one_table_each_in_their_own_language(browser: Browser, s
             page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
             current: dict[str, Any] = state(page)
             first = page.locator("#log li").first.inner_text()
-            assert first == render_wire(current["log"][0], lang, current["names"])
+            names = seat_names(current["names"], current["bots"], lang)
+            assert first == render_wire(current["log"][0], lang, names)
+            # The bot has no name: each reader sees their own language's default name for it.
+            bot = page.locator("#players .player .name").nth(2).inner_text()
+            assert bot == seat_name(2, None, current["bots"][2], lang) == names[2] != current["names"][2]
             # Read together: a bot may draw between two reads.
             shown, count = page.evaluate(
                 "() => [document.querySelector('#boneyard').textContent, window.chickenfoot.state.boneyard]"
@@ -193,3 +201,21 @@ def test_two_players_at_one_table_each_in_their_own_language(browser: Browser, s
     finally:
         ann_context.close()
         bo_context.close()
+
+
+def test_the_lobby_lists_a_player_without_a_name_in_the_readers_language(browser: Browser, server: str) -> None:
+    created = httpx.post(f"{server}/api/tables", json={"public": True, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert created.status_code == 201, created.text
+    code = created.json()["code"]
+    context = browser.new_context(locale=LOCALES["lt"])
+    context.set_default_timeout(30_000)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{server}/")
+        listed = page.locator(f"#open-tables li[data-code='{code}'] .facts")
+        listed.wait_for()
+        assert listed.inner_text().endswith(" · " + render(Code.SEAT_DEFAULT, "lt", number=1))  # "Žaidėjas 1"
+        assert not errors, errors
+    finally:
+        context.close()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from chickenfoot.i18n import LANGUAGES, render, render_wire, template
+from chickenfoot.i18n import LANGUAGES, render, render_wire, seat_names, template
 from chickenfoot.messages import Code
 
 from .conftest import watch_errors
@@ -23,7 +23,8 @@ from .test_howto import LOCALES
 from .test_languages import DOCS, measured
 from .test_replay import finished_match, get
 
-NAMES = ("Ann", "Bo")
+NAMES = ("Ann", None)  # the easy bot has no name: each language shows its own default name
+BOTS = (None, "easy")
 
 # Every piece of text a reader meets: visible text, labels and tooltips, option texts, the title.
 SHOWN_TEXTS = """() => {
@@ -62,9 +63,9 @@ def english_left(texts: list[str], lang: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def reviewed(server: str) -> Iterator[dict[str, Any]]:
-    """A finished match of Ann against the easy bot Bo, its review done: its code, the move to show
+    """A finished match of Ann against the easy bot, its review done: its code, the move to show
     (a reviewed move of Ann's, the costliest there is, so its verdict names a better move), the
-    round's moves and its points as the status words them."""
+    round's moves and each seat's points."""
     code = finished_match(server, names=NAMES)
     deadline = time.monotonic() + 120
     while (answer := get(f"{server}/api/tables/{code}/review"))["status"] != "done":
@@ -77,7 +78,7 @@ def reviewed(server: str) -> Iterator[dict[str, Any]]:
         "code": code,
         "move": worst,
         "moves": len(moves),
-        "points": ", ".join(f"{name} {p}" for name, p in zip(NAMES, points, strict=True)),
+        "points": points,
     }
 
 
@@ -102,8 +103,9 @@ def test_the_replay_in_each_language(
     try:
         expect(page.locator("#review[data-done]")).to_have_count(1, timeout=60_000)
         verdict = page.locator(".verdict")
-        expect(verdict).to_have_text(render_wire(move["verdict"], lang, NAMES))
-        expect(page.locator(".move-card .numbers")).to_have_text(render_wire(move["explanation"], lang, NAMES))
+        names = seat_names(NAMES, BOTS, lang)
+        expect(verdict).to_have_text(render_wire(move["verdict"], lang, names))
+        expect(page.locator(".move-card .numbers")).to_have_text(render_wire(move["explanation"], lang, names))
         expect(page.locator("#play")).to_have_attribute("aria-label", render(Code.REPLAY_PLAY, lang))
         assert page.inner_text("#copy-link") == render(Code.REPLAY_LINK, lang)
         assert page.title() == render(Code.REPLAY_TITLE, lang)
@@ -112,7 +114,8 @@ def test_the_replay_in_each_language(
         measured(page, lang)
         # The round's end: the points in the status.
         page.keyboard.press("End")
-        over = render(Code.REPLAY_ROUND_OVER, lang, round=1, points=reviewed["points"])
+        points = ", ".join(f"{name} {p}" for name, p in zip(names, reviewed["points"], strict=True))
+        over = render(Code.REPLAY_ROUND_OVER, lang, round=1, points=points)
         expect(page.locator("#status")).to_have_text(over)
         measured(page, lang)
     finally:

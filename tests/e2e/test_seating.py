@@ -130,7 +130,7 @@ def test_the_round_results_say_who_won_the_round(page: Page, server: str, reason
     winners = [seat for seat in range(3) if points[seat] == min(points)]
     page.goto(f"{server}/t/DEMO42")  # no such table: the page draws the STATE given here
     page.wait_for_function("() => window.chickenfoot")
-    presence = Presence(names, ("human", "bot", "bot"), (True,) * 3, (False,) * 3)
+    presence = Presence(names, ("human", "bot", "bot"), (True,) * 3, (False,) * 3, (None, "medium", "medium"))
     message = json.loads(json.dumps(state_for("DEMO42", "playing", match, match.round.view(0), presence)))
     page.evaluate("(state) => window.chickenfoot.onState(state, [])", message)
     page.wait_for_selector("#round-over:not([hidden])")

@@ -39,7 +39,7 @@ CANDIDATES = [
     *(Move.parse(f"{tile}@6-6") for tile in TILES[:28] if str(tile) != "6-6"),
 ]
 """Moves to try when they may be wrong: a draw, a pass, the hub, any tile of a double-six set on it."""
-PRESENCE = Presence(NAMES, ("human",) * 3, (True,) * 3, (False,) * 3)
+PRESENCE = Presence(NAMES, ("human",) * 3, (True,) * 3, (False,) * 3, (None,) * 3)
 
 
 def messages(data: Any) -> Iterator[dict[str, Any]]:

@@ -159,7 +159,7 @@ def test_the_creator_reopens_an_absent_players_seat_with_a_new_invite(client: Te
     reopened = client.post(f"/api/tables/{code}/seats/1/reopen", json={"token": table["token"]})
     assert reopened.status_code == 200, reopened.text
     body = reopened.json()
-    assert body["status"] == "playing" and body["seats"][1]["name"] == "Player 2"
+    assert body["status"] == "playing" and body["seats"][1]["name"] is None
     with client.websocket_connect(f"/ws/{code}?token={old}") as ws:  # the old credential opens nothing
         assert ws.receive_json()["type"] == "error"
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -173,6 +173,7 @@ def test_the_creator_reopens_an_absent_players_seat_with_a_new_invite(client: Te
 def test_public_tables_are_listed_with_an_etag_and_leave_the_list_when_over(client: TestClient) -> None:
     public = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN, BOT], claim=False, public=True)
     private = create_table(client, [HUMAN, HUMAN], claim=False)
+    unnamed = create_table(client, [BOT, HUMAN, HUMAN], claim=False, public=True)
     assert public["open"] is True and public["public"] is True
     listed = client.get("/api/lobby")
     assert listed.status_code == 200
@@ -180,7 +181,9 @@ def test_public_tables_are_listed_with_an_etag_and_leave_the_list_when_over(clie
     assert private["code"] not in tables
     entry = tables[public["code"]]
     assert entry["status"] == "waiting" and entry["free"] == 1 and entry["bots"] == 1 and entry["players"] == 3
-    assert entry["names"] == ["Ann"] and entry["rules"]["max_pip"] == 9
+    assert entry["seated"] == [0] and entry["names"] == ["Ann"] and entry["rules"]["max_pip"] == 9
+    # A player who chose no name is listed without one: each reader's page says "Player 2".
+    assert tables[unnamed["code"]]["seated"] == [1] and tables[unnamed["code"]]["names"] == [None]
     tag = listed.headers["etag"]
     assert client.get("/api/lobby", headers={"if-none-match": tag}).status_code == 304
     # Only the creator lists or unlists a table.

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import Player, claim_invite, create_table, seat_players
+from chickenfoot.i18n import render_wire, seat_names
+
+from .conftest import Player, claim_invite, create_table, seat_players, settled
 
 HUMAN = {"kind": "human"}
 
@@ -47,7 +49,13 @@ def test_a_new_name_is_stored_and_announced_to_everyone(make_client: Callable[..
             states = [m for m in player.messages if m["type"] == "state"]
             at = next(i for i, m in enumerate(states) if any(e["kind"] == "renamed" for e in m["events"]))
             assert states[at]["events"] == [
-                {"kind": "renamed", "seat": 1, "move": None, "code": "event.renamed", "old": "Player 2"}
+                {
+                    "kind": "renamed",
+                    "seat": 1,
+                    "move": None,
+                    "code": "event.renamed",
+                    "old": {"code": "seat.default", "number": 2},  # Bo had no name: each reader's "Player 2"
+                }
             ]
             # A name is no game action: the version stays, so no move in flight becomes stale.
             assert states[at]["version"] == states[at - 1]["version"]
@@ -101,3 +109,32 @@ def test_spectators_cannot_rename_and_renames_are_spaced(client: TestClient) -> 
         ann.send({"type": "ping"})
         assert ann.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
         assert ann.state["names"][0] == "Annie"
+
+
+def test_a_seat_nobody_named_has_no_name_and_each_reader_sees_their_own_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client()
+    table = create_table(client, [HUMAN, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "ismcts"}])
+    code = table["code"]
+    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
+        player = Player(ws)
+        state = player.until_state(settled)
+        while not any(entry["seat"] == 1 for entry in state["log"]):  # play on until the easy bot moved
+            version = player.version
+            player.move(state["legal"][0])
+            state = player.until_state(lambda s, v=version: player.version > v and settled(s))
+        # No English default is stored or sent: the page and the terminal name the seats.
+        assert state["names"] == [None, None, None] and state["bots"] == [None, "easy", "ismcts"]
+        assert seat_names(state["names"], state["bots"], "lt") == ["Žaidėjas 1", "Lengvas robotas 2", "Robotas 3"]
+        assert seat_names(state["names"], state["bots"], "fy") == ["Spiler 1", "Maklike bot 2", "Bot 3"]
+        assert seat_names(state["names"], state["bots"], "en") == ["Player 1", "Easy bot 2", "Bot 3"]
+        entry = next(e for e in state["log"] if e["seat"] == 1)
+        assert entry["text"].startswith("Easy bot 2 ")  # the English beside the code, for older clients
+        assert render_wire(entry, "lv", seat_names(state["names"], state["bots"], "lv")).startswith("Viegls robots 2 ")
+        player.send({"type": "name", "name": "Ann"})
+        event = player.until(lambda m: m["type"] == "state" and m["events"] and m["events"][0]["kind"] == "renamed")
+        names = seat_names(player.state["names"], player.state["bots"], "lt")
+        assert render_wire(event["events"][0], "lt", names) == "Žaidėjas 1 dabar vadinasi Ann"
+    seats = make_client().get(f"/api/tables/{code}").json()["seats"]
+    assert [seat["name"] for seat in seats] == ["Ann", None, None]

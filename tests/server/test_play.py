@@ -48,8 +48,9 @@ def test_state_shape_for_the_first_seat(client: TestClient) -> None:
         first = player.receive()
         assert first["type"] == "state" and first["events"] == []
         state = player.until_state(settled)
-        assert state["seat"] == 0 and state["players"] == 2 and state["names"] == ["Ann", "Random bot 2"]
-        assert state["kinds"] == ["human", "bot"] and state["connected"] == [True, True]
+        assert state["seat"] == 0 and state["players"] == 2 and state["names"] == ["Ann", None]
+        assert state["kinds"] == ["human", "bot"] and state["bots"] == [None, "random"]
+        assert state["connected"] == [True, True]
         assert state["rounds"] == 10 and state["start_double"] == 9 and state["round"] == 1
         assert len(state["hand"]) + len(state["layout"]) >= 13
         assert state["hand_sizes"][0] == len(state["hand"])

@@ -48,7 +48,8 @@ def test_a_finished_match_has_a_replay_and_a_stored_review_equal_to_the_command_
     match = Match.from_record(record)
 
     overview = client.get(f"/api/tables/{code}/replay").json()
-    assert overview["names"] == ["Ann", "Easy bot 2"] and overview["kinds"] == ["human", "bot"]
+    assert overview["names"] == ["Ann", None] and overview["kinds"] == ["human", "bot"]
+    assert overview["bots"] == [None, "easy"]
     assert overview["rounds"][0]["moves"] == len(record["rounds"][0]["moves"])
     assert overview["totals"] == match.totals()
     frames = client.get(f"/api/tables/{code}/replay/1").json()["frames"]

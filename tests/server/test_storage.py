@@ -109,3 +109,49 @@ def test_the_sweep_deletes_old_unplayed_tables_only(database_url: str) -> None:
 
     codes, deleted, kept = asyncio.run(scenario())
     assert kept == [True, True, False, False] and {codes[2], codes[3]} <= set(deleted)
+
+
+def test_english_default_names_of_an_older_database_are_cleared(tmp_path: Path) -> None:
+    """Migration 0006_default_names: a seat keeps only a name a person chose; downgrading writes the defaults back."""
+    path = tmp_path / "old.db"
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    seats = [
+        {"kind": "human", "name": "Player 1", "bot": None, "taken": True},  # nobody named seat 1
+        {"kind": "human", "name": "Bo", "bot": None, "taken": True},
+        {"kind": "bot", "name": "Easy bot 3", "bot": "easy", "taken": False},
+        {"kind": "bot", "name": "Medium bot 3", "bot": "medium", "taken": False},  # a name given on creation
+        {"kind": "human", "name": "Player 2", "bot": None, "taken": False},  # another seat's default: chosen
+    ]
+    old = {"rules": Rules().to_dict(), "seats": seats, "seed": 3}
+    with sa.create_engine(f"sqlite:///{path}").begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0005_company")
+        for code, stored in (("OLD111", json.dumps(old)), ("JUNK11", "[1, 2]")):
+            conn.execute(
+                sa.text("INSERT INTO game_tables (code, config, created_at) VALUES (:code, :c, '2026-01-01')"),
+                {"code": code, "c": stored},
+            )
+
+    async def migrated() -> list[str | None]:
+        storage = Storage(f"sqlite+aiosqlite:///{path}")
+        await storage.migrate()
+        loaded = await storage.load_config("OLD111")
+        await storage.close()
+        assert loaded is not None
+        return [seat["name"] for seat in loaded["seats"]]
+
+    assert asyncio.run(migrated()) == [None, "Bo", None, "Medium bot 3", "Player 2"]
+    with sa.create_engine(f"sqlite:///{path}").begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0005_company")
+        stored = conn.execute(sa.text("SELECT config FROM game_tables WHERE code = 'OLD111'")).scalar_one()
+        junk = conn.execute(sa.text("SELECT config FROM game_tables WHERE code = 'JUNK11'")).scalar_one()
+    assert [seat["name"] for seat in json.loads(stored)["seats"]] == [
+        "Player 1",
+        "Bo",
+        "Easy bot 3",
+        "Medium bot 3",
+        "Player 2",
+    ]
+    assert junk == "[1, 2]"

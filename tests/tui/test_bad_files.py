@@ -17,8 +17,10 @@ import pytest
 from textual.widgets import Input, Static
 from textual.worker import WorkerFailed
 
+from chickenfoot.i18n import render
 from chickenfoot.match import Match
-from chickenfoot.tui.app import ChickenFootApp, GameScreen, StartOptions, StartScreen
+from chickenfoot.messages import Code
+from chickenfoot.tui.app import ChickenFootApp, GameScreen, SavePrompt, StartOptions, StartScreen
 from chickenfoot.tui.session import Session
 
 from .helpers import settle, shown, small_session
@@ -174,3 +176,31 @@ async def test_a_crash_inside_the_app_ends_it_with_a_non_zero_code() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.5)
     assert app.return_code == 1
+
+
+@pytest.mark.asyncio
+async def test_file_errors_are_worded_in_the_apps_language(tmp_path: Path) -> None:
+    """The resume box (Frisian) and a failed save (Lithuanian) name the file and why, never the system's English."""
+    missing = tmp_path / "no-such-folder" / "m.json"
+    app = ChickenFootApp(StartOptions(lang="fy"), pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.screen.query_one("#resume-path", Input).value = str(missing)
+        await pilot.click("#resume-button")
+        await pilot.pause()
+        message = shown(app.screen.query_one("#start-error", Static)).strip()
+    reason = render(Code.FILE_NOT_FOUND, "fy")
+    assert " ".join(message.split()) == render(Code.FILE_READ_FAILED, "fy", file=str(missing), reason=reason)
+
+    session = small_session()
+    session.lang = "lt"
+    game = ChickenFootApp(session=session, pace=0)
+    async with game.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, game)
+        await pilot.press("s")
+        assert isinstance(game.screen, SavePrompt)
+        game.screen.query_one(Input).value = str(missing)
+        await pilot.press("enter")
+        await pilot.pause()
+        notes = [note.message for note in game._notifications]
+    failed = render(Code.FILE_SAVE_FAILED, "lt", file=str(missing), reason=render(Code.FILE_NOT_FOUND, "lt"))
+    assert notes == [failed]

@@ -146,3 +146,34 @@ def test_a_blocked_round_says_who_won_it_and_two_players_are_prompted_by_seat() 
     out = io.StringIO()
     PlainGame(small_session(seats=("human", "human")), io.StringIO("quit\n"), out).run()
     assert "Seat 0 to play> " in out.getvalue() or "Seat 1 to play> " in out.getvalue()
+
+
+def test_save_and_read_errors_are_worded_in_the_players_language(tmp_path: Path) -> None:
+    """Never the system's own words (an English OSError text): the file and why, from the catalog."""
+    session = small_session()
+    session.lang = "lt"
+    missing = tmp_path / "no-such-folder" / "m.json"
+    with pytest.raises(ChickenfootError) as saving:
+        session.save(missing)
+    why = render(Code.FILE_NOT_FOUND, "lt")
+    assert str(saving.value) == render(Code.FILE_SAVE_FAILED, "lt", file=str(missing), reason=why)
+    with pytest.raises(ChickenfootError) as folder:
+        session.save(tmp_path)
+    assert str(folder.value).endswith(render(Code.FILE_IS_FOLDER, "lt"))
+    with pytest.raises(ChickenfootError) as reading:
+        Session.load(missing, lang="lv")
+    assert str(reading.value) == render(
+        Code.FILE_READ_FAILED, "lv", file=str(missing), reason=render(Code.FILE_NOT_FOUND, "lv")
+    )
+    for error in (saving, folder, reading):
+        assert "No such file" not in str(error.value) and "Is a directory" not in str(error.value)
+    # The plain mode says it in its line, the game goes on.
+    out = io.StringIO()
+    PlainGame(
+        Session.new(Rules.preset("double-6"), ["human", "greedy"], ROUND_SEED, lang="fy"),
+        io.StringIO(f"save {missing}\nquit\n"),
+        out,
+    ).run()
+    failed = render(Code.FILE_SAVE_FAILED, "fy", file=str(missing), reason=render(Code.FILE_NOT_FOUND, "fy"))
+    assert render(Code.PLAIN_ERROR, "fy", message=failed) in out.getvalue()
+    assert render(Code.PLAIN_BYE, "fy") in out.getvalue()

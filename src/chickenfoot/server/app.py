@@ -123,12 +123,12 @@ def table_config(request: CreateRequest) -> TableConfig:
     if not any(seat.kind == "human" for seat in request.seats):
         raise Refused(400, Said.of(Code.ERROR_NO_HUMAN_SEAT))
     seats: list[Seat] = []
-    for s, wanted in enumerate(request.seats):
+    for wanted in request.seats:
         if wanted.kind == "bot":
             level = bot_level(wanted.bot or DEFAULT_LEVEL)
-            seats.append(Seat("bot", wanted.name or f"{level.capitalize()} bot {s + 1}", bot=level))
+            seats.append(Seat("bot", wanted.name or None, bot=level))
         else:
-            seats.append(Seat("human", wanted.name or f"Player {s + 1}"))
+            seats.append(Seat("human", wanted.name or None))
     creator = next(s for s, seat in enumerate(seats) if seat.kind == "human")
     seats[creator].taken = True
     friends = sum(seat.kind == "human" for seat in seats) > 1

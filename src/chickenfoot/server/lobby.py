@@ -44,6 +44,7 @@ def listing(code: str, config: TableConfig) -> dict[str, Any]:
         "players": len(seats),
         "free": sum(s.kind == "human" and not s.taken for s in seats),
         "bots": sum(s.kind == "bot" for s in seats),
+        "seated": [n for n, s in enumerate(seats) if s.kind == "human" and s.taken],
         "names": [s.name for s in seats if s.kind == "human" and s.taken],
         "status": "waiting" if waiting else "playing",
     }

@@ -22,7 +22,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from chickenfoot.i18n import english
+from chickenfoot.i18n import DEFAULT, english, seat_names
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
@@ -58,12 +58,13 @@ def hint_message(move: Move, why: Said) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """Who is at the table: names, kinds and connection state per seat."""
+    """Who is at the table: names (``None``: the player chose none), kinds, bot levels and connection state per seat."""
 
-    names: tuple[str, ...]
+    names: tuple[str | None, ...]
     kinds: tuple[str, ...]
     connected: tuple[bool, ...]
     covered: tuple[bool, ...]
+    bots: tuple[str | None, ...]
 
 
 def dumps(message: dict[str, Any] | list[Any]) -> str:
@@ -265,6 +266,7 @@ def state_for(
 ) -> dict[str, Any]:
     """The STATE object of docs/protocol.md for the recipient of ``view``."""
     over = view.is_over
+    english_names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
     match_over = None
     if match.is_over():
         match_over = {"winners": match.winners(), "explanation": match.explain_winner(), **match_over_words(match)}
@@ -275,6 +277,7 @@ def state_for(
         "players": view.players,
         "names": list(presence.names),
         "kinds": list(presence.kinds),
+        "bots": list(presence.bots),
         "connected": list(presence.connected),
         "covered": list(presence.covered),
         "rules": match.rules.to_dict(),
@@ -292,7 +295,7 @@ def state_for(
         "drawn": str(view.drawn) if view.drawn is not None else None,
         "legal": [str(m) for m in view.legal_moves],
         "forced": str(view.forced) if view.forced is not None else None,
-        "log": log_for(match.round_number, view, presence.names, {} if log_cache is None else log_cache),
+        "log": log_for(match.round_number, view, english_names, {} if log_cache is None else log_cache),
         "round_over": (
             {
                 "reason": view.end_reason,

@@ -40,11 +40,11 @@ def new_config(config: TableConfig) -> TableConfig:
     its creator may list it again.
     """
     seats = []
-    for s, seat in enumerate(config.seats):
+    for seat in config.seats:
         if seat.kind == "bot":
             seats.append(Seat("bot", seat.name, bot=seat.bot))
         elif seat.left:
-            seats.append(Seat("bot", f"{DEFAULT_LEVEL.capitalize()} bot {s + 1}", bot=DEFAULT_LEVEL))
+            seats.append(Seat("bot", bot=DEFAULT_LEVEL))
         else:
             seats.append(Seat("human", seat.name))
     humans = [s for s, seat in enumerate(seats) if seat.kind == "human"]

@@ -15,6 +15,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
 from chickenfoot.errors import quoted
+from chickenfoot.i18n import DEFAULT, seat_names
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.review import Review, replay_rounds
@@ -70,6 +71,7 @@ def overview(table: Table) -> dict[str, Any]:
         "players": match.players,
         "names": [seat.name for seat in seats],
         "kinds": [seat.kind for seat in seats],
+        "bots": table.config.bot_levels(),
         "rounds": [
             {"round": n, "start_double": r.start_double, "moves": len(r.history), "points": r.points()}
             for n, r in enumerate(match.rounds, start=1)
@@ -115,7 +117,9 @@ def replay_router(get_table: TableGetter, reviews: ReviewWorker, web_dir: Path) 
         key = (table.code, number)
         frames = cache.get(key)
         if frames is None:
-            frames = cache[key] = round_frames(table.match, number, [seat.name for seat in table.config.seats])
+            config = table.config
+            names = seat_names([seat.name for seat in config.seats], config.bot_levels(), DEFAULT)
+            frames = cache[key] = round_frames(table.match, number, names)
             while len(cache) > CACHED_ROUNDS:
                 cache.popitem(last=False)
         cache.move_to_end(key)

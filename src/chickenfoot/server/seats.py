@@ -52,7 +52,7 @@ async def reopen(table: Table, seat: int, revoke: Callable[[], Awaitable[None]])
 
         def free(config: TableConfig) -> None:
             config.seats[seat].taken = config.seats[seat].left = False
-            config.seats[seat].name = f"Player {seat + 1}"
+            config.seats[seat].name = None
 
         await table.change_config(free)
     table.schedule()

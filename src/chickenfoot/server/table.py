@@ -79,7 +79,8 @@ TURN_TIMERS = (30, 60, 120)
 @dataclass(slots=True)
 class Seat:
     kind: Literal["human", "bot"]
-    name: str
+    name: str | None = None
+    """The name its player chose; ``None`` until then (each reader sees "Player 2" in their own language)."""
     bot: str | None = None
     taken: bool = False
     """A player holds the seat's credential (the credential itself is in storage, as a digest)."""
@@ -102,6 +103,10 @@ class TableConfig:
     turn_timer: int | None = None
     playing_since: float | None = None
     """When the last human seat was taken (seconds since the epoch): the first turn's clock starts."""
+
+    def bot_levels(self) -> list[str | None]:
+        """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
+        return [(seat.bot or DEFAULT_LEVEL) if seat.kind == "bot" else None for seat in self.seats]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -250,6 +255,7 @@ class Table:
         seats = self.config.seats
         return Presence(
             names=tuple(seat.name for seat in seats),
+            bots=tuple(self.config.bot_levels()),
             kinds=tuple(seat.kind for seat in seats),
             connected=tuple(seat.kind == "bot" or self.connections[s] > 0 for s, seat in enumerate(seats)),
             covered=tuple(s in self.covered for s in range(len(seats))),
@@ -558,7 +564,8 @@ class Table:
                     f"you changed your name a moment ago: try again in {seconds} s",
                     Said.of(Code.ERROR_RENAME_WAIT, seconds=seconds),
                 )
-            old = entry.name
+            # A seat without a name was shown by its default name, in each reader's language.
+            old = entry.name if entry.name is not None else Said.of(Code.SEAT_DEFAULT, number=seat + 1)
             renamed = Said.of(Code.EVENT_RENAMED, seat=seat, old=old)
 
             def named(config: TableConfig) -> None:
@@ -587,7 +594,7 @@ class Table:
             await revoke()
 
             def to_bot(config: TableConfig) -> None:
-                config.seats[seat] = Seat("bot", f"{level.capitalize()} bot {seat + 1}", bot=level, taken=True)
+                config.seats[seat] = Seat("bot", bot=level, taken=True)
 
             await self.change_config(to_bot)
         self.schedule()

@@ -195,5 +195,5 @@ class ReplayApp(App[None]):
 def replay_command(file: Path, lang: str | None = None) -> None:
     """Replay the match of ``file`` in ``lang`` (``--lang``), else the environment's language."""
     language = choose_language(lang)
-    match, _ = read_match(file)
+    match, _ = read_match(file, language)
     ReplayApp(match, lang=language).run()

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, make_bot
-from chickenfoot.errors import ChickenfootError, PositionError, quoted, shown
-from chickenfoot.i18n import phrases, render, say
+from chickenfoot.errors import ChickenfootError, PositionError, UnreadableFile, quoted, shown
+from chickenfoot.i18n import file_problem, phrases, render, say, unreadable
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
@@ -286,14 +286,18 @@ class Session:
         try:
             target.write_text(json.dumps(self.record(), indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
-            raise ChickenfootError(f"cannot save to {target}: {exc.strerror or exc}") from None
+            failed = Said.of(Code.FILE_SAVE_FAILED, file=str(target), reason=file_problem(exc))
+            raise ChickenfootError(say(failed, self.lang)) from None
         return target
 
     @classmethod
     def load(cls, path: str | Path, lang: str = "en") -> Session:
         """Resume the match saved in a file; raises :class:`PositionError` naming the file and the problem."""
         source = Path(path).expanduser()
-        text = read_text(source)  # its errors name the file already
+        try:
+            text = read_text(source)  # its other errors name the file already
+        except UnreadableFile as exc:
+            raise PositionError(unreadable(exc, lang)) from None
         try:
             return cls.loads(text, lang)
         except ChickenfootError as exc:

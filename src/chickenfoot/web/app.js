@@ -6,7 +6,7 @@ import { BoardText } from "./boardtext.js";
 import { ConnectionBar } from "./connection.js";
 import { Chat } from "./chat.js";
 import { Company } from "./company.js";
-import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
+import { languageSwitcher, loadCatalog, say, seatNames, t, translatePage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { askName, savedName } from "./name.js";
 import { TableSocket, api, invitesOf, rememberSeat, seatSecret } from "./net.js";
@@ -60,7 +60,7 @@ class TablePage {
       rematch: (message) => this.company.onRematch(message),
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.onHint(hint),
-      error: (message) => this.toast(say(message, this.state?.names)),
+      error: (message) => this.toast(say(message, this.state ? seatNames(this.state) : [])),
       connection: (status) => this.onConnection(status),
     });
     this.bind();
@@ -118,7 +118,7 @@ class TablePage {
     if (this.myTurn && state.drawn && this.movesFor(state.drawn).length) this.selected = state.drawn;
     for (const event of events) {
       if (event.kind === "chicken_foot") this.banner();
-      if (event.kind === "renamed" && event.seat !== state.seat) this.toast(say(event, state.names));
+      if (event.kind === "renamed" && event.seat !== state.seat) this.toast(say(event, seatNames(state)));
     }
     if (!events.length && previous && state.layout.length > previous.layout.length) {
       const [tile, target] = state.layout[state.layout.length - 1];
@@ -131,7 +131,7 @@ class TablePage {
     if (state.round_over) this.finished = state;
     if (this.welcome && state.seat !== null) {
       this.welcome = false;
-      this.rename(state.names[state.seat], "");
+      this.rename(state.names[state.seat] ?? "", "");
     }
     // A hint holds for the turn it was asked in (a presence update keeps the same legal moves).
     if (this.hint && !(this.myTurn && state.legal.includes(this.hint.move))) this.hint = null;
@@ -169,7 +169,7 @@ class TablePage {
     box.hidden = !this.hint;
     if (!this.hint) return;
     const { move, message } = this.hint;
-    box.textContent = t("hint", { move: moveWords(move), reason: say(message, this.state.names) });
+    box.textContent = t("hint", { move: moveWords(move), reason: say(message, seatNames(this.state)) });
     box.dataset.move = move;
   }
 
@@ -228,7 +228,7 @@ class TablePage {
     $("room").hidden = false;
     $("room").textContent = s.code;
     renderPlayers($("players"), s, {
-      rename: (name) => this.rename(name),
+      rename: (name) => this.rename(name ?? ""),
       actions: (seat, name) => this.seatActions(seat, name),
     });
     renderWaiting($("waiting"), s, invitesOf(s.code), (url) => this.copy(url));
@@ -244,7 +244,7 @@ class TablePage {
     this.renderShare();
     this.renderHint();
     this.renderRoundOver();
-    this.chat.render(s.names);
+    this.chat.render(seatNames(s));
     this.company.render(s);
   }
 
@@ -286,7 +286,7 @@ class TablePage {
     clock.hidden = false;
     clock.textContent = this.myTurn
       ? t("table.clock_you", { seconds: left })
-      : t("table.clock", { name: this.state.names[this.state.to_move], seconds: left });
+      : t("table.clock", { name: seatNames(this.state)[this.state.to_move], seconds: left });
     clock.classList.toggle("low", left <= 10);
     if (left > 0) this.clockTimer = setTimeout(() => this.renderClock(), 1000);
   }
@@ -309,7 +309,7 @@ class TablePage {
     else if (s.round_over) text = t("round.over", { round: s.round });
     else if (s.phase === "empty") text = t("table.waiting_hub", { round: s.round, tile: `${s.start_double}-${s.start_double}` });
     else if (this.myTurn) text = s.phase === "foot" ? t("table.finish_foot", { tile: s.foot }) : s.phase === "hub" ? t("table.start_arm") : t("event.your_turn");
-    else text = t("event.turn", { name: s.names[s.to_move] });
+    else text = t("event.turn", { name: seatNames(s)[s.to_move] });
     $("status").textContent = text;
     this.renderClock();
     $("boneyard").textContent = t("ui.boneyard", { count: s.boneyard });
@@ -381,10 +381,11 @@ class TablePage {
 
   renderLog() {
     const log = $("log");
+    const names = seatNames(this.state);
     log.replaceChildren(
       ...this.state.log.map((entry) => {
         const li = document.createElement("li");
-        li.textContent = say(entry, this.state.names);
+        li.textContent = say(entry, names);
         return li;
       }),
     );
@@ -404,7 +405,7 @@ class TablePage {
     s.scores.forEach((_, r) => th(t("ui.round_short", { round: r + 1 })));
     th(t("ui.total"));
     const body = table.createTBody();
-    s.names.forEach((name, seat) => {
+    seatNames(s).forEach((name, seat) => {
       const row = body.insertRow();
       row.insertCell().textContent = name;
       if (withHands) {
@@ -477,12 +478,13 @@ class TablePage {
     const dealt = this.state.round !== s.round;
     const over = s.round_over;
     const out = over.hands.findIndex((hand) => hand.length === 0);
+    const names = seatNames(s);
     $("ro-title").textContent =
       over.reason !== "domino"
         ? t("event.round_over.blocked", { round: s.round })
         : out === s.seat
           ? t("event.round_over.domino_you", { round: s.round })
-          : t("event.round_over.domino", { round: s.round, name: s.names[out] });
+          : t("event.round_over.domino", { round: s.round, name: names[out] });
     const body = $("ro-body");
     body.replaceChildren();
     // Who won the round: the fewest points left in hand (the one who went out, or on a blocked
@@ -491,7 +493,7 @@ class TablePage {
     const won = over.points.flatMap((points, seat) => (points === least ? [seat] : []));
     const winners = document.createElement("p");
     winners.className = "round-winner";
-    winners.textContent = say({ code: "round.won", names: won, count: won.length }, s.names);
+    winners.textContent = say({ code: "round.won", names: won, count: won.length }, names);
     const note = document.createElement("p");
     note.textContent = t("round.scoring", { points: s.rules.double_blank_points });
     body.append(winners, note, this.scoreTable(s, true));
@@ -499,9 +501,9 @@ class TablePage {
       const win = document.createElement("p");
       win.className = "winner";
       const winners = s.match_over.winners;
-      win.textContent = say({ code: "event.match_over", names: winners, count: winners.length }, s.names);
+      win.textContent = say({ code: "event.match_over", names: winners, count: winners.length }, names);
       const why = document.createElement("p");
-      why.textContent = s.match_over.why ? say(s.match_over.why, s.names) : s.match_over.explanation;
+      why.textContent = s.match_over.why ? say(s.match_over.why, names) : s.match_over.explanation;
       body.append(win, why, replayLink(s.code));
     }
     if (dealt) {

@@ -1,7 +1,7 @@
 // The table's chat: lines as plain text (never markup), quick reactions in the reader's language,
 // a spectator's lines marked, and a mute switch remembered in this browser.
 
-import { say, t } from "./i18n.js";
+import { say, seatName, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const MUTE = "cf-chat-muted";
@@ -46,7 +46,7 @@ export class Chat {
 
   // Who said it: the seat's current name, or "Spectator".
   speaker(line) {
-    return line.spectator ? t("chat.watcher") : (this.names[line.seat] ?? t("ui.seat", { seat: line.seat + 1 }));
+    return line.spectator ? t("chat.watcher") : (this.names[line.seat] ?? seatName(line.seat));
   }
 
   render(names = this.names) {

@@ -1,7 +1,7 @@
 // Company at the table: leaving (a bot plays until you come back), the creator listing the table in
 // the lobby or reopening an absent player's seat, and the rematch at the match's end.
 
-import { joinNames, t } from "./i18n.js";
+import { joinNames, seatNames, t } from "./i18n.js";
 import { api, invitesOf, rememberInvites, rememberSeat } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
@@ -119,7 +119,8 @@ export class Company {
     box.hidden = !s.match_over;
     if (!s.match_over) return;
     const r = this.rematch ?? { accepted: [], waiting: [], code: null };
-    const names = (seats) => joinNames(seats.map((seat) => s.names[seat]));
+    const shown = seatNames(s);
+    const names = (seats) => joinNames(seats.map((seat) => shown[seat]));
     const offer = $("rematch-offer");
     offer.hidden = s.seat === null || s.kinds[s.seat] !== "human" || !!r.code;
     offer.disabled = r.accepted.includes(s.seat);

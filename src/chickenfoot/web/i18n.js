@@ -61,6 +61,20 @@ export function joinNames(names) {
   return t("list.and", { head: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
+// A seat's name: the one its player chose, else "Player 2", or for a bot "Easy bot 3", in the
+// reader's language (the server stores no default names: docs/protocol.md, Names).
+export function seatName(seat, name = null, bot = null) {
+  if (name !== null && name !== undefined) return name;
+  if (!bot) return t("seat.default", { number: seat + 1 });
+  const level = `bot.default.${bot}`;
+  return t(level in catalog.messages ? level : "bot.default", { number: seat + 1 });
+}
+
+// Every seat's name (seatName) of a STATE or a replay's overview: its `names` and `bots`.
+export function seatNames(s) {
+  return s.names.map((name, seat) => seatName(seat, name, s.bots?.[seat]));
+}
+
 // A message from the server ({code, ...params}, docs/protocol.md) in the reader's language: `seat`
 // also names its player (`names`), a list of seats becomes their names joined, and a message within
 // a message is rendered too. A code this page does not know (or a page without its catalog yet)

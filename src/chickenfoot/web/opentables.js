@@ -1,7 +1,7 @@
 // The lobby's open tables: public tables waiting for players (join) or in play (watch), polled with
 // If-None-Match so an unchanged list costs a 304; the tables this browser left, to come back to.
 
-import { joinNames, t } from "./i18n.js";
+import { joinNames, seatName, t } from "./i18n.js";
 import { api, rememberSeat } from "./net.js";
 import { leftTables } from "./company.js";
 
@@ -20,7 +20,9 @@ function entry(table, join) {
   ];
   if (table.free) parts.push(t("lobby.listing.free", { count: table.free }));
   if (table.bots) parts.push(t("lobby.listing.bots", { count: table.bots }));
-  if (table.names.length) parts.push(joinNames(table.names));
+  // `names[i]` is the name of the player at seat `seated[i]` (null: none chosen).
+  const seated = (table.seated ?? []).map((seat, i) => seatName(seat, table.names[i]));
+  if (seated.length) parts.push(joinNames(seated));
   facts.textContent = parts.join(" · ");
   const status = document.createElement("span");
   status.className = `status-${table.status}`;

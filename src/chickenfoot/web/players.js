@@ -2,14 +2,14 @@
 // once from two players to eight, on a phone as on a desktop. Each card says by words and shape,
 // not by colour alone, who is to play, who is connected and which seat is yours.
 
-import { t } from "./i18n.js";
+import { seatNames, t } from "./i18n.js";
 
 // `actions(seat, name)` adds buttons to a card (replacing an absent player, ...); `rename` opens the
-// name dialog from the player's own card.
+// name dialog from the player's own card, with the name they chose (null: none yet).
 export function renderPlayers(box, s, { rename, actions }) {
   const free = new Set(s.free_seats ?? []);
   box.replaceChildren(
-    ...s.names.map((name, seat) => {
+    ...seatNames(s).map((name, seat) => {
       const card = document.createElement("li");
       card.className = "player";
       card.dataset.seat = String(seat);
@@ -38,7 +38,7 @@ export function renderPlayers(box, s, { rename, actions }) {
         edit.textContent = "✎";
         edit.title = t("name.change");
         edit.setAttribute("aria-label", t("name.change"));
-        edit.addEventListener("click", () => rename(name));
+        edit.addEventListener("click", () => rename(s.names[seat]));
         meta.append(edit);
       }
       if (free.has(seat)) meta.append(span("badge", t("table.not_joined")));

@@ -4,7 +4,7 @@
 // catalog's (i18n.js); the review's verdicts come from the server as messages.
 
 import { Board } from "./board.js";
-import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
+import { languageSwitcher, loadCatalog, say, seatNames, t, translatePage } from "./i18n.js";
 import { api } from "./net.js";
 import { setupTheme } from "./theme.js";
 import { el, tileSvg } from "./tiles.js";
@@ -34,6 +34,11 @@ class ReplayPage {
     this.move = 0; // moves played in the round so far: frames[move] is shown
     this.timer = null;
     this.board = new Board($("board"), () => {});
+  }
+
+  // The seats' names in the reader's current language.
+  get names() {
+    return seatNames(this.match);
   }
 
   async start() {
@@ -195,8 +200,8 @@ class ReplayPage {
     $("replay").dataset.move = String(this.move);
     this.board.render({ rules: m.rules, layout: f.layout, open_ends: f.open_ends }, null, []);
     $("status").textContent = f.points
-      ? t("replay.round_over", { round: this.round, points: f.points.map((p, s) => `${m.names[s]} ${p}`).join(", ") })
-      : t("replay.status", { round: this.round, name: m.names[f.to_move] });
+      ? t("replay.round_over", { round: this.round, points: f.points.map((p, s) => `${this.names[s]} ${p}`).join(", ") })
+      : t("replay.status", { round: this.round, name: this.names[f.to_move] });
     this.renderHands(f);
     this.renderMove(f);
     this.renderLog();
@@ -210,7 +215,7 @@ class ReplayPage {
     f.hands.forEach((hand, seat) => {
       const player = h("div", { class: `player${seat === f.to_move ? " turn" : ""}`, "data-seat": seat });
       const name = h("span", { class: "name" }, player);
-      name.textContent = this.match.names[seat];
+      name.textContent = this.names[seat];
       const tiles = h("span", { class: "revealed", "data-hand": seat }, player);
       for (const t of hand) tiles.appendChild(tileSvg(t));
       const count = h("span", { class: "count" }, player);
@@ -228,13 +233,13 @@ class ReplayPage {
     const card = $("move-card");
     card.replaceChildren();
     const what = h("p", {}, card);
-    what.textContent = f.entry ? `${this.move}. ${say(f.entry, this.match.names)}` : t("replay.deal");
+    what.textContent = f.entry ? `${this.move}. ${say(f.entry, this.names)}` : t("replay.deal");
     const r = f.entry ? this.reviewed(this.round, this.move - 1) : null;
     if (r?.verdict) {
       const verdict = h("p", { class: `verdict mark-${r.mark}` }, card);
-      verdict.textContent = say(r.verdict, this.match.names);
+      verdict.textContent = say(r.verdict, this.names);
       const numbers = h("p", { class: "numbers" }, card);
-      numbers.textContent = say(r.explanation, this.match.names);
+      numbers.textContent = say(r.explanation, this.names);
     }
   }
 
@@ -244,10 +249,10 @@ class ReplayPage {
     const frames = this.frames.get(this.round);
     for (let i = 1; i <= this.move; i++) {
       const item = h("li", { "data-move": i }, log);
-      item.textContent = `${i}. ${say(frames[i].entry, this.match.names)}`;
+      item.textContent = `${i}. ${say(frames[i].entry, this.names)}`;
       const r = this.reviewed(this.round, i - 1);
       if (r?.verdict && r.mark !== "good") {
-        const badge = h("span", { class: `mark mark-${r.mark}`, title: say(r.verdict, this.match.names) }, item);
+        const badge = h("span", { class: `mark mark-${r.mark}`, title: say(r.verdict, this.names) }, item);
         badge.textContent = SYMBOLS[r.mark];
       }
       item.addEventListener("click", () => this.go(this.round, i));
@@ -296,7 +301,7 @@ class ReplayPage {
       const row = h("tr", {}, table);
       const name = h("td", {}, row);
       name.style.color = SEAT_COLOURS[s.seat % SEAT_COLOURS.length]; // CSSOM, not a style attribute: the CSP allows it
-      name.textContent = this.match.names[s.seat];
+      name.textContent = this.names[s.seat];
       h("td", {}, row).textContent = s.loss_per_move.toFixed(2).replace(".", t("number.decimal_sign"));
       h("td", {}, row).textContent = t("number.percent", { value: Math.round(s.accuracy) });
       if (!s.costliest.length) continue;
@@ -304,7 +309,7 @@ class ReplayPage {
       worst.textContent = t("review.costliest") + " ";
       for (const c of s.costliest) {
         const a = h("a", { href: `#r${c.round}m${c.ply + 1}` }, worst);
-        a.textContent = say(c.line, this.match.names);
+        a.textContent = say(c.line, this.names);
       }
     }
     const note = h("p", { class: "numbers" }, box);
@@ -338,7 +343,7 @@ class ReplayPage {
       const points = moves.map((m, i) => `${x(i + 1).toFixed(1)},${y(m.expected[seat]).toFixed(1)}`).join(" ");
       el("polyline", { points, class: "series", stroke: colour }, svg);
       const name = el("text", { x: pad + 6 + seat * 60, y: H - 4, class: "chart-label", fill: colour, "font-weight": 700 }, svg);
-      name.textContent = this.match.names[seat];
+      name.textContent = this.names[seat];
     }
     moves.forEach((m, i) => {
       if (!m.mark || m.mark === "good") return;

@@ -2,13 +2,14 @@
 // invite links, each with a copy button; the room code of an open table). No move is offered
 // until everyone is seated (TablePage.myTurn).
 
-import { joinNames, t } from "./i18n.js";
+import { joinNames, seatNames, t } from "./i18n.js";
 
 export function renderWaiting(box, s, invites, copy) {
   const free = s.free_seats ?? [];
   box.hidden = s.status !== "waiting" || !free.length;
   if (box.hidden) return;
-  const names = free.map((seat) => s.names[seat]);
+  const shown = seatNames(s);
+  const names = free.map((seat) => shown[seat]);
   const title = document.createElement("h2");
   title.textContent = t("waiting.missing", { names: joinNames(names), count: free.length });
   box.replaceChildren(title, paragraph(t("waiting.no_moves")));
@@ -22,7 +23,7 @@ export function renderWaiting(box, s, invites, copy) {
       const li = document.createElement("li");
       const who = document.createElement("strong");
       who.id = `invite-for-${seat}`;
-      who.textContent = s.names[seat];
+      who.textContent = shown[seat];
       const link = document.createElement("a");
       link.href = invite;
       link.textContent = url;
@@ -36,7 +37,7 @@ export function renderWaiting(box, s, invites, copy) {
     }
     box.append(list);
   } else if (s.seat !== s.creator) {
-    box.append(paragraph(t("waiting.ask_creator", { name: s.names[s.creator] })));
+    box.append(paragraph(t("waiting.ask_creator", { name: shown[s.creator] })));
   }
   if (s.open) box.append(paragraph(t("waiting.open", { code: s.code })));
 }
