@@ -909,16 +909,20 @@ cdef class Sampler:
     Built from a :class:`~chickenfoot.knowledge.Knowledge`'s slots (``order``: owner and candidate tiles
     of each hidden tile, most constrained first), it fills them with random distinct candidates, restarting
     ``tries`` times as ``knowledge._fill`` does; when every try fails it takes the pure sampler's answer
-    (which falls back to a matching). The boneyard is the rest of the unseen tiles, shuffled.
+    (which falls back to a matching). Given a weighted pool of fillings (:meth:`use_pool`, a
+    ``chickenfoot.belief.Pool``), it draws one of them by weight instead. The boneyard is the rest of the
+    unseen tiles, shuffled.
     """
 
     cdef State template
     cdef Rng rng
     cdef bint ready
     cdef object make_round, sample
-    cdef int seat, slots, tries, unseen_n
+    cdef int seat, slots, tries, unseen_n, pool_n
     cdef int* owner
     cdef uint64_t* candidates  # per slot, a tile bit mask of WORDS words
+    cdef uint8_t* pool  # pool_n fillings of every slot, one after another
+    cdef double* cumulative  # running sums of the pool's weights
     cdef uint8_t unseen[TILE_COUNT]
     cdef uint64_t own[WORDS]
 
@@ -951,24 +955,62 @@ cdef class Sampler:
     def __dealloc__(self):
         PyMem_Free(self.owner)
         PyMem_Free(self.candidates)
+        PyMem_Free(self.pool)
+        PyMem_Free(self.cumulative)
 
-    cdef bint fill(self, State* s) noexcept nogil:
-        """Knowledge.sample in C; False if every try of random picks failed."""
-        cdef uint64_t taken[WORDS]
+    def use_pool(self, picks, weights):
+        """Draw every sample's hidden hands from ``picks`` (fillings of ``order``), each with the
+        probability of its entry of ``weights``, as ``chickenfoot.belief.Pool.pick`` does."""
+        cdef int n = len(picks), k, slot, tile
+        cdef double total = 0.0
+        if not (0 < n == len(weights) and all(len(p) == self.slots for p in picks)):
+            raise ValueError("a pool needs one weight per filling and one tile per slot in each")
+        PyMem_Free(self.pool)
+        PyMem_Free(self.cumulative)
+        self.pool_n = 0
+        self.pool = <uint8_t*>PyMem_Malloc(max(n * self.slots, 1) * sizeof(uint8_t))
+        self.cumulative = <double*>PyMem_Malloc(n * sizeof(double))
+        if not (self.pool and self.cumulative):
+            raise MemoryError()
+        for k in range(n):
+            for slot in range(self.slots):
+                tile = picks[k][slot]
+                if not (0 <= tile < TILE_COUNT and has(&self.candidates[slot * WORDS], tile)):
+                    raise ValueError("a pool's filling puts a tile where the view rules it out")
+                self.pool[k * self.slots + slot] = tile
+            if not weights[k] >= 0:
+                raise ValueError("a pool's weights must be numbers of at least 0")
+            total += weights[k]
+            self.cumulative[k] = total
+        if not total > 0:
+            raise ValueError("a pool's weights must add up to more than 0")
+        self.pool_n = n
+
+    cdef int pooled(self) noexcept nogil:
+        """A pool entry drawn by weight: the first whose running sum exceeds a uniform draw."""
+        cdef double u = rng_random(&self.rng) * self.cumulative[self.pool_n - 1]
+        cdef int low = 0, high = self.pool_n - 1, middle
+        while low < high:
+            middle = (low + high) // 2
+            if self.cumulative[middle] > u:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    cdef bint draw(self, uint8_t* picks, uint64_t* taken) noexcept nogil:
+        """Knowledge.picks in C: a random free candidate per slot, in ``picks`` (``taken`` their mask);
+        False if every try failed."""
         cdef uint64_t free[WORDS]
-        cdef uint8_t picks[TILE_COUNT]
         cdef int attempt, slot, k, n, tile, index
-        cdef bint done = False
         for attempt in range(self.tries):
-            memset(taken, 0, sizeof(taken))
-            done = True
+            memset(taken, 0, WORDS * sizeof(uint64_t))
             for slot in range(self.slots):
                 n = 0
-                for k in range(s.words):
+                for k in range(self.template.words):
                     free[k] = self.candidates[slot * WORDS + k] & ~taken[k]
                     n += cf_popcount64(free[k])
                 if not n:
-                    done = False
                     break
                 index = rng_below(&self.rng, n)  # a uniform pick among the free candidates
                 k = 0
@@ -981,10 +1023,44 @@ cdef class Sampler:
                 tile = (k << 6) | cf_ctz64(free[k])
                 flip(taken, tile)
                 picks[slot] = tile
-            if done:
-                break
-        if not done:
+            else:
+                return True
+        return False
+
+    cdef bint fill(self, State* s) noexcept nogil:
+        """Knowledge.sample in C, or a pool entry by weight; False if every try of random picks failed."""
+        cdef uint64_t taken[WORDS]
+        cdef uint8_t drawn[TILE_COUNT]
+        cdef const uint8_t* picks = drawn
+        cdef int slot
+        if self.pool_n:
+            picks = &self.pool[self.pooled() * self.slots]
+            memset(taken, 0, sizeof(taken))
+            for slot in range(self.slots):
+                flip(taken, picks[slot])
+        elif not self.draw(drawn, taken):
             return False
+        return self.assemble(s, picks, taken)
+
+    def fillings(self, rng, int count, fallback):
+        """``count`` fillings of ``order`` drawn as ``Knowledge.picks`` draws them, each a tuple of tiles;
+        ``fallback(rng)`` (the pure ``Knowledge.picks``) gives one where every try fails. ``rng`` seeds
+        this sampler, once."""
+        cdef uint64_t taken[WORDS]
+        cdef uint8_t drawn[TILE_COUNT]
+        cdef int k
+        self.prepare(rng)
+        out = []
+        for _ in range(count):
+            if self.draw(drawn, taken):
+                out.append(tuple([drawn[k] for k in range(self.slots)]))
+            else:
+                out.append(tuple(fallback(rng)))
+        return out
+
+    cdef bint assemble(self, State* s, const uint8_t* picks, const uint64_t* taken) noexcept nogil:
+        """The hands of ``picks`` (one tile per slot, ``taken`` their mask) and the rest, shuffled, as the boneyard."""
+        cdef int k, n, slot
         memset(s.hands, 0, sizeof(s.hands))
         for k in range(WORDS):
             s.hands[self.seat][k] = self.own[k]
