@@ -2,9 +2,10 @@
 
     python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
-    python benchmarks/strength.py curve [--players 2 4] [--budgets 100 300 ...] [--deals 30] [--label NAME]
+    python benchmarks/strength.py curve [--players 2 4] [--budgets 100 300 ...] [--deals 30] [--label NAME] [--bot KIND]
     python benchmarks/strength.py outside [--players 2 4] [--simulations 100] [--deals 10]
     python benchmarks/strength.py openspiel-speed [--simulations 100] [--label NAME]
+    python benchmarks/strength.py temperature [--players 2 4] [--rounds 20] [--bots hard medium]
     python benchmarks/strength.py match-play [--players 2] [--deals 16] [--seed 201]
     python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
     python benchmarks/strength.py pool DIR [DIR ...]     # one line-up's saved runs on other deals, as one
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import random
 import sys
@@ -91,17 +93,19 @@ def timing(level: str, count: int, seed: int, iterations: int | None) -> dict[st
 CURVE_BUDGETS = (100, 300, 1000, 3000, 10000, 30000)
 
 
-def curve(players: int, budgets: list[int], deals: int, opponent: str, seed: int, workers: int) -> list[dict[str, Any]]:
-    """The search (``ismcts``) at each iteration budget, one against ``players - 1`` fixed opponents,
-    single rounds on the same duplicate deals for every budget: round win share, points per round and
-    the margin (the other seats' mean points minus its own), each with its deal-bootstrap interval."""
-    lineup = ("ismcts", *[opponent] * (players - 1))
+def curve(
+    players: int, budgets: list[int], deals: int, opponent: str, seed: int, workers: int, bot: str = "ismcts"
+) -> list[dict[str, Any]]:
+    """The search (``bot``, a search kind) at each iteration budget, one against ``players - 1`` fixed
+    opponents, single rounds on the same duplicate deals for every budget: round win share, points per
+    round and the margin (the other seats' mean points minus its own), each with its deal-bootstrap interval."""
+    lineup = (bot, *[opponent] * (players - 1))
     rows = []
     for budget in budgets:
         started = time.perf_counter()
         results = run(schedule(lineup, Rules(rounds=1), deals, seed, iterations=budget), workers)
-        ours = next(row for row in summarise(results) if row.bot == "ismcts")
-        margin = margin_ci(results, "ismcts")
+        ours = next(row for row in summarise(results) if row.bot == bot)
+        margin = margin_ci(results, bot)
         row = {
             "iterations": budget,
             "deals": deals,
@@ -235,6 +239,39 @@ def outside(
     return rows
 
 
+TEMPERATURES = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
+
+
+def temperature_fit(players: int, rounds: int, bots: list[str], seed: int) -> dict[str, Any]:
+    """The belief model's spread fitted to how ``bots`` really choose: over their plays in self-play
+    rounds that were a choice among several tiles, the mean log likelihood of the tile chosen under
+    ``exp(cost / T)`` over the tiles they could play (from the true hands), per temperature."""
+    from chickenfoot.belief import Belief
+    from chickenfoot.knowledge import Knowledge
+
+    rng = random.Random(seed)
+    choices: list[tuple[float, list[float]]] = []
+    for _ in range(rounds):
+        r = Round.deal(Rules(), players, rng.getrandbits(32))
+        seats = [make_bot(bots[s % len(bots)], rng.getrandbits(32)) for s in range(players)]
+        while not r.is_over():
+            view = r.view(r.to_move)
+            move = seats[r.to_move].choose(view)
+            tiles = {m.tile for m in view.legal_moves if m.tile is not None}
+            if view.drawn is None and move.kind != "hub" and len(tiles) > 1 and move.tile is not None:
+                costs = Belief(Knowledge(view), 1.0).costs
+                choices.append((costs[move.tile.id], [costs[t.id] for t in tiles]))
+            r.push(move)
+    fit = {}
+    for t in TEMPERATURES:
+        total = 0.0
+        for chosen, options in choices:
+            top = max(options)
+            total += (chosen - top) / t - math.log(sum(math.exp((c - top) / t) for c in options))
+        fit[str(t)] = round(total / len(choices), 4)
+    return {"players": players, "bots": bots, "rounds": rounds, "choices": len(choices), "mean_log_likelihood": fit}
+
+
 ROUND_ONLY = "expert-round"
 """The expert level playing for each round's margin alone: what playing for the match is measured against."""
 
@@ -305,6 +342,7 @@ def main() -> None:
     k.add_argument("--budgets", type=int, nargs="+", default=list(CURVE_BUDGETS))
     k.add_argument("--deals", type=int, default=30)
     k.add_argument("--opponent", default="heuristic")
+    k.add_argument("--bot", default="ismcts", help="the search kind measured (ismcts-belief: belief-weighted deals)")
     k.add_argument("--seed", type=int, default=5)
     k.add_argument("--workers", type=int, default=1)
     k.add_argument("--label", default="", help="a name for this version of the search (results kept per label)")
@@ -328,6 +366,11 @@ def main() -> None:
     m.add_argument("--seed", type=int, default=201)
     p = sub.add_parser("pool", help="one line-up's saved runs on other deals, summarised as one sample")
     p.add_argument("dirs", nargs="+", type=Path)
+    f = sub.add_parser("temperature", help="the belief model's spread fitted to how bots choose their tiles")
+    f.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    f.add_argument("--rounds", type=int, default=20)
+    f.add_argument("--bots", nargs="+", default=["hard", "medium"])
+    f.add_argument("--seed", type=int, default=13)
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
@@ -357,7 +400,7 @@ def main() -> None:
             out.mkdir(parents=True, exist_ok=True)
             file = out / "curve.json"
             saved = json.loads(file.read_text(encoding="utf-8")) if file.exists() else {}
-            rows = curve(players, args.budgets, args.deals, args.opponent, args.seed, args.workers)
+            rows = curve(players, args.budgets, args.deals, args.opponent, args.seed, args.workers, args.bot)
             label = args.label or "search"
             # Budgets run apart (same deals) join the label's curve; a budget run again replaces its row.
             earlier = [row for row in saved.get(label, {}).get("rows", []) if row["iterations"] not in args.budgets]
@@ -383,6 +426,13 @@ def main() -> None:
         command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
         name = f"outside-{'-'.join(map(str, args.players))}p{suffix}.json"
         save(name, {"rows": rows, "command": command, **machine()})
+        return
+    if args.command == "temperature":
+        rows = [temperature_fit(p, args.rounds, args.bots, args.seed) for p in args.players]
+        for row in rows:
+            print(json.dumps(row))
+        command = "python benchmarks/strength.py temperature " + " ".join(sys.argv[2:])
+        save("belief-temperature.json", {"rows": rows, "command": command, **machine()})
         return
     if args.command == "endgame":
         rows = [endgame_regret(p, args.positions, args.budgets, args.seed) for p in args.players]
