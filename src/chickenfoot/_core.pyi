@@ -3,6 +3,7 @@
 import random
 from collections.abc import Callable, Sequence
 
+from chickenfoot.belief import Choice
 from chickenfoot.bots.reward import Reward
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
@@ -53,10 +54,14 @@ class Sampler:
         unseen: list[int],
         tries: int,
     ) -> None: ...
-    def fillings(
-        self, rng: random.Random, count: int, fallback: Callable[[random.Random], Sequence[int]]
-    ) -> list[tuple[int, ...]]: ...
-    def use_pool(self, picks: Sequence[Sequence[int]], weights: Sequence[float]) -> None: ...
+    def believe(
+        self,
+        rng: random.Random,
+        size: int,
+        scale: Sequence[float],
+        choices: Sequence[Choice],
+        fallback: Callable[[random.Random], Sequence[int]],
+    ) -> None: ...
     def __call__(self, rng: random.Random) -> CompiledRound: ...
     def search(
         self,

@@ -13,7 +13,7 @@ proves them equal move by move.
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
-from libc.math cimport erfc, log, sqrt
+from libc.math cimport erfc, exp, log, sqrt
 from libc.string cimport memcpy, memset
 
 from time import perf_counter
@@ -909,9 +909,8 @@ cdef class Sampler:
     Built from a :class:`~chickenfoot.knowledge.Knowledge`'s slots (``order``: owner and candidate tiles
     of each hidden tile, most constrained first), it fills them with random distinct candidates, restarting
     ``tries`` times as ``knowledge._fill`` does; when every try fails it takes the pure sampler's answer
-    (which falls back to a matching). Given a weighted pool of fillings (:meth:`use_pool`, a
-    ``chickenfoot.belief.Pool``), it draws one of them by weight instead. The boneyard is the rest of the
-    unseen tiles, shuffled.
+    (which falls back to a matching). Given a belief (:meth:`believe`), it draws instead one of a pool of
+    such fillings by its weight. The boneyard is the rest of the unseen tiles, shuffled.
     """
 
     cdef State template
@@ -958,33 +957,84 @@ cdef class Sampler:
         PyMem_Free(self.pool)
         PyMem_Free(self.cumulative)
 
-    def use_pool(self, picks, weights):
-        """Draw every sample's hidden hands from ``picks`` (fillings of ``order``), each with the
-        probability of its entry of ``weights``, as ``chickenfoot.belief.Pool.pick`` does."""
-        cdef int n = len(picks), k, slot, tile
-        cdef double total = 0.0
-        if not (0 < n == len(weights) and all(len(p) == self.slots for p in picks)):
-            raise ValueError("a pool needs one weight per filling and one tile per slot in each")
-        PyMem_Free(self.pool)
-        PyMem_Free(self.cumulative)
-        self.pool_n = 0
-        self.pool = <uint8_t*>PyMem_Malloc(max(n * self.slots, 1) * sizeof(uint8_t))
-        self.cumulative = <double*>PyMem_Malloc(n * sizeof(double))
-        if not (self.pool and self.cumulative):
-            raise MemoryError()
-        for k in range(n):
-            for slot in range(self.slots):
-                tile = picks[k][slot]
-                if not (0 <= tile < TILE_COUNT and has(&self.candidates[slot * WORDS], tile)):
-                    raise ValueError("a pool's filling puts a tile where the view rules it out")
-                self.pool[k * self.slots + slot] = tile
-            if not weights[k] >= 0:
-                raise ValueError("a pool's weights must be numbers of at least 0")
-            total += weights[k]
-            self.cumulative[k] = total
-        if not total > 0:
-            raise ValueError("a pool's weights must add up to more than 0")
-        self.pool_n = n
+    def believe(self, rng, int size, scale, choices, fallback):
+        """From now on draw every sample's hidden hands from a pool of ``size`` fillings of ``order``, each
+        by its weight under a ``chickenfoot.belief.Belief`` (``scale``, ``choices``; as ``Belief.pool``
+        and ``Pool.pick``). The fillings are drawn as ``Knowledge.picks`` draws them, ``fallback(rng)``
+        (the pure one) where every try fails; ``rng`` seeds this sampler, once."""
+        cdef uint64_t taken[WORDS]
+        cdef double table[TILE_COUNT]
+        cdef int n = len(choices), k, c, slot, tile, positions_n = 0
+        cdef double top = 0.0, total = 0.0, z, log_weight
+        cdef double* known
+        cdef double* logs
+        cdef uint64_t* playable
+        cdef int* ends
+        cdef int* positions
+        cdef uint8_t* picks
+        if size < 1:
+            raise ValueError("a pool needs at least one filling")
+        if len(scale) > TILE_COUNT or not all(x > 0 for x in scale):
+            raise ValueError("a belief's scale has one positive number per tile")
+        for tile in range(len(scale)):
+            table[tile] = scale[tile]
+        for choice in choices:
+            if not (choice.known > 0 and all(0 <= k < self.slots for k in choice.positions)):
+                raise ValueError("a belief's choices do not fit this sampler's slots")
+            positions_n += len(choice.positions)
+        self.prepare(rng)
+        known = <double*>PyMem_Malloc(max(n, 1) * sizeof(double))
+        playable = <uint64_t*>PyMem_Malloc(max(n, 1) * WORDS * sizeof(uint64_t))
+        ends = <int*>PyMem_Malloc(max(n, 1) * sizeof(int))
+        positions = <int*>PyMem_Malloc(max(positions_n, 1) * sizeof(int))
+        logs = <double*>PyMem_Malloc(size * sizeof(double))
+        try:
+            if not (known and playable and ends and positions and logs):
+                raise MemoryError()
+            positions_n = 0
+            for c, choice in enumerate(choices):
+                known[c] = choice.known
+                to_words(choice.playable, &playable[c * WORDS])
+                for k in choice.positions:
+                    positions[positions_n] = k
+                    positions_n += 1
+                ends[c] = positions_n
+            PyMem_Free(self.pool)
+            PyMem_Free(self.cumulative)
+            self.pool_n = 0
+            self.pool = <uint8_t*>PyMem_Malloc(max(size * self.slots, 1) * sizeof(uint8_t))
+            self.cumulative = <double*>PyMem_Malloc(size * sizeof(double))
+            if not (self.pool and self.cumulative):
+                raise MemoryError()
+            for k in range(size):
+                picks = &self.pool[k * self.slots]
+                if not self.draw(picks, taken):
+                    for slot, tile in enumerate(fallback(rng)):
+                        picks[slot] = tile
+                # Belief.log_weight
+                log_weight = 0.0
+                slot = 0
+                for c in range(n):
+                    z = known[c]
+                    while slot < ends[c]:
+                        tile = picks[positions[slot]]
+                        if has(&playable[c * WORDS], tile):
+                            z += table[tile]
+                        slot += 1
+                    log_weight -= log(z)
+                logs[k] = log_weight
+                if k == 0 or log_weight > top:
+                    top = log_weight
+            for k in range(size):
+                total += exp(logs[k] - top)
+                self.cumulative[k] = total
+            self.pool_n = size
+        finally:
+            PyMem_Free(known)
+            PyMem_Free(playable)
+            PyMem_Free(ends)
+            PyMem_Free(positions)
+            PyMem_Free(logs)
 
     cdef int pooled(self) noexcept nogil:
         """A pool entry drawn by weight: the first whose running sum exceeds a uniform draw."""
@@ -1041,22 +1091,6 @@ cdef class Sampler:
         elif not self.draw(drawn, taken):
             return False
         return self.assemble(s, picks, taken)
-
-    def fillings(self, rng, int count, fallback):
-        """``count`` fillings of ``order`` drawn as ``Knowledge.picks`` draws them, each a tuple of tiles;
-        ``fallback(rng)`` (the pure ``Knowledge.picks``) gives one where every try fails. ``rng`` seeds
-        this sampler, once."""
-        cdef uint64_t taken[WORDS]
-        cdef uint8_t drawn[TILE_COUNT]
-        cdef int k
-        self.prepare(rng)
-        out = []
-        for _ in range(count):
-            if self.draw(drawn, taken):
-                out.append(tuple([drawn[k] for k in range(self.slots)]))
-            else:
-                out.append(tuple(fallback(rng)))
-        return out
 
     cdef bint assemble(self, State* s, const uint8_t* picks, const uint64_t* taken) noexcept nogil:
         """The hands of ``picks`` (one tile per slot, ``taken`` their mask) and the rest, shuffled, as the boneyard."""

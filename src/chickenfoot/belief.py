@@ -26,9 +26,8 @@ import bisect
 import itertools
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
 
 from chickenfoot.knowledge import NUMBERS, Knowledge
 from chickenfoot.move import DRAW
@@ -37,11 +36,8 @@ from chickenfoot.tiles import PIP_SUM
 
 TEMPERATURE = 8.0
 """Spread of the model of play, in points: how much lighter a tile may be and still be chosen."""
-POOL_SIZE = 256
+POOL_SIZE = 2048
 """Deals weighted per decision."""
-
-Fillings: TypeAlias = Callable[[random.Random, int], Sequence[Sequence[int]]]
-"""Draws so many fillings of ``Knowledge.order`` (one tile per hidden tile)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,12 +114,10 @@ class Belief:
             total -= math.log(z)
         return total
 
-    def pool(self, rng: random.Random, size: int = POOL_SIZE, fillings: Fillings | None = None) -> Pool:
-        """``size`` sampled deals with their normalised weights; ``fillings(rng, size)`` draws them where
-        given (the compiled sampler's, drawn as ``Knowledge.picks`` draws them)."""
-        knowledge = self.knowledge
-        drawn = [knowledge.picks(rng) for _ in range(size)] if fillings is None else fillings(rng, size)
-        picks = [tuple(p) for p in drawn]
+    def pool(self, rng: random.Random, size: int = POOL_SIZE) -> Pool:
+        """``size`` sampled deals with their normalised weights (the compiled sampler's ``believe`` draws
+        and weighs its pool the same way, in C)."""
+        picks = [tuple(self.knowledge.picks(rng)) for _ in range(size)]
         logs = [self.log_weight(p) for p in picks]
         top = max(logs)
         raw = [math.exp(x - top) for x in logs]

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
-from chickenfoot.belief import Belief
+from chickenfoot.belief import POOL_SIZE, Belief
 from chickenfoot.knowledge import SAMPLE_TRIES, Knowledge
 
 if TYPE_CHECKING:
@@ -66,8 +66,7 @@ def weighted_sampler(belief: Belief, rng: random.Random) -> Callable[[random.Ran
         return plain
     if not (COMPILED and isinstance(plain, _core.Sampler)):
         return belief.pool(rng).round
-    pool = belief.pool(rng, fillings=lambda r, n: plain.fillings(r, n, knowledge.picks))
-    plain.use_pool(pool.picks, pool.weights)
+    plain.believe(rng, POOL_SIZE, belief.scale, belief.choices, knowledge.picks)
     return plain
 
 

@@ -3,6 +3,7 @@ hand-made position the weights of the model of play, the same through the pure a
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -139,13 +140,14 @@ def test_a_pool_depends_on_the_view_alone() -> None:
 
 
 @pytest.mark.skipif(not core.COMPILED, reason="the compiled core is not built")
-def test_the_compiled_sampler_refuses_a_pool_the_view_rules_out() -> None:
+def test_the_compiled_sampler_refuses_a_belief_that_does_not_fit_its_slots() -> None:
     view = opened().view(0)
     knowledge = Knowledge(view)
+    belief = Belief(knowledge)
     fast = core.sampler(knowledge)
     assert not isinstance(fast, type(knowledge.round))
-    good = tuple(knowledge.picks(random.Random(0)))
-    with pytest.raises(ValueError, match="rules it out"):
-        fast.use_pool([(TILES[0].id, *good[1:])], [1.0])  # type: ignore[attr-defined]  # 0-0 is the seat's own
-    with pytest.raises(ValueError, match="weight"):
-        fast.use_pool([good], [])  # type: ignore[attr-defined]
+    wrong = [dataclasses.replace(belief.choices[0], positions=(len(knowledge.order),))]
+    with pytest.raises(ValueError, match="slots"):
+        fast.believe(random.Random(0), 8, belief.scale, wrong, knowledge.picks)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="scale"):
+        fast.believe(random.Random(0), 8, [0.0] * 28, belief.choices, knowledge.picks)  # type: ignore[attr-defined]
