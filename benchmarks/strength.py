@@ -9,6 +9,7 @@
     python benchmarks/strength.py match-play [--players 2] [--deals 16] [--seed 201]
     python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
     python benchmarks/strength.py pool DIR [DIR ...]     # one line-up's saved runs on other deals, as one
+    python benchmarks/strength.py compare DIR:BOT DIR:BOT [--save NAME]  # two bots on the same deals, paired
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
 """
@@ -28,7 +29,7 @@ from typing import Any
 
 from chickenfoot import Round, Rules
 from chickenfoot.arena import ArenaConfig, margin_ci, rerate, run, run_arena, schedule, summarise
-from chickenfoot.arena.stats import percentile
+from chickenfoot.arena.stats import deal_bootstrap, percentile
 from chickenfoot.bots import DIFFICULTIES, Budget, make_bot
 from chickenfoot.view import SeatView
 
@@ -311,6 +312,50 @@ def pool(dirs: list[Path]) -> list[dict[str, Any]]:
     return rows
 
 
+def compare(first: tuple[Path, str], second: tuple[Path, str]) -> dict[str, Any]:
+    """Two saved runs on the same deals (the same seed and rules), one bot of each: per deal, the first
+    bot's margin minus the second's (points per round, positive: the first did better), with its 95%
+    bootstrap over deals. Pairing by deal removes the luck of the tiles that both runs share."""
+    from chickenfoot.arena import load_results
+
+    margins = []
+    configs = []
+    for path, bot in (first, second):
+        config, _, games = load_results(path / "results.json")
+        configs.append(config)
+        per_deal: dict[int, tuple[float, int]] = {}
+        for game in games:
+            for slot in game.slots:
+                if slot.bot != bot:
+                    continue
+                others = [o for o in game.slots if o is not slot]
+                total, count = per_deal.get(game.deal, (0.0, 0))
+                for k, own in enumerate(slot.round_points):
+                    total += sum(o.round_points[k] for o in others) / len(others) - own
+                per_deal[game.deal] = (total, count + len(slot.round_points))
+        if not per_deal:
+            raise SystemExit(f"{path}: no games of {bot}")
+        margins.append({deal: total / count for deal, (total, count) in per_deal.items()})
+    if (configs[0]["seed"], configs[0]["rules"]) != (configs[1]["seed"], configs[1]["rules"]):
+        raise SystemExit("the two runs did not play the same deals (their seeds or rules differ)")
+    deals = sorted(margins[0].keys() & margins[1].keys())
+    difference = deal_bootstrap([(margins[0][d] - margins[1][d], 1.0) for d in deals])
+    return {
+        "first": f"{first[0].name}:{first[1]}",
+        "second": f"{second[0].name}:{second[1]}",
+        "deals": len(deals),
+        "margin_difference": [round(v, 2) for v in difference],
+    }
+
+
+def run_and_bot(text: str) -> tuple[Path, str]:
+    """``DIR:BOT`` of the compare command."""
+    path, _, bot = text.rpartition(":")
+    if not path or not bot:
+        raise argparse.ArgumentTypeError(f"expected DIR:BOT, got {text!r}")
+    return Path(path), bot
+
+
 def machine() -> dict[str, Any]:
     """What the machine was doing: results measured under load say so."""
     return {"load_average": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
@@ -371,6 +416,10 @@ def main() -> None:
     f.add_argument("--rounds", type=int, default=20)
     f.add_argument("--bots", nargs="+", default=["hard", "medium"])
     f.add_argument("--seed", type=int, default=13)
+    q = sub.add_parser("compare", help="two bots' margins on the same deals, paired by deal")
+    q.add_argument("first", type=run_and_bot, help="DIR:BOT, a saved run and the bot measured in it")
+    q.add_argument("second", type=run_and_bot, help="DIR:BOT on the same deals")
+    q.add_argument("--save", help="also keep the line under results/ by this file name")
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
@@ -381,6 +430,13 @@ def main() -> None:
     if args.command == "pool":
         for row in pool(args.dirs):
             print(json.dumps(row))
+        return
+    if args.command == "compare":
+        row = compare(args.first, args.second)
+        print(json.dumps(row))
+        if args.save:
+            command = "python benchmarks/strength.py compare " + " ".join(sys.argv[2:])
+            save(args.save, {**row, "command": command})
         return
     if args.command == "match-play":
         match_play(args.players, args.deals, args.seed)
