@@ -6,10 +6,11 @@
     python benchmarks/strength.py outside [--players 2 4] [--simulations 100] [--deals 10]
     python benchmarks/strength.py openspiel-speed [--simulations 100] [--label NAME]
     python benchmarks/strength.py temperature [--players 2 4] [--rounds 20] [--bots hard medium]
+    python benchmarks/strength.py belief [--players 2 4] [--opponents greedy heuristic hard] [--rounds 6]
     python benchmarks/strength.py match-play [--players 2] [--deals 16] [--seed 201]
     python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
     python benchmarks/strength.py pool DIR [DIR ...]     # one line-up's saved runs on other deals, as one
-    python benchmarks/strength.py compare DIR:BOT DIR:BOT [--save NAME]  # two bots on the same deals, paired
+    python benchmarks/strength.py compare DIR:BOT DIR:BOT [...] [--save NAME]  # two bots on the same deals, paired
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
 """
@@ -246,10 +247,11 @@ TEMPERATURES = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
 def temperature_fit(players: int, rounds: int, bots: list[str], seed: int) -> dict[str, Any]:
     """The belief model's spread fitted to how ``bots`` really choose: over their plays in self-play
     rounds that were a choice among several tiles, the mean log likelihood of the tile chosen under
-    ``exp(cost / T)`` over the tiles they could play (from the true hands), per temperature."""
-    from chickenfoot.belief import Belief
-    from chickenfoot.knowledge import Knowledge
+    ``exp(cost / T)`` over the tiles they could play (from the true hands), per temperature, and under
+    a uniform choice among them."""
+    from chickenfoot.belief import tile_costs
 
+    costs = tile_costs(Rules())
     rng = random.Random(seed)
     choices: list[tuple[float, list[float]]] = []
     for _ in range(rounds):
@@ -260,7 +262,6 @@ def temperature_fit(players: int, rounds: int, bots: list[str], seed: int) -> di
             move = seats[r.to_move].choose(view)
             tiles = {m.tile for m in view.legal_moves if m.tile is not None}
             if view.drawn is None and move.kind != "hub" and len(tiles) > 1 and move.tile is not None:
-                costs = Belief(Knowledge(view), 1.0).costs
                 choices.append((costs[move.tile.id], [costs[t.id] for t in tiles]))
             r.push(move)
     fit = {}
@@ -270,7 +271,48 @@ def temperature_fit(players: int, rounds: int, bots: list[str], seed: int) -> di
             top = max(options)
             total += (chosen - top) / t - math.log(sum(math.exp((c - top) / t) for c in options))
         fit[str(t)] = round(total / len(choices), 4)
+    fit["uniform"] = round(-sum(math.log(len(options)) for _, options in choices) / len(choices), 4)
     return {"players": players, "bots": bots, "rounds": rounds, "choices": len(choices), "mean_log_likelihood": fit}
+
+
+def belief_accuracy(players: int, opponent: str, rounds: int, seed: int, pool_size: int = 512) -> dict[str, Any]:
+    """How much the belief knows: in rounds of ``opponent`` bots, at each decision after an opponent's
+    choice, how many of the opponents' hidden tiles a sampled deal puts in the right hand, on average
+    over deals drawn uniformly and over deals drawn by belief weight (the true hands are read only to
+    score the samples), and the pools' effective sizes."""
+    from chickenfoot.belief import Belief
+    from chickenfoot.knowledge import Knowledge
+
+    rng = random.Random(seed)
+    uniform = weighted = 0.0
+    sizes: list[float] = []
+    for _ in range(rounds):
+        r = Round.deal(Rules(), players, rng.getrandbits(32))
+        bots = [make_bot(opponent, rng.getrandbits(32)) for _ in range(players)]
+        while not r.is_over():
+            seat = r.to_move
+            view = r.view(seat)
+            knowledge = Knowledge(view)
+            belief = Belief(knowledge)
+            if len(view.legal_moves) > 1 and belief.informative:
+                pool = belief.pool(rng, pool_size)
+                sizes.append(pool.effective_size())
+                for picks, weight in zip(pool.picks, pool.weights, strict=True):
+                    hands, _ = knowledge.place(picks, rng)
+                    right = sum((hands[s] & r.hands[s]).bit_count() for s in range(players) if s != seat)
+                    uniform += right / pool_size
+                    weighted += weight * right
+            r.push(bots[seat].choose(view))
+    n = len(sizes)
+    return {
+        "players": players,
+        "opponent": opponent,
+        "rounds": rounds,
+        "decisions": n,
+        "right_tiles_uniform": round(uniform / n, 3),
+        "right_tiles_belief": round(weighted / n, 3),
+        "effective_pool_share": round(sum(sizes) / n / pool_size, 3),
+    }
 
 
 ROUND_ONLY = "expert-round"
@@ -312,38 +354,40 @@ def pool(dirs: list[Path]) -> list[dict[str, Any]]:
     return rows
 
 
-def compare(first: tuple[Path, str], second: tuple[Path, str]) -> dict[str, Any]:
-    """Two saved runs on the same deals (the same seed and rules), one bot of each: per deal, the first
-    bot's margin minus the second's (points per round, positive: the first did better), with its 95%
-    bootstrap over deals. Pairing by deal removes the luck of the tiles that both runs share."""
+def compare(pairs: list[tuple[tuple[Path, str], tuple[Path, str]]]) -> dict[str, Any]:
+    """Pairs of saved runs, each pair on the same deals (the same seed and rules), one bot of each run:
+    per deal, the first bot's margin minus the second's (points per round, positive: the first did
+    better), with its 95% bootstrap over the deals of every pair. Pairing by deal removes the luck of
+    the tiles that both runs of a pair share."""
     from chickenfoot.arena import load_results
 
-    margins = []
-    configs = []
-    for path, bot in (first, second):
-        config, _, games = load_results(path / "results.json")
-        configs.append(config)
-        per_deal: dict[int, tuple[float, int]] = {}
-        for game in games:
-            for slot in game.slots:
-                if slot.bot != bot:
-                    continue
-                others = [o for o in game.slots if o is not slot]
-                total, count = per_deal.get(game.deal, (0.0, 0))
-                for k, own in enumerate(slot.round_points):
-                    total += sum(o.round_points[k] for o in others) / len(others) - own
-                per_deal[game.deal] = (total, count + len(slot.round_points))
-        if not per_deal:
-            raise SystemExit(f"{path}: no games of {bot}")
-        margins.append({deal: total / count for deal, (total, count) in per_deal.items()})
-    if (configs[0]["seed"], configs[0]["rules"]) != (configs[1]["seed"], configs[1]["rules"]):
-        raise SystemExit("the two runs did not play the same deals (their seeds or rules differ)")
-    deals = sorted(margins[0].keys() & margins[1].keys())
-    difference = deal_bootstrap([(margins[0][d] - margins[1][d], 1.0) for d in deals])
+    differences = []
+    for first, second in pairs:
+        margins = []
+        configs = []
+        for path, bot in (first, second):
+            config, _, games = load_results(path / "results.json")
+            configs.append(config)
+            per_deal: dict[int, tuple[float, int]] = {}
+            for game in games:
+                for slot in game.slots:
+                    if slot.bot != bot:
+                        continue
+                    others = [o for o in game.slots if o is not slot]
+                    total, count = per_deal.get(game.deal, (0.0, 0))
+                    for k, own in enumerate(slot.round_points):
+                        total += sum(o.round_points[k] for o in others) / len(others) - own
+                    per_deal[game.deal] = (total, count + len(slot.round_points))
+            if not per_deal:
+                raise SystemExit(f"{path}: no games of {bot}")
+            margins.append({deal: total / count for deal, (total, count) in per_deal.items()})
+        if (configs[0]["seed"], configs[0]["rules"]) != (configs[1]["seed"], configs[1]["rules"]):
+            raise SystemExit(f"{first[0]} and {second[0]} did not play the same deals (their seeds or rules differ)")
+        differences += [margins[0][d] - margins[1][d] for d in sorted(margins[0].keys() & margins[1].keys())]
+    difference = deal_bootstrap([(d, 1.0) for d in differences])
     return {
-        "first": f"{first[0].name}:{first[1]}",
-        "second": f"{second[0].name}:{second[1]}",
-        "deals": len(deals),
+        "pairs": [[f"{a[0].name}:{a[1]}", f"{b[0].name}:{b[1]}"] for a, b in pairs],
+        "deals": len(differences),
         "margin_difference": [round(v, 2) for v in difference],
     }
 
@@ -417,9 +461,13 @@ def main() -> None:
     f.add_argument("--bots", nargs="+", default=["hard", "medium"])
     f.add_argument("--seed", type=int, default=13)
     q = sub.add_parser("compare", help="two bots' margins on the same deals, paired by deal")
-    q.add_argument("first", type=run_and_bot, help="DIR:BOT, a saved run and the bot measured in it")
-    q.add_argument("second", type=run_and_bot, help="DIR:BOT on the same deals")
+    q.add_argument("runs", type=run_and_bot, nargs="+", help="pairs of DIR:BOT, a saved run and a bot in it")
     q.add_argument("--save", help="also keep the line under results/ by this file name")
+    b = sub.add_parser("belief", help="how many hidden tiles uniform and belief-weighted deals place right")
+    b.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    b.add_argument("--opponents", nargs="+", default=["greedy", "heuristic", "hard"])
+    b.add_argument("--rounds", type=int, default=6)
+    b.add_argument("--seed", type=int, default=5)
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
@@ -431,8 +479,17 @@ def main() -> None:
         for row in pool(args.dirs):
             print(json.dumps(row))
         return
+    if args.command == "belief":
+        rows = [belief_accuracy(p, o, args.rounds, args.seed) for p in args.players for o in args.opponents]
+        for row in rows:
+            print(json.dumps(row))
+        command = "python benchmarks/strength.py belief " + " ".join(sys.argv[2:])
+        save("belief-accuracy.json", {"rows": rows, "command": command, **machine()})
+        return
     if args.command == "compare":
-        row = compare(args.first, args.second)
+        if len(args.runs) % 2:
+            parser.error("compare takes runs in pairs: DIR:BOT DIR:BOT [DIR:BOT DIR:BOT ...]")
+        row = compare(list(zip(args.runs[::2], args.runs[1::2], strict=True)))
         print(json.dumps(row))
         if args.save:
             command = "python benchmarks/strength.py compare " + " ".join(sys.argv[2:])

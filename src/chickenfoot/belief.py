@@ -32,12 +32,20 @@ from dataclasses import dataclass
 from chickenfoot.knowledge import NUMBERS, Knowledge
 from chickenfoot.move import DRAW
 from chickenfoot.round import Round
+from chickenfoot.rules import Rules
 from chickenfoot.tiles import PIP_SUM
 
 TEMPERATURE = 8.0
 """Spread of the model of play, in points: how much lighter a tile may be and still be chosen."""
 POOL_SIZE = 2048
 """Deals weighted per decision."""
+
+
+def tile_costs(rules: Rules) -> list[float]:
+    """Per tile id, the points it is worth in hand: what the model of play expects players to shed first."""
+    costs = [float(PIP_SUM[t]) for t in range(rules.tile_count)]
+    costs[0] = float(rules.double_blank_points)
+    return costs
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +65,9 @@ class Belief:
 
     def __init__(self, knowledge: Knowledge, temperature: float = TEMPERATURE) -> None:
         self.knowledge = knowledge
-        rules = knowledge.view.rules
-        self.costs = [float(PIP_SUM[t]) for t in range(rules.tile_count)]
-        """Per tile id, the points it is worth in hand."""
-        self.costs[0] = float(rules.double_blank_points)
-        top = max(self.costs)
-        self.scale = [math.exp((c - top) / temperature) for c in self.costs]
+        costs = tile_costs(knowledge.view.rules)
+        top = max(costs)
+        self.scale = [math.exp((c - top) / temperature) for c in costs]
         """Per tile id, ``exp(cost / T)`` up to a common factor (kept at most 1 against overflow)."""
         self.choices = self._choices()
 
