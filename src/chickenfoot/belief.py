@@ -67,8 +67,10 @@ class Belief:
         self.knowledge = knowledge
         costs = tile_costs(knowledge.view.rules)
         top = max(costs)
-        self.scale = [math.exp((c - top) / temperature) for c in costs]
-        """Per tile id, ``exp(cost / T)`` up to a common factor (kept at most 1 against overflow)."""
+        # Against overflow the common factor keeps every value at most 1, and against underflow (a 0-0
+        # worth many points) at least 1e-304, so that every sum of them is positive.
+        self.scale = [math.exp(max((c - top) / temperature, -700.0)) for c in costs]
+        """Per tile id, ``exp(cost / T)`` up to a common factor."""
         self.choices = self._choices()
 
     def _choices(self) -> list[Choice]:

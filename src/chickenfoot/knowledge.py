@@ -15,7 +15,8 @@ held — dealt or drawn — as a *slot* with constraints on which tile it can be
 From that model come the numbers each seat is known to lack (:func:`known_voids`), fast samples of
 the current hidden state for search (:class:`Knowledge` ``.sample`` / ``.round``) and whole deals —
 every hand as dealt and the boneyard order — replayed to the same point (:func:`sample_deal`).
-The samples are random but not weighted by how likely the opponents' moves were. :func:`twin`
+The samples are random but not weighted by how likely the opponents' moves were;
+:mod:`chickenfoot.belief` weights them. :func:`twin`
 builds rounds a seat cannot tell apart without this model, to test what the model and bots do.
 """
 
