@@ -19,6 +19,7 @@ from chickenfoot.core import SearchRound
 from chickenfoot.knowledge import Knowledge, twin
 from chickenfoot.move import Move
 from chickenfoot.tiles import TILES, Tile, full_set
+from chickenfoot.view import SeatView
 
 from .helpers import build
 from .test_knowledge import RULES, position, violations
@@ -39,17 +40,29 @@ def test_pool_weights_are_probabilities_over_deals_that_agree_with_the_view(
         return
     view = r.view(r.to_move)
     knowledge = Knowledge(view)
-    pool = Belief(knowledge).pool(random.Random(seed), 24)
+    belief = Belief(knowledge)
+    pool = belief.pool(random.Random(seed), 24)
     assert len(pool.picks) == len(pool.weights) == 24
     assert all(w >= 0 for w in pool.weights) and math.isclose(sum(pool.weights), 1.0)
     assert 1.0 - 1e-9 <= pool.effective_size() <= 24 + 1e-9
     for picks in pool.picks:
         assert len(set(picks)) == len(picks)
         assert all(tile in candidates for tile, (_, candidates) in zip(picks, knowledge.order, strict=True))
-        hands, boneyard = knowledge.place(picks, random.Random(0))
-        assert hands[r.to_move] == knowledge.own
-        assert [h.bit_count() for h in hands] == list(view.hand_sizes) and len(boneyard) == view.boneyard_size
-        assert violations(view, hands) == []
+        assert_agrees(view, *knowledge.place(picks, random.Random(0)))
+    # The rounds the search plays, compiled or pure, come from such deals.
+    rng = random.Random(seed)
+    make_round = core.weighted_sampler(belief, rng)
+    for _ in range(8):
+        sampled = make_round(rng)
+        assert_agrees(view, sampled.hands, sampled.boneyard)
+
+
+def assert_agrees(view: SeatView, hands: list[int], boneyard: list[int]) -> None:
+    """The seat's own hand, the hand and boneyard sizes, and every draw and pass of the history."""
+    assert view.seat is not None
+    assert hands[view.seat] == sum(1 << t.id for t in view.hand)
+    assert [h.bit_count() for h in hands] == list(view.hand_sizes) and len(boneyard) == view.boneyard_size
+    assert violations(view, hands) == []
 
 
 def opened() -> Round:
