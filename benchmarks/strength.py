@@ -31,7 +31,7 @@ from typing import Any
 from chickenfoot import Round, Rules
 from chickenfoot.arena import ArenaConfig, margin_ci, rerate, run, run_arena, schedule, summarise
 from chickenfoot.arena.stats import deal_bootstrap, percentile
-from chickenfoot.bots import DIFFICULTIES, Budget, make_bot
+from chickenfoot.bots import BOTS, DIFFICULTIES, Budget, make_bot
 from chickenfoot.view import SeatView
 
 RESULTS = Path(__file__).parent / "results"
@@ -415,7 +415,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("timing", help="time per move of a difficulty level")
-    t.add_argument("--level", default="hard", choices=list(DIFFICULTIES))
+    t.add_argument("--level", default="hard", choices=[*DIFFICULTIES, *BOTS], help="a level or a bot kind")
     t.add_argument("--positions", type=int, default=80)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--iterations", type=int, help="a pure iteration budget instead of the level's")
