@@ -2,12 +2,15 @@
 
     python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
-    python benchmarks/strength.py curve [--players 2 4] [--budgets 100 300 ...] [--deals 30] [--label NAME]
+    python benchmarks/strength.py curve [--players 2 4] [--budgets 100 300 ...] [--deals 30] [--label NAME] [--bot KIND]
     python benchmarks/strength.py outside [--players 2 4] [--simulations 100] [--deals 10]
     python benchmarks/strength.py openspiel-speed [--simulations 100] [--label NAME]
+    python benchmarks/strength.py temperature [--players 2 4] [--rounds 20] [--bots hard medium]
+    python benchmarks/strength.py belief [--players 2 4] [--opponents greedy heuristic hard] [--rounds 6]
     python benchmarks/strength.py match-play [--players 2] [--deals 16] [--seed 201]
     python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
     python benchmarks/strength.py pool DIR [DIR ...]     # one line-up's saved runs on other deals, as one
+    python benchmarks/strength.py compare DIR:BOT DIR:BOT [...] [--save NAME]  # two bots on the same deals, paired
 
 Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import random
 import sys
@@ -26,8 +30,8 @@ from typing import Any
 
 from chickenfoot import Round, Rules
 from chickenfoot.arena import ArenaConfig, margin_ci, rerate, run, run_arena, schedule, summarise
-from chickenfoot.arena.stats import percentile
-from chickenfoot.bots import DIFFICULTIES, Budget, make_bot
+from chickenfoot.arena.stats import deal_bootstrap, percentile
+from chickenfoot.bots import BOTS, DIFFICULTIES, Budget, make_bot
 from chickenfoot.view import SeatView
 
 RESULTS = Path(__file__).parent / "results"
@@ -91,17 +95,19 @@ def timing(level: str, count: int, seed: int, iterations: int | None) -> dict[st
 CURVE_BUDGETS = (100, 300, 1000, 3000, 10000, 30000)
 
 
-def curve(players: int, budgets: list[int], deals: int, opponent: str, seed: int, workers: int) -> list[dict[str, Any]]:
-    """The search (``ismcts``) at each iteration budget, one against ``players - 1`` fixed opponents,
-    single rounds on the same duplicate deals for every budget: round win share, points per round and
-    the margin (the other seats' mean points minus its own), each with its deal-bootstrap interval."""
-    lineup = ("ismcts", *[opponent] * (players - 1))
+def curve(
+    players: int, budgets: list[int], deals: int, opponent: str, seed: int, workers: int, bot: str = "ismcts"
+) -> list[dict[str, Any]]:
+    """The search (``bot``, a search kind) at each iteration budget, one against ``players - 1`` fixed
+    opponents, single rounds on the same duplicate deals for every budget: round win share, points per
+    round and the margin (the other seats' mean points minus its own), each with its deal-bootstrap interval."""
+    lineup = (bot, *[opponent] * (players - 1))
     rows = []
     for budget in budgets:
         started = time.perf_counter()
         results = run(schedule(lineup, Rules(rounds=1), deals, seed, iterations=budget), workers)
-        ours = next(row for row in summarise(results) if row.bot == "ismcts")
-        margin = margin_ci(results, "ismcts")
+        ours = next(row for row in summarise(results) if row.bot == bot)
+        margin = margin_ci(results, bot)
         row = {
             "iterations": budget,
             "deals": deals,
@@ -235,6 +241,80 @@ def outside(
     return rows
 
 
+TEMPERATURES = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
+
+
+def temperature_fit(players: int, rounds: int, bots: list[str], seed: int) -> dict[str, Any]:
+    """The belief model's spread fitted to how ``bots`` really choose: over their plays in self-play
+    rounds that were a choice among several tiles, the mean log likelihood of the tile chosen under
+    ``exp(cost / T)`` over the tiles they could play (from the true hands), per temperature, and under
+    a uniform choice among them."""
+    from chickenfoot.belief import tile_costs
+
+    costs = tile_costs(Rules())
+    rng = random.Random(seed)
+    choices: list[tuple[float, list[float]]] = []
+    for _ in range(rounds):
+        r = Round.deal(Rules(), players, rng.getrandbits(32))
+        seats = [make_bot(bots[s % len(bots)], rng.getrandbits(32)) for s in range(players)]
+        while not r.is_over():
+            view = r.view(r.to_move)
+            move = seats[r.to_move].choose(view)
+            tiles = {m.tile for m in view.legal_moves if m.tile is not None}
+            if view.drawn is None and move.kind != "hub" and len(tiles) > 1 and move.tile is not None:
+                choices.append((costs[move.tile.id], [costs[t.id] for t in tiles]))
+            r.push(move)
+    fit = {}
+    for t in TEMPERATURES:
+        total = 0.0
+        for chosen, options in choices:
+            top = max(options)
+            total += (chosen - top) / t - math.log(sum(math.exp((c - top) / t) for c in options))
+        fit[str(t)] = round(total / len(choices), 4)
+    fit["uniform"] = round(-sum(math.log(len(options)) for _, options in choices) / len(choices), 4)
+    return {"players": players, "bots": bots, "rounds": rounds, "choices": len(choices), "mean_log_likelihood": fit}
+
+
+def belief_accuracy(players: int, opponent: str, rounds: int, seed: int, pool_size: int = 512) -> dict[str, Any]:
+    """How much the belief knows: in rounds of ``opponent`` bots, at each decision after an opponent's
+    choice, how many of the opponents' hidden tiles a sampled deal puts in the right hand, on average
+    over deals drawn uniformly and over deals drawn by belief weight (the true hands are read only to
+    score the samples), and the pools' effective sizes."""
+    from chickenfoot.belief import Belief
+    from chickenfoot.knowledge import Knowledge
+
+    rng = random.Random(seed)
+    uniform = weighted = 0.0
+    sizes: list[float] = []
+    for _ in range(rounds):
+        r = Round.deal(Rules(), players, rng.getrandbits(32))
+        bots = [make_bot(opponent, rng.getrandbits(32)) for _ in range(players)]
+        while not r.is_over():
+            seat = r.to_move
+            view = r.view(seat)
+            knowledge = Knowledge(view)
+            belief = Belief(knowledge)
+            if len(view.legal_moves) > 1 and belief.informative:
+                pool = belief.pool(rng, pool_size)
+                sizes.append(pool.effective_size())
+                for picks, weight in zip(pool.picks, pool.weights, strict=True):
+                    hands, _ = knowledge.place(picks, rng)
+                    right = sum((hands[s] & r.hands[s]).bit_count() for s in range(players) if s != seat)
+                    uniform += right / pool_size
+                    weighted += weight * right
+            r.push(bots[seat].choose(view))
+    n = len(sizes)
+    return {
+        "players": players,
+        "opponent": opponent,
+        "rounds": rounds,
+        "decisions": n,
+        "right_tiles_uniform": round(uniform / n, 3),
+        "right_tiles_belief": round(weighted / n, 3),
+        "effective_pool_share": round(sum(sizes) / n / pool_size, 3),
+    }
+
+
 ROUND_ONLY = "expert-round"
 """The expert level playing for each round's margin alone: what playing for the match is measured against."""
 
@@ -274,6 +354,52 @@ def pool(dirs: list[Path]) -> list[dict[str, Any]]:
     return rows
 
 
+def compare(pairs: list[tuple[tuple[Path, str], tuple[Path, str]]]) -> dict[str, Any]:
+    """Pairs of saved runs, each pair on the same deals (the same seed and rules), one bot of each run:
+    per deal, the first bot's margin minus the second's (points per round, positive: the first did
+    better), with its 95% bootstrap over the deals of every pair. Pairing by deal removes the luck of
+    the tiles that both runs of a pair share."""
+    from chickenfoot.arena import load_results
+
+    differences = []
+    for first, second in pairs:
+        margins = []
+        configs = []
+        for path, bot in (first, second):
+            config, _, games = load_results(path / "results.json")
+            configs.append(config)
+            per_deal: dict[int, tuple[float, int]] = {}
+            for game in games:
+                for slot in game.slots:
+                    if slot.bot != bot:
+                        continue
+                    others = [o for o in game.slots if o is not slot]
+                    total, count = per_deal.get(game.deal, (0.0, 0))
+                    for k, own in enumerate(slot.round_points):
+                        total += sum(o.round_points[k] for o in others) / len(others) - own
+                    per_deal[game.deal] = (total, count + len(slot.round_points))
+            if not per_deal:
+                raise SystemExit(f"{path}: no games of {bot}")
+            margins.append({deal: total / count for deal, (total, count) in per_deal.items()})
+        if (configs[0]["seed"], configs[0]["rules"]) != (configs[1]["seed"], configs[1]["rules"]):
+            raise SystemExit(f"{first[0]} and {second[0]} did not play the same deals (their seeds or rules differ)")
+        differences += [margins[0][d] - margins[1][d] for d in sorted(margins[0].keys() & margins[1].keys())]
+    difference = deal_bootstrap([(d, 1.0) for d in differences])
+    return {
+        "pairs": [[f"{a[0].name}:{a[1]}", f"{b[0].name}:{b[1]}"] for a, b in pairs],
+        "deals": len(differences),
+        "margin_difference": [round(v, 2) for v in difference],
+    }
+
+
+def run_and_bot(text: str) -> tuple[Path, str]:
+    """``DIR:BOT`` of the compare command."""
+    path, _, bot = text.rpartition(":")
+    if not path or not bot:
+        raise argparse.ArgumentTypeError(f"expected DIR:BOT, got {text!r}")
+    return Path(path), bot
+
+
 def machine() -> dict[str, Any]:
     """What the machine was doing: results measured under load say so."""
     return {"load_average": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
@@ -289,7 +415,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("timing", help="time per move of a difficulty level")
-    t.add_argument("--level", default="hard", choices=list(DIFFICULTIES))
+    t.add_argument("--level", default="hard", choices=[*DIFFICULTIES, *BOTS], help="a level or a bot kind")
     t.add_argument("--positions", type=int, default=80)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--iterations", type=int, help="a pure iteration budget instead of the level's")
@@ -305,6 +431,7 @@ def main() -> None:
     k.add_argument("--budgets", type=int, nargs="+", default=list(CURVE_BUDGETS))
     k.add_argument("--deals", type=int, default=30)
     k.add_argument("--opponent", default="heuristic")
+    k.add_argument("--bot", default="ismcts", help="the search kind measured (ismcts-belief: belief-weighted deals)")
     k.add_argument("--seed", type=int, default=5)
     k.add_argument("--workers", type=int, default=1)
     k.add_argument("--label", default="", help="a name for this version of the search (results kept per label)")
@@ -328,6 +455,19 @@ def main() -> None:
     m.add_argument("--seed", type=int, default=201)
     p = sub.add_parser("pool", help="one line-up's saved runs on other deals, summarised as one sample")
     p.add_argument("dirs", nargs="+", type=Path)
+    f = sub.add_parser("temperature", help="the belief model's spread fitted to how bots choose their tiles")
+    f.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    f.add_argument("--rounds", type=int, default=20)
+    f.add_argument("--bots", nargs="+", default=["hard", "medium"])
+    f.add_argument("--seed", type=int, default=13)
+    q = sub.add_parser("compare", help="two bots' margins on the same deals, paired by deal")
+    q.add_argument("runs", type=run_and_bot, nargs="+", help="pairs of DIR:BOT, a saved run and a bot in it")
+    q.add_argument("--save", help="also keep the line under results/ by this file name")
+    b = sub.add_parser("belief", help="how many hidden tiles uniform and belief-weighted deals place right")
+    b.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    b.add_argument("--opponents", nargs="+", default=["greedy", "heuristic", "hard"])
+    b.add_argument("--rounds", type=int, default=6)
+    b.add_argument("--seed", type=int, default=5)
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args()
@@ -338,6 +478,22 @@ def main() -> None:
     if args.command == "pool":
         for row in pool(args.dirs):
             print(json.dumps(row))
+        return
+    if args.command == "belief":
+        rows = [belief_accuracy(p, o, args.rounds, args.seed) for p in args.players for o in args.opponents]
+        for row in rows:
+            print(json.dumps(row))
+        command = "python benchmarks/strength.py belief " + " ".join(sys.argv[2:])
+        save("belief-accuracy.json", {"rows": rows, "command": command, **machine()})
+        return
+    if args.command == "compare":
+        if len(args.runs) % 2:
+            parser.error("compare takes runs in pairs: DIR:BOT DIR:BOT [DIR:BOT DIR:BOT ...]")
+        row = compare(list(zip(args.runs[::2], args.runs[1::2], strict=True)))
+        print(json.dumps(row))
+        if args.save:
+            command = "python benchmarks/strength.py compare " + " ".join(sys.argv[2:])
+            save(args.save, {**row, "command": command})
         return
     if args.command == "match-play":
         match_play(args.players, args.deals, args.seed)
@@ -357,7 +513,7 @@ def main() -> None:
             out.mkdir(parents=True, exist_ok=True)
             file = out / "curve.json"
             saved = json.loads(file.read_text(encoding="utf-8")) if file.exists() else {}
-            rows = curve(players, args.budgets, args.deals, args.opponent, args.seed, args.workers)
+            rows = curve(players, args.budgets, args.deals, args.opponent, args.seed, args.workers, args.bot)
             label = args.label or "search"
             # Budgets run apart (same deals) join the label's curve; a budget run again replaces its row.
             earlier = [row for row in saved.get(label, {}).get("rows", []) if row["iterations"] not in args.budgets]
@@ -383,6 +539,13 @@ def main() -> None:
         command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
         name = f"outside-{'-'.join(map(str, args.players))}p{suffix}.json"
         save(name, {"rows": rows, "command": command, **machine()})
+        return
+    if args.command == "temperature":
+        rows = [temperature_fit(p, args.rounds, args.bots, args.seed) for p in args.players]
+        for row in rows:
+            print(json.dumps(row))
+        command = "python benchmarks/strength.py temperature " + " ".join(sys.argv[2:])
+        save("belief-temperature.json", {"rows": rows, "command": command, **machine()})
         return
     if args.command == "endgame":
         rows = [endgame_regret(p, args.positions, args.budgets, args.seed) for p in args.players]

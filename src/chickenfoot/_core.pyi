@@ -3,6 +3,7 @@
 import random
 from collections.abc import Callable, Sequence
 
+from chickenfoot.belief import Choice
 from chickenfoot.bots.reward import Reward
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
@@ -52,6 +53,14 @@ class Sampler:
         order: list[tuple[int, list[int]]],
         unseen: list[int],
         tries: int,
+    ) -> None: ...
+    def believe(
+        self,
+        rng: random.Random,
+        size: int,
+        scale: Sequence[float],
+        choices: Sequence[Choice],
+        fallback: Callable[[random.Random], Sequence[int]],
     ) -> None: ...
     def __call__(self, rng: random.Random) -> CompiledRound: ...
     def search(

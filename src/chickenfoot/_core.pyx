@@ -13,7 +13,7 @@ proves them equal move by move.
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
-from libc.math cimport erfc, log, sqrt
+from libc.math cimport erfc, exp, log, sqrt
 from libc.string cimport memcpy, memset
 
 from time import perf_counter
@@ -909,16 +909,19 @@ cdef class Sampler:
     Built from a :class:`~chickenfoot.knowledge.Knowledge`'s slots (``order``: owner and candidate tiles
     of each hidden tile, most constrained first), it fills them with random distinct candidates, restarting
     ``tries`` times as ``knowledge._fill`` does; when every try fails it takes the pure sampler's answer
-    (which falls back to a matching). The boneyard is the rest of the unseen tiles, shuffled.
+    (which falls back to a matching). Given a belief (:meth:`believe`), it draws instead one of a pool of
+    such fillings by its weight. The boneyard is the rest of the unseen tiles, shuffled.
     """
 
     cdef State template
     cdef Rng rng
     cdef bint ready
     cdef object make_round, sample
-    cdef int seat, slots, tries, unseen_n
+    cdef int seat, slots, tries, unseen_n, pool_n
     cdef int* owner
     cdef uint64_t* candidates  # per slot, a tile bit mask of WORDS words
+    cdef uint8_t* pool  # pool_n fillings of every slot, one after another
+    cdef double* cumulative  # running sums of the pool's weights
     cdef uint8_t unseen[TILE_COUNT]
     cdef uint64_t own[WORDS]
 
@@ -951,24 +954,113 @@ cdef class Sampler:
     def __dealloc__(self):
         PyMem_Free(self.owner)
         PyMem_Free(self.candidates)
+        PyMem_Free(self.pool)
+        PyMem_Free(self.cumulative)
 
-    cdef bint fill(self, State* s) noexcept nogil:
-        """Knowledge.sample in C; False if every try of random picks failed."""
+    def believe(self, rng, int size, scale, choices, fallback):
+        """From now on draw every sample's hidden hands from a pool of ``size`` fillings of ``order``, each
+        by its weight under a ``chickenfoot.belief.Belief`` (``scale``, ``choices``; as ``Belief.pool``
+        and ``Pool.pick``). The fillings are drawn as ``Knowledge.picks`` draws them, ``fallback(rng)``
+        (the pure one) where every try fails; ``rng`` seeds this sampler, once."""
         cdef uint64_t taken[WORDS]
+        cdef double table[TILE_COUNT]
+        cdef int n = len(choices), k, c, slot, tile, positions_n = 0
+        cdef double top = 0.0, total = 0.0, z, log_weight
+        cdef double* known
+        cdef double* logs
+        cdef uint64_t* playable
+        cdef int* ends
+        cdef int* positions
+        cdef uint8_t* picks
+        if size < 1:
+            raise ValueError("a pool needs at least one filling")
+        if len(scale) > TILE_COUNT or not all(x > 0 for x in scale):
+            raise ValueError("a belief's scale has one positive number per tile")
+        for tile in range(len(scale)):
+            table[tile] = scale[tile]
+        for choice in choices:
+            if not (choice.known > 0 and all(0 <= k < self.slots for k in choice.positions)):
+                raise ValueError("a belief's choices do not fit this sampler's slots")
+            positions_n += len(choice.positions)
+        self.prepare(rng)
+        known = <double*>PyMem_Malloc(max(n, 1) * sizeof(double))
+        playable = <uint64_t*>PyMem_Malloc(max(n, 1) * WORDS * sizeof(uint64_t))
+        ends = <int*>PyMem_Malloc(max(n, 1) * sizeof(int))
+        positions = <int*>PyMem_Malloc(max(positions_n, 1) * sizeof(int))
+        logs = <double*>PyMem_Malloc(size * sizeof(double))
+        try:
+            if not (known and playable and ends and positions and logs):
+                raise MemoryError()
+            positions_n = 0
+            for c, choice in enumerate(choices):
+                known[c] = choice.known
+                to_words(choice.playable, &playable[c * WORDS])
+                for k in choice.positions:
+                    positions[positions_n] = k
+                    positions_n += 1
+                ends[c] = positions_n
+            PyMem_Free(self.pool)
+            PyMem_Free(self.cumulative)
+            self.pool_n = 0
+            self.pool = <uint8_t*>PyMem_Malloc(max(size * self.slots, 1) * sizeof(uint8_t))
+            self.cumulative = <double*>PyMem_Malloc(size * sizeof(double))
+            if not (self.pool and self.cumulative):
+                raise MemoryError()
+            for k in range(size):
+                picks = &self.pool[k * self.slots]
+                if not self.draw(picks, taken):
+                    for slot, tile in enumerate(fallback(rng)):
+                        picks[slot] = tile
+                # Belief.log_weight
+                log_weight = 0.0
+                slot = 0
+                for c in range(n):
+                    z = known[c]
+                    while slot < ends[c]:
+                        tile = picks[positions[slot]]
+                        if has(&playable[c * WORDS], tile):
+                            z += table[tile]
+                        slot += 1
+                    log_weight -= log(z)
+                logs[k] = log_weight
+                if k == 0 or log_weight > top:
+                    top = log_weight
+            for k in range(size):
+                total += exp(logs[k] - top)
+                self.cumulative[k] = total
+            self.pool_n = size
+        finally:
+            PyMem_Free(known)
+            PyMem_Free(playable)
+            PyMem_Free(ends)
+            PyMem_Free(positions)
+            PyMem_Free(logs)
+
+    cdef int pooled(self) noexcept nogil:
+        """A pool entry drawn by weight: the first whose running sum exceeds a uniform draw."""
+        cdef double u = rng_random(&self.rng) * self.cumulative[self.pool_n - 1]
+        cdef int low = 0, high = self.pool_n - 1, middle
+        while low < high:
+            middle = (low + high) // 2
+            if self.cumulative[middle] > u:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    cdef bint draw(self, uint8_t* picks, uint64_t* taken) noexcept nogil:
+        """Knowledge.picks in C: a random free candidate per slot, in ``picks`` (``taken`` their mask);
+        False if every try failed."""
         cdef uint64_t free[WORDS]
-        cdef uint8_t picks[TILE_COUNT]
         cdef int attempt, slot, k, n, tile, index
-        cdef bint done = False
         for attempt in range(self.tries):
-            memset(taken, 0, sizeof(taken))
-            done = True
+            memset(taken, 0, WORDS * sizeof(uint64_t))
             for slot in range(self.slots):
                 n = 0
-                for k in range(s.words):
+                for k in range(self.template.words):
                     free[k] = self.candidates[slot * WORDS + k] & ~taken[k]
                     n += cf_popcount64(free[k])
                 if not n:
-                    done = False
                     break
                 index = rng_below(&self.rng, n)  # a uniform pick among the free candidates
                 k = 0
@@ -981,10 +1073,28 @@ cdef class Sampler:
                 tile = (k << 6) | cf_ctz64(free[k])
                 flip(taken, tile)
                 picks[slot] = tile
-            if done:
-                break
-        if not done:
+            else:
+                return True
+        return False
+
+    cdef bint fill(self, State* s) noexcept nogil:
+        """Knowledge.sample in C, or a pool entry by weight; False if every try of random picks failed."""
+        cdef uint64_t taken[WORDS]
+        cdef uint8_t drawn[TILE_COUNT]
+        cdef const uint8_t* picks = drawn
+        cdef int slot
+        if self.pool_n:
+            picks = &self.pool[self.pooled() * self.slots]
+            memset(taken, 0, sizeof(taken))
+            for slot in range(self.slots):
+                flip(taken, picks[slot])
+        elif not self.draw(drawn, taken):
             return False
+        return self.assemble(s, picks, taken)
+
+    cdef bint assemble(self, State* s, const uint8_t* picks, const uint64_t* taken) noexcept nogil:
+        """The hands of ``picks`` (one tile per slot, ``taken`` their mask) and the rest, shuffled, as the boneyard."""
+        cdef int k, n, slot
         memset(s.hands, 0, sizeof(s.hands))
         for k in range(WORDS):
             s.hands[self.seat][k] = self.own[k]

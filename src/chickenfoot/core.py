@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
+from chickenfoot.belief import POOL_SIZE, Belief
 from chickenfoot.knowledge import SAMPLE_TRIES, Knowledge
 
 if TYPE_CHECKING:
@@ -53,6 +54,20 @@ def sampler(knowledge: Knowledge) -> Callable[[random.Random], SearchRound]:
         knowledge.unseen,
         SAMPLE_TRIES,
     )
+
+
+def weighted_sampler(belief: Belief, rng: random.Random) -> Callable[[random.Random], SearchRound]:
+    """Sampled rounds drawn by weight from a pool of ``belief``'s deals (``Pool.round``), compiled where
+    possible; ``rng`` draws the pool. Before any opponent's choice every deal weighs the same: then
+    the plain :func:`sampler`."""
+    knowledge = belief.knowledge
+    plain = sampler(knowledge)
+    if not belief.informative:
+        return plain
+    if not (COMPILED and isinstance(plain, _core.Sampler)):
+        return belief.pool(rng).round
+    plain.believe(rng, POOL_SIZE, belief.scale, belief.choices, knowledge.picks)
+    return plain
 
 
 def compiled(make_round: Callable[[random.Random], SearchRound]) -> CompiledSampler | None:

@@ -15,7 +15,8 @@ held — dealt or drawn — as a *slot* with constraints on which tile it can be
 From that model come the numbers each seat is known to lack (:func:`known_voids`), fast samples of
 the current hidden state for search (:class:`Knowledge` ``.sample`` / ``.round``) and whole deals —
 every hand as dealt and the boneyard order — replayed to the same point (:func:`sample_deal`).
-The samples are random but not weighted by how likely the opponents' moves were. :func:`twin`
+The samples are random but not weighted by how likely the opponents' moves were;
+:mod:`chickenfoot.belief` weights them. :func:`twin`
 builds rounds a seat cannot tell apart without this model, to test what the model and bots do.
 """
 
@@ -56,6 +57,8 @@ class Slot:
     forbidden: int = 0
     required: int = 0
     tiles: int = ANY_TILE
+    born: int = -1
+    """The history index of the draw that brought it (-1: dealt)."""
 
     def allows(self, tile: int) -> bool:
         return _allows(self.forbidden, self.required, self.tiles, tile)
@@ -93,19 +96,20 @@ class Knowledge:
         self._walk()
         tracked = self._track(None)
         assert tracked is not None  # the greedy choice never gives up
-        self.slots: list[list[Slot]] = [[Slot(f, r, m) for f, r, m, _ in mine] for mine in tracked[0]]
+        self.slots: list[list[Slot]] = [[Slot(f, r, m, born) for f, r, m, _, born in mine] for mine in tracked[0]]
+        self.played: list[tuple[int, int, int, int]] = tracked[3]
+        """Each opponent's plays as ``(seat, tile, born, step)``: the tile, the history index its slot came
+        in with (-1: dealt; as the tightest model places it) and the history index of the play."""
         """Each seat's tiles in hand now (empty for the viewing seat, whose hand is known)."""
         self.unseen = list(ids_of(view.unseen_mask()))
         self.own = sum(1 << tile.id for tile in view.hand)
         # Most constrained slots first, so random picks rarely paint themselves into a corner.
-        self.order = _order(
-            [
-                (seat, slot.forbidden, slot.required, slot.tiles)
-                for seat, mine in enumerate(self.slots)
-                for slot in mine
-            ],
-            self.unseen,
-        )
+        flat = [(seat, slot) for seat, mine in enumerate(self.slots) for slot in mine]
+        ranked = _order([(k, s.forbidden, s.required, s.tiles) for k, (_, s) in enumerate(flat)], self.unseen)
+        self.order = [(flat[k][0], candidates) for k, candidates in ranked]
+        """``(owner, candidate tiles)`` of every hidden tile in hand, most constrained first."""
+        self.order_slots = [flat[k][1] for k, _ in ranked]
+        """The slot of each entry of ``order``."""
         self._template: Round | None = None
 
     def _walk(self) -> None:
@@ -122,7 +126,8 @@ class Knowledge:
                 plays[step.seat] += 1
         # Dealt slots; the history may start mid-round (a loaded position).
         self.dealt = [view.hand_sizes[s] - draws[s] + plays[s] for s in range(view.players)]
-        script: list[tuple[int, int, int, int, int]] = []  # (op, seat, forbidden or tile, required, tiles)
+        # (op, seat, forbidden or tile, required, tiles, history index or -1 at the deal)
+        script: list[tuple[int, int, int, int, int, int]] = []
         for seat in range(view.players):
             if seat == me:
                 continue
@@ -134,7 +139,7 @@ class Knowledge:
                     holder = not history and seat == view.to_move
                     first = (view.rules.max_pip - view.start_double) % view.players
                     tiles = (1 << start if index == 0 and seat != first else ANY_TILE) if holder else ~(1 << start)
-                script.append((_NEW, seat, 0, 0, tiles))
+                script.append((_NEW, seat, 0, 0, tiles, -1))
         self.draws: list[tuple[int, int]] = []  # per draw in order: (seat, own tile id or -1 for a hidden slot)
         for i, step in enumerate(history):
             seat, code = step.seat, step.move.code
@@ -155,37 +160,39 @@ class Knowledge:
                     # Only the starting double keeps the turn: it must be placed at once.
                     tiles = 1 << start if next_seat == seat else ~(1 << start)
                 else:
-                    script.append((_FORBID, seat, numbers, 0, 0))
+                    script.append((_FORBID, seat, numbers, 0, 0, i))
                     if next_seat != seat or (following is not None and following.move.code == DRAW):
                         forbidden = numbers  # the turn moved on, or it drew again: unplayable
                     elif following is not None and following.move.code == PASS:
                         required = numbers  # passed on a playable drawn tile
                     elif following is None and (view.rules.draw_limit == "one" or not view.boneyard_size):
                         required = numbers  # still deciding on it, so it can be played
-                script.append((_NEW, seat, forbidden, required, tiles))
+                script.append((_NEW, seat, forbidden, required, tiles, i))
                 self.draws.append((seat, -1))
             elif code == PASS:
                 if not after_draw:
-                    script.append((_FORBID, seat, numbers, 0, 0))
+                    script.append((_FORBID, seat, numbers, 0, 0, i))
             else:
-                script.append((_PLAY_DRAWN if after_draw else _PLAY, seat, code >> 8, 0, 0))
+                script.append((_PLAY_DRAWN if after_draw else _PLAY, seat, code >> 8, 0, 0, i))
         self.script = script
 
     def _track(
         self, rng: random.Random | None
-    ) -> tuple[list[list[list[int]]], list[list[list[int]]], list[list[int]]] | None:
-        """Run the script: each seat's live slots and dealt slots as ``[forbidden, required, tiles, tile]``
-        (``tile`` set once played), and the drawn slots of each seat in draw order. A play takes the most
+    ) -> tuple[list[list[list[int]]], list[list[list[int]]], list[list[int]], list[tuple[int, int, int, int]]] | None:
+        """Run the script: each seat's live slots and dealt slots as ``[forbidden, required, tiles, tile,
+        born]`` (``tile`` set once played, ``born`` the history index of its draw or -1), the drawn slots of
+        each seat in draw order, and the plays as ``(seat, tile, born, step)``. A play takes the most
         constrained slot that allows it (``rng`` is ``None``: the current state's tightest model) or a
         random one; ``None`` if a random choice left a play no slot allows."""
         players = self.view.players
         live: list[list[list[int]]] = [[] for _ in range(players)]
         dealt: list[list[list[int]]] = [[] for _ in range(players)]
         drawn: list[list[int]] = []
-        for op, seat, a, b, c in self.script:
+        played: list[tuple[int, int, int, int]] = []
+        for op, seat, a, b, c, step in self.script:
             mine = live[seat]
             if op == _NEW:
-                slot = [a, b, c, -1]
+                slot = [a, b, c, -1, step]
                 mine.append(slot)
                 (dealt[seat] if len(dealt[seat]) < self.dealt[seat] else drawn).append(slot)
             elif op == _FORBID:
@@ -194,9 +201,11 @@ class Knowledge:
             elif not mine:
                 continue  # a loaded position's history may miss the tile's arrival
             elif op == _PLAY_DRAWN:
-                mine.pop()[3] = a  # only the drawn tile may be played right after drawing
+                slot = mine.pop()  # only the drawn tile may be played right after drawing
+                slot[3] = a
+                played.append((seat, a, slot[4], step))
             else:
-                fits = [k for k, (f, r, m, _) in enumerate(mine) if _allows(f, r, m, a)]
+                fits = [k for k, (f, r, m, _, _) in enumerate(mine) if _allows(f, r, m, a)]
                 if rng is None:
                     # The slots' forbidden masks form a chain, so the most constrained fit leaves the
                     # loosest model of the rest.
@@ -206,8 +215,10 @@ class Knowledge:
                     return None
                 else:
                     index = rng.choice(fits)
-                mine.pop(index)[3] = a
-        return live, dealt, drawn
+                slot = mine.pop(index)
+                slot[3] = a
+                played.append((seat, a, slot[4], step))
+        return live, dealt, drawn, played
 
     def voids(self) -> list[int]:
         """Per seat, a bit mask of the numbers it is known to hold no tile of (0 for the viewing seat)."""
@@ -221,7 +232,15 @@ class Knowledge:
 
     def sample(self, rng: random.Random) -> tuple[list[int], list[int]]:
         """Hand bit masks per seat and the boneyard as tile ids in draw order."""
-        picks = _fill(self.order, rng)
+        return self.place(self.picks(rng), rng)
+
+    def picks(self, rng: random.Random) -> list[int]:
+        """A random tile for every entry of ``order``: the hidden hands of one sample."""
+        return _fill(self.order, rng)
+
+    def place(self, picks: Sequence[int], rng: random.Random) -> tuple[list[int], list[int]]:
+        """The hidden hands ``picks`` (one tile per entry of ``order``) as hand bit masks per seat, and the
+        rest of the unseen tiles as the boneyard, shuffled, in draw order."""
         hands = [0] * self.view.players
         for (seat, _), tile in zip(self.order, picks, strict=True):
             hands[seat] |= 1 << tile
@@ -235,7 +254,10 @@ class Knowledge:
 
     def round(self, rng: random.Random) -> Round:
         """A sampled full round in the view's state, ready for the fast search primitives."""
-        hands, boneyard = self.sample(rng)
+        return self.round_of(*self.sample(rng))
+
+    def round_of(self, hands: list[int], boneyard: list[int]) -> Round:
+        """The full round in the view's state with these hands (bit masks) and boneyard (draw order)."""
         if self._template is None:
             # Replaying the layout with checks is slow; it is done once, then copied per sample.
             self._template = self.view.round_with([tiles_of(h) for h in hands], [TILES[t] for t in boneyard])
@@ -259,9 +281,9 @@ class Knowledge:
             tracked = self._track(rng)
             if tracked is None:
                 continue
-            live, dealt, drawn = tracked
+            live, dealt, drawn, _ = tracked
             open_slots = [slot for mine in live for slot in mine]
-            order = _order([(k, f, r, m) for k, (f, r, m, _) in enumerate(open_slots)], self.unseen)
+            order = _order([(k, f, r, m) for k, (f, r, m, _, _) in enumerate(open_slots)], self.unseen)
             try:
                 picks = _fill(order, rng)
             except SamplingError:

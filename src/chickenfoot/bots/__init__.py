@@ -1,8 +1,9 @@
 """Bots: each is given one seat's view (never the round) and returns a legal move.
 
-``make_bot`` takes a bot kind (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``ismcts-tree``) or a difficulty
-level (``easy``, ``medium``, ``hard``, ``expert``); ``evaluate`` gives every legal move's expected final points
-from the seat's view; ``hint`` suggests the best of them to a person, with the search's numbers as the reason.
+``make_bot`` takes a bot kind (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``ismcts-tree``,
+``ismcts-belief``) or a difficulty level (``easy``, ``medium``, ``hard``, ``expert``); ``evaluate`` gives every
+legal move's expected final points from the seat's view; ``hint`` suggests the best of them to a person, with
+the search's numbers as the reason.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from chickenfoot.bots.base import Bot, Budget, RandomBot
 from chickenfoot.bots.evaluate import MoveValue, evaluate
 from chickenfoot.bots.greedy import GreedyBot
 from chickenfoot.bots.heuristic import HeuristicBot
-from chickenfoot.bots.search import SearchBot, TreeSearchBot
+from chickenfoot.bots.search import BeliefSearchBot, SearchBot, TreeSearchBot
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
@@ -27,6 +28,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "heuristic": HeuristicBot,
     "ismcts": SearchBot,
     "ismcts-tree": TreeSearchBot,
+    "ismcts-belief": BeliefSearchBot,
 }
 """Bot constructors by kind (each takes a seed). The arena's ``cheater`` is deliberately not here."""
 
@@ -146,6 +148,7 @@ __all__ = [
     "DIFFICULTIES",
     "HINT_BUDGET",
     "LEVELS",
+    "BeliefSearchBot",
     "Bot",
     "Budget",
     "Difficulty",

@@ -22,10 +22,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from chickenfoot.belief import Belief
 from chickenfoot.bots import endgame
 from chickenfoot.bots.base import Bot, Budget
 from chickenfoot.bots.reward import Reward, view_reward
-from chickenfoot.core import SearchRound, compiled, sampler
+from chickenfoot.core import SearchRound, compiled, sampler, weighted_sampler
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.move import PASS, Move
 from chickenfoot.round import Round
@@ -203,14 +204,22 @@ def limits(budget: Budget) -> tuple[int | None, float | None]:
 
 
 def _worker(
-    view: SeatView, seed: int, iterations: int | None, seconds: float | None, tree: bool, plays_match: bool
+    view: SeatView,
+    seed: int,
+    iterations: int | None,
+    seconds: float | None,
+    tree: bool,
+    plays_match: bool,
+    belief: bool,
 ) -> Stats:
-    knowledge = Knowledge(view)
     deadline = None if seconds is None else time.perf_counter() + seconds
+    knowledge = Knowledge(view)
+    rng = random.Random(seed)
+    make_round = weighted_sampler(Belief(knowledge), rng) if belief else sampler(knowledge)
     codes = [m.code for m in view.legal_moves]
     run = tree_search if tree else search
     reward = view_reward(view, plays_match)
-    return run(sampler(knowledge), reward, codes, view.rules, random.Random(seed), iterations, deadline)
+    return run(make_round, reward, codes, view.rules, rng, iterations, deadline)
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -249,6 +258,8 @@ class SearchBot(Bot):
     plays_match = False
     """Play for the match when the view carries its standings (:mod:`chickenfoot.bots.reward`), not
     for the round's margin alone."""
+    belief = False
+    """Draw deals by how likely they make the opponents' plays (:mod:`chickenfoot.belief`), not uniformly."""
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None, workers: int = 1) -> None:
         super().__init__(seed, budget or Budget(iterations=DEFAULT_ITERATIONS))
@@ -272,16 +283,23 @@ class SearchBot(Bot):
                 seconds -= time.perf_counter() - started
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
-            return _worker(view, seeds[0], iterations, seconds, self.tree, self.plays_match)
+            return _worker(view, seeds[0], iterations, seconds, self.tree, self.plays_match, self.belief)
         share = None if iterations is None else -(-iterations // self.workers)
         pool = _pool(self.workers)
-        args = (share, seconds, self.tree, self.plays_match)
+        args = (share, seconds, self.tree, self.plays_match, self.belief)
         return merge([f.result() for f in [pool.submit(_worker, view, seed, *args) for seed in seeds]])
 
     def choose(self, view: SeatView, budget: Budget | None = None) -> Move:
         if len(view.legal_moves) == 1:
             return view.legal_moves[0]
         return Move.from_code(best_move(self.statistics(view, budget)))
+
+
+class BeliefSearchBot(SearchBot):
+    """The same search on deals weighted by how likely they make the opponents' plays."""
+
+    name = "ismcts-belief"
+    belief = True
 
 
 class TreeSearchBot(SearchBot):
@@ -313,4 +331,4 @@ def cheat_choose(bot: CheaterBot, round_: Round, budget: Budget | None = None) -
     return Move.from_code(best_move(stats))
 
 
-__all__ = ["CheaterBot", "SearchBot", "TreeSearchBot", "cheat_choose", "rollout"]
+__all__ = ["BeliefSearchBot", "CheaterBot", "SearchBot", "TreeSearchBot", "cheat_choose", "rollout"]
