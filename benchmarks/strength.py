@@ -411,6 +411,14 @@ def save(name: str, data: object) -> None:
     out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
+def report_rows(name: str, rows: list[dict[str, Any]]) -> None:
+    """Print each row as JSON and save them all, with the command that made them, as ``name``."""
+    for row in rows:
+        print(json.dumps(row))
+    command = f"python benchmarks/strength.py {sys.argv[1]} " + " ".join(sys.argv[2:])
+    save(name, {"rows": rows, "command": command, **machine()})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -480,11 +488,10 @@ def main() -> None:
             print(json.dumps(row))
         return
     if args.command == "belief":
-        rows = [belief_accuracy(p, o, args.rounds, args.seed) for p in args.players for o in args.opponents]
-        for row in rows:
-            print(json.dumps(row))
-        command = "python benchmarks/strength.py belief " + " ".join(sys.argv[2:])
-        save("belief-accuracy.json", {"rows": rows, "command": command, **machine()})
+        report_rows(
+            "belief-accuracy.json",
+            [belief_accuracy(p, o, args.rounds, args.seed) for p in args.players for o in args.opponents],
+        )
         return
     if args.command == "compare":
         if len(args.runs) % 2:
@@ -536,23 +543,17 @@ def main() -> None:
                 players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix, args.opponents
             )
         ]
-        command = "python benchmarks/strength.py outside " + " ".join(sys.argv[2:])
-        name = f"outside-{'-'.join(map(str, args.players))}p{suffix}.json"
-        save(name, {"rows": rows, "command": command, **machine()})
+        report_rows(f"outside-{'-'.join(map(str, args.players))}p{suffix}.json", rows)
         return
     if args.command == "temperature":
-        rows = [temperature_fit(p, args.rounds, args.bots, args.seed) for p in args.players]
-        for row in rows:
-            print(json.dumps(row))
-        command = "python benchmarks/strength.py temperature " + " ".join(sys.argv[2:])
-        save("belief-temperature.json", {"rows": rows, "command": command, **machine()})
+        report_rows(
+            "belief-temperature.json", [temperature_fit(p, args.rounds, args.bots, args.seed) for p in args.players]
+        )
         return
     if args.command == "endgame":
-        rows = [endgame_regret(p, args.positions, args.budgets, args.seed) for p in args.players]
-        for row in rows:
-            print(json.dumps(row))
-        command = "python benchmarks/strength.py endgame " + " ".join(sys.argv[2:])
-        save("endgame-regret.json", {"rows": rows, "command": command, **machine()})
+        report_rows(
+            "endgame-regret.json", [endgame_regret(p, args.positions, args.budgets, args.seed) for p in args.players]
+        )
         return
     if args.command == "timing":
         result = timing(args.level, args.positions, args.seed, args.iterations)

@@ -5,7 +5,7 @@ import { Board } from "./board.js";
 import { BoardText } from "./boardtext.js";
 import { ConnectionBar } from "./connection.js";
 import { Chat } from "./chat.js";
-import { Company } from "./company.js";
+import { Company, seatButton } from "./company.js";
 import { languageSwitcher, loadCatalog, say, seatNames, t, translatePage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { askName, savedName } from "./name.js";
@@ -258,13 +258,9 @@ class TablePage {
     const s = this.state;
     const absent = s.kinds[seat] === "human" && !s.connected[seat] && !(s.free_seats ?? []).includes(seat);
     if (s.seat !== s.creator || seat === s.seat || !absent || s.match_over) return [];
-    const replace = document.createElement("button");
-    replace.type = "button";
-    replace.className = "replace";
-    replace.textContent = t("ui.bot");
-    replace.title = t("table.replace_title", { name });
-    replace.setAttribute("aria-label", t("table.replace_title", { name }));
-    replace.addEventListener("click", () => this.replaceWithBot(seat, name));
+    const replace = seatButton("replace", t("ui.bot"), t("table.replace_title", { name }), () =>
+      this.replaceWithBot(seat, name),
+    );
     return [replace, this.company.reopenButton(seat, name)];
   }
 

@@ -44,14 +44,7 @@ export class Company {
 
   // The creator's buttons for an absent friend's seat: beside "Bot", "Reopen" (a new invite).
   reopenButton(seat, name) {
-    const reopen = document.createElement("button");
-    reopen.type = "button";
-    reopen.className = "reopen";
-    reopen.textContent = t("table.reopen");
-    reopen.title = t("table.reopen_title", { name });
-    reopen.setAttribute("aria-label", t("table.reopen_title", { name }));
-    reopen.addEventListener("click", () => this.reopen(seat, name));
-    return reopen;
+    return seatButton("reopen", t("table.reopen"), t("table.reopen_title", { name }), () => this.reopen(seat, name));
   }
 
   async leave() {
@@ -133,4 +126,16 @@ export class Company {
     go.hidden = !r.code;
     if (r.code) go.href = `/t/${encodeURIComponent(r.code)}`;
   }
+}
+
+// A small button on a seat's card: its visible word, and a title that names the seat for every reader.
+export function seatButton(className, label, title, onClick) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = className;
+  button.textContent = label;
+  button.title = title;
+  button.setAttribute("aria-label", title);
+  button.addEventListener("click", onClick);
+  return button;
 }
