@@ -18,6 +18,10 @@ from chickenfoot.server.table import Seat, TableConfig
 from .conftest import INSTANT
 
 
+async def no_address_limit() -> None:
+    """The per-address chat limit, never reached here."""
+
+
 class FakeSocket:
     """What serve_connection uses of a WebSocket; the client leaves as soon as it is read from."""
 
@@ -64,7 +68,7 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
 
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
         socket = FakeSocket({"token": token})
-        await asyncio.wait_for(serve_connection(socket, code, hub, ConnectionLimits()), timeout=10)  # type: ignore[arg-type]
+        await asyncio.wait_for(serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit), timeout=10)  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
         return socket
@@ -98,7 +102,7 @@ def test_a_change_delivered_while_subscribing_finds_the_connections_outbox(tmp_p
         await pubsub.publish(hub.tables[code].channel(), {"version": 0, "events": []})
         socket = FakeSocket({"token": token})
         # The replayed change arrives inside subscribe(), before the first state is queued.
-        await asyncio.wait_for(serve_connection(socket, code, hub, ConnectionLimits()), timeout=10)  # type: ignore[arg-type]
+        await asyncio.wait_for(serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit), timeout=10)  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
         return socket
