@@ -12,13 +12,15 @@ import asyncio
 import os
 import secrets
 import socket
-from contextlib import suppress
 from dataclasses import dataclass, field
 
 from chickenfoot.server.connections import Connections, LocalConnections, RedisConnections
 from chickenfoot.server.lease import Leases, LocalLeases, RedisLeases
 from chickenfoot.server.pubsub import LocalPubSub, PubSub
 from chickenfoot.server.redis_pubsub import RedisPubSub
+
+CLOSE_SECONDS = 5.0
+"""How long closing waits for the cluster's own tasks (the heartbeat) to stop."""
 
 
 @dataclass(slots=True)
@@ -49,8 +51,9 @@ class Cluster:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        with suppress(asyncio.CancelledError):
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:
+            # Bounded: a task that does not stop (see redis_client.stop_if_cancelled) must not hold up the exit.
+            await asyncio.wait(self._tasks, timeout=CLOSE_SECONDS)
         for service in (self.pubsub, self.leases, self.connections):
             if isinstance(service, RedisPubSub | RedisLeases | RedisConnections):
                 await service.close()

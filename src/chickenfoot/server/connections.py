@@ -22,7 +22,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from chickenfoot.server.redis_client import client
+from chickenfoot.server.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +119,7 @@ class RedisConnections:
                     await self.beat()
                 except (RedisError, OSError) as exc:
                     log.warning("connection counts not shared (%s); retrying", exc)
+                stop_if_cancelled()
                 await asyncio.sleep(self.ttl / 3)
         finally:
             with suppress(RedisError, OSError):

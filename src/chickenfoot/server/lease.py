@@ -40,7 +40,7 @@ from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
-from chickenfoot.server.redis_client import client
+from chickenfoot.server.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +191,7 @@ class LeaseKeeper:
         try:
             while True:
                 await self._step()
+                stop_if_cancelled()
                 await asyncio.sleep(interval)
         finally:
             await self._give_up()

@@ -7,6 +7,7 @@ every command, and the bound keeps what one process asks of Redis fixed.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import redis.asyncio as redis
@@ -27,3 +28,15 @@ def pool(url: str, *, wait: float = WAIT_SECONDS, **options: Any) -> redis.Block
 def client(url: str, *, wait: float = WAIT_SECONDS, **options: Any) -> redis.Redis:
     """A client that owns a :func:`pool` (closing the client closes it)."""
     return redis.Redis.from_pool(pool(url, wait=wait, **options))
+
+
+def stop_if_cancelled() -> None:
+    """Raise :class:`asyncio.CancelledError` when the running task has been asked to stop.
+
+    redis-py can swallow a cancellation that arrives while a command is in flight (the command then
+    returns or fails as usual), so a loop of Redis commands calls this on every turn: otherwise it
+    would go on forever and hold up the server's shutdown.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError

@@ -29,7 +29,7 @@ from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.exceptions import RedisError
 
 from chickenfoot.server.pubsub import CatchUp, Message, Subscriber, Unsubscribe
-from chickenfoot.server.redis_client import client
+from chickenfoot.server.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +112,7 @@ class RedisPubSub:
                     failures = 0
                     log.warning("lost the Redis subscription (%s); subscribing again", exc)
                 self._live.clear()
+            stop_if_cancelled()
             failures += 1
             await asyncio.sleep(self._backoff.compute(failures))
 
@@ -130,6 +131,7 @@ class RedisPubSub:
                     self._live -= removed
                 subscribed = wanted
             message = await connection.get_message(timeout=POLL_SECONDS)
+            stop_if_cancelled()
             if message is not None:
                 self._dispatch(message)
 

@@ -17,6 +17,9 @@ from chickenfoot.server.security import redact_logs
 from chickenfoot.server.storage import default_database_url
 from chickenfoot.server.table import Timing
 
+SHUTDOWN_SECONDS = 10
+"""How long a stopping server waits for its open connections to finish before it cuts them."""
+
 
 def run(
     host: str,
@@ -78,6 +81,8 @@ def run(
         access_log=access_log,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
+        # On SIGTERM, connections still open after this are cut, so a stuck client never holds up the exit.
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
     redact_logs()  # after the Config: it sets up uvicorn's loggers
     uvicorn.Server(config).run()

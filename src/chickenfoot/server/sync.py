@@ -17,6 +17,7 @@ from typing import Any
 from chickenfoot.server.cluster import Cluster
 from chickenfoot.server.lease import Hold, LeaseKeeper
 from chickenfoot.server.pubsub import Message, Unsubscribe
+from chickenfoot.server.redis_client import stop_if_cancelled
 from chickenfoot.server.table import Table
 
 log = logging.getLogger(__name__)
@@ -104,6 +105,7 @@ class TableSync:
             except Exception as exc:
                 log.warning("table %s not caught up (%s); trying again", table.code, exc)
                 self._actions = self._config = self._presence = True
+                stop_if_cancelled()
                 await asyncio.sleep(RETRY_SECONDS)
 
     def _lease_changed(self, hold: Hold | None) -> None:

@@ -1,0 +1,95 @@
+"""Stopping: the loops around Redis end when cancelled, even when the cancellation is swallowed.
+
+redis-py can swallow a cancellation that arrives while a command is in flight (the command then
+returns as usual); a loop that did not notice went on forever and held a server's shutdown up.
+Here the commands swallow every cancellation, so only the loops' own check can end them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+
+import pytest
+
+from chickenfoot.server.connections import RedisConnections
+from chickenfoot.server.lease import Hold, LeaseKeeper
+from chickenfoot.server.redis_client import stop_if_cancelled
+
+IN_FLIGHT = 0.2
+"""How long each stand-in command takes; the cancellation always lands in one."""
+
+
+async def swallowing_command() -> None:
+    """A command that finishes normally when cancelled, as redis-py sometimes does."""
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.sleep(IN_FLIGHT)
+
+
+class SwallowingLeases:
+    ttl = 0.03  # renewals every 10 ms: the keeper spends nearly all its time in commands
+
+    async def acquire(self, name: str) -> Hold | None:
+        await swallowing_command()
+        return Hold(name, 1, math.inf)
+
+    async def renew(self, hold: Hold) -> Hold | None:
+        await swallowing_command()
+        return hold
+
+    async def release(self, hold: Hold) -> None:
+        return None
+
+
+async def stops_when_cancelled(task: asyncio.Task[None]) -> bool:
+    await asyncio.sleep(IN_FLIGHT / 2)  # inside a command
+    task.cancel()
+    try:
+        await asyncio.wait_for(asyncio.shield(task), timeout=5 * IN_FLIGHT)
+    except asyncio.CancelledError:
+        return True
+    except TimeoutError:
+        task.cancel()  # still looping: the regression this test is for
+        return False
+    return True
+
+
+def test_the_lease_keeper_stops_when_a_command_swallows_its_cancellation() -> None:
+    async def scenario() -> bool:
+        keeper = LeaseKeeper(SwallowingLeases(), "table:ABC", lambda hold: None)
+        return await stops_when_cancelled(asyncio.create_task(keeper.run()))
+
+    assert asyncio.run(scenario())
+
+
+def test_the_heartbeat_stops_when_a_command_swallows_its_cancellation(redis_url: str, prefix: str) -> None:
+    async def scenario() -> bool:
+        connections = RedisConnections(redis_url, prefix=prefix)
+        connections.beat = swallowing_command  # type: ignore[method-assign]
+        try:
+            return await stops_when_cancelled(asyncio.create_task(connections.run()))
+        finally:
+            await connections.close()
+
+    assert asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("cancelled", [False, True])
+def test_the_check_raises_only_in_a_cancelled_task(cancelled: bool) -> None:
+    async def body() -> str:
+        await swallowing_command()
+        stop_if_cancelled()
+        return "went on"
+
+    async def scenario() -> str:
+        task = asyncio.create_task(body())
+        await asyncio.sleep(IN_FLIGHT / 2)
+        if cancelled:
+            task.cancel()
+        try:
+            return await task
+        except asyncio.CancelledError:
+            return "stopped"
+
+    assert asyncio.run(scenario()) == ("stopped" if cancelled else "went on")
