@@ -35,7 +35,10 @@ http {{
 """
 """nginx's main file around a site file; relative paths are under its prefix directory."""
 
-OPEN_LIMITS = ("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute", "--cutoff-pause", "off")
+OPEN_LIMITS = (
+    *("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute"),
+    *("--chat-limit", "1000000/minute", "--cutoff-pause", "off"),
+)
 """``chickenfoot serve`` options for scripted runs: all their clients share 127.0.0.1, so the limits
 per client address are raised out of the way."""
 
