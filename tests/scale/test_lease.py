@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import queue
 import signal
 import subprocess
@@ -10,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from chickenfoot.server.lease import Hold, LeaseKeeper, LocalLeases, RedisLeases
 
@@ -161,3 +163,35 @@ def test_the_keeper_reports_a_lease_it_can_no_longer_renew(redis_daemon: RedisDa
 
     asyncio.run(scenario())
     assert [change is not None for change in changes] == [True, False, True]
+
+
+def test_leases_asked_together_go_in_one_script_call_each_with_its_own_answer(redis_url: str, prefix: str) -> None:
+    names = [f"table:{i}" for i in range(300)]
+
+    async def scenario() -> None:
+        first, second = (RedisLeases(redis_url, ttl=5.0, prefix=prefix) for _ in range(2))
+        calls: list[int] = []
+        for batched in (first._acquire, first._renew):
+            script = batched.script
+
+            async def counted(keys: list[str], args: list[str | int], script: Any = script) -> Any:
+                calls.append(len(keys))
+                return await script(keys=keys, args=args)
+
+            batched.script = counted  # type: ignore[assignment]
+        try:
+            held = await asyncio.gather(*(first.acquire(name) for name in names[:200]))
+            assert all(hold is not None and hold.token > 0 for hold in held)
+            assert calls == [400]  # 200 leases, two keys each, one call
+            # The other owner takes only the free ones, in the same batch as the taken ones.
+            theirs = await asyncio.gather(*(second.acquire(name) for name in names))
+            assert [hold is None for hold in theirs] == [True] * 200 + [False] * 100
+            stale = Hold(names[0], held[0].token + 1, math.inf) if held[0] else None  # a token that never held it
+            renewed = await asyncio.gather(*(first.renew(hold) for hold in [*held, stale] if hold is not None))
+            assert all(hold is not None for hold in renewed[:200]) and renewed[200] is None
+            assert calls == [400, 201]
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(scenario())

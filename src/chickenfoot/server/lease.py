@@ -49,20 +49,36 @@ DEFAULT_TTL = 3.0
 TOKEN_KEEP_MS = 24 * 3600 * 1000
 """How long the last token of a lease is remembered (tokens also grow with Redis's clock)."""
 
+MAX_BATCH = 1000
+"""Leases taken or renewed by one script call at most."""
+
+# Each script serves a batch: KEYS holds every lease's keys, ARGV the shared arguments then each
+# lease's own; the answer has one number per lease (0: not taken, not renewed).
 _ACQUIRE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local owner, ttl, keep = ARGV[1], ARGV[2], ARGV[3]
 local now = redis.call('TIME')
-local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
-local last = tonumber(redis.call('GET', KEYS[2]) or '0')
-if token <= last then token = last + 1 end
-local text = string.format('%.0f', token)
-redis.call('SET', KEYS[2], text, 'PX', ARGV[3])
-redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. text, 'NX', 'PX', ARGV[2])
-return token
+local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
+local out = {}
+for i = 1, #KEYS, 2 do
+  local token = 0
+  if redis.call('EXISTS', KEYS[i]) == 0 then
+    token = clock
+    local last = tonumber(redis.call('GET', KEYS[i + 1]) or '0')
+    if token <= last then token = last + 1 end
+    local text = string.format('%.0f', token)
+    redis.call('SET', KEYS[i + 1], text, 'PX', keep)
+    redis.call('SET', KEYS[i], owner .. ' ' .. text, 'NX', 'PX', ttl)
+  end
+  out[#out + 1] = token
+end
+return out
 """
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
+local out = {}
+for i = 1, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[i + 1] then out[i] = redis.call('PEXPIRE', KEYS[i], ARGV[1]) else out[i] = 0 end
+end
+return out
 """
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -133,19 +149,19 @@ class RedisLeases:
         self._redis = client(
             url, wait=ttl / 3, retry=Retry(NoBackoff(), 1), socket_timeout=ttl / 3, socket_connect_timeout=ttl / 3
         )
-        self._acquire = self._redis.register_script(_ACQUIRE)
-        self._renew = self._redis.register_script(_RENEW)
+        ttl_ms = round(ttl * 1000)
+        self._acquire = Batched(self._redis.register_script(_ACQUIRE), [self.owner, ttl_ms, TOKEN_KEEP_MS])
+        self._renew = Batched(self._redis.register_script(_RENEW), [ttl_ms])
         self._release = self._redis.register_script(_RELEASE)
 
     async def acquire(self, name: str) -> Hold | None:
         start = time.monotonic()
-        keys = [self.prefix + name, self.prefix + name + ":token"]
-        token = await self._run(self._acquire, keys, [self.owner, self._ttl_ms(), TOKEN_KEEP_MS])
-        return None if token is None else Hold(name, int(token), start + self.ttl)
+        token = await self._acquire.call([self.prefix + name, self.prefix + name + ":token"], [])
+        return None if token == 0 else Hold(name, int(token), start + self.ttl)
 
     async def renew(self, hold: Hold) -> Hold | None:
         start = time.monotonic()
-        renewed = await self._run(self._renew, [self.prefix + hold.name], [self._value(hold), self._ttl_ms()])
+        renewed = await self._renew.call([self.prefix + hold.name], [self._value(hold)])
         return Hold(hold.name, hold.token, start + self.ttl) if renewed == 1 else None
 
     async def release(self, hold: Hold) -> None:
@@ -157,15 +173,63 @@ class RedisLeases:
     def _value(self, hold: Hold) -> str:
         return f"{self.owner} {hold.token}"
 
-    def _ttl_ms(self) -> int:
-        return round(self.ttl * 1000)
-
     @staticmethod
     async def _run(script: AsyncScript, keys: list[str], args: list[str | int]) -> Any:
         try:
             return await script(keys=keys, args=args)
         except (RedisError, OSError) as exc:
             raise LeaseError(f"lease store unreachable: {exc}") from exc
+
+
+class Batched:
+    """The calls of one lease script asked in the same turn of the event loop, sent as one script call.
+
+    A process's tables renew (or try to take) their leases every second, mostly together: one call
+    each would take one pooled Redis connection each, and under load hundreds of them ran the pool
+    dry and lost leases that were still theirs. A batch costs one connection and one round trip.
+    """
+
+    def __init__(self, script: AsyncScript, shared: list[str | int]) -> None:
+        self.script, self.shared = script, shared
+        self._asked: list[tuple[list[str], list[str | int], asyncio.Future[Any]]] = []
+        self._sending: set[asyncio.Task[None]] = set()
+
+    async def call(self, keys: list[str], args: list[str | int]) -> Any:
+        """This lease's answer (raises :class:`LeaseError` when the store cannot be reached)."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+        self._asked.append((keys, args, answer))
+        if len(self._asked) == 1:
+            loop.call_soon(self._send)  # after every call asked in this turn
+        return await answer
+
+    def _send(self) -> None:
+        asked, self._asked = self._asked, []
+        for start in range(0, len(asked), MAX_BATCH):
+            task = asyncio.create_task(self._run(asked[start : start + MAX_BATCH]))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def _run(self, batch: list[tuple[list[str], list[str | int], asyncio.Future[Any]]]) -> None:
+        keys = [key for item in batch for key in item[0]]
+        args = [*self.shared, *(arg for item in batch for arg in item[1])]
+        try:
+            answers = await self.script(keys=keys, args=args)
+        except (RedisError, OSError) as exc:
+            self._fail(batch, LeaseError(f"lease store unreachable: {exc}"))
+            return
+        except BaseException:
+            self._fail(batch, LeaseError("lease store call cancelled"))
+            raise
+        for (_, _, answer), value in zip(batch, answers, strict=True):
+            if not answer.done():  # its caller may have been cancelled meanwhile
+                answer.set_result(value)
+
+    @staticmethod
+    def _fail(batch: list[tuple[list[str], list[str | int], asyncio.Future[Any]]], error: LeaseError) -> None:
+        for _, _, answer in batch:
+            if not answer.done():
+                answer.set_exception(error)
 
 
 class LeaseKeeper:
