@@ -34,9 +34,11 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import statistics
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
@@ -49,6 +51,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from chickenfoot.server.clients import (
     Attack,
+    HonestPlayer,
     Measure,
     crash_and_resume,
     create_table,
@@ -62,6 +65,8 @@ from chickenfoot.server.launch import OPEN_LIMITS, free_port, proxied, served
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf.template"
 SERVICES = ("postgres", "redis-server", "nginx")
+CONNECT_SECONDS = 120.0
+"""How long the players may take to connect before the warm-up starts anyway."""
 """Programs whose CPU use is reported besides the servers' (every process of each, on this machine)."""
 
 
@@ -137,6 +142,7 @@ async def measured(measure: Measure, seconds: float, pids: list[int]) -> dict[st
     figures = summary(measure.round_trips, elapsed)
     figures |= {
         "errors": len(measure.errors),
+        "error_kinds": dict(Counter(re.sub(r"\d+", "N", error) for error in measure.errors).most_common(3)),
         "server_cpu_percent": percent(parts["servers"]) if pids else None,
         "clients_cpu_percent": round(100 * (time.process_time() - own_cpu) / elapsed),
         "server_rss_mib": [rss_mib(pid) for pid in pids] if len(pids) > 1 else rss_mib(pids[0] if pids else None),
@@ -145,6 +151,19 @@ async def measured(measure: Measure, seconds: float, pids: list[int]) -> dict[st
     if pids:
         figures["services_cpu_percent"] = {name: percent(parts[name]) for name in SERVICES}
     return figures
+
+
+async def connecting(players: list[HonestPlayer], started: float) -> dict[str, Any]:
+    """Wait (at most ``CONNECT_SECONDS``) until every player has its first state: how long it took,
+    how many were still without one, and how many connections were tried again meanwhile."""
+    deadline = started + CONNECT_SECONDS
+    while any(not player.state for player in players) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.1)
+    return {
+        "seconds": round(time.perf_counter() - started, 1),
+        "unconnected": sum(not player.state for player in players),
+        "retried": sum(player.reconnects for player in players),
+    }
 
 
 def hostile(base: str, codes: list[str], args: argparse.Namespace, seconds: float) -> dict[str, Any]:
@@ -204,12 +223,13 @@ async def run(base: str, args: argparse.Namespace, server_pids: Sequence[int] = 
             await create_table(http, body, loopback(1, n) if args.addresses else None) for n in range(args.tables)
         ]
     players = honest_players(base, tables, args.think, rng, measure)
-    tasks = []
+    tasks, started = [], time.perf_counter()
     for player in players:
         tasks.append(asyncio.create_task(player.play(stop)))
         await asyncio.sleep(0.002)  # a gentle connection ramp
-    await asyncio.sleep(args.warmup)
     result: dict[str, Any] = {"tables": args.tables, "sockets": 4 * args.tables}
+    result["connecting"] = await connecting(players, started)
+    await asyncio.sleep(args.warmup)
     result["honest"] = await measured(measure, args.seconds, list(server_pids))
     if args.flooders or args.non_readers or args.storms:
         # Their own process: the hostile clients' work must not slow the honest ones' measurement here.
@@ -262,7 +282,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (4 sockets each)")
     parser.add_argument("--seconds", type=float, default=60.0, help="measuring time (each period)")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring")
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds of play before measuring, once every player is connected"
+    )
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player takes per move")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per match (default: full matches)")
     parser.add_argument("--seed", type=int, default=1)

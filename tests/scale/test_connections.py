@@ -92,3 +92,33 @@ def test_after_a_redis_restart_every_process_writes_its_counts_again(redis_daemo
         return seen
 
     assert asyncio.run(scenario()) == [[1, 0], [1, 1], [0, 0]]
+
+
+def test_a_process_swept_while_paused_writes_its_counts_again_and_asks_for_a_recount(
+    redis_url: str, prefix: str
+) -> None:
+    async def scenario() -> tuple[list[list[int]], list[list[str]]]:
+        connections = RedisConnections(redis_url, ttl=5, prefix=prefix)
+        other = RedisConnections(redis_url, ttl=5, prefix=prefix)
+        recounts: list[list[str]] = []
+
+        async def restored(codes: list[str]) -> None:
+            recounts.append(codes)
+
+        connections.restored = restored
+        await connections.arrive("ABC", 0)
+        await connections.arrive("XYZ", 1)
+        seen = [await other.counts("ABC", 2)]
+        await connections.beat()  # the heartbeat is there: nothing to write again, nobody to tell
+        # Its heartbeat expired meanwhile (the process was kept from the CPU): the others sweep its sockets.
+        await other._redis.delete(f"{prefix}process:{connections.process}")
+        seen.append(await other.counts("ABC", 2))
+        await connections.beat()
+        seen += [await other.counts("ABC", 2), await other.counts("XYZ", 2)]
+        await connections.close()
+        await other.close()
+        return seen, recounts
+
+    seen, recounts = asyncio.run(scenario())
+    assert seen == [[1, 0], [0, 0], [1, 0], [0, 1]]
+    assert recounts == [["ABC", "XYZ"]]

@@ -155,3 +155,51 @@ def test_english_default_names_of_an_older_database_are_cleared(tmp_path: Path) 
         "Player 2",
     ]
     assert junk == "[1, 2]"
+
+
+def test_two_actions_of_one_version_in_one_batch_store_one(database_url: str) -> None:
+    async def scenario() -> tuple[list[object], list[str]]:
+        storage = Storage(database_url)
+        await storage.migrate()
+        code = secrets.token_hex(3).upper()
+        assert await storage.create_table(code, {})
+        results = await asyncio.gather(
+            storage.append_action(code, 1, "9-9"), storage.append_action(code, 1, "draw"), return_exceptions=True
+        )
+        table = await storage.load_table(code)
+        await storage.close()
+        assert table is not None
+        return list(results), table[1]
+
+    results, stored = asyncio.run(scenario())
+    assert len(stored) == 1
+    accepted = ["9-9", "draw"].index(stored[0])
+    assert results[accepted] is None
+    refused = results[1 - accepted]
+    assert isinstance(refused, VersionTaken) and refused.version == 1
+
+
+def test_a_connection_the_database_dropped_while_idle_is_replaced_before_use(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncpg
+
+    monkeypatch.setattr("chickenfoot.server.storage.IDLE_TEST_SECONDS", 0.0)
+
+    async def scenario() -> dict[str, object] | None:
+        storage = Storage(pg_url)
+        await storage.migrate()
+        code = secrets.token_hex(3).upper()
+        assert await storage.create_table(code, {"n": 1})
+        async with storage.engine.connect() as conn:  # the pool's one connection, idle afterwards
+            backend = (await conn.execute(sa.text("SELECT pg_backend_pid()"))).scalar()
+        admin = await asyncpg.connect(pg_url.replace("postgresql+asyncpg", "postgresql"))
+        assert await admin.fetchval("SELECT pg_terminate_backend($1)", backend)
+        await admin.close()
+        config = await storage.load_config(code)  # tested on checkout, replaced: no failure
+        available = storage.available
+        await storage.close()
+        assert available
+        return config
+
+    assert asyncio.run(scenario()) == {"n": 1}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from contextlib import ExitStack
 from typing import Any
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot import Match, Rules
 from chickenfoot.rules import MAX_PLAYERS
+from chickenfoot.server.protocol import LogCache, Presence, state_for, state_json
 from chickenfoot.server.table import Seat, Table, TableConfig
 
 from .conftest import INSTANT, create_table, seat_players, settle
@@ -67,3 +69,25 @@ def test_the_state_names_the_forced_move_the_server_then_makes(client: TestClien
         assert state["forced"] is None or state["seat"] == state["to_move"]
     hub = next(s for s in seen if s["legal"] and s["phase"] == "empty" and s["legal"][0].count("-") == 1)
     assert hub["forced"] is None  # the hub is placed by its holder
+
+
+def test_the_state_text_is_the_state_object_with_its_log_for_every_recipient_and_round() -> None:
+    """The server's STATE text (log entries encoded once, then joined) is exactly :func:`state_for`."""
+    presence = Presence(("Ann", None, None), ("human", "bot", "human"), (True,) * 3, (False,) * 3, (None, "hard", None))
+    match, rng = Match(Rules(), 3, seed=5), random.Random(5)
+    cache: LogCache = {}
+    checked = 0
+    while not match.is_over() and checked < 400:
+        if match.round.is_over():
+            match.next_round()
+        else:
+            match.push(rng.choice(match.round.legal_moves()))
+        for seat in (0, 1, 2, None):
+            view = match.round.view(seat)
+            text = state_json("ABCDEF", "playing", match, view, presence, cache, open=False, free_seats=[])
+            assert json.loads(text) == state_for("ABCDEF", "playing", match, view, presence) | {
+                "open": False,
+                "free_seats": [],
+            }
+            checked += 1
+    assert checked == 400 and cache  # the log entries were taken from the cache

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
@@ -137,7 +138,7 @@ class HonestPlayer:
     async def _read(self, ws: ClientConnection) -> None:
         self._sent_at, self._sent_version = None, -1  # a new connection: what was sent before may be lost
         async for text in ws:
-            message = json.loads(text)
+            message = orjson.loads(text)
             self.measure.messages += 1
             if message["type"] == "error":
                 if self.measure.measuring:

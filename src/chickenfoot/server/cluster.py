@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from chickenfoot.server.connections import Connections, LocalConnections, RedisConnections
 from chickenfoot.server.lease import Leases, LocalLeases, RedisLeases
-from chickenfoot.server.pubsub import LocalPubSub, PubSub
+from chickenfoot.server.pubsub import LocalPubSub, PubSub, table_channel
 from chickenfoot.server.redis_pubsub import RedisPubSub
 
 CLOSE_SECONDS = 5.0
@@ -70,10 +70,17 @@ def shared(redis_url: str, limits_storage: str | None = None) -> Cluster:
     The rate-limit counters live in the same Redis unless ``limits_storage`` names another storage.
     """
     process = process_name()
+    pubsub, connections = RedisPubSub(redis_url), RedisConnections(redis_url, process=process)
+
+    async def recount(codes: list[str]) -> None:
+        for code in codes:
+            await pubsub.publish(table_channel(code), {"from": process, "presence": True, "events": []})
+
+    connections.restored = recount
     return Cluster(
-        RedisPubSub(redis_url),
+        pubsub,
         RedisLeases(redis_url, owner=process),
-        RedisConnections(redis_url, process=process),
+        connections,
         limits_storage or redis_url,
         process=process,
         redis_url=redis_url,

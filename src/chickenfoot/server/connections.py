@@ -15,6 +15,7 @@ import asyncio
 import logging
 import secrets
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import Protocol, cast
 
@@ -79,6 +80,11 @@ class RedisConnections:
         self._local = LocalConnections()
         # One quick retry: a pooled connection is stale after a Redis restart.
         self._redis = client(url, retry=Retry(NoBackoff(), 1), decode_responses=True)
+        # The heartbeat has a connection of its own: behind a burst of arrivals' writes it would be
+        # late, and this process's sockets would be swept as a dead process's.
+        self._heart = client(url, retry=Retry(NoBackoff(), 1), decode_responses=True, connections=1)
+        self.restored: Callable[[list[str]], Awaitable[None]] | None = None
+        """Called with the tables whose counts :meth:`beat` wrote again: the others must count them again."""
         self._lock = asyncio.Lock()
         self._beating = False
         self._unsaved: set[tuple[str, int]] = set()
@@ -132,15 +138,22 @@ class RedisConnections:
         vanished (Redis restarted, or this process was paused and swept), store every count again."""
         key, ttl_ms = self._heartbeat_key(self.process), round(self.ttl * 1000)
         # Not behind the writes' lock: a burst of writes must not make the heartbeat late.
-        if not await self._redis.set(key, 1, px=ttl_ms, xx=True):
-            await self._redis.set(key, 1, px=ttl_ms)
+        vanished = not await self._heart.set(key, 1, px=ttl_ms, xx=True)
+        if vanished:
+            await self._heart.set(key, 1, px=ttl_ms)
             self._unsaved.update((code, seat) for code, seats in self._local.own.items() for seat in seats)
-        self._beating = True
+        # The first beat writes what the arrivals announce themselves; a later one that finds the
+        # key gone restores counts that the others swept, and they must count them again.
+        restoring, self._beating = vanished and self._beating, True
+        rewritten = {code for code, _ in self._unsaved}
         for code, seat in list(self._unsaved):
             await self._write(code, seat)
+        if restoring and rewritten and self.restored is not None:
+            await self.restored(sorted(rewritten))
 
     async def close(self) -> None:
         await self._redis.aclose()
+        await self._heart.aclose()
 
     async def _write(self, code: str, seat: int) -> None:
         """Store this process's count of ``seat`` as it is now (writes take turns, so the last one wins).

@@ -6,11 +6,11 @@ Nothing here reads a hand or the boneyard directly: a seat's state comes from it
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -68,7 +68,8 @@ class Presence:
 
 
 def dumps(message: dict[str, Any] | list[Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    """Compact JSON text (orjson: the state messages are the server's largest per-message cost)."""
+    return orjson.dumps(message).decode()
 
 
 class _Message(BaseModel):
@@ -241,36 +242,56 @@ def events_for(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[
     return out
 
 
-LogCache = dict[tuple[int, int, str | None], dict[str, Any]]
-"""Log entries by (round, step index, tile shown): each entry is written once, not once per message."""
+LogCache = dict[tuple[int, int, str | None], tuple[dict[str, Any], str]]
+"""Log entries (and their JSON) by (round, step index, tile shown): each entry is written once, not once per message."""
 
 
-def log_for(round_number: int, view: SeatView, names: Sequence[str], cache: LogCache) -> list[dict[str, Any]]:
+def logged(
+    round_number: int, view: SeatView, names: Sequence[str], cache: LogCache
+) -> list[tuple[dict[str, Any], str]]:
+    """The log's entries for the recipient of ``view``, each with its JSON text."""
     entries = []
     for index, step in enumerate(view.history):
         key = (round_number, index, str(step.drawn) if step.drawn is not None else None)
         entry = cache.get(key)
         if entry is None:
-            entry = {
+            fields = {
                 "seat": step.seat,
                 "move": str(step.move),
                 "text": step.move.describe(names[step.seat], step.drawn),
             } | step.move.said(step.seat, step.drawn).wire()
-            cache[key] = entry
+            entry = cache[key] = (fields, dumps(fields))
         entries.append(entry)
     return entries
 
 
+def state_json(
+    code: str, status: str, match: Match, view: SeatView, presence: Presence, log_cache: LogCache, **extra: Any
+) -> str:
+    """:func:`state_for` with ``extra`` fields, as JSON text; each log entry's text is taken from
+    ``log_cache``, so a long log costs a join per message, not its encoding."""
+    state = state_for(code, status, match, view, presence, log_cache, with_log=False) | extra
+    names = seat_names(presence.names, presence.bots, DEFAULT)
+    log = ",".join(text for _, text in logged(match.round_number, view, names, log_cache))
+    return f'{dumps(state)[:-1]},"log":[{log}]}}'
+
+
 def state_for(
-    code: str, status: str, match: Match, view: SeatView, presence: Presence, log_cache: LogCache | None = None
+    code: str,
+    status: str,
+    match: Match,
+    view: SeatView,
+    presence: Presence,
+    log_cache: LogCache | None = None,
+    *,
+    with_log: bool = True,
 ) -> dict[str, Any]:
-    """The STATE object of docs/protocol.md for the recipient of ``view``."""
+    """The STATE object of docs/protocol.md for the recipient of ``view`` (without ``log`` unless ``with_log``)."""
     over = view.is_over
-    english_names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
     match_over = None
     if match.is_over():
         match_over = {"winners": match.winners(), "explanation": match.explain_winner(), **match_over_words(match)}
-    return {
+    state: dict[str, Any] = {
         "code": code,
         "status": status,
         "seat": view.seat,
@@ -295,7 +316,6 @@ def state_for(
         "drawn": str(view.drawn) if view.drawn is not None else None,
         "legal": [str(m) for m in view.legal_moves],
         "forced": str(view.forced) if view.forced is not None else None,
-        "log": log_for(match.round_number, view, english_names, {} if log_cache is None else log_cache),
         "round_over": (
             {
                 "reason": view.end_reason,
@@ -309,6 +329,11 @@ def state_for(
         "totals": match.totals(),
         "match_over": match_over,
     }
+    if with_log:
+        english_names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
+        log_entries = logged(match.round_number, view, english_names, {} if log_cache is None else log_cache)
+        state["log"] = [fields for fields, _ in log_entries]
+    return state
 
 
 def match_over_words(match: Match) -> dict[str, Any]:

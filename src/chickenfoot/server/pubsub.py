@@ -16,6 +16,11 @@ CatchUp = Callable[[], None]
 """Called when messages of a channel may have been missed: the subscriber reloads from storage."""
 
 
+def table_channel(code: str) -> str:
+    """The channel of table ``code``'s news."""
+    return f"table:{code}"
+
+
 class PubSub(Protocol):
     async def publish(self, channel: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``channel``, in publish order."""

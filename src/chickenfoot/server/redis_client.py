@@ -17,17 +17,19 @@ MAX_CONNECTIONS = 32
 WAIT_SECONDS = 5.0
 
 
-def pool(url: str, *, wait: float = WAIT_SECONDS, **options: Any) -> redis.BlockingConnectionPool:
-    """A pool of at most :data:`MAX_CONNECTIONS`; a command waits up to ``wait`` seconds for one.
+def pool(
+    url: str, *, wait: float = WAIT_SECONDS, connections: int = MAX_CONNECTIONS, **options: Any
+) -> redis.BlockingConnectionPool:
+    """A pool of at most ``connections``; a command waits up to ``wait`` seconds for one.
 
     ``options`` are the connections' (``retry``, ``socket_timeout``, ``decode_responses``, ...).
     """
-    return redis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=wait, **options)
+    return redis.BlockingConnectionPool.from_url(url, max_connections=connections, timeout=wait, **options)
 
 
-def client(url: str, *, wait: float = WAIT_SECONDS, **options: Any) -> redis.Redis:
+def client(url: str, *, wait: float = WAIT_SECONDS, connections: int = MAX_CONNECTIONS, **options: Any) -> redis.Redis:
     """A client that owns a :func:`pool` (closing the client closes it)."""
-    return redis.Redis.from_pool(pool(url, wait=wait, **options))
+    return redis.Redis.from_pool(pool(url, wait=wait, connections=connections, **options))
 
 
 def stop_if_cancelled() -> None:

@@ -17,12 +17,12 @@ too (and catches up), or sees the next message's version jump past its own.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 
+import orjson
 import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
@@ -69,7 +69,7 @@ class RedisPubSub:
 
     async def publish(self, channel: str, message: Message) -> None:
         try:
-            await self._publisher.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
+            await self._publisher.publish(self.prefix + channel, orjson.dumps(message))
         except RedisError as exc:
             log.warning("message on %s not published (%s); subscribers catch up from storage", channel, exc)
 
@@ -150,7 +150,7 @@ class RedisPubSub:
             data = message["data"]
             assert isinstance(data, bytes)
             try:
-                payload: Message = json.loads(data)
+                payload: Message = orjson.loads(data)
             except ValueError:
                 log.warning("a message on %s is not JSON; ignored", channel)
                 return

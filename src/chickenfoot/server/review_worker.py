@@ -47,11 +47,10 @@ class Progress:
     total: int = 0
 
 
-def _start_worker() -> None:
-    """In the worker process: yield the CPU to live tables, and end when the server has gone (killed
-    servers cannot tell it to)."""
+def _start_worker(server: int) -> None:
+    """In the worker process: yield the CPU to live tables, and end when the server (process id
+    ``server``, passed in: it may be gone before this runs) has gone (killed servers cannot tell it to)."""
     os.nice(NICENESS)
-    server = os.getppid()
 
     def watch() -> None:
         while os.getppid() == server:
@@ -144,7 +143,10 @@ class ReviewWorker:
         # Spawned, not forked: the server has threads (bots think in them), which a fork would copy mid-work.
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

@@ -6,8 +6,8 @@ replaying the actions rebuilds every table exactly.
 
 When the database stops answering, :class:`Storage` says so (``available``, and a call to each
 availability listener), probes it until it answers again, and meanwhile refuses reads with
-:class:`StorageUnavailable`; the engine's pool tests connections before use, so the server
-recovers without a restart of its own.
+:class:`StorageUnavailable`; a failed query replaces the pool's connections, and a connection idle
+for a while is tested before use, so the server recovers without a restart of its own.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -24,8 +26,10 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
@@ -33,6 +37,13 @@ from chickenfoot.messages import Code, Said
 MIGRATIONS = Path(__file__).with_name("migrations")
 PROBE_SECONDS = 0.5
 """Pause between two probes of a database that stopped answering."""
+
+IDLE_TEST_SECONDS = 10.0
+"""A pooled connection idle this long is tested before use: the database may have dropped it
+meanwhile (a restart, an idle timeout). One in use more recently is not, which saves a round trip
+per query under load; if the database restarted since, the first query fails and SQLAlchemy then
+replaces every connection of the pool."""
+IDLE_SINCE = "chickenfoot_idle_since"
 
 MIGRATION_LOCK = 0x636869636B656E
 """The PostgreSQL advisory lock key that serialises migrations ("chicken" in ASCII)."""
@@ -140,9 +151,18 @@ class Storage:
             self.engine: AsyncEngine = create_async_engine(url, pool_size=1, max_overflow=0)
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         else:
-            # pre_ping: a connection the database dropped (a restart) is replaced, not handed out.
-            self.engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+            self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
+            _test_when_idle(self.engine)
+        # Reads take no transaction of their own: one round trip each instead of three (BEGIN, ROLLBACK).
+        self._reader = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self._lock = asyncio.Lock() if self.is_sqlite else None
+        dialect_insert = sqlite.insert if self.is_sqlite else postgresql.insert
+        # A version already stored is left as it is and not returned: the batch goes on without it.
+        self._insert_new_actions = (
+            dialect_insert(actions)
+            .on_conflict_do_nothing(index_elements=[actions.c.table_code, actions.c.version])
+            .returning(actions.c.table_code, actions.c.version, actions.c.action)
+        )
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self.available = True
@@ -187,7 +207,7 @@ class Storage:
 
     async def _answers(self) -> bool:
         try:
-            async with asyncio.timeout(5), self.engine.connect() as conn:
+            async with asyncio.timeout(5), self._reader.connect() as conn:
                 await conn.execute(sa.text("SELECT 1"))
         except Exception:
             return False
@@ -240,7 +260,7 @@ class Storage:
         if not self.available:
             raise StorageUnavailable
         try:
-            async with self.engine.connect() as conn:
+            async with self._reader.connect() as conn:
                 yield conn
         except Exception as exc:
             self._failed(exc)
@@ -280,22 +300,26 @@ class Storage:
             batch, self._pending = self._pending, []
             try:
                 async with self._write() as conn:
-                    await conn.execute(actions.insert(), [row for row, _ in batch])
+                    inserted = await conn.execute(self._insert_new_actions, [row for row, _ in batch])
+                    stored = {(code, version): action for code, version, action in inserted}
             except Exception:
-                # One bad row fails the whole batch: write them one by one so only it fails.
+                # A row the schema refuses fails the whole batch: write them one by one so only it fails.
                 for row, done in batch:
                     try:
                         async with self._write() as conn:
-                            await conn.execute(actions.insert(), [row])
-                    except sa.exc.IntegrityError:
-                        _settle(done, VersionTaken(row["table_code"], row["version"]))
+                            taken = not (await conn.execute(self._insert_new_actions, [row])).first()
                     except Exception as exc:
                         _settle(done, exc)
                     else:
-                        _settle(done, None)
+                        _settle(done, VersionTaken(row["table_code"], row["version"]) if taken else None)
             else:
-                for _, done in batch:
-                    _settle(done, None)
+                for row, done in batch:
+                    # Two rows of one version in a batch: only the one stored is new, and only once.
+                    key = (row["table_code"], row["version"])
+                    new = stored.get(key) == row["action"]
+                    if new:
+                        del stored[key]
+                    _settle(done, None if new else VersionTaken(*key))
 
     async def load_actions(self, code: str, after: int) -> list[StoredAction]:
         """The table's actions numbered above ``after``, in order."""
@@ -345,14 +369,14 @@ class Storage:
 
     async def last_action_time(self, code: str) -> datetime | None:
         """When the table's latest action was stored (``None``: no action, or stored before times were)."""
-        async with self.engine.connect() as conn:
+        async with self._reader.connect() as conn:
             query = sa.select(actions.c.at).where(actions.c.table_code == code).order_by(actions.c.version.desc())
             at = (await conn.execute(query.limit(1))).scalar()
         return _aware(at) if at is not None else None
 
     async def secrets_of(self, code: str, purpose: str) -> list[tuple[int, str]]:
         """The (seat, digest) pairs of one table for one purpose."""
-        async with self.engine.connect() as conn:
+        async with self._reader.connect() as conn:
             rows = await conn.execute(
                 sa.select(seat_secrets.c.seat, seat_secrets.c.digest).where(
                     seat_secrets.c.table_code == code, seat_secrets.c.purpose == purpose
@@ -405,7 +429,7 @@ class Storage:
             )
 
     async def load_review(self, code: str) -> dict[str, Any] | None:
-        async with self.engine.connect() as conn:
+        async with self._reader.connect() as conn:
             row = (await conn.execute(sa.select(reviews.c.review).where(reviews.c.table_code == code))).first()
             return None if row is None else dict(json.loads(row[0]))
 
@@ -451,6 +475,23 @@ def _public(config: dict[str, Any]) -> bool:
 
 def _aware(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
+
+
+def _test_when_idle(engine: AsyncEngine) -> None:
+    """Test a pooled connection before use only when it has been idle (see ``IDLE_TEST_SECONDS``)."""
+
+    @sa.event.listens_for(engine.sync_engine, "checkin")
+    def idle_from(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        record.info[IDLE_SINCE] = time.monotonic()
+
+    @sa.event.listens_for(engine.sync_engine, "checkout")
+    def test_if_idle(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: PoolProxiedConnection) -> None:
+        if time.monotonic() - record.info.get(IDLE_SINCE, math.inf) < IDLE_TEST_SECONDS:
+            return
+        try:
+            dbapi_connection.ping()
+        except Exception as exc:
+            raise sa.exc.DisconnectionError from exc  # the pool replaces it and checks out another
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,9 +1,11 @@
 """Keeps one table of this process in step with the other processes serving it.
 
 What another process says on the table's shared channel is a hint to read the truth again: the
-actions after this table's version (from storage), the configuration (from storage), or the
-connection counts (from Redis). Hints that arrive while that work is pending are merged, so a
-burst costs one read. When the subscription was broken (``catch_up``), everything is read again.
+actions after this table's version, the configuration (from storage), or the connection counts
+(from Redis). A process announces each action it stored with its version, so the others apply it
+without reading it back; only a gap (an announcement lost, or not yet arrived) is read from
+storage. Hints that arrive while that work is pending are merged, so a burst costs one read. When
+the subscription was broken (``catch_up``), everything is read again.
 The table's lease is kept here too: only its holder plans the table's timed work.
 """
 
@@ -12,17 +14,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import suppress
+from datetime import UTC, datetime
 from typing import Any
 
 from chickenfoot.server.cluster import Cluster
 from chickenfoot.server.lease import Hold, LeaseKeeper
 from chickenfoot.server.pubsub import Message, Unsubscribe
 from chickenfoot.server.redis_client import stop_if_cancelled
+from chickenfoot.server.storage import StoredAction
 from chickenfoot.server.table import Table
 
 log = logging.getLogger(__name__)
 
 MAX_EVENTS = 16
+MAX_HEARD = 64
+"""Announced actions kept while this table's catch-up is pending; beyond them the rest is read back."""
 """Presence events kept for this process's connections while a recount is pending."""
 RETRY_SECONDS = 1.0
 """Pause before reading again what could not be read (storage or Redis unavailable)."""
@@ -36,6 +42,9 @@ class TableSync:
         self.keeper = LeaseKeeper(cluster.leases, f"table:{table.code}", self._lease_changed)
         table.keeper = self.keeper
         self._actions = self._config = self._presence = False
+        self._heard_actions: dict[int, StoredAction] = {}
+        self._latest: int | None = 0
+        """The highest version announced; ``None`` when unknown (read everything after this table's)."""
         self._events: list[dict[str, Any]] = []
         self._covered: list[int] | None = None
         self._worker: asyncio.Task[None] | None = None
@@ -65,6 +74,11 @@ class TableSync:
         version = message.get("version")
         if isinstance(version, int) and version > self.table.version:
             self._actions = True
+            if self._latest is not None:
+                self._latest = max(self._latest, version)
+            stored = _announced(version, message.get("action"))
+            if stored is not None and len(self._heard_actions) < MAX_HEARD:
+                self._heard_actions[version] = stored
         if message.get("config"):
             self._config = True
         if message.get("presence"):
@@ -81,6 +95,7 @@ class TableSync:
     def _missed(self) -> None:
         """Messages may have been lost (the subscription is new or was broken): read everything again."""
         self._actions = self._config = self._presence = True
+        self._latest = None
         self._wake()
 
     def _wake(self) -> None:
@@ -96,7 +111,9 @@ class TableSync:
                     await table.reload_config()
                 if self._actions:
                     self._actions = False
-                    await table.catch_up()
+                    heard, self._heard_actions = self._heard_actions, {}
+                    latest, self._latest = self._latest, 0
+                    await table.catch_up(heard, latest)
                 if self._presence:
                     self._presence = False
                     events, self._events = self._events, []
@@ -105,8 +122,22 @@ class TableSync:
             except Exception as exc:
                 log.warning("table %s not caught up (%s); trying again", table.code, exc)
                 self._actions = self._config = self._presence = True
+                self._latest = None
                 stop_if_cancelled()
                 await asyncio.sleep(RETRY_SECONDS)
 
     def _lease_changed(self, hold: Hold | None) -> None:
         self.table.lease_changed(hold is not None)
+
+
+def _announced(version: int, action: Any) -> StoredAction | None:
+    """The stored action ``[action, at]`` that :meth:`Table.act` announces with ``version``, if well formed."""
+    if not (isinstance(action, list) and len(action) == 2 and isinstance(action[0], str)):
+        return None
+    at = action[1]
+    if not isinstance(at, int | float) or isinstance(at, bool):
+        return None
+    try:
+        return StoredAction(version, action[0], datetime.fromtimestamp(at, UTC))
+    except (OverflowError, OSError, ValueError):
+        return None

@@ -19,7 +19,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -42,11 +42,11 @@ from chickenfoot.server.protocol import (
     parse_move,
     raw_events,
     round_start_events,
-    state_for,
+    state_json,
 )
-from chickenfoot.server.pubsub import PubSub
+from chickenfoot.server.pubsub import PubSub, table_channel
 from chickenfoot.server.refusal import Refused
-from chickenfoot.server.storage import Storage, VersionTaken
+from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
 from chickenfoot.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -286,13 +286,22 @@ class Table:
             if self._log_round != self.match.round_number:
                 self._log_cache.clear()  # entries of past rounds are never shown again
                 self._log_round = self.match.round_number
-            view = self.match.round.view(seat)
-            state = state_for(self.code, self.status, self.match, view, self.presence(), self._log_cache)
-            state["open"], state["creator"] = self.config.open, self.config.creator
-            state["public"], state["left"] = self.config.public, [seat.left for seat in self.config.seats]
-            state["turn_timer"], state["turn_deadline"] = self.config.turn_timer, self.turn_deadline()
-            state["free_seats"] = self.free_seats()
-            body = dumps(state)
+            config = self.config
+            body = state_json(
+                self.code,
+                self.status,
+                self.match,
+                self.match.round.view(seat),
+                self.presence(),
+                self._log_cache,
+                open=config.open,
+                creator=config.creator,
+                public=config.public,
+                left=[seat.left for seat in config.seats],
+                turn_timer=config.turn_timer,
+                turn_deadline=self.turn_deadline(),
+                free_seats=self.free_seats(),
+            )
             if len(self._cache) > 64:
                 self._cache.clear()
             self._cache[key] = body
@@ -310,7 +319,7 @@ class Table:
         return [event for version, events in self.events if version > since for event in events]
 
     def channel(self) -> str:
-        return f"table:{self.code}"
+        return table_channel(self.code)
 
     async def _publish(self, events: list[dict[str, Any]], presence: bool = False) -> None:
         """Tell this process's connections."""
@@ -399,36 +408,52 @@ class Table:
                 events = self._apply(canonical)
                 self.turn_started = now.timestamp()  # as stored: a restart resumes the same clock
                 await self._publish(events)
-                await self._tell_others()
+                # The stored action itself: the others apply it without reading it back.
+                await self._tell_others(action=[canonical, now.timestamp()])
         self.schedule()
         if refused is not None:
             raise refused
 
     # --- following the other processes ---------------------------------------------------------
 
-    async def catch_up(self) -> None:
-        """Apply the actions other processes stored since this table's version, and tell the connections."""
+    async def catch_up(self, heard: Mapping[int, StoredAction] | None = None, latest: int | None = None) -> None:
+        """Apply the actions other processes stored since this table's version, and tell the connections.
+
+        ``heard``: stored actions other processes announced, by version, applied without reading
+        them back; ``latest``: the highest version announced. The rest (all, when ``latest`` is
+        unknown) is read from storage.
+        """
         async with self.lock:
-            await self._catch_up()
+            await self._catch_up(heard or {}, latest)
         self.schedule()
 
-    async def _catch_up(self) -> None:
+    async def _catch_up(self, heard: Mapping[int, StoredAction], latest: int | None = None) -> None:
         if self.closed:
             return
         events: list[dict[str, Any]] = []
-        for stored in await self.storage.load_actions(self.code, self.version):
-            if stored.version != self.version + 1:
-                log.error("table %s: stored action %d follows version %d", self.code, stored.version, self.version)
-                break
-            events += self._apply(stored.action)
-            if stored.at is not None:
-                self.turn_started = stored.at.timestamp()
+        while (stored := heard.get(self.version + 1)) is not None:
+            events += self._apply_stored(stored)
+        if events:
+            await self._publish(events)  # before a read that may fail
+            events = []
+        if latest is None or self.version < latest:
+            for stored in await self.storage.load_actions(self.code, self.version):
+                if stored.version != self.version + 1:
+                    log.error("table %s: stored action %d follows version %d", self.code, stored.version, self.version)
+                    break
+                events += self._apply_stored(stored)
         if events:
             await self._publish(events)
 
+    def _apply_stored(self, stored: StoredAction) -> list[dict[str, Any]]:
+        events = self._apply(stored.action)
+        if stored.at is not None:
+            self.turn_started = stored.at.timestamp()
+        return events
+
     async def _catch_up_or_refuse(self) -> None:
         try:
-            await self._catch_up()
+            await self._catch_up({})
         except Exception:
             log.exception("cannot catch up table %s", self.code)
             raise ProtocolError("the move could not be stored; try again") from None
