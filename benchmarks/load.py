@@ -39,11 +39,11 @@ import statistics
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from websockets.asyncio.client import connect
@@ -65,6 +65,7 @@ from chickenfoot.server.launch import OPEN_LIMITS, free_port, proxied, served
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf.template"
 SERVICES = ("postgres", "redis-server", "nginx")
+T = TypeVar("T")
 CONNECT_SECONDS = 120.0
 """How long the players may take to connect before the warm-up starts anyway."""
 """Programs whose CPU use is reported besides the servers' (every process of each, on this machine)."""
@@ -278,6 +279,16 @@ async def diverged(codes: list[str], backends: Sequence[str]) -> dict[str, int]:
     return {kind: verdicts.count(kind) for kind in ("diverged", "unread")}
 
 
+def drive(main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main`` on uvloop, as uvicorn runs the server, when it is installed: the load
+    generator shares the cores with the servers, and its own overhead is CPU they do not get."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (4 sockets each)")
@@ -312,7 +323,7 @@ def main() -> None:
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
     if args.url:
-        print(json.dumps(asyncio.run(run(args.url, args))))
+        print(json.dumps(drive(run(args.url, args))))
         return
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         database_url = args.database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
@@ -325,16 +336,16 @@ def main() -> None:
             ]
             stack.enter_context(proxied(port, ports, TEMPLATE))
             args.backends = [f"http://127.0.0.1:{p}" for p in ports] if args.processes > 1 else []
-            result = asyncio.run(run(f"http://127.0.0.1:{port}", args, [server.pid for server in servers]))
+            result = drive(run(f"http://127.0.0.1:{port}", args, [server.pid for server in servers]))
         elif args.chaos:
-            result = asyncio.run(
+            result = drive(
                 crash_and_resume(
                     database_url, port, stack, args.tables, args.rounds, args.think, args.seconds, args.seed
                 )
             )
         else:
             server = stack.enter_context(served(port, database_url, options=() if args.addresses else OPEN_LIMITS))
-            result = asyncio.run(run(f"http://127.0.0.1:{port}", args, [server.pid]))
+            result = drive(run(f"http://127.0.0.1:{port}", args, [server.pid]))
     print(json.dumps(result))
 
 

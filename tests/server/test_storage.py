@@ -203,3 +203,27 @@ def test_a_connection_the_database_dropped_while_idle_is_replaced_before_use(
         return config
 
     assert asyncio.run(scenario()) == {"n": 1}
+
+
+def test_more_actions_than_one_statement_takes_are_written_in_several(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("chickenfoot.server.storage.MAX_BATCH", 2)
+
+    async def scenario() -> tuple[list[object], list[list[str]]]:
+        storage = Storage(database_url)
+        await storage.migrate()
+        codes = [secrets.token_hex(3).upper() for _ in range(5)]
+        for code in codes:
+            assert await storage.create_table(code, {})
+        await storage.append_action(codes[4], 1, "9-9")
+        results = await asyncio.gather(
+            *(storage.append_action(code, 1, "draw") for code in codes), return_exceptions=True
+        )
+        tables = [await storage.load_table(code) for code in codes]
+        await storage.close()
+        return list(results), [table[1] for table in tables if table is not None]
+
+    results, stored = asyncio.run(scenario())
+    assert results[:4] == [None] * 4 and isinstance(results[4], VersionTaken)
+    assert stored == [["draw"]] * 4 + [["9-9"]]

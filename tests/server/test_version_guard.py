@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from datetime import UTC, datetime
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from chickenfoot.server.storage import Storage, VersionTaken
+from chickenfoot import Match, Rules
+from chickenfoot.server.pubsub import LocalPubSub
+from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
+from chickenfoot.server.table import Seat, Table, TableConfig
+
+from .conftest import INSTANT
 
 Pauses = list[tuple[float, float]]
 pauses = st.lists(st.tuples(*[st.sampled_from([0.0, 0.0005, 0.002])] * 2), min_size=1, max_size=4)
@@ -97,3 +103,40 @@ def test_any_interleaving_of_two_writers_stores_each_version_once_and_refuses_th
         for version, ok in tried:
             if not ok:  # refused only because the other writer holds that version
                 assert not stored[version - 1].startswith(name)
+
+
+class _ReadCounter:
+    """A storage holding ``stored``: counts the reads of actions."""
+
+    def __init__(self, stored: list[StoredAction]) -> None:
+        self.stored, self.reads = stored, 0
+
+    async def load_actions(self, code: str, after: int) -> list[StoredAction]:
+        self.reads += 1
+        return [action for action in self.stored if action.version > after]
+
+
+def test_announced_actions_are_applied_without_reading_them_back_and_a_gap_is_read() -> None:
+    """Another process's announcement carries the stored action; only what was not announced is read."""
+    config = TableConfig(Rules(), [Seat("human", None), Seat("human", None)], seed=3)
+    played = Match(config.rules, 2, config.seed)
+    stored = []
+    for version in range(1, 7):
+        move = played.round.legal_moves()[0]
+        played.push(move)
+        stored.append(StoredAction(version, str(move), datetime.now(UTC)))
+    storage = _ReadCounter(stored)
+    table = Table("ABCDEF", config, storage, LocalPubSub(), INSTANT, Match(config.rules, 2, config.seed))  # type: ignore[arg-type]
+
+    async def scenario() -> list[tuple[int, int]]:
+        seen = []
+        await table.catch_up({1: stored[0], 2: stored[1]}, latest=2)  # everything announced
+        seen.append((table.version, storage.reads))
+        await table.catch_up({4: stored[3]}, latest=4)  # 3 was not announced (yet): read 3 and 4
+        seen.append((table.version, storage.reads))
+        await table.catch_up({}, latest=None)  # after a broken subscription: read everything
+        seen.append((table.version, storage.reads))
+        return seen
+
+    assert asyncio.run(scenario()) == [(2, 0), (6, 1), (6, 2)]
+    assert table.match.round.view(None).history == played.round.view(None).history

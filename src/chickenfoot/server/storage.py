@@ -38,6 +38,9 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 PROBE_SECONDS = 0.5
 """Pause between two probes of a database that stopped answering."""
 
+MAX_BATCH = 500
+"""Actions written by one statement at most: below SQLAlchemy's page of 1,000 rows, so a batch is one
+statement, stored whole or not at all, even outside a transaction."""
 IDLE_TEST_SECONDS = 10.0
 """A pooled connection idle this long is tested before use: the database may have dropped it
 meanwhile (a restart, an idle timeout). One in use more recently is not, which saves a round trip
@@ -235,16 +238,18 @@ class Storage:
         await self.engine.dispose()
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
+    async def _write(self, *, one_statement: bool = False) -> AsyncIterator[AsyncConnection]:
         """A transaction; raises ``IntegrityError`` for data the schema refuses, else ``StorageUnavailable``.
 
         ``_Refused``, raised inside to roll back, passes through: the database answered.
+        ``one_statement``: the work is a single statement, atomic by itself; on PostgreSQL it then
+        runs without BEGIN and COMMIT (one round trip instead of three).
         """
         if not self.available:
             raise StorageUnavailable
         try:
             if self._lock is None:
-                async with self.engine.begin() as conn:
+                async with self._reader.begin() if one_statement else self.engine.begin() as conn:
                     yield conn
                 return
             async with self._lock, self.engine.begin() as conn:
@@ -297,16 +302,16 @@ class Storage:
 
     async def _write_pending(self) -> None:
         while self._pending:
-            batch, self._pending = self._pending, []
+            batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
             try:
-                async with self._write() as conn:
+                async with self._write(one_statement=True) as conn:
                     inserted = await conn.execute(self._insert_new_actions, [row for row, _ in batch])
                     stored = {(code, version): action for code, version, action in inserted}
             except Exception:
                 # A row the schema refuses fails the whole batch: write them one by one so only it fails.
                 for row, done in batch:
                     try:
-                        async with self._write() as conn:
+                        async with self._write(one_statement=True) as conn:
                             taken = not (await conn.execute(self._insert_new_actions, [row])).first()
                     except Exception as exc:
                         _settle(done, exc)
