@@ -82,12 +82,16 @@ class RolloutPolicy:
 
     def score(self, r: Round, code: int) -> float:
         """The score of the legal move ``code`` in ``r``; the rollout plays the highest."""
-        if code < 0:
-            return self.pass_score if code == PASS else -1e300  # a draw is never one choice among others
-        weight = self.tiles[code >> 8]
-        if self.features:
+        weight = self.tile_score(code)
+        if self.features and code >= 0:
             weight += sum(c * f for c, f in zip(self.features, move_features(r, code), strict=True))
         return weight
+
+    def tile_score(self, code: int) -> float:
+        """The score of ``code`` without the move features: the whole score when there are none."""
+        if code < 0:
+            return self.pass_score if code == PASS else -1e300  # a draw is never one choice among others
+        return self.tiles[code >> 8]
 
 
 def move_features(r: Round, code: int) -> tuple[int, ...]:

@@ -16,6 +16,7 @@ bound, through :func:`cheat_choose`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 import time
@@ -53,7 +54,7 @@ def rollout(r: SearchRound, rng: random.Random, policy: RolloutPolicy, epsilon: 
     rand = rng.random
     legal = r.legal_codes
     push = r.push_code
-    score = policy.score
+    score = functools.partial(policy.score, r) if policy.features else policy.tile_score
     while r.end_reason is None:
         codes = legal()
         if len(codes) == 1:
@@ -62,13 +63,7 @@ def rollout(r: SearchRound, rng: random.Random, policy: RolloutPolicy, epsilon: 
         if rand() < epsilon:
             push(codes[int(rand() * len(codes))])
             continue
-        best = codes[0]
-        best_score = score(r, best)
-        for code in codes[1:]:
-            value = score(r, code)
-            if value > best_score:
-                best, best_score = code, value
-        push(best)
+        push(max(codes, key=score))  # the first of equals
     return r.points()
 
 
