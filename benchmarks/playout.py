@@ -37,7 +37,8 @@ from strength import positions
 
 from chickenfoot import Match, Round, Rules, core
 from chickenfoot.bots import DIFFICULTIES, Budget, SearchBot, make_bot
-from chickenfoot.bots.search import rollout, rollout_weights
+from chickenfoot.bots.policy import rollout_policy
+from chickenfoot.bots.search import rollout
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.view import SeatView
 
@@ -232,7 +233,7 @@ def compiled_parts(views: Sequence[SeatView], iterations: int, rate: float) -> N
     for view in views:
         knowledge = Knowledge(view)
         codes = [m.code for m in view.legal_moves]
-        weights = rollout_weights(view.rules)
+        policy = rollout_policy(view.rules)
         sample = core.sampler(knowledge)
         rng = random.Random(0)
         start = time.process_time()
@@ -241,7 +242,7 @@ def compiled_parts(views: Sequence[SeatView], iterations: int, rate: float) -> N
         start = time.process_time()
         for k, r in enumerate(rounds):
             r.push_code(codes[k % len(codes)])
-            rollout(r, rng, weights)
+            rollout(r, rng, policy)
         rollouts += time.process_time() - start
     n = iterations * len(views)
     whole = 1e6 / rate

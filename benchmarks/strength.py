@@ -3,7 +3,7 @@
     python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
     python benchmarks/strength.py curve [--players 2 4] [--budgets 100 300 ...] [--deals 30] [--label NAME] [--bot KIND]
-    python benchmarks/strength.py outside [--players 2 4] [--simulations 100] [--deals 10]
+    python benchmarks/strength.py outside [--players 2 4] [--simulations 100] [--deals 10] [--bot KIND]
     python benchmarks/strength.py openspiel-speed [--simulations 100] [--label NAME]
     python benchmarks/strength.py temperature [--players 2 4] [--rounds 20] [--bots hard medium]
     python benchmarks/strength.py belief [--players 2 4] [--opponents greedy heuristic hard] [--rounds 6]
@@ -196,9 +196,11 @@ def outside(
     ratios: list[int],
     label: str,
     opponents: list[str],
+    bot: str = "ismcts",
 ) -> list[dict[str, Any]]:
-    """Our search at ``ratio`` times the simulations of each OpenSpiel searcher, one against the rest,
-    single rounds on duplicate deals; each run kept under results/outside-<players>p-<opponent>-<ratio>x/."""
+    """Our search (``bot``, a search kind) at ``ratio`` times the simulations of each OpenSpiel searcher, one
+    against the rest, single rounds on duplicate deals; each run kept under
+    results/outside-<players>p-<opponent>-<ratio>x/."""
     from outside import Entrant, outside_schedule, run_outside
 
     from chickenfoot.arena.report import write_json
@@ -207,7 +209,7 @@ def outside(
     for opponent in opponents:
         theirs = Entrant(f"{opponent}@{simulations}", opponent, simulations)
         for ratio in ratios:
-            ours = Entrant(f"ismcts@{simulations * ratio}", "ismcts", simulations * ratio)
+            ours = Entrant(f"{bot}@{simulations * ratio}", bot, simulations * ratio)
             started = time.perf_counter()
             results = run_outside(outside_schedule((ours, *[theirs] * (players - 1)), deals, seed), workers)
             summary = {row.bot: row for row in summarise(results)}
@@ -439,7 +441,11 @@ def main() -> None:
     k.add_argument("--budgets", type=int, nargs="+", default=list(CURVE_BUDGETS))
     k.add_argument("--deals", type=int, default=30)
     k.add_argument("--opponent", default="heuristic")
-    k.add_argument("--bot", default="ismcts", help="the search kind measured (ismcts-belief: belief-weighted deals)")
+    k.add_argument(
+        "--bot",
+        default="ismcts",
+        help="the search kind measured (ismcts-belief: belief-weighted deals; ismcts-learned: the learned rollouts)",
+    )
     k.add_argument("--seed", type=int, default=5)
     k.add_argument("--workers", type=int, default=1)
     k.add_argument("--label", default="", help="a name for this version of the search (results kept per label)")
@@ -452,6 +458,7 @@ def main() -> None:
     u.add_argument("--workers", type=int, default=1)
     u.add_argument("--label", default="", help="kept apart from other runs under this name (e.g. a repeat)")
     u.add_argument("--opponents", nargs="+", choices=OUTSIDE_OPPONENTS, default=list(OUTSIDE_OPPONENTS))
+    u.add_argument("--bot", default="ismcts", help="our search kind (ismcts-learned: the learned rollout policy)")
     e = sub.add_parser("endgame", help="points per decision the sampled search loses in solvable endgames")
     e.add_argument("--players", type=int, nargs="+", default=[2, 4])
     e.add_argument("--positions", type=int, default=40)
@@ -540,7 +547,15 @@ def main() -> None:
             row
             for players in args.players
             for row in outside(
-                players, args.simulations, args.deals, args.seed, args.workers, args.ratios, suffix, args.opponents
+                players,
+                args.simulations,
+                args.deals,
+                args.seed,
+                args.workers,
+                args.ratios,
+                suffix,
+                args.opponents,
+                args.bot,
             )
         ]
         report_rows(f"outside-{'-'.join(map(str, args.players))}p{suffix}.json", rows)

@@ -4,6 +4,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from chickenfoot.belief import Choice
+from chickenfoot.bots.policy import RolloutPolicy
 from chickenfoot.bots.reward import Reward
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
@@ -41,7 +42,7 @@ class CompiledRound:
     def pop(self) -> int: ...
     def points(self) -> list[int]: ...
     def playout(self) -> list[int]: ...
-    def rollout(self, weights: Sequence[float], epsilon: float) -> list[int]: ...
+    def rollout(self, policy: RolloutPolicy, epsilon: float) -> list[int]: ...
 
 class Sampler:
     def __init__(
@@ -67,7 +68,7 @@ class Sampler:
         self,
         rng: random.Random,
         codes: Sequence[int],
-        weights: Sequence[float],
+        policy: RolloutPolicy,
         epsilon: float,
         exploration: float,
         iterations: int | None,

@@ -53,6 +53,8 @@ cdef enum:
     NO_TARGET = -1
     DOMINO = 1
     BLOCKED = 2
+    FEATURES = 6  # chickenfoot.bots.policy.MOVE_FEATURES
+    LATE_HAND = 3  # chickenfoot.bots.policy.LATE_HAND
 
 cdef int HIGH[TILE_COUNT]
 cdef int PIPS[TILE_COUNT]
@@ -449,11 +451,65 @@ cdef int playout(State* s, Rng* rng) noexcept nogil:
     return moves
 
 
-cdef void rollout(State* s, Rng* rng, const double* weights, double epsilon) noexcept nogil:
-    """chickenfoot.bots.search.rollout: mostly the heaviest playable tile, sometimes a random move."""
+cdef struct Policy:
+    # chickenfoot.bots.policy.RolloutPolicy
+    double tiles[TILE_COUNT]
+    double features[FEATURES]
+    double pass_score
+    bint scored  # whether the move features count (else the tile alone decides)
+
+
+cdef bint late(const State* s) noexcept nogil:
+    """Whether a seat other than the mover holds at most LATE_HAND tiles (move_features' ``late_points``)."""
+    cdef int seat, w, count
+    for seat in range(s.players):
+        if seat != s.to_move:
+            count = 0
+            for w in range(s.words):
+                count += cf_popcount64(s.hands[seat][w])
+            if count <= LATE_HAND:
+                return True
+    return False
+
+
+cdef inline double move_score(const State* s, const Policy* p, int code, bint is_late) noexcept nogil:
+    """RolloutPolicy.score, with chickenfoot.bots.policy.move_features (``is_late``: :func:`late`)"""
+    cdef int tile, target, attached, opened, follow = -1, stay = -1, w, double_id  # -1: the tile carries both
+    cdef const uint64_t* hand
+    if code < 0:
+        return p.pass_score if code == PASS else -1e300
+    tile = code >> 8
+    if not p.scored:
+        return p.tiles[tile]
+    target = code & 0xFF
+    if target == HUB_TARGET:
+        attached = HIGH[tile]
+    elif target == s.gate:
+        attached = s.hub_number if target == s.hub else s.foot_number
+    else:
+        attached = s.open_number[target]
+    opened = attached if DOUBLE[tile] else PIPS[tile] - attached
+    hand = s.hands[s.to_move]
+    for w in range(s.words):
+        follow += cf_popcount64(hand[w] & CARRIES[opened][w])
+        stay += cf_popcount64(hand[w] & CARRIES[attached][w])
+    double_id = opened * (opened + 3) // 2
+    return p.tiles[tile] + (
+        p.features[0] * follow
+        + p.features[1] * stay
+        + p.features[2] * (double_id != tile and has(hand, double_id))
+        + p.features[3] * opened
+        + p.features[4] * (follow == 0)
+        + p.features[5] * ((s.blank_points if tile == 0 else PIPS[tile]) if is_late else 0)
+    )
+
+
+cdef void rollout(State* s, Rng* rng, const Policy* policy, double epsilon) noexcept nogil:
+    """chickenfoot.bots.search.rollout: mostly the move the policy scores highest, sometimes a random move."""
     cdef int codes[MAX_CODES]
-    cdef int n, k, code, best
-    cdef double w, best_weight
+    cdef int n, k, best
+    cdef bint is_late
+    cdef double value, best_score
     while not s.end_reason:
         n = generate(s, codes)
         if n == 1:
@@ -462,14 +518,14 @@ cdef void rollout(State* s, Rng* rng, const double* weights, double epsilon) noe
         if rng_random(rng) < epsilon:
             push(s, codes[rng_below(rng, n)])
             continue
+        is_late = policy.scored and late(s)
         best = codes[0]
-        best_weight = -1.0
-        for k in range(n):
-            code = codes[k]
-            w = weights[code >> 8] if code >= 0 else (-0.5 if code == PASS else -1.0)
-            if w > best_weight:
-                best = code
-                best_weight = w
+        best_score = move_score(s, policy, best, is_late)
+        for k in range(1, n):
+            value = move_score(s, policy, codes[k], is_late)
+            if value > best_score:
+                best = codes[k]
+                best_score = value
         push(s, best)
 
 
@@ -634,7 +690,7 @@ cdef struct Root:
     double* totals
     double exploration
     double epsilon
-    const double* weights
+    const Policy* policy
     Scoring scoring
 
 
@@ -643,7 +699,7 @@ cdef void iterate(State* st, Rng* rng, Root* root, int done) noexcept nogil:
     cdef int out[MAX_PLAYERS]
     cdef int k = ucb_pick(root.n, root.visits, root.totals, done, root.exploration)
     push(st, root.codes[k])
-    rollout(st, rng, root.weights, root.epsilon)
+    rollout(st, rng, root.policy, root.epsilon)
     points(st, out)
     root.totals[k] += score(&root.scoring, out)
     root.visits[k] += 1
@@ -702,20 +758,27 @@ cdef list point_list(const State* s):
     return [out[seat] for seat in range(s.players)]
 
 
-cdef object _weights_key = None
-cdef double _weights[TILE_COUNT]
+cdef object _policy_key = None
+cdef Policy _policy
 
 
-cdef const double* rollout_weights(weights, int tile_count) except NULL:
-    """The rollout weights as a C array; the search passes one list for a whole search, so it is kept."""
-    global _weights_key
-    if weights is not _weights_key:
-        if not tile_count <= len(weights) <= TILE_COUNT:
-            raise ValueError(f"rollout weights need one value per tile ({tile_count})")
-        for t in range(len(weights)):
-            _weights[t] = weights[t]
-        _weights_key = weights
-    return _weights
+cdef const Policy* rollout_policy(policy, int tile_count) except NULL:
+    """A ``chickenfoot.bots.policy.RolloutPolicy`` in C; a search passes one for all its rollouts, so it is kept."""
+    global _policy_key
+    if policy is not _policy_key:
+        tiles, features = policy.tiles, policy.features
+        if not tile_count <= len(tiles) <= TILE_COUNT:
+            raise ValueError(f"a rollout policy needs a weight per tile ({tile_count})")
+        if len(features) not in (0, FEATURES):
+            raise ValueError(f"a rollout policy has {FEATURES} move coefficients, or none")
+        for t in range(len(tiles)):
+            _policy.tiles[t] = tiles[t]
+        for k in range(len(features)):
+            _policy.features[k] = features[k]
+        _policy.scored = len(features) != 0
+        _policy.pass_score = policy.pass_score
+        _policy_key = policy
+    return &_policy
 
 
 _END_REASONS = (None, "domino", "blocked")
@@ -865,9 +928,9 @@ cdef class CompiledRound:
         self.ply += moves
         return point_list(&self.s)
 
-    def rollout(self, weights, double epsilon):
-        """The search's rollout (``chickenfoot.bots.search.rollout``) to the end; returns the points."""
-        cdef const double* table = rollout_weights(weights, self.s.tile_count)
+    def rollout(self, policy, double epsilon):
+        """The search's rollout (``chickenfoot.bots.search.rollout``) by ``policy`` to the end; returns the points."""
+        cdef const Policy* table = rollout_policy(policy, self.s.tile_count)
         self.records = []
         with nogil:
             rollout(&self.s, &self.rng, table, epsilon)
@@ -1146,13 +1209,13 @@ cdef class Sampler:
         c.records = []
         return c
 
-    def search(self, rng, codes, weights, double epsilon, double exploration, iterations, deadline, reward,
+    def search(self, rng, codes, policy, double epsilon, double exploration, iterations, deadline, reward,
                int check_every):
         """``chickenfoot.bots.search.search`` in C: per root move code, (visits, total reward) after
         ``iterations`` (``None``: no limit) or once ``time.perf_counter()`` passes ``deadline`` (checked
         every ``check_every`` iterations), rewards by ``reward`` (a :class:`chickenfoot.bots.reward.Reward`).
 
-        The same UCB1 choice, rollout policy and reward as the pure loop; the samples and rollouts draw
+        The same UCB1 choice, rollouts by ``policy`` and reward as the pure loop; the samples and rollouts draw
         from this core's generator, so the statistics agree in distribution, not draw for draw."""
         cdef State st
         cdef Root root
@@ -1163,7 +1226,7 @@ cdef class Sampler:
             raise ValueError("the search needs 1 to MAX_CODES root moves")
         self.prepare(rng)
         init_scoring(&root.scoring, reward, self.template.players)
-        root.weights = rollout_weights(weights, self.template.tile_count)
+        root.policy = rollout_policy(policy, self.template.tile_count)
         root.epsilon = epsilon
         root.exploration = exploration
         root.codes = <int*>PyMem_Malloc(root.n * sizeof(int))

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 import pytest
 
 from chickenfoot import Round, Rules, core
+from chickenfoot.bots.policy import MOVE_FEATURES, POLICIES, Coefficients, RolloutPolicy, policy, rollout_policy
 from chickenfoot.bots.reward import Reward, reward_for
-from chickenfoot.bots.search import ROLLOUT_EPSILON, SearchBot, rollout, rollout_weights, search
+from chickenfoot.bots.search import ROLLOUT_EPSILON, SearchBot, rollout, search
 from chickenfoot.errors import IllegalMoveError, RulesError
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.layout import Layout
@@ -143,7 +144,9 @@ def test_an_illegal_code_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError):
         CompiledRound.from_round(Round.deal(Rules(max_pip=18, hand_size=1), 40, seed=1))  # beyond 32 seats
     with pytest.raises(ValueError):
-        c.rollout([1.0] * 10, 0.1)  # a weight per tile of the set
+        c.rollout(RolloutPolicy((1.0,) * 10, (), -0.5), 0.1)  # a weight per tile of the set
+    with pytest.raises(ValueError):
+        c.rollout(RolloutPolicy((1.0,) * 55, (1.0, 2.0), -0.5), 0.1)  # every move feature, or none
     with pytest.raises(TypeError):
         CompiledRound()
 
@@ -174,10 +177,11 @@ def midgame(seed: int, rules: Rules, players: int) -> Round:
     return r
 
 
+@pytest.mark.parametrize("name", POLICIES)
 @pytest.mark.parametrize(("rules", "players"), [(Rules(), 4), (Rules(max_pip=6, drawn_tile="must"), 2)])
-def test_playouts_and_rollouts_agree_in_distribution(rules: Rules, players: int) -> None:
-    """From fixed positions: uniform playouts (``Round.playout``) and the search's rollouts."""
-    weights = rollout_weights(rules)
+def test_playouts_and_rollouts_agree_in_distribution(rules: Rules, players: int, name: str) -> None:
+    """From fixed positions: uniform playouts (``Round.playout``) and the search's rollouts by each policy."""
+    chosen = rollout_policy(rules, name)
     rng = random.Random(3)
     for seed in (1, 2):
         r = midgame(seed, rules, players)
@@ -185,21 +189,28 @@ def test_playouts_and_rollouts_agree_in_distribution(rules: Rules, players: int)
         n = 1500
         assert_alike([r.copy().playout(rng) for _ in range(n)], [c.copy().playout() for _ in range(n)])
         assert_alike(
-            [rollout(r.copy(), rng, weights) for _ in range(n)],
-            [c.copy().rollout(weights, ROLLOUT_EPSILON) for _ in range(n)],
+            [rollout(r.copy(), rng, chosen) for _ in range(n)],
+            [c.copy().rollout(chosen, ROLLOUT_EPSILON) for _ in range(n)],
         )
 
 
-def test_greedy_rollouts_are_identical() -> None:
-    """Without random moves the search's rollout policy is deterministic: both engines end alike."""
+def random_policy(rules: Rules, rng: random.Random) -> RolloutPolicy:
+    """Coefficients of any sign, so every move feature and the pass decide some choices."""
+    move = tuple(rng.uniform(-3, 3) for _ in MOVE_FEATURES)
+    return policy(rules, Coefficients((rng.uniform(-1, 1), rng.uniform(-5, 5)), move, rng.uniform(-10, 10)))
+
+
+@pytest.mark.parametrize("name", [*POLICIES, "random"])
+def test_greedy_rollouts_are_identical(name: str) -> None:
+    """Without random moves the search's rollout policies are deterministic: both engines end alike."""
     rng = random.Random(4)
-    for seed in range(60):
+    for seed in range(100):
         rules = random_rules(rng)
         players = rng.randint(2, 4)
         r = midgame(seed, rules, players)
         c = CompiledRound.from_round(r)
-        weights = rollout_weights(rules)
-        assert c.rollout(weights, 0.0) == rollout(r, rng, weights, 0.0)
+        chosen = random_policy(rules, random.Random(seed)) if name == "random" else rollout_policy(rules, name)
+        assert c.rollout(chosen, 0.0) == rollout(r, random.Random(seed), chosen, 0.0)
         assert c.hands == r.hands and c.layout_state() == layout_state(r.layout)
 
 
@@ -286,6 +297,7 @@ def endgame_views(count: int) -> list[SeatView]:
     return found
 
 
+@pytest.mark.parametrize("name", POLICIES)
 @pytest.mark.parametrize(
     "standing",
     [
@@ -294,9 +306,11 @@ def endgame_views(count: int) -> list[SeatView]:
         MatchStanding(7, 7, (61, 60), (0, 1), (5, 3)),  # the last round: the exact order, tie-breaks included
     ],
 )
-def test_the_compiled_search_loop_is_the_pure_one_when_nothing_is_random(standing: MatchStanding | None) -> None:
+def test_the_compiled_search_loop_is_the_pure_one_when_nothing_is_random(
+    standing: MatchStanding | None, name: str
+) -> None:
     """Where every sample is the same deal and rollouts make no random move, the search's root loop in
-    C (UCB1, rollouts, rewards with or without the match) makes the pure loop's choices exactly."""
+    C (UCB1, rollouts by either policy, rewards with or without the match) makes the pure loop's choices exactly."""
     for view in endgame_views(12):
         assert view.seat is not None
         reward = reward_for(view.seat, 2, standing, plays_match=True)
@@ -304,14 +318,16 @@ def test_the_compiled_search_loop_is_the_pure_one_when_nothing_is_random(standin
         codes = [m.code for m in view.legal_moves]
         compiled = core.sampler(knowledge)
         assert core.compiled(compiled) is not None
-        pure = search(knowledge.round, reward, codes, view.rules, random.Random(1), 300, None, epsilon=0.0)
-        fast = search(compiled, reward, codes, view.rules, random.Random(1), 300, None, epsilon=0.0)
+        chosen = rollout_policy(view.rules, name)
+        pure = search(knowledge.round, reward, codes, chosen, random.Random(1), 300, None, epsilon=0.0)
+        fast = search(compiled, reward, codes, chosen, random.Random(1), 300, None, epsilon=0.0)
         assert {c: n for c, (n, _) in fast.items()} == {c: n for c, (n, _) in pure.items()}
         for code, (_, total) in fast.items():
             assert total == pytest.approx(pure[code][1], rel=1e-9, abs=1e-9)
 
 
-def test_the_compiled_search_values_moves_as_the_pure_rollouts_do() -> None:
+@pytest.mark.parametrize("name", POLICIES)
+def test_the_compiled_search_values_moves_as_the_pure_rollouts_do(name: str) -> None:
     """With sampled deals and random rollout moves: a huge exploration constant makes the C loop visit
     the moves in turn, so each move's mean reward must agree with pure samples and rollouts of it."""
     for view in views(3, 4):
@@ -322,8 +338,8 @@ def test_the_compiled_search_values_moves_as_the_pure_rollouts_do() -> None:
         sampler = core.compiled(core.sampler(knowledge))
         assert sampler is not None
         n = 800
-        weights = rollout_weights(view.rules)
-        stats = sampler.search(random.Random(2), codes, weights, ROLLOUT_EPSILON, 1e9, n * len(codes), None, reward, 16)
+        chosen = rollout_policy(view.rules, name)
+        stats = sampler.search(random.Random(2), codes, chosen, ROLLOUT_EPSILON, 1e9, n * len(codes), None, reward, 16)
         rng = random.Random(3)
         for code in codes:
             assert stats[code][0] == n
@@ -331,7 +347,7 @@ def test_the_compiled_search_values_moves_as_the_pure_rollouts_do() -> None:
             for _ in range(n):
                 r = knowledge.round(rng)
                 r.push_code(code)
-                rewards.append(reward(rollout(r, rng, weights)))
+                rewards.append(reward(rollout(r, rng, chosen)))
             mean = sum(rewards) / n
             error = math.sqrt(sum((x - mean) ** 2 for x in rewards) / (n - 1) / n)
             assert abs(stats[code][1] / n - mean) < 4.5 * error * math.sqrt(2), (code, stats[code][1] / n, mean)
@@ -343,6 +359,8 @@ def test_the_compiled_search_stops_at_its_deadline() -> None:
     sampler = core.sampler(Knowledge(view))
     codes = [m.code for m in view.legal_moves]
     started = time.perf_counter()
-    stats = search(sampler, Reward(view.seat), codes, view.rules, random.Random(0), None, started + 0.05)
+    stats = search(
+        sampler, Reward(view.seat), codes, rollout_policy(view.rules), random.Random(0), None, started + 0.05
+    )
     assert time.perf_counter() - started < 0.5
     assert sum(n for n, _ in stats.values()) > 16

@@ -10,7 +10,8 @@ import pytest
 
 from chickenfoot import Match, Round, Rules
 from chickenfoot.bots import make_bot
-from chickenfoot.bots.search import rollout, rollout_weights
+from chickenfoot.bots.policy import rollout_policy
+from chickenfoot.bots.search import rollout
 from chickenfoot.i18n import LANGUAGES, render_wire
 from chickenfoot.knowledge import sample_deal
 from chickenfoot.move import Move
@@ -84,12 +85,12 @@ def test_the_review_reads_no_hidden_tile(seed: int) -> None:
         assert review_move(a, move, True, BUDGET, seed_of_move) == review_move(b, move, True, BUDGET, seed_of_move)
         reviewed += 1
         # A review that peeked (played out the true deal) would tell the twins apart.
-        weights = rollout_weights(a.rules)
+        policy = rollout_policy(a.rules)
         for code in a.legal_codes():
             x, y = a.copy(), b.copy()
             x.push_code(code)
             y.push_code(code)
-            peeks_differ |= rollout(x, random.Random(1), weights) != rollout(y, random.Random(1), weights)
+            peeks_differ |= rollout(x, random.Random(1), policy) != rollout(y, random.Random(1), policy)
     assert reviewed >= 2
     assert peeks_differ
 

@@ -1,9 +1,9 @@
 """Bots: each is given one seat's view (never the round) and returns a legal move.
 
 ``make_bot`` takes a bot kind (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``ismcts-tree``,
-``ismcts-belief``) or a difficulty level (``easy``, ``medium``, ``hard``, ``expert``); ``evaluate`` gives every
-legal move's expected final points from the seat's view; ``hint`` suggests the best of them to a person, with
-the search's numbers as the reason.
+``ismcts-belief``, ``ismcts-learned``) or a difficulty level (``easy``, ``medium``, ``hard``, ``expert``);
+``evaluate`` gives every legal move's expected final points from the seat's view; ``hint`` suggests the best
+of them to a person, with the search's numbers as the reason.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from chickenfoot.bots.base import Bot, Budget, RandomBot
 from chickenfoot.bots.evaluate import MoveValue, evaluate
 from chickenfoot.bots.greedy import GreedyBot
 from chickenfoot.bots.heuristic import HeuristicBot
-from chickenfoot.bots.search import BeliefSearchBot, SearchBot, TreeSearchBot
+from chickenfoot.bots.search import BeliefSearchBot, LearnedSearchBot, SearchBot, TreeSearchBot
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
@@ -29,6 +29,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "ismcts": SearchBot,
     "ismcts-tree": TreeSearchBot,
     "ismcts-belief": BeliefSearchBot,
+    "ismcts-learned": LearnedSearchBot,
 }
 """Bot constructors by kind (each takes a seed). The arena's ``cheater`` is deliberately not here."""
 
@@ -155,6 +156,7 @@ __all__ = [
     "GreedyBot",
     "HeuristicBot",
     "Hint",
+    "LearnedSearchBot",
     "MoveValue",
     "RandomBot",
     "SearchBot",

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chickenfoot.bots.endgame import Solver
-from chickenfoot.bots.search import rollout, rollout_weights
+from chickenfoot.bots.policy import rollout_policy
+from chickenfoot.bots.search import rollout
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.move import Move
 from chickenfoot.view import SeatView
@@ -74,7 +75,7 @@ def evaluate(
     if view.boneyard_size == 0 and sum(1 for s, n in enumerate(view.hand_sizes) if s != view.seat and n) <= 1:
         samples = 1  # every unseen tile is in one hand: there is a single deal to sample
     knowledge = Knowledge(view)
-    weights = rollout_weights(view.rules)
+    policy = rollout_policy(view.rules)
     rng = random.Random(seed)
     totals = [[0.0] * view.players for _ in codes]
     deadline = None if seconds is None else time.perf_counter() + seconds
@@ -92,7 +93,7 @@ def evaluate(
             if exact:
                 points: Sequence[int] = solver.points(r)
             else:
-                points = rollout(r, random.Random(rollout_seed), weights)
+                points = rollout(r, random.Random(rollout_seed), policy)
             for s, p in enumerate(points):
                 total[s] += p
         done += 1

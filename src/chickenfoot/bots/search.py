@@ -16,6 +16,7 @@ bound, through :func:`cheat_choose`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 import time
@@ -25,13 +26,12 @@ from concurrent.futures import ProcessPoolExecutor
 from chickenfoot.belief import Belief
 from chickenfoot.bots import endgame
 from chickenfoot.bots.base import Bot, Budget
+from chickenfoot.bots.policy import RolloutPolicy, rollout_policy
 from chickenfoot.bots.reward import Reward, view_reward
 from chickenfoot.core import SearchRound, compiled, sampler, weighted_sampler
 from chickenfoot.knowledge import Knowledge
-from chickenfoot.move import PASS, Move
+from chickenfoot.move import Move
 from chickenfoot.round import Round
-from chickenfoot.rules import Rules
-from chickenfoot.tiles import IS_DOUBLE, PIP_SUM
 from chickenfoot.view import SeatView
 
 DEFAULT_ITERATIONS = 400
@@ -46,22 +46,15 @@ Stats = dict[int, tuple[int, float]]
 """Per root move code: (visits, total reward)."""
 
 
-def rollout_weights(rules: Rules) -> list[float]:
-    """Per tile id, how keen a rollout is to play it: its cost in hand, doubles a little more."""
-    weights = [float(PIP_SUM[t]) + (3.0 if IS_DOUBLE[t] else 0.0) for t in range(rules.tile_count)]
-    weights[0] = float(rules.double_blank_points) + 3.0
-    return weights
-
-
-def rollout(
-    r: SearchRound, rng: random.Random, weights: Sequence[float], epsilon: float = ROLLOUT_EPSILON
-) -> list[int]:
-    """Play to the end of the round: mostly the heaviest playable tile, sometimes a random move."""
+def rollout(r: SearchRound, rng: random.Random, policy: RolloutPolicy, epsilon: float = ROLLOUT_EPSILON) -> list[int]:
+    """Play to the end of the round: mostly the move ``policy`` scores highest (the first of equals),
+    sometimes a random move."""
     if not isinstance(r, Round):  # a compiled round plays this same policy in C
-        return r.rollout(weights, epsilon)
+        return r.rollout(policy, epsilon)
     rand = rng.random
     legal = r.legal_codes
     push = r.push_code
+    score = functools.partial(policy.score, r) if policy.features else policy.tile_score
     while r.end_reason is None:
         codes = legal()
         if len(codes) == 1:
@@ -70,13 +63,7 @@ def rollout(
         if rand() < epsilon:
             push(codes[int(rand() * len(codes))])
             continue
-        best = codes[0]
-        best_weight = -1.0
-        for code in codes:
-            w = weights[code >> 8] if code >= 0 else -0.5 if code == PASS else -1.0
-            if w > best_weight:
-                best, best_weight = code, w
-        push(best)
+        push(max(codes, key=score))  # the first of equals
     return r.points()
 
 
@@ -94,21 +81,20 @@ def search(
     make_round: Callable[[random.Random], SearchRound],
     reward: Reward,
     codes: Sequence[int],
-    rules: Rules,
+    policy: RolloutPolicy,
     rng: random.Random,
     iterations: int | None,
     deadline: float | None,
     epsilon: float = ROLLOUT_EPSILON,
 ) -> Stats:
     """Root statistics after ``iterations`` (or until ``deadline`` on ``time.perf_counter``), with
-    ``epsilon`` random moves in the rollouts.
+    rollouts by ``policy`` and ``epsilon`` random moves in them.
 
     A compiled sampler runs this whole loop in C (``Sampler.search``, the same choices and rewards);
     this one is the reference, and serves the pure engine."""
-    weights = rollout_weights(rules)
     in_c = compiled(make_round)
     if in_c is not None:
-        return in_c.search(rng, codes, weights, epsilon, EXPLORATION, iterations, deadline, reward, CHECK_EVERY)
+        return in_c.search(rng, codes, policy, epsilon, EXPLORATION, iterations, deadline, reward, CHECK_EVERY)
     visits = dict.fromkeys(codes, 0)
     totals = dict.fromkeys(codes, 0.0)
     for done in iteration_numbers(iterations, deadline):
@@ -121,7 +107,7 @@ def search(
             if value > best_value:
                 best_code, best_value = code, value
         r.push_code(best_code)
-        totals[best_code] += reward(rollout(r, rng, weights, epsilon))
+        totals[best_code] += reward(rollout(r, rng, policy, epsilon))
         visits[best_code] += 1
     return {code: (visits[code], totals[code]) for code in codes}
 
@@ -145,14 +131,13 @@ def tree_search(
     make_round: Callable[[random.Random], SearchRound],
     reward: Reward,
     codes: Sequence[int],
-    rules: Rules,
+    policy: RolloutPolicy,
     rng: random.Random,
     iterations: int | None,
     deadline: float | None,
 ) -> Stats:
     """SO-ISMCTS (Cowling, Powley & Whitehouse 2012): one tree over every determinization, each seat
     choosing by UCB on its own rewards, children counted as available whenever their move is legal."""
-    weights = rollout_weights(rules)
     rewards: dict[int, Reward] = {}
     """Each seat's reward: the same standings, from its side."""
     root = Node(-1)
@@ -184,7 +169,7 @@ def tree_search(
             r.push_code(best_code)
             node = best
             path.append(node)
-        points = rollout(r, rng, weights) if r.end_reason is None else r.points()
+        points = rollout(r, rng, policy) if r.end_reason is None else r.points()
         for visited in path[1:]:
             visited.visits += 1
             mover_reward = rewards.get(visited.mover)
@@ -211,6 +196,7 @@ def _worker(
     tree: bool,
     plays_match: bool,
     belief: bool,
+    policy: str,
 ) -> Stats:
     deadline = None if seconds is None else time.perf_counter() + seconds
     knowledge = Knowledge(view)
@@ -219,7 +205,7 @@ def _worker(
     codes = [m.code for m in view.legal_moves]
     run = tree_search if tree else search
     reward = view_reward(view, plays_match)
-    return run(make_round, reward, codes, view.rules, rng, iterations, deadline)
+    return run(make_round, reward, codes, rollout_policy(view.rules, policy), rng, iterations, deadline)
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -260,6 +246,8 @@ class SearchBot(Bot):
     for the round's margin alone."""
     belief = False
     """Draw deals by how likely they make the opponents' plays (:mod:`chickenfoot.belief`), not uniformly."""
+    rollout = "heaviest"
+    """The rollout policy (:data:`chickenfoot.bots.policy.POLICIES`)."""
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None, workers: int = 1) -> None:
         super().__init__(seed, budget or Budget(iterations=DEFAULT_ITERATIONS))
@@ -283,10 +271,10 @@ class SearchBot(Bot):
                 seconds -= time.perf_counter() - started
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
-            return _worker(view, seeds[0], iterations, seconds, self.tree, self.plays_match, self.belief)
+            return _worker(view, seeds[0], iterations, seconds, self.tree, self.plays_match, self.belief, self.rollout)
         share = None if iterations is None else -(-iterations // self.workers)
         pool = _pool(self.workers)
-        args = (share, seconds, self.tree, self.plays_match, self.belief)
+        args = (share, seconds, self.tree, self.plays_match, self.belief, self.rollout)
         return merge([f.result() for f in [pool.submit(_worker, view, seed, *args) for seed in seeds]])
 
     def choose(self, view: SeatView, budget: Budget | None = None) -> Move:
@@ -300,6 +288,13 @@ class BeliefSearchBot(SearchBot):
 
     name = "ismcts-belief"
     belief = True
+
+
+class LearnedSearchBot(SearchBot):
+    """The same search with the learned rollout policy (:mod:`chickenfoot.bots.policy`)."""
+
+    name = "ismcts-learned"
+    rollout = "learned"
 
 
 class TreeSearchBot(SearchBot):
@@ -326,9 +321,15 @@ def cheat_choose(bot: CheaterBot, round_: Round, budget: Budget | None = None) -
     iterations, seconds = limits(budget or bot.budget)
     deadline = None if seconds is None else time.perf_counter() + seconds
     stats = search(
-        lambda _: round_.copy(), Reward(round_.to_move), list(codes), round_.rules, bot.rng, iterations, deadline
+        lambda _: round_.copy(),
+        Reward(round_.to_move),
+        list(codes),
+        rollout_policy(round_.rules, bot.rollout),
+        bot.rng,
+        iterations,
+        deadline,
     )
     return Move.from_code(best_move(stats))
 
 
-__all__ = ["BeliefSearchBot", "CheaterBot", "SearchBot", "TreeSearchBot", "cheat_choose", "rollout"]
+__all__ = ["BeliefSearchBot", "CheaterBot", "LearnedSearchBot", "SearchBot", "TreeSearchBot", "cheat_choose", "rollout"]
