@@ -10,8 +10,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings
 
 from chickenfoot import Round, core
 from chickenfoot.belief import TEMPERATURE, Belief
@@ -22,16 +21,11 @@ from chickenfoot.tiles import TILES, Tile, full_set
 from chickenfoot.view import SeatView
 
 from .helpers import build
-from .test_knowledge import RULES, position, violations
+from .test_knowledge import POSITIONS, RULES, position, violations
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    rules=st.sampled_from(RULES),
-    players=st.integers(2, 5),
-    seed=st.integers(0, 10_000),
-    plies=st.integers(0, 80),
-)
+@POSITIONS
 def test_pool_weights_are_probabilities_over_deals_that_agree_with_the_view(
     rules: object, players: int, seed: int, plies: int
 ) -> None:

@@ -54,13 +54,17 @@ def position(rules: Rules, players: int, seed: int, plies: int) -> Round:
     return r
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
+POSITIONS = given(
     rules=st.sampled_from(RULES),
     players=st.integers(2, 5),
     seed=st.integers(0, 10_000),
     plies=st.integers(0, 80),
 )
+"""A round some plies into play (:func:`position`), under each rule set, with 2 to 5 players."""
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@POSITIONS
 def test_sampled_deals_agree_with_the_view(rules: Rules, players: int, seed: int, plies: int) -> None:
     r = position(rules, players, seed, plies)
     if r.is_over():

@@ -27,9 +27,9 @@ from chickenfoot.server.table import Table
 log = logging.getLogger(__name__)
 
 MAX_EVENTS = 16
+"""Presence events kept for this process's connections while a recount is pending."""
 MAX_HEARD = 64
 """Announced actions kept while this table's catch-up is pending; beyond them the rest is read back."""
-"""Presence events kept for this process's connections while a recount is pending."""
 RETRY_SECONDS = 1.0
 """Pause before reading again what could not be read (storage or Redis unavailable)."""
 

@@ -394,6 +394,7 @@ class Table:
                     Said.of(Code.ERROR_STORE_DOWN),
                 )
             judged, now = self.version, datetime.now(UTC)
+            at = now.timestamp()
             refused: ProtocolError | None = None
             try:
                 await self.storage.append_action(self.code, judged + 1, canonical, now)
@@ -406,10 +407,10 @@ class Table:
                 raise ProtocolError("the move could not be stored; try again") from None
             else:
                 events = self._apply(canonical)
-                self.turn_started = now.timestamp()  # as stored: a restart resumes the same clock
+                self.turn_started = at  # as stored: a restart resumes the same clock
                 await self._publish(events)
                 # The stored action itself: the others apply it without reading it back.
-                await self._tell_others(action=[canonical, now.timestamp()])
+                await self._tell_others(action=[canonical, at])
         self.schedule()
         if refused is not None:
             raise refused
