@@ -17,7 +17,8 @@ acknowledged against the stored match records.
 (``--redis-url``) with nginx in front (deploy/nginx.conf.template); the players connect through
 nginx, and afterwards every table is read back from every process and compared (``diverged``:
 tables on which two processes disagree). The CPU used by each part (the servers, PostgreSQL,
-Redis, nginx, this load generator) is reported as percent of one core.
+Redis, nginx, this load generator) is reported as percent of one core, and the pauses of the
+garbage collections in the servers and in the load generator while measuring (``collector_pauses``).
 
     python benchmarks/load.py --tables 200 --seconds 60
     python benchmarks/load.py --processes 2 --tables 400 --seconds 30 --database-url postgresql+asyncpg://… --redis-url redis://…
@@ -49,6 +50,7 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from chickenfoot.server import collector
 from chickenfoot.server.clients import (
     Attack,
     HonestPlayer,
@@ -121,8 +123,9 @@ def summary(trips: list[float], elapsed: float) -> dict[str, Any]:
     }
 
 
-async def measured(measure: Measure, seconds: float, pids: list[int]) -> dict[str, Any]:
-    """The honest players' figures over the next ``seconds`` (``pids``: the servers')."""
+async def measured(measure: Measure, seconds: float, pids: list[int], gc_logs: Sequence[Path]) -> dict[str, Any]:
+    """The honest players' figures over the next ``seconds`` (``pids``: the servers'; ``gc_logs``:
+    where the servers' collections and this process's are logged, the load generator's last)."""
     measure.round_trips.clear()
     measure.errors.clear()
     measure.measuring = True
@@ -135,8 +138,13 @@ async def measured(measure: Measure, seconds: float, pids: list[int]) -> dict[st
         # A process that ended meanwhile (a database backend) reads as 0 after: it counts for nothing.
         return round(100 * sum(max(0.0, after[pid] - before[pid]) for pid in found) / elapsed)
 
-    started, before, own_cpu = time.perf_counter(), used(), time.process_time()
+    # This process does not collect while it measures: its pauses (tens of milliseconds with 1,600
+    # sockets open) would count as the servers' round trips. Its cyclic garbage waits for the end.
+    gc.disable()
+    started, before, own_cpu, since = time.perf_counter(), used(), time.process_time(), time.time()
     await asyncio.sleep(seconds)
+    until = time.time()
+    gc.enable()
     measure.measuring = False
     elapsed = time.perf_counter() - started
     after = used()
@@ -151,6 +159,11 @@ async def measured(measure: Measure, seconds: float, pids: list[int]) -> dict[st
     }
     if pids:
         figures["services_cpu_percent"] = {name: percent(parts[name]) for name in SERVICES}
+    if gc_logs:
+        figures["collector_pauses"] = {
+            "servers": collector.pauses(gc_logs[:-1], since, until),
+            "load_generator": collector.pauses(gc_logs[-1:], since, until),
+        }
     return figures
 
 
@@ -231,14 +244,14 @@ async def run(base: str, args: argparse.Namespace, server_pids: Sequence[int] = 
     result: dict[str, Any] = {"tables": args.tables, "sockets": 4 * args.tables}
     result["connecting"] = await connecting(players, started)
     await asyncio.sleep(args.warmup)
-    result["honest"] = await measured(measure, args.seconds, list(server_pids))
+    result["honest"] = await measured(measure, args.seconds, list(server_pids), args.gc_logs)
     if args.flooders or args.non_readers or args.storms:
         # Their own process: the hostile clients' work must not slow the honest ones' measurement here.
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
             codes = [table.code for table in tables]
             attacked = asyncio.get_running_loop().run_in_executor(pool, hostile, base, codes, args, args.seconds + 4)
             await asyncio.sleep(2)  # let them get going
-            result["with_hostile"] = await measured(measure, args.seconds, list(server_pids))
+            result["with_hostile"] = await measured(measure, args.seconds, list(server_pids), args.gc_logs)
             result["hostile"] = await attacked
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -317,22 +330,27 @@ def main() -> None:
         parser.error("--tables must be 1..2000 and --seconds 0..600")
     if args.processes > 1 and not (args.redis_url and (args.database_url or "").startswith("postgresql")):
         parser.error("several processes need --database-url postgresql+asyncpg://… and --redis-url redis://…")
-    args.backends = []
-    # The same collector settings as the server: a full collection in this process would show up
+    args.backends, args.gc_logs = [], []
+    # The same collector settings as the server: a long collection in this process would show up
     # as a slow round trip that the server did not cause.
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    collector.tune()
     if args.url:
         print(json.dumps(drive(run(args.url, args))))
         return
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         database_url = args.database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
+        # Each server's collections are logged, then this process's.
+        args.gc_logs = [Path(tmp) / f"gc-{n}.log" for n in range(max(args.processes, 1) + 1)]
+        stack.callback(collector.log_pauses(stack.enter_context(args.gc_logs[-1].open("w", buffering=1))))
         if args.processes:
             ports = [free_port() for _ in range(args.processes)]
             options = () if args.addresses else OPEN_LIMITS
             servers = [
-                stack.enter_context(served(p, database_url, redis_url=args.redis_url, options=options)) for p in ports
+                stack.enter_context(
+                    served(p, database_url, redis_url=args.redis_url, options=[*options, "--gc-log", str(log)])
+                )
+                for p, log in zip(ports, args.gc_logs[:-1], strict=True)
             ]
             stack.enter_context(proxied(port, ports, TEMPLATE))
             args.backends = [f"http://127.0.0.1:{p}" for p in ports] if args.processes > 1 else []
@@ -344,7 +362,8 @@ def main() -> None:
                 )
             )
         else:
-            server = stack.enter_context(served(port, database_url, options=() if args.addresses else OPEN_LIMITS))
+            options = [*(() if args.addresses else OPEN_LIMITS), "--gc-log", str(args.gc_logs[0])]
+            server = stack.enter_context(served(port, database_url, options=options))
             result = drive(run(f"http://127.0.0.1:{port}", args, [server.pid]))
     print(json.dumps(result))
 

@@ -187,6 +187,9 @@ def serve(
     sweep_seconds: Annotated[
         float, typer.Option(min=0.1, help="Seconds between two sweeps of idle and unplayed tables.")
     ] = 60.0,
+    gc_log: Annotated[
+        Path | None, typer.Option(help="Append each garbage collection's pause to this file (for tuning).")
+    ] = None,
 ) -> None:
     """Serve the browser game (lobby, tables, bots) and print its address."""
     from chickenfoot.server.hub import Expiry
@@ -213,6 +216,7 @@ def serve(
             review_budget=review_budget,
             addresses=addresses,
             expiry=Expiry(unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
+            gc_log=gc_log,
         )
     except ValueError as exc:
         fail(str(exc))

@@ -12,6 +12,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from chickenfoot.server.protocol import whole_log
+
 PRESENCE = ("connected", "disconnected")
 
 
@@ -64,6 +66,8 @@ class Recorder:
             await asyncio.sleep(0.1)
 
     async def _receive(self, ws: ClientConnection, message: dict[str, Any]) -> None:
+        if message["type"] == "state":
+            message["state"] = whole_log(message["state"], self.state or None)
         self.messages.append(message)
         if message["type"] != "state":
             if message["type"] == "error" and self.state:

@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 
 from chickenfoot import Match
 from chickenfoot.server.clients import CreatedTable, create_table
+from chickenfoot.server.protocol import whole_log
 from server.test_hidden_information import audit
 
 from .conftest import Fleet, RedisDaemon
@@ -198,6 +199,7 @@ class Watcher:
                 message = json.loads(text)
                 self.messages.append(message)
                 if message["type"] == "state":
+                    message["state"] = whole_log(message["state"], self.state or None)
                     self.state, self.version = message["state"], message["version"]
 
     async def send(self, message: dict[str, Any]) -> None:

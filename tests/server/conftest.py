@@ -17,6 +17,7 @@ from starlette.testclient import WebSocketTestSession
 from chickenfoot.server import Settings, create_app
 from chickenfoot.server.connection import ConnectionLimits
 from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.protocol import whole_log
 from chickenfoot.server.table import Timing
 
 DEFAULT_PG_URL = "postgresql+asyncpg://chickenfoot:chickenfoot@127.0.0.1:5432/chickenfoot_test"
@@ -118,9 +119,10 @@ class Player:
 
     def receive(self) -> dict[str, Any]:
         message = dict(self.ws.receive_json())
-        self.messages.append(message)
         if message["type"] == "state":
+            message["state"] = whole_log(message["state"], self.state or None)
             self.state, self.version = message["state"], message["version"]
+        self.messages.append(message)
         return message
 
     def until(self, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from chickenfoot.server.clients import create_table
 from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.server.protocol import whole_log
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -109,7 +110,7 @@ class Client:
         async for text in self.ws:
             message = json.loads(text)
             if message["type"] == "state":
-                self.version, self.state = message["version"], message["state"]
+                self.version, self.state = message["version"], whole_log(message["state"], self.state or None)
             await self.messages.put(message)
 
     async def until(self, kind: str, seconds: float = 20) -> dict[str, Any]:

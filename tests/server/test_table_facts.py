@@ -12,7 +12,15 @@ from fastapi.testclient import TestClient
 
 from chickenfoot import Match, Rules
 from chickenfoot.rules import MAX_PLAYERS
-from chickenfoot.server.protocol import LogCache, Presence, state_for, state_json
+from chickenfoot.server.protocol import (
+    LogCache,
+    Presence,
+    log_texts,
+    state_for,
+    state_json,
+    state_with_log,
+    whole_log,
+)
 from chickenfoot.server.table import Seat, Table, TableConfig
 
 from .conftest import INSTANT, create_table, seat_players, settle
@@ -71,12 +79,15 @@ def test_the_state_names_the_forced_move_the_server_then_makes(client: TestClien
     assert hub["forced"] is None  # the hub is placed by its holder
 
 
-def test_the_state_text_is_the_state_object_with_its_log_for_every_recipient_and_round() -> None:
-    """The server's STATE text (log entries encoded once, then joined) is exactly :func:`state_for`."""
+def test_each_state_text_continues_its_recipients_log_and_is_then_exactly_the_state_object() -> None:
+    """The server's STATE text carries only the log entries after those its recipient holds (log
+    entries encoded once, then joined); with the recipient's earlier entries it is exactly
+    :func:`state_for`, in every round and for every recipient."""
     presence = Presence(("Ann", None, None), ("human", "bot", "human"), (True,) * 3, (False,) * 3, (None, "hard", None))
     match, rng = Match(Rules(), 3, seed=5), random.Random(5)
     cache: LogCache = {}
-    checked = 0
+    held: dict[int | None, dict[str, Any]] = {}
+    checked = continued = 0
     while not match.is_over() and checked < 400:
         if match.round.is_over():
             match.next_round()
@@ -84,10 +95,26 @@ def test_the_state_text_is_the_state_object_with_its_log_for_every_recipient_and
             match.push(rng.choice(match.round.legal_moves()))
         for seat in (0, 1, 2, None):
             view = match.round.view(seat)
-            text = state_json("ABCDEF", "playing", match, view, presence, cache, open=False, free_seats=[])
-            assert json.loads(text) == state_for("ABCDEF", "playing", match, view, presence) | {
+            before = held.get(seat)
+            start = len(before["log"]) if before is not None and before["round"] == match.round_number else 0
+            body = state_json("ABCDEF", "playing", match, view, presence, open=False, free_seats=[])
+            sent = json.loads(state_with_log(body, log_texts(match.round_number, view, presence, cache), start))
+            assert sent["log_from"] == start
+            held[seat] = whole_log(sent, before)
+            assert held[seat] == state_for("ABCDEF", "playing", match, view, presence) | {
                 "open": False,
                 "free_seats": [],
             }
-            checked += 1
-    assert checked == 400 and cache  # the log entries were taken from the cache
+            checked, continued = checked + 1, continued + (start > 0)
+    assert checked == 400 and continued > 300 and cache  # most states continued a log; entries came from the cache
+
+
+def test_a_log_continued_without_its_beginning_is_refused() -> None:
+    with pytest.raises(ValueError, match="continues a log of 2 entries"):
+        whole_log({"log_from": 2, "log": [{"seat": 0}]}, None)
+    with pytest.raises(ValueError, match="continues a log of 2 entries"):
+        whole_log({"log_from": 2, "log": []}, {"log_from": 0, "log": [{"seat": 1}]})
+    assert whole_log({"log_from": 1, "log": [{"seat": 0}]}, {"log_from": 0, "log": [{"seat": 1}, {"seat": 2}]}) == {
+        "log_from": 0,
+        "log": [{"seat": 1}, {"seat": 0}],
+    }

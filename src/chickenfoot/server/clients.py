@@ -28,6 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from chickenfoot.server.launch import OPEN_LIMITS, served
+from chickenfoot.server.protocol import whole_log
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +138,7 @@ class HonestPlayer:
 
     async def _read(self, ws: ClientConnection) -> None:
         self._sent_at, self._sent_version = None, -1  # a new connection: what was sent before may be lost
+        previous: dict[str, Any] | None = None  # the last state on this connection: each continues its log
         async for text in ws:
             message = orjson.loads(text)
             self.measure.messages += 1
@@ -149,7 +151,8 @@ class HonestPlayer:
                     self._on_state(ws, self.version, self.state)
                 continue
             if message["type"] == "state":
-                self._on_state(ws, message["version"], message["state"])
+                self._on_state(ws, message["version"], whole_log(message["state"], previous))
+                previous = self.state
                 if self.over():
                     return
 

@@ -30,6 +30,7 @@ from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
     ChatMessage,
     ConnectQuery,
+    LogSent,
     MoveMessage,
     NameMessage,
     NextRoundMessage,
@@ -179,6 +180,8 @@ class Connection:
         self.chat_budget = TokenBucket(limits.chat_burst, limits.chat_per_second)
         self.farewell: tuple[int, ProtocolError] | None = None
         """The close code and the final error of a connection the server ends."""
+        self.log_sent: LogSent | None = None
+        """What this client was sent of the log: each state carries only the entries after it."""
 
     def on_change(self, message: Message) -> None:
         """A table broadcast: a new state, or a notice about the service."""
@@ -195,7 +198,8 @@ class Connection:
         unsubscribe = table.pubsub.subscribe(table.channel(), self.on_change)
         table.arrive(seat)
         # The first state is built now: it is the snapshot the protocol promises, with no later event merged in.
-        self.outbox.put(table.state_text(seat, table.events_since(since) or []))
+        first, self.log_sent = table.state_text(seat, table.events_since(since) or [])
+        self.outbox.put(first)
         if notice is not None:
             self.outbox.put(dumps(notice))
         sender = asyncio.create_task(self._send_all())
@@ -219,7 +223,10 @@ class Connection:
         with suppress(WebSocketDisconnect, RuntimeError, OSError):
             while True:
                 item = await self.outbox.get()
-                text = item if isinstance(item, str) else self.table.state_text(self.seat, item)
+                if isinstance(item, str):
+                    text = item
+                else:
+                    text, self.log_sent = self.table.state_text(self.seat, item, self.log_sent)
                 try:
                     async with asyncio.timeout(self.limits.send_timeout):
                         await self.websocket.send_text(text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import orjson
 from pydantic import (
@@ -265,15 +265,40 @@ def logged(
     return entries
 
 
-def state_json(
-    code: str, status: str, match: Match, view: SeatView, presence: Presence, log_cache: LogCache, **extra: Any
-) -> str:
-    """:func:`state_for` with ``extra`` fields, as JSON text; each log entry's text is taken from
-    ``log_cache``, so a long log costs a join per message, not its encoding."""
-    state = state_for(code, status, match, view, presence, log_cache, with_log=False) | extra
+class LogSent(NamedTuple):
+    """What one connection was last sent of the log: the round and how many of its entries."""
+
+    round: int
+    entries: int
+
+
+def state_json(code: str, status: str, match: Match, view: SeatView, presence: Presence, **extra: Any) -> str:
+    """:func:`state_for` without its log (``log_from`` and ``log``), with ``extra`` fields, as JSON text."""
+    return dumps(state_for(code, status, match, view, presence, with_log=False) | extra)
+
+
+def log_texts(round_number: int, view: SeatView, presence: Presence, log_cache: LogCache) -> list[str]:
+    """The log's entries for the recipient of ``view`` as JSON texts, each taken from ``log_cache``
+    once written: a long log costs a join per message, not its encoding."""
     names = seat_names(presence.names, presence.bots, DEFAULT)
-    log = ",".join(text for _, text in logged(match.round_number, view, names, log_cache))
-    return f'{dumps(state)[:-1]},"log":[{log}]}}'
+    return [text for _, text in logged(round_number, view, names, log_cache)]
+
+
+def state_with_log(body: str, entries: Sequence[str], start: int) -> str:
+    """The STATE text ``body`` (from :func:`state_json`) with the log's entries from ``start`` on:
+    the entries before it are those the recipient was sent already (``log_from``)."""
+    return f'{body[:-1]},"log_from":{start},"log":[{",".join(entries[start:])}]}}'
+
+
+def whole_log(state: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
+    """A received STATE with its whole log: the entries before its ``log_from`` are those of the
+    ``previous`` state received on the same connection. Raises ``ValueError`` without them."""
+    start = state.get("log_from", 0)
+    if start == 0:
+        return state
+    if previous is None or len(previous.get("log", ())) < start:
+        raise ValueError(f"the state continues a log of {start} entries that this connection was not sent")
+    return state | {"log_from": 0, "log": previous["log"][:start] + state["log"]}
 
 
 def state_for(
@@ -286,7 +311,8 @@ def state_for(
     *,
     with_log: bool = True,
 ) -> dict[str, Any]:
-    """The STATE object of docs/protocol.md for the recipient of ``view`` (without ``log`` unless ``with_log``)."""
+    """The STATE object of docs/protocol.md for the recipient of ``view``, its whole log included unless
+    not ``with_log``."""
     over = view.is_over
     match_over = None
     if match.is_over():
@@ -332,6 +358,7 @@ def state_for(
     if with_log:
         english_names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
         log_entries = logged(match.round_number, view, english_names, {} if log_cache is None else log_cache)
+        state["log_from"] = 0
         state["log"] = [fields for fields, _ in log_entries]
     return state
 

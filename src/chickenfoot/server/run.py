@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 
 import uvicorn
 
 from chickenfoot.review import DEFAULT_BUDGET
+from chickenfoot.server import collector
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.hub import Expiry
 from chickenfoot.server.limiter import AddressLimits
@@ -34,13 +35,15 @@ def run(
     review_budget: int = DEFAULT_BUDGET,
     addresses: AddressLimits | None = None,
     expiry: Expiry | None = None,
+    gc_log: Path | None = None,
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
     ``redis_url``: the Redis shared with the other processes serving the same database (none: this process is alone);
     ``allowed_origins``: pages of these origins may open tables besides the server's own;
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
-    ``review_budget``: sampled deals per move of the reviews of finished matches.
+    ``review_budget``: sampled deals per move of the reviews of finished matches;
+    ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`).
 
     Raises ``ValueError`` for a limit of ``addresses`` that is not in the ``limits`` notation (``60/minute``).
     """
@@ -63,10 +66,9 @@ def run(
         expiry=expiry or Expiry(),
     )
     app = create_app(settings)
-    # Every message makes many short-lived objects: collect the young generation less often, and
-    # keep the modules loaded at start-up out of every full collection (each one stalls all tables).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    collector.tune()
+    if gc_log is not None:
+        collector.log_pauses(gc_log.open("a", buffering=1))
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)

@@ -34,15 +34,18 @@ from chickenfoot.server.cluster import Cluster, local
 from chickenfoot.server.lease import LeaseKeeper
 from chickenfoot.server.protocol import (
     LogCache,
+    LogSent,
     Presence,
     ProtocolError,
     dumps,
     events_for,
+    log_texts,
     match_over_event,
     parse_move,
     raw_events,
     round_start_events,
     state_json,
+    state_with_log,
 )
 from chickenfoot.server.pubsub import PubSub, table_channel
 from chickenfoot.server.refusal import Refused
@@ -192,7 +195,7 @@ class Table:
         self._planned: tuple[int, str] | None = None
         self.closed = False
         self._grace: dict[int, asyncio.Task[None]] = {}
-        self._cache: dict[tuple[int, int, int | None], str] = {}
+        self._cache: dict[tuple[int, int, int | None], tuple[str, list[str]]] = {}
         self._presence_epoch = 0
         self._log_cache: LogCache = {}
         self._log_round = 0
@@ -275,25 +278,31 @@ class Table:
 
     # --- messages -----------------------------------------------------------------------------
 
-    def state_text(self, seat: int | None, events: list[dict[str, Any]]) -> str:
-        """The ``state`` message for ``seat``; the STATE itself is built once per version, presence and seat.
+    def state_text(
+        self, seat: int | None, events: list[dict[str, Any]], log_sent: LogSent | None = None
+    ) -> tuple[str, LogSent]:
+        """The ``state`` message for ``seat``, and what it leaves its recipient holding of the log.
 
-        Every connection of a seat (and every spectator) shares that text; only the events differ.
+        ``log_sent``: the log the recipient holds already (from the last state sent on its
+        connection); the message carries only the entries after it (``log_from``). The STATE
+        itself is built once per version, presence and seat: every connection of a seat (and
+        every spectator) shares it, and only the events and the log's start differ.
         """
         key = (self.version, self._presence_epoch, seat)
-        body = self._cache.get(key)
-        if body is None:
-            if self._log_round != self.match.round_number:
+        built = self._cache.get(key)
+        round_number = self.match.round_number
+        if built is None:
+            if self._log_round != round_number:
                 self._log_cache.clear()  # entries of past rounds are never shown again
-                self._log_round = self.match.round_number
+                self._log_round = round_number
             config = self.config
+            view, presence = self.match.round.view(seat), self.presence()
             body = state_json(
                 self.code,
                 self.status,
                 self.match,
-                self.match.round.view(seat),
-                self.presence(),
-                self._log_cache,
+                view,
+                presence,
                 open=config.open,
                 creator=config.creator,
                 public=config.public,
@@ -302,11 +311,20 @@ class Table:
                 turn_deadline=self.turn_deadline(),
                 free_seats=self.free_seats(),
             )
+            built = (body, log_texts(round_number, view, presence, self._log_cache))
             if len(self._cache) > 64:
                 self._cache.clear()
-            self._cache[key] = body
+            self._cache[key] = built
+        body, entries = built
+        start = 0
+        if log_sent is not None and log_sent.round == round_number and log_sent.entries <= len(entries):
+            start = log_sent.entries
         shown = dumps(events_for(events, seat))
-        return f'{{"type":"state","version":{self.version},"state":{body},"events":{shown}}}'
+        state = state_with_log(body, entries, start)
+        return (
+            f'{{"type":"state","version":{self.version},"state":{state},"events":{shown}}}',
+            LogSent(round_number, len(entries)),
+        )
 
     def events_since(self, since: int | None) -> list[dict[str, Any]] | None:
         """Events of every version after ``since``, or ``None`` when a full snapshot is needed."""

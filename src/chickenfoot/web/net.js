@@ -85,10 +85,14 @@ export class TableSocket {
     this.heard = Date.now();
     clearInterval(this.beat);
     this.beat = setInterval(() => this.listen(ws), 2000);
+    let log = []; // the round's log as this connection was sent it: each state carries what follows (log_from)
     ws.addEventListener("message", (e) => {
       this.heard = Date.now();
       const msg = JSON.parse(e.data);
       if (msg.type === "state") {
+        log = log.slice(0, msg.state.log_from ?? 0).concat(msg.state.log);
+        msg.state.log = log;
+        msg.state.log_from = 0;
         // Up again once the table's state is back, not merely the socket.
         if (this.retrying) {
           this.attempt = 0;
