@@ -7,7 +7,7 @@ Nothing here reads a hand or the boneyard directly: a seat's state comes from it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, NamedTuple
 
 import orjson
@@ -242,27 +242,36 @@ def events_for(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[
     return out
 
 
-LogCache = dict[tuple[int, int, str | None], tuple[dict[str, Any], str]]
-"""Log entries (and their JSON) by (round, step index, tile shown): each entry is written once, not once per message."""
+@dataclass(slots=True)
+class RecipientLog:
+    """One recipient's log entries of one round, as objects and as JSON texts: a round's log only grows."""
+
+    fields: list[dict[str, Any]] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+
+LogCache = dict[tuple[int, int | None], RecipientLog]
+"""Each recipient's log entries by (round, seat): a state encodes only the entries added since the last."""
 
 
 def logged(
     round_number: int, view: SeatView, names: Sequence[str], cache: LogCache
-) -> list[tuple[dict[str, Any], str]]:
-    """The log's entries for the recipient of ``view``, each with its JSON text."""
-    entries = []
-    for index, step in enumerate(view.history):
-        key = (round_number, index, str(step.drawn) if step.drawn is not None else None)
-        entry = cache.get(key)
-        if entry is None:
-            fields = {
-                "seat": step.seat,
-                "move": str(step.move),
-                "text": step.move.describe(names[step.seat], step.drawn),
-            } | step.move.said(step.seat, step.drawn).wire()
-            entry = cache[key] = (fields, dumps(fields))
-        entries.append(entry)
-    return entries
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The log's entries for the recipient of ``view``, and their JSON texts."""
+    log = cache.get((round_number, view.seat))
+    if log is None:
+        log = cache[round_number, view.seat] = RecipientLog()
+    history = view.history
+    for step in history[len(log.texts) :]:
+        fields = {
+            "seat": step.seat,
+            "move": str(step.move),
+            "text": step.move.describe(names[step.seat], step.drawn),
+        } | step.move.said(step.seat, step.drawn).wire()
+        log.fields.append(fields)
+        log.texts.append(dumps(fields))
+    count = len(history)
+    return log.fields[:count], log.texts[:count]
 
 
 class LogSent(NamedTuple):
@@ -281,7 +290,7 @@ def log_texts(round_number: int, view: SeatView, presence: Presence, log_cache: 
     """The log's entries for the recipient of ``view`` as JSON texts, each taken from ``log_cache``
     once written: a long log costs a join per message, not its encoding."""
     names = seat_names(presence.names, presence.bots, DEFAULT)
-    return [text for _, text in logged(round_number, view, names, log_cache)]
+    return logged(round_number, view, names, log_cache)[1]
 
 
 def state_with_log(body: str, entries: Sequence[str], start: int) -> str:
@@ -357,9 +366,8 @@ def state_for(
     }
     if with_log:
         english_names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
-        log_entries = logged(match.round_number, view, english_names, {} if log_cache is None else log_cache)
         state["log_from"] = 0
-        state["log"] = [fields for fields, _ in log_entries]
+        state["log"] = logged(match.round_number, view, english_names, {} if log_cache is None else log_cache)[0]
     return state
 
 
