@@ -5,8 +5,8 @@ the young generation's size, and for a full collection the whole heap (about 300
 server holding 400 tables, 0.3–0.5 s on the reference machine). Python's default (700, 10, 10)
 ran full collections every few seconds while a server's heap grew; the 50,000-object young
 generation used before paused 30–150 ms each time and its first middle collection 0.56 s. Small
-young and middle generations with rare full collections cost the same CPU in all, in pauses of
-1–2 ms (young) and about 10 ms (middle): ``benchmarks/load.py`` reports them.
+young and middle generations with rare full collections cost about the same CPU in all, in pauses of
+2–4 ms (young) and 10–25 ms (middle): ``benchmarks/load.py`` reports them.
 """
 
 from __future__ import annotations
