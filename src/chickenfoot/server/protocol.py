@@ -7,7 +7,7 @@ Nothing here reads a hand or the boneyard directly: a seat's state comes from it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NamedTuple
 
 import orjson
@@ -27,7 +27,7 @@ from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.round import Event
-from chickenfoot.view import SeatView
+from chickenfoot.view import PublicStep, SeatView
 
 MAX_MESSAGE_BYTES = 4096
 """A longer message is refused with an ``error`` (the connection stays open)."""
@@ -242,36 +242,18 @@ def events_for(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[
     return out
 
 
-@dataclass(slots=True)
-class RecipientLog:
-    """One recipient's log entries of one round, as objects and as JSON texts: a round's log only grows."""
-
-    fields: list[dict[str, Any]] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
-
-
-LogCache = dict[tuple[int, int | None], RecipientLog]
-"""Each recipient's log entries by (round, seat): a state encodes only the entries added since the last."""
+def log_entry(step: PublicStep, names: Sequence[str]) -> dict[str, Any]:
+    """One entry of the log: the step, its English ``text`` and its message (``code`` and parameters)."""
+    return {
+        "seat": step.seat,
+        "move": str(step.move),
+        "text": step.move.describe(names[step.seat], step.drawn),
+    } | step.move.said(step.seat, step.drawn).wire()
 
 
-def logged(
-    round_number: int, view: SeatView, names: Sequence[str], cache: LogCache
-) -> tuple[list[dict[str, Any]], list[str]]:
-    """The log's entries for the recipient of ``view``, and their JSON texts."""
-    log = cache.get((round_number, view.seat))
-    if log is None:
-        log = cache[round_number, view.seat] = RecipientLog()
-    history = view.history
-    for step in history[len(log.texts) :]:
-        fields = {
-            "seat": step.seat,
-            "move": str(step.move),
-            "text": step.move.describe(names[step.seat], step.drawn),
-        } | step.move.said(step.seat, step.drawn).wire()
-        log.fields.append(fields)
-        log.texts.append(dumps(fields))
-    count = len(history)
-    return log.fields[:count], log.texts[:count]
+LogCache = dict[tuple[int, int | None], list[str]]
+"""Each recipient's log entries as JSON texts, by (round, seat): a round's log only grows, so a
+state encodes only the entries added since the last."""
 
 
 class LogSent(NamedTuple):
@@ -287,10 +269,13 @@ def state_json(code: str, status: str, match: Match, view: SeatView, presence: P
 
 
 def log_texts(round_number: int, view: SeatView, presence: Presence, log_cache: LogCache) -> list[str]:
-    """The log's entries for the recipient of ``view`` as JSON texts, each taken from ``log_cache``
-    once written: a long log costs a join per message, not its encoding."""
-    names = seat_names(presence.names, presence.bots, DEFAULT)
-    return logged(round_number, view, names, log_cache)[1]
+    """The log's entries for the recipient of ``view`` as JSON texts; each is encoded once, into ``log_cache``."""
+    texts = log_cache.setdefault((round_number, view.seat), [])
+    history = view.history
+    if len(texts) < len(history):
+        names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
+        texts += [dumps(log_entry(step, names)) for step in history[len(texts) :]]
+    return texts[: len(history)]
 
 
 def state_with_log(body: str, entries: Sequence[str], start: int) -> str:
@@ -316,7 +301,6 @@ def state_for(
     match: Match,
     view: SeatView,
     presence: Presence,
-    log_cache: LogCache | None = None,
     *,
     with_log: bool = True,
 ) -> dict[str, Any]:
@@ -367,7 +351,7 @@ def state_for(
     if with_log:
         english_names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
         state["log_from"] = 0
-        state["log"] = logged(match.round_number, view, english_names, {} if log_cache is None else log_cache)[0]
+        state["log"] = [log_entry(step, english_names) for step in view.history]
     return state
 
 
