@@ -16,7 +16,9 @@ acknowledged against the stored match records.
 ``--processes N`` starts N servers over one PostgreSQL database (``--database-url``) and one Redis
 (``--redis-url``) with nginx in front (deploy/nginx.conf.template); the players connect through
 nginx, and afterwards every table is read back from every process and compared (``diverged``:
-tables on which two processes disagree). The CPU used by each part (the servers, PostgreSQL,
+tables on which two processes disagree). nginx routes each table's sockets to one process, as the
+template does; ``--round-robin`` spreads them over every process instead, to measure what that
+routing saves. The CPU used by each part (the servers, PostgreSQL,
 Redis, nginx, this load generator) is reported as percent of one core, and the pauses of the
 garbage collections in the servers and in the load generator while measuring (``collector_pauses``).
 
@@ -47,6 +49,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import redis.asyncio as redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -64,8 +67,12 @@ from chickenfoot.server.clients import (
     reconnect_storm,
 )
 from chickenfoot.server.launch import OPEN_LIMITS, free_port, proxied, served
+from chickenfoot.server.pubsub import table_channel
+from chickenfoot.server.redis_pubsub import PREFIX
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf.template"
+TABLE_ROUTING = "    hash $uri consistent;\n"
+"""The template's line that sends all sockets of one table to one process."""
 SERVICES = ("postgres", "redis-server", "nginx")
 T = TypeVar("T")
 CONNECT_SECONDS = 120.0
@@ -153,6 +160,7 @@ async def measured(measure: Measure, seconds: float, pids: list[int], gc_logs: S
         "errors": len(measure.errors),
         "error_kinds": dict(Counter(re.sub(r"\d+", "N", error) for error in measure.errors).most_common(3)),
         "server_cpu_percent": percent(parts["servers"]) if pids else None,
+        "each_server_cpu_percent": [percent([pid]) for pid in pids] if len(pids) > 1 else None,
         "clients_cpu_percent": round(100 * (time.process_time() - own_cpu) / elapsed),
         "server_rss_mib": [rss_mib(pid) for pid in pids] if len(pids) > 1 else rss_mib(pids[0] if pids else None),
         "load_average": os.getloadavg()[0],
@@ -245,6 +253,8 @@ async def run(base: str, args: argparse.Namespace, server_pids: Sequence[int] = 
     result["connecting"] = await connecting(players, started)
     await asyncio.sleep(args.warmup)
     result["honest"] = await measured(measure, args.seconds, list(server_pids), args.gc_logs)
+    if args.backends:
+        result["tables_held"] = await tables_held([table.code for table in tables], args.redis_url)
     if args.flooders or args.non_readers or args.storms:
         # Their own process: the hostile clients' work must not slow the honest ones' measurement here.
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -258,6 +268,14 @@ async def run(base: str, args: argparse.Namespace, server_pids: Sequence[int] = 
     if args.backends:
         result["diverged"] = await diverged([table.code for table in tables], args.backends)
     return result
+
+
+async def tables_held(codes: list[str], redis_url: str) -> dict[int, int]:
+    """How many of the tables are held by 0, 1, 2… processes (each holder subscribes to the table)."""
+    async with redis.Redis.from_url(redis_url) as client:
+        channels = [PREFIX + table_channel(code) for code in codes]
+        counts = await client.pubsub_numsub(*channels)
+    return dict(sorted(Counter(int(count) for _channel, count in counts).items()))
 
 
 async def diverged(codes: list[str], backends: Sequence[str]) -> dict[str, int]:
@@ -302,6 +320,18 @@ def drive(main: Coroutine[Any, Any, T]) -> T:
     return uvloop.run(main)
 
 
+def nginx_template(directory: Path, round_robin: bool) -> Path:
+    """deploy/nginx.conf.template, or a copy in ``directory`` whose table sockets go round robin."""
+    if not round_robin:
+        return TEMPLATE
+    text = TEMPLATE.read_text()
+    if TABLE_ROUTING not in text:
+        raise SystemExit(f"{TEMPLATE.name} no longer routes by table with {TABLE_ROUTING.strip()!r}")
+    copy = directory / "round-robin.conf.template"
+    copy.write_text(text.replace(TABLE_ROUTING, ""))
+    return copy
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (4 sockets each)")
@@ -323,6 +353,9 @@ def main() -> None:
     parser.add_argument("--chaos", action="store_true", help="SIGKILL and restart the server halfway; check storage")
     parser.add_argument("--database-url", help="the server's database (default: a temporary SQLite file)")
     parser.add_argument("--processes", type=int, default=0, help="server processes behind nginx (default: one, direct)")
+    parser.add_argument(
+        "--round-robin", action="store_true", help="with --processes: spread each table's sockets over the processes"
+    )
     parser.add_argument("--redis-url", help="the Redis shared by the processes (needed with --processes over 1)")
     parser.add_argument("--url", help="an already running server (default: start one)")
     args = parser.parse_args()
@@ -352,9 +385,10 @@ def main() -> None:
                 )
                 for p, log in zip(ports, args.gc_logs[:-1], strict=True)
             ]
-            stack.enter_context(proxied(port, ports, TEMPLATE))
+            stack.enter_context(proxied(port, ports, nginx_template(Path(tmp), args.round_robin)))
             args.backends = [f"http://127.0.0.1:{p}" for p in ports] if args.processes > 1 else []
             result = drive(run(f"http://127.0.0.1:{port}", args, [server.pid for server in servers]))
+            result["routing"] = "round robin" if args.round_robin else "by table"
         elif args.chaos:
             result = drive(
                 crash_and_resume(

@@ -185,8 +185,12 @@ def serve(
         float, typer.Option(min=1, help="Seconds before a table without a single move is deleted.")
     ] = 86_400.0,
     sweep_seconds: Annotated[
-        float, typer.Option(min=0.1, help="Seconds between two sweeps of idle and unplayed tables.")
+        float, typer.Option(min=0.1, help="Seconds between two sweeps of unplayed tables.")
     ] = 60.0,
+    idle_seconds: Annotated[
+        float,
+        typer.Option(min=0.1, help="Seconds a table nobody is connected to here stays in memory after its last use."),
+    ] = 10.0,
     gc_log: Annotated[
         Path | None, typer.Option(help="Append each garbage collection's pause to this file (for tuning).")
     ] = None,
@@ -215,7 +219,7 @@ def serve(
             access_log=access_log,
             review_budget=review_budget,
             addresses=addresses,
-            expiry=Expiry(unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
+            expiry=Expiry(idle_seconds=idle_seconds, unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
             gc_log=gc_log,
         )
     except ValueError as exc:

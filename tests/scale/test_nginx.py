@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from chickenfoot.server.launch import free_port, nginx_binary, proxied, served
+from chickenfoot.server.launch import OPEN_LIMITS, free_port, nginx_binary, proxied, served
 
 from .conftest import TEMPLATE, unavailable
 
@@ -59,7 +60,8 @@ def front(nginx: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fron
     database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('nginx') / 'games.db'}"
     backends, port = [free_port(), free_port()], free_port()
     with ExitStack() as stack:
-        processes = {backend: stack.enter_context(served(backend, database)) for backend in backends}
+        # Scripted clients from one address: the limits per address are out of the way.
+        processes = {b: stack.enter_context(served(b, database, options=OPEN_LIMITS)) for b in backends}
         directory = stack.enter_context(proxied(port, backends, TEMPLATE))
         yield Front(port, processes, directory)
 
@@ -71,30 +73,60 @@ def test_http_requests_pass_through_round_robin_to_every_server(front: Front) ->
     assert set(front.served_by(200)[-6:]) == set(front.backends)
 
 
-def test_table_sockets_pass_through_to_either_server(front: Front) -> None:
+def new_table(front: Front) -> tuple[str, str]:
+    """A table of a human and a bot: its code and the human's seat credential."""
     status, table = front.request("/api/tables", {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]})
     assert status == 201
-    token = table["token"]
-    for _ in range(2):  # round robin: one socket through each server
-        with connect(f"ws://127.0.0.1:{front.port}/ws/{table['code']}?token={token}", open_timeout=10) as ws:
-            first = json.loads(ws.recv(timeout=10))
-            assert first["type"] == "state" and first["state"]["code"] == table["code"]
-            ws.send(json.dumps({"type": "ping"}))
-            reply: dict[str, Any] = {}
-            while reply.get("type") != "pong":
-                reply = json.loads(ws.recv(timeout=10))
-    assert set(front.served_by(101)) == set(front.backends)
+    return table["code"], table["token"]
+
+
+def play_through(front: Front, code: str, token: str) -> int:
+    """Open the table's socket through nginx, read its state, ping; the server port that served it."""
+    logged = len(front.served_by(101))
+    with connect(f"ws://127.0.0.1:{front.port}/ws/{code}?token={token}", open_timeout=10) as ws:
+        first = json.loads(ws.recv(timeout=10))
+        assert first["type"] == "state" and first["state"]["code"] == code
+        ws.send(json.dumps({"type": "ping"}))
+        reply: dict[str, Any] = {}
+        while reply.get("type") != "pong":
+            reply = json.loads(ws.recv(timeout=10))
+    return wait_for_log(front, logged + 1)[-1]
+
+
+def wait_for_log(front: Front, sockets: int) -> list[int]:
+    """The servers of the logged sockets, once ``sockets`` are (nginx logs a socket when it closes)."""
+    for _ in range(100):
+        if len(served := front.served_by(101)) >= sockets:
+            return served
+        time.sleep(0.02)
+    raise AssertionError(f"nginx logged {len(front.served_by(101))} sockets, not {sockets}")
+
+
+def test_the_sockets_of_one_table_reach_one_server_and_tables_spread_over_all(front: Front) -> None:
+    code, token = new_table(front)
+    assert len({play_through(front, code, token) for _ in range(4)}) == 1
+    servers: set[int] = set()
+    for _ in range(40):  # each table's server is a hash of its code: both show up long before 40
+        servers.add(play_through(front, *new_table(front)))
+        if servers == set(front.backends):
+            break
+    assert servers == set(front.backends)
 
 
 def test_a_dead_server_is_skipped(front: Front) -> None:
     """Runs last: it kills one server for good, and nginx passes its requests to the other."""
     dead, alive = front.backends
+    tables = [new_table(front) for _ in range(40)]
+    homes = {table: play_through(front, *table) for table in tables}
     front.processes[dead].kill()
     front.processes[dead].wait()
     for _ in range(6):
         assert front.request("/api/presets")[0] == 200
     assert set(front.served_by(200)[-6:]) == {alive}
     assert [dead, alive] in front.tried(200)[-6:]  # tried, refused, passed on
+    orphaned = next(table for table, home in homes.items() if home == dead)
+    assert play_through(front, *orphaned) == alive  # its table's sockets now go to the other server
+    assert front.tried(101)[-1] == [dead, alive]
 
 
 def test_a_configuration_nginx_refuses_is_reported(nginx: str, tmp_path: Path) -> None:

@@ -57,6 +57,14 @@ def lease_holder(fleet: Fleet, code: str) -> int:
     return fleet.pid_port(int(value.decode().split()[0].split(".")[-2]))
 
 
+def socket_servers(fleet: Fleet, code: str) -> set[int]:
+    """The ports of the processes that hold sockets of the table (from the counts they share in Redis)."""
+    with redis.Redis.from_url(fleet.redis_url, decode_responses=True) as client:
+        counts = client.hgetall(f"chickenfoot:connections:{code}")
+    processes = {int(field.split(":")[0].split(".")[-2]) for field, count in counts.items() if int(count) > 0}
+    return {fleet.pid_port(pid) for pid in processes}
+
+
 def same_game(clients: list[Recorder], record: dict[str, Any]) -> None:
     """Every client saw the same events in the same order, at rising versions, ending at the stored record."""
     final = clients[0].version
@@ -238,6 +246,9 @@ def test_the_lease_holder_killed_mid_round_another_process_takes_over(fleet: Fle
         ]
         tasks = [asyncio.create_task(client.run()) for client in clients]
         await until(lambda: min(c.version for c in clients) >= 12, 60, "play under way")
+        # nginx routes all the table's sockets to one process; the others let the table go once
+        # idle, and the lease with it, so the holder becomes the process the players are on.
+        await until(lambda: settled(fleet, table.code), 20, "the lease with the players' process")
         holder = lease_holder(fleet, table.code)
         versions = max(c.version for c in clients)
         fleet.kill(holder)
@@ -256,6 +267,14 @@ def test_the_lease_holder_killed_mid_round_another_process_takes_over(fleet: Fle
     assert taken_over < 5 and resumed < 10, (taken_over, resumed)
     same_game(clients, record)
     assert sum(client.connections for client in clients) > len(clients)  # someone reconnected through nginx
+
+
+def settled(fleet: Fleet, code: str) -> bool:
+    """The table's lease is held by the one process its sockets are on."""
+    try:
+        return {lease_holder(fleet, code)} == socket_servers(fleet, code)
+    except (AssertionError, StopIteration):
+        return False
 
 
 def lease_holder_alive(fleet: Fleet, code: str) -> bool:

@@ -29,8 +29,10 @@ RECOVERED = "the game store is back: play on"
 class Expiry:
     """How long tables stay: in memory once nobody is connected, in storage when nobody ever played."""
 
-    idle_seconds: float = 300.0
-    """A table nobody is connected to leaves memory after this long (it is read back on demand)."""
+    idle_seconds: float = 10.0
+    """A table read here (a request, its creation) that nobody connects to here leaves memory this
+    long after its last use; it is read back on demand. Short, because a process that holds a table
+    follows all its moves: with several processes, a table stays only where its players are."""
     unjoined_seconds: float = 86_400.0
     """A table without a single move is deleted from storage this long after its creation."""
     sweep_seconds: float = 60.0
@@ -66,7 +68,9 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self._syncs: dict[str, TableSync] = {}
         """How each table follows the other processes (none when this process is alone)."""
-        self._idle_since: dict[str, float] = {}
+        self._used: dict[str, float] = {}
+        """When each table nobody is connected to here was last read."""
+        self._lingering: dict[str, asyncio.TimerHandle] = {}
         self._closing: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
@@ -78,6 +82,7 @@ class Hub:
         if not (code.isascii() and code.isalnum() and len(code) <= 16):
             return None  # no table was ever given such a code (and storage need not see it)
         if code in self.tables:
+            self._linger(self.tables[code])
             return self.tables[code]
         async with self._lock:
             if code not in self.tables:
@@ -106,16 +111,35 @@ class Hub:
 
     def _add(self, table: Table) -> None:
         self.tables[table.code] = table
-        self._idle_since[table.code] = time.monotonic()
         if not self.cluster.alone:
             self._syncs[table.code] = sync = TableSync(table, self.cluster)
             sync.start()
         table.schedule()
+        self._linger(table)
+
+    def _linger(self, table: Table) -> None:
+        """``table`` was used: release it ``idle_seconds`` from now unless someone connects here."""
+        self._used[table.code] = time.monotonic()
+        if table.code not in self._lingering:
+            self._wait_idle(table, self.expiry.idle_seconds)
+
+    def _wait_idle(self, table: Table, seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        self._lingering[table.code] = loop.call_later(seconds, self._idle_check, table)
+
+    def _idle_check(self, table: Table) -> None:
+        self._lingering.pop(table.code, None)
+        if self.tables.get(table.code) is not table or table.watched_here():
+            return  # released already, or in use: its last connection releases it
+        unused = time.monotonic() - self._used[table.code]
+        if unused < self.expiry.idle_seconds:
+            self._wait_idle(table, self.expiry.idle_seconds - unused)
+        else:
+            self.release(table)
 
     def left(self, table: Table) -> None:
         """A connection of ``table`` ended: release it if it was this process's last one."""
         if not table.watched_here():
-            self._idle_since[table.code] = time.monotonic()
             self.release(table)
 
     def release(self, table: Table) -> None:
@@ -124,7 +148,9 @@ class Hub:
             return
         table.closed = True  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
-        self._idle_since.pop(table.code, None)
+        self._used.pop(table.code, None)
+        if (waiting := self._lingering.pop(table.code, None)) is not None:
+            waiting.cancel()
         self._closing[table.code] = asyncio.create_task(self._close(table))
 
     async def _close(self, table: Table) -> None:
@@ -152,12 +178,7 @@ class Hub:
                 log.exception("sweeping tables failed")
 
     async def sweep(self) -> int:
-        """Release tables idle too long, delete from storage those nobody played; returns the deletions."""
-        now = time.monotonic()
-        for code, since in list(self._idle_since.items()):
-            table = self.tables.get(code)
-            if table is not None and not table.watched_here() and now - since >= self.expiry.idle_seconds:
-                self.release(table)
+        """Delete from storage the tables nobody played; returns the deletions."""
         if not self.storage.available:
             return 0
         cutoff = datetime.now(UTC) - timedelta(seconds=self.expiry.unjoined_seconds)

@@ -6,6 +6,7 @@ Nothing here reads a hand or the boneyard directly: a seat's state comes from it
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NamedTuple
@@ -27,6 +28,7 @@ from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.round import Event
+from chickenfoot.rules import Rules
 from chickenfoot.view import PublicStep, SeatView
 
 MAX_MESSAGE_BYTES = 4096
@@ -242,6 +244,23 @@ def events_for(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[
     return out
 
 
+def log_names(presence: Presence) -> tuple[str, ...]:
+    """The seats' names in the log's English ``text``."""
+    return _english_names(presence.names, presence.bots)
+
+
+@functools.lru_cache(maxsize=1024)
+def _english_names(names: tuple[str | None, ...], bots: tuple[str | None, ...]) -> tuple[str, ...]:
+    # Every new log entry of every seat names the seats: the same few names, rendered once.
+    return tuple(seat_names(names, bots, DEFAULT))
+
+
+@functools.lru_cache(maxsize=64)
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()``, built once per rule set: every STATE carries it (callers copy it)."""
+    return rules.to_dict()
+
+
 def log_entry(step: PublicStep, names: Sequence[str]) -> dict[str, Any]:
     """One entry of the log: the step, its English ``text`` and its message (``code`` and parameters)."""
     return {
@@ -273,7 +292,7 @@ def log_texts(round_number: int, view: SeatView, presence: Presence, log_cache: 
     texts = log_cache.setdefault((round_number, view.seat), [])
     history = view.history
     if len(texts) < len(history):
-        names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
+        names = log_names(presence)
         texts += [dumps(log_entry(step, names)) for step in history[len(texts) :]]
     return texts[: len(history)]
 
@@ -320,7 +339,7 @@ def state_for(
         "bots": list(presence.bots),
         "connected": list(presence.connected),
         "covered": list(presence.covered),
-        "rules": match.rules.to_dict(),
+        "rules": dict(rules_dict(match.rules)),
         "round": match.round_number,
         "rounds": match.rules.round_count,
         "start_double": view.start_double,
@@ -349,9 +368,9 @@ def state_for(
         "match_over": match_over,
     }
     if with_log:
-        english_names = seat_names(presence.names, presence.bots, DEFAULT)  # for the log's English ``text``
+        names = log_names(presence)
         state["log_from"] = 0
-        state["log"] = [log_entry(step, english_names) for step in view.history]
+        state["log"] = [log_entry(step, names) for step in view.history]
     return state
 
 

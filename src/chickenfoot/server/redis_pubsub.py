@@ -33,6 +33,9 @@ from chickenfoot.server.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 
+PREFIX = "chickenfoot:"
+"""What the channels' names start with in Redis."""
+
 POLL_SECONDS = 0.05
 """How long the reader waits for a message before it applies new (un)subscriptions."""
 HEALTH_CHECK_SECONDS = 5
@@ -48,7 +51,7 @@ class _Subscription:
 class RedisPubSub:
     """Channels shared by every process connected to one Redis (names get ``prefix`` in front)."""
 
-    def __init__(self, url: str, *, prefix: str = "chickenfoot:", backoff_cap: float = 2.0) -> None:
+    def __init__(self, url: str, *, prefix: str = PREFIX, backoff_cap: float = 2.0) -> None:
         self.prefix = prefix
         self._publisher = client(
             url, retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=backoff_cap), 4), socket_timeout=5
