@@ -195,3 +195,32 @@ def test_leases_asked_together_go_in_one_script_call_each_with_its_own_answer(re
             await second.close()
 
     asyncio.run(scenario())
+
+
+def test_keepers_started_apart_renew_together_on_the_process_beat(redis_url: str, prefix: str) -> None:
+    async def scenario() -> list[int]:
+        leases = RedisLeases(redis_url, ttl=0.6, prefix=prefix)  # a renewal every 0.2 s
+        calls: list[int] = []
+        script = leases._renew.script
+
+        async def counted(keys: list[str], args: list[str | int]) -> Any:
+            calls.append(len(keys))
+            return await script(keys=keys, args=args)
+
+        leases._renew.script = counted  # type: ignore[assignment]
+        keepers = [LeaseKeeper(leases, f"table:beat{i}", lambda hold: None) for i in range(20)]
+        tasks = []
+        for keeper in keepers:  # started 13 ms apart: over more than one beat
+            tasks.append(asyncio.create_task(keeper.run()))
+            await asyncio.sleep(0.013)
+        await asyncio.sleep(0.25)  # the first beat after the last start
+        calls.clear()
+        await asyncio.sleep(1.0)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await leases.close()
+        return calls
+
+    calls = asyncio.run(scenario())
+    assert len(calls) >= 4 and all(keys == 20 for keys in calls), calls  # one call a beat, every lease in it

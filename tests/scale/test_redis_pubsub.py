@@ -156,3 +156,35 @@ def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) 
     assert caught == ["1", "2", "3"]
     assert first == [1, 2]
     assert second == [2, 3, 5]  # 4 was published while nobody listened: caught up from storage instead
+
+
+def test_messages_published_together_go_in_one_round_trip_in_their_order(redis_url: str, prefix: str) -> None:
+    async def scenario() -> tuple[list[tuple[str, int]], int]:
+        pubsub = RedisPubSub(redis_url, prefix=prefix)
+        received: list[tuple[str, int]] = []
+        live = asyncio.Event()
+
+        def heard(channel: str) -> Callable[[Message], None]:
+            return lambda message: received.append((channel, message["version"]))
+
+        for channel in ("a", "b"):
+            pubsub.subscribe(channel, heard(channel), live.set)
+        await asyncio.wait_for(live.wait(), 10)
+        await asyncio.sleep(0.2)  # both channels live
+        pipelines = 0
+        pipeline = pubsub._publisher.pipeline
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal pipelines
+            pipelines += 1
+            return pipeline(*args, **kwargs)
+
+        pubsub._publisher.pipeline = counted  # type: ignore[method-assign]
+        await asyncio.gather(*(pubsub.publish("ab"[v % 2], {"version": v}) for v in range(100)))
+        await until(lambda: len(received) == 100)
+        await pubsub.close()
+        return received, pipelines
+
+    received, pipelines = asyncio.run(scenario())
+    assert received == [("ab"[v % 2], v) for v in range(100)]
+    assert pipelines == 1

@@ -184,7 +184,7 @@ class RedisLeases:
 class Batched:
     """The calls of one lease script asked in the same turn of the event loop, sent as one script call.
 
-    A process's tables renew (or try to take) their leases every second, mostly together: one call
+    A process's tables renew (or try to take) their leases every second, together: one call
     each would take one pooled Redis connection each, and under load hundreds of them ran the pool
     dry and lost leases that were still theirs. A batch costs one connection and one round trip.
     """
@@ -256,7 +256,9 @@ class LeaseKeeper:
             while True:
                 await self._step()
                 stop_if_cancelled()
-                await asyncio.sleep(interval)
+                # On the process's common beat: every keeper wakes in the same turn of the event
+                # loop, so all the process's renewals go out as one script call (see Batched).
+                await asyncio.sleep(interval - time.monotonic() % interval)
         finally:
             await self._give_up()
 

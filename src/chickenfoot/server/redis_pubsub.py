@@ -69,12 +69,33 @@ class RedisPubSub:
         """Channels were added or dropped since the reader last subscribed."""
         self.reconnections = 0
         """Times the subscription connection was lost and made again."""
+        self._outgoing: list[tuple[str, bytes, asyncio.Future[None]]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     async def publish(self, channel: str, message: Message) -> None:
-        try:
-            await self._publisher.publish(self.prefix + channel, orjson.dumps(message))
-        except RedisError as exc:
-            log.warning("message on %s not published (%s); subscribers catch up from storage", channel, exc)
+        """Send ``message`` once the messages published before it are sent (their order is kept)."""
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outgoing.append((self.prefix + channel, orjson.dumps(message), sent))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send())
+        await sent
+
+    async def _send(self) -> None:
+        """Send what is waiting, one pipeline at a time: the messages of many tables published in
+        the same turn of the event loop cost one write and one round trip, not one each."""
+        while self._outgoing:
+            batch, self._outgoing = self._outgoing, []
+            try:
+                async with self._publisher.pipeline(transaction=False) as pipe:
+                    for channel, data, _ in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except RedisError as exc:
+                log.warning("%d messages not published (%s); subscribers catch up from storage", len(batch), exc)
+            finally:
+                for _, _, sent in batch:
+                    if not sent.done():  # its publisher may have been cancelled meanwhile
+                        sent.set_result(None)
 
     def subscribe(self, channel: str, callback: Subscriber, catch_up: CatchUp | None = None) -> Unsubscribe:
         subscription = _Subscription(callback, catch_up)
@@ -100,6 +121,8 @@ class RedisPubSub:
         if self._reader is not None:
             self._reader.cancel()
             await asyncio.gather(self._reader, return_exceptions=True)
+        if self._sender is not None:
+            await asyncio.gather(self._sender, return_exceptions=True)  # what was published is sent
         await self._publisher.aclose()
         await self._subscriber.aclose()
 
