@@ -54,15 +54,19 @@ def lease_holder(fleet: Fleet, code: str) -> int:
     with redis.Redis.from_url(fleet.redis_url) as client:
         value = client.get(f"chickenfoot:lease:table:{code}")
     assert value is not None, "nobody holds the table's lease"
-    return fleet.pid_port(int(value.decode().split()[0].split(".")[-2]))
+    return process_port(fleet, value.decode().split()[0])
+
+
+def process_port(fleet: Fleet, process: str) -> int:
+    """The port of the server named ``process`` in Redis (``host.pid.random``)."""
+    return fleet.pid_port(int(process.split(".")[-2]))
 
 
 def socket_servers(fleet: Fleet, code: str) -> set[int]:
     """The ports of the processes that hold sockets of the table (from the counts they share in Redis)."""
     with redis.Redis.from_url(fleet.redis_url, decode_responses=True) as client:
         counts = client.hgetall(f"chickenfoot:connections:{code}")
-    processes = {int(field.split(":")[0].split(".")[-2]) for field, count in counts.items() if int(count) > 0}
-    return {fleet.pid_port(pid) for pid in processes}
+    return {process_port(fleet, field.split(":")[0]) for field, count in counts.items() if int(count) > 0}
 
 
 def same_game(clients: list[Recorder], record: dict[str, Any]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -68,9 +67,8 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self._syncs: dict[str, TableSync] = {}
         """How each table follows the other processes (none when this process is alone)."""
-        self._used: dict[str, float] = {}
-        """When each table nobody is connected to here was last read."""
         self._lingering: dict[str, asyncio.TimerHandle] = {}
+        """Each table's release, due ``idle_seconds`` after its last use unless someone is connected here."""
         self._closing: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
@@ -118,24 +116,12 @@ class Hub:
         self._linger(table)
 
     def _linger(self, table: Table) -> None:
-        """``table`` was used: release it ``idle_seconds`` from now unless someone connects here."""
-        self._used[table.code] = time.monotonic()
-        if table.code not in self._lingering:
-            self._wait_idle(table, self.expiry.idle_seconds)
-
-    def _wait_idle(self, table: Table, seconds: float) -> None:
+        """``table`` was used: release it ``idle_seconds`` from now unless someone is connected here
+        then (a table in use is released by its last connection: :meth:`left`)."""
+        if (due := self._lingering.pop(table.code, None)) is not None:
+            due.cancel()
         loop = asyncio.get_running_loop()
-        self._lingering[table.code] = loop.call_later(seconds, self._idle_check, table)
-
-    def _idle_check(self, table: Table) -> None:
-        self._lingering.pop(table.code, None)
-        if self.tables.get(table.code) is not table or table.watched_here():
-            return  # released already, or in use: its last connection releases it
-        unused = time.monotonic() - self._used[table.code]
-        if unused < self.expiry.idle_seconds:
-            self._wait_idle(table, self.expiry.idle_seconds - unused)
-        else:
-            self.release(table)
+        self._lingering[table.code] = loop.call_later(self.expiry.idle_seconds, self.release, table)
 
     def left(self, table: Table) -> None:
         """A connection of ``table`` ended: release it if it was this process's last one."""
@@ -148,9 +134,8 @@ class Hub:
             return
         table.closed = True  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
-        self._used.pop(table.code, None)
-        if (waiting := self._lingering.pop(table.code, None)) is not None:
-            waiting.cancel()
+        if (due := self._lingering.pop(table.code, None)) is not None:
+            due.cancel()
         self._closing[table.code] = asyncio.create_task(self._close(table))
 
     async def _close(self, table: Table) -> None:
