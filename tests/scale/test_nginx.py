@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from chickenfoot.server.launch import OPEN_LIMITS, free_port, nginx_binary, proxied, served
 
@@ -81,9 +82,11 @@ def new_table(front: Front) -> tuple[str, str]:
 
 
 def play_through(front: Front, code: str, token: str) -> int:
-    """Open the table's socket through nginx, read its state, ping; the server port that served it."""
+    """Open the table's socket through nginx as the page would (from its own origin), read its
+    state, ping; the server port that served it."""
     logged = len(front.served_by(101))
-    with connect(f"ws://127.0.0.1:{front.port}/ws/{code}?token={token}", open_timeout=10) as ws:
+    page = Origin(f"http://127.0.0.1:{front.port}")  # a port besides 80: the servers must see it in Host
+    with connect(f"ws://127.0.0.1:{front.port}/ws/{code}?token={token}", origin=page, open_timeout=10) as ws:
         first = json.loads(ws.recv(timeout=10))
         assert first["type"] == "state" and first["state"]["code"] == code
         ws.send(json.dumps({"type": "ping"}))
@@ -169,5 +172,6 @@ def test_nginx_sets_the_client_address_and_passes_upgrades_on(nginx: str) -> Non
     finally:
         echo.shutdown()
     assert plain["x-forwarded-for"] == "127.0.0.1"  # the client's own address, not what it claimed
+    assert plain["host"] == upgrade["host"] == f"127.0.0.1:{port}"  # the port kept: the origin check needs it
     assert "upgrade" not in plain and "connection" not in plain  # kept-alive upstream connection
     assert upgrade["upgrade"] == "websocket" and upgrade["connection"] == "upgrade"
