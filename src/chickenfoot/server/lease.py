@@ -232,6 +232,15 @@ class Batched:
                 answer.set_exception(error)
 
 
+def until_beat(interval: float) -> float:
+    """Seconds to the process's next beat (the multiples of ``interval`` on its clock) at least half an
+    interval away. Every keeper that waits for it wakes in the same turn of the event loop, so all the
+    process's renewals go out as one script call (:class:`Batched`); the half interval keeps a keeper
+    woken a hair before its beat from taking the same beat again, alone."""
+    now = time.monotonic()
+    return (math.floor(now / interval + 0.5) + 1) * interval - now
+
+
 class LeaseKeeper:
     """Holds one lease whenever it can: tries to take it, renews it, and says when it is won or lost.
 
@@ -256,9 +265,7 @@ class LeaseKeeper:
             while True:
                 await self._step()
                 stop_if_cancelled()
-                # On the process's common beat: every keeper wakes in the same turn of the event
-                # loop, so all the process's renewals go out as one script call (see Batched).
-                await asyncio.sleep(interval - time.monotonic() % interval)
+                await asyncio.sleep(until_beat(interval))
         finally:
             await self._give_up()
 
