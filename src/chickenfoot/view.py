@@ -8,14 +8,15 @@ be reached through it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from chickenfoot.errors import PositionError
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
 from chickenfoot.round import EndReason, PublicStep, Round
 
-__all__ = ["MatchStanding", "PublicStep", "SeatView", "public_history", "view"]
+__all__ = ["MatchStanding", "PublicStep", "SeatView", "public_history", "seated", "view"]
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import TILES, Tile
 
@@ -120,7 +121,10 @@ class SeatView:
 
 def public_history(round_: Round, seat: int | None) -> tuple[PublicStep, ...]:
     """The round's moves as ``seat`` saw them, with the open numbers before each move."""
-    return tuple(own if step.seat == seat else step for _, step, own in round_.public_steps())
+    steps = round_.public_steps()
+    if seat is None:
+        return tuple([step for _, step, _ in steps])
+    return tuple([own if step.seat == seat else step for _, step, own in steps])
 
 
 def view(round_: Round, seat: int | None) -> SeatView:
@@ -128,24 +132,39 @@ def view(round_: Round, seat: int | None) -> SeatView:
     if seat is not None and not 0 <= seat < round_.players:
         raise ValueError(f"no seat {seat} in a {round_.players}-player round")
     over = round_.is_over()
-    mine = seat is not None and seat == round_.to_move and not over
     return SeatView(
-        seat=seat,
         rules=round_.rules,
         players=round_.players,
         start_double=round_.start_double,
-        hand=tuple(round_.hand(seat)) if seat is not None else (),
         layout=tuple(round_.placed()),
         open_ends=tuple((TILES[t], n) for t, n in round_.layout.open_ends()),
         phase=round_.phase,
         boneyard_size=round_.boneyard_size,
         hand_sizes=tuple(hand.bit_count() for hand in round_.hands),
         to_move=round_.to_move,
-        drawn=round_.drawn_tile if mine else None,
-        legal_moves=tuple(round_.legal_moves()) if mine else (),
-        forced=round_.forced_move() if mine else None,
-        history=public_history(round_, seat),
         end_reason=round_.end_reason,
         points=tuple(round_.points()) if over else None,
         revealed_hands=tuple(tuple(round_.hand(s)) for s in range(round_.players)) if over else None,
+        **_own(round_, seat),
     )
+
+
+def seated(public: SeatView, round_: Round, seat: int) -> SeatView:
+    """``public``, a spectator's view of ``round_`` as it is now, as ``seat`` sees it (``view(round_,
+    seat)``): every seat's view shares the spectator's other fields, so a server builds them once
+    for all its recipients."""
+    return replace(public, **_own(round_, seat))
+
+
+def _own(round_: Round, seat: int | None) -> dict[str, Any]:
+    """The fields of a view that are the seat's own: its hand, its moves when it is to move, and
+    its own draws in the history."""
+    mine = seat is not None and seat == round_.to_move and not round_.is_over()
+    return {
+        "seat": seat,
+        "hand": tuple(round_.hand(seat)) if seat is not None else (),
+        "drawn": round_.drawn_tile if mine else None,
+        "legal_moves": tuple(round_.legal_moves()) if mine else (),
+        "forced": round_.forced_move() if mine else None,
+        "history": public_history(round_, seat),
+    }

@@ -16,8 +16,9 @@ from chickenfoot.server.protocol import (
     LogCache,
     Presence,
     log_texts,
+    public_json,
+    seat_json,
     state_for,
-    state_json,
     state_with_log,
     whole_log,
 )
@@ -80,9 +81,10 @@ def test_the_state_names_the_forced_move_the_server_then_makes(client: TestClien
 
 
 def test_each_state_text_continues_its_recipients_log_and_is_then_exactly_the_state_object() -> None:
-    """The server's STATE text carries only the log entries after those its recipient holds (log
-    entries encoded once, then joined); with the recipient's earlier entries it is exactly
-    :func:`state_for`, in every round and for every recipient."""
+    """The server's STATE text is the shared fields, built once from a spectator's view, the
+    recipient's own fields, and only the log entries after those the recipient holds (entries
+    encoded once, then joined); with the recipient's earlier entries it is exactly
+    :func:`state_for` of the recipient's own view, in every round and for every recipient."""
     presence = Presence(("Ann", None, None), ("human", "bot", "human"), (True,) * 3, (False,) * 3, (None, "hard", None))
     match, rng = Match(Rules(), 3, seed=5), random.Random(5)
     cache: LogCache = {}
@@ -93,12 +95,13 @@ def test_each_state_text_continues_its_recipients_log_and_is_then_exactly_the_st
             match.next_round()
         else:
             match.push(rng.choice(match.round.legal_moves()))
+        shared = public_json("ABCDEF", "playing", match, match.round.view(None), presence, open=False, free_seats=[])
         for seat in (0, 1, 2, None):
             view = match.round.view(seat)
             before = held.get(seat)
             start = len(before["log"]) if before is not None and before["round"] == match.round_number else 0
-            body = state_json("ABCDEF", "playing", match, view, presence, open=False, free_seats=[])
-            sent = json.loads(state_with_log(body, log_texts(match.round_number, view, presence, cache), start))
+            entries = log_texts(match.round_number, view, presence, cache)
+            sent = json.loads(state_with_log(shared, seat_json(view), entries, start))
             assert sent["log_from"] == start
             held[seat] = whole_log(sent, before)
             assert held[seat] == state_for("ABCDEF", "playing", match, view, presence) | {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal, NamedTuple
 
 import orjson
@@ -271,8 +271,9 @@ def log_entry(step: PublicStep, names: Sequence[str]) -> dict[str, Any]:
 
 
 LogCache = dict[tuple[int, int | None], list[str]]
-"""Each recipient's log entries as JSON texts, by (round, seat): a round's log only grows, so a
-state encodes only the entries added since the last."""
+"""The log's entries as JSON texts, by (round, seat): the entries every seat sees alike under
+``None`` (a spectator's), encoded once for all; each seat's list reuses them and encodes only its
+own draws again. A round's log only grows, so a state encodes only the entries added since the last."""
 
 
 class LogSent(NamedTuple):
@@ -282,25 +283,49 @@ class LogSent(NamedTuple):
     entries: int
 
 
-def state_json(code: str, status: str, match: Match, view: SeatView, presence: Presence, **extra: Any) -> str:
-    """:func:`state_for` without its log (``log_from`` and ``log``), with ``extra`` fields, as JSON text."""
-    return dumps(state_for(code, status, match, view, presence, with_log=False) | extra)
+def public_json(code: str, status: str, match: Match, view: SeatView, presence: Presence, **extra: Any) -> str:
+    """:func:`public_state` with ``extra`` fields, as JSON text: the part of a STATE every recipient shares."""
+    return dumps(public_state(code, status, match, view, presence) | extra)
+
+
+def seat_json(view: SeatView) -> str:
+    """:func:`seat_state` as JSON text."""
+    return dumps(seat_state(view))
 
 
 def log_texts(round_number: int, view: SeatView, presence: Presence, log_cache: LogCache) -> list[str]:
     """The log's entries for the recipient of ``view`` as JSON texts; each is encoded once, into ``log_cache``."""
-    texts = log_cache.setdefault((round_number, view.seat), [])
     history = view.history
+    shared = log_cache.setdefault((round_number, None), [])
+    if len(shared) < len(history):
+        names = log_names(presence)
+        shared += [dumps(log_entry(_as_others_saw(step), names)) for step in history[len(shared) :]]
+    if view.seat is None:
+        return _first(shared, len(history))
+    texts = log_cache.setdefault((round_number, view.seat), [])
     if len(texts) < len(history):
         names = log_names(presence)
-        texts += [dumps(log_entry(step, names)) for step in history[len(texts) :]]
-    return texts[: len(history)]
+        texts += [
+            shared[index] if step.drawn is None else dumps(log_entry(step, names))
+            for index, step in enumerate(history[len(texts) :], len(texts))
+        ]
+    return _first(texts, len(history))
 
 
-def state_with_log(body: str, entries: Sequence[str], start: int) -> str:
-    """The STATE text ``body`` (from :func:`state_json`) with the log's entries from ``start`` on:
+def _first(texts: list[str], count: int) -> list[str]:
+    # A round's history only grows in a server, so the cached list is nearly always the whole of it.
+    return texts if len(texts) == count else texts[:count]
+
+
+def _as_others_saw(step: PublicStep) -> PublicStep:
+    return step if step.drawn is None else replace(step, drawn=None)
+
+
+def state_with_log(public: str, seat: str, entries: Sequence[str], start: int) -> str:
+    """The STATE text of the recipient whose own fields are ``seat`` (from :func:`seat_json`), with
+    the shared fields ``public`` (from :func:`public_json`) and the log's entries from ``start`` on:
     the entries before it are those the recipient was sent already (``log_from``)."""
-    return f'{body[:-1]},"log_from":{start},"log":[{",".join(entries[start:])}]}}'
+    return f'{public[:-1]},{seat[1:-1]},"log_from":{start},"log":[{",".join(entries[start:])}]}}'
 
 
 def whole_log(state: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
@@ -314,25 +339,37 @@ def whole_log(state: dict[str, Any], previous: dict[str, Any] | None) -> dict[st
     return state | {"log_from": 0, "log": previous["log"][:start] + state["log"]}
 
 
-def state_for(
-    code: str,
-    status: str,
-    match: Match,
-    view: SeatView,
-    presence: Presence,
-    *,
-    with_log: bool = True,
-) -> dict[str, Any]:
-    """The STATE object of docs/protocol.md for the recipient of ``view``, its whole log included unless
-    not ``with_log``."""
+def state_for(code: str, status: str, match: Match, view: SeatView, presence: Presence) -> dict[str, Any]:
+    """The STATE object of docs/protocol.md for the recipient of ``view``, its whole log included."""
+    names = log_names(presence)
+    return (
+        public_state(code, status, match, view, presence)
+        | seat_state(view)
+        | {"log_from": 0, "log": [log_entry(step, names) for step in view.history]}
+    )
+
+
+def seat_state(view: SeatView) -> dict[str, Any]:
+    """The fields of a STATE that are the recipient's own: its seat, hand and moves."""
+    return {
+        "seat": view.seat,
+        "hand": [str(t) for t in view.hand],
+        "drawn": str(view.drawn) if view.drawn is not None else None,
+        "legal": [str(m) for m in view.legal_moves],
+        "forced": str(view.forced) if view.forced is not None else None,
+    }
+
+
+def public_state(code: str, status: str, match: Match, view: SeatView, presence: Presence) -> dict[str, Any]:
+    """The fields of a STATE that every recipient shares, given any recipient's ``view``: all but
+    :func:`seat_state`'s and the log."""
     over = view.is_over
     match_over = None
     if match.is_over():
         match_over = {"winners": match.winners(), "explanation": match.explain_winner(), **match_over_words(match)}
-    state: dict[str, Any] = {
+    return {
         "code": code,
         "status": status,
-        "seat": view.seat,
         "players": view.players,
         "names": list(presence.names),
         "kinds": list(presence.kinds),
@@ -343,7 +380,6 @@ def state_for(
         "round": match.round_number,
         "rounds": match.rules.round_count,
         "start_double": view.start_double,
-        "hand": [str(t) for t in view.hand],
         "layout": [[str(tile), str(target) if target is not None else None] for tile, target in view.layout],
         "open_ends": [[str(tile), number] for tile, number in view.open_ends],
         "phase": view.phase.name.lower(),
@@ -351,9 +387,6 @@ def state_for(
         "boneyard": view.boneyard_size,
         "hand_sizes": list(view.hand_sizes),
         "to_move": view.to_move,
-        "drawn": str(view.drawn) if view.drawn is not None else None,
-        "legal": [str(m) for m in view.legal_moves],
-        "forced": str(view.forced) if view.forced is not None else None,
         "round_over": (
             {
                 "reason": view.end_reason,
@@ -367,11 +400,6 @@ def state_for(
         "totals": match.totals(),
         "match_over": match_over,
     }
-    if with_log:
-        names = log_names(presence)
-        state["log_from"] = 0
-        state["log"] = [log_entry(step, names) for step in view.history]
-    return state
 
 
 def match_over_words(match: Match) -> dict[str, Any]:

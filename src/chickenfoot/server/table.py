@@ -42,15 +42,16 @@ from chickenfoot.server.protocol import (
     log_texts,
     match_over_event,
     parse_move,
+    public_json,
     raw_events,
     round_start_events,
-    state_json,
+    seat_json,
     state_with_log,
 )
 from chickenfoot.server.pubsub import PubSub, table_channel
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
-from chickenfoot.view import SeatView
+from chickenfoot.view import SeatView, seated
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +196,13 @@ class Table:
         self._planned: tuple[int, str] | None = None
         self.closed = False
         self._grace: dict[int, asyncio.Task[None]] = {}
-        self._cache: dict[tuple[int, int, int | None], tuple[str, list[str]]] = {}
+        self._built_for: tuple[int, int] | None = None
+        """The version and presence the STATE's parts below were built for."""
+        self._public: SeatView
+        self._public_presence: Presence
+        self._public_text = ""
+        self._seats_built: dict[int | None, tuple[str, list[str]]] = {}
+        """Each recipient seat's own fields (JSON) and log entries."""
         self._presence_epoch = 0
         self._log_cache: LogCache = {}
         self._log_round = 0
@@ -284,24 +291,26 @@ class Table:
         """The ``state`` message for ``seat``, and what it leaves its recipient holding of the log.
 
         ``log_sent``: the log the recipient holds already (from the last state sent on its
-        connection); the message carries only the entries after it (``log_from``). The STATE
-        itself is built once per version, presence and seat: every connection of a seat (and
-        every spectator) shares it, and only the events and the log's start differ.
+        connection); the message carries only the entries after it (``log_from``). The fields
+        every recipient shares are built once per version and presence, each seat's own once
+        more: every connection of a seat (and every spectator) shares them, and only the events
+        and the log's start differ.
         """
-        key = (self.version, self._presence_epoch, seat)
-        built = self._cache.get(key)
-        round_number = self.match.round_number
-        if built is None:
+        key = (self.version, self._presence_epoch)
+        if self._built_for != key:
+            self._built_for = key
+            self._seats_built.clear()
+            round_number = self.match.round_number
             if self._log_round != round_number:
                 self._log_cache.clear()  # entries of past rounds are never shown again
                 self._log_round = round_number
-            config = self.config
-            view, presence = self.match.round.view(seat), self.presence()
-            body = state_json(
+            config, public, presence = self.config, self.match.round.view(None), self.presence()
+            self._public, self._public_presence = public, presence
+            self._public_text = public_json(
                 self.code,
                 self.status,
                 self.match,
-                view,
+                public,
                 presence,
                 open=config.open,
                 creator=config.creator,
@@ -311,16 +320,20 @@ class Table:
                 turn_deadline=self.turn_deadline(),
                 free_seats=self.free_seats(),
             )
-            built = (body, log_texts(round_number, view, presence, self._log_cache))
-            if len(self._cache) > 64:
-                self._cache.clear()
-            self._cache[key] = built
-        body, entries = built
+        built = self._seats_built.get(seat)
+        round_number = self._log_round
+        if built is None:
+            view = self._public if seat is None else seated(self._public, self.match.round, seat)
+            built = self._seats_built[seat] = (
+                seat_json(view),
+                log_texts(round_number, view, self._public_presence, self._log_cache),
+            )
+        own, entries = built
         start = 0
         if log_sent is not None and log_sent.round == round_number and log_sent.entries <= len(entries):
             start = log_sent.entries
         shown = dumps(events_for(events, seat))
-        state = state_with_log(body, entries, start)
+        state = state_with_log(self._public_text, own, entries, start)
         return (
             f'{{"type":"state","version":{self.version},"state":{state},"events":{shown}}}',
             LogSent(round_number, len(entries)),
