@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,7 @@ from chickenfoot.move import DRAW_MOVE, PASS_MOVE
 from chickenfoot.perft import divide, perft
 from chickenfoot.position import position_to_dict, read_position, write_position
 from chickenfoot.tiles import TILES, Tile, full_set
+from chickenfoot.view import seated
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
 
@@ -202,6 +204,28 @@ def test_seat_view_hides_other_hands_and_the_boneyard_order(game: tuple[Round, r
             flipped = r.copy()
             flipped.boneyard.reverse()
             assert flipped.view(seat) == view
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(rounds(), st.integers(0, 80))
+def test_a_seats_view_is_the_spectators_with_only_its_own_fields_added(
+    game: tuple[Round, random.Random], moves: int
+) -> None:
+    """What a server relies on to build the shared part of every seat's message once."""
+    r, rng = game
+    for _ in range(moves):
+        if r.is_over():
+            break
+        r.push(rng.choice(r.legal_moves()))
+    public = r.view(None)
+    for seat in range(r.players):
+        view = r.view(seat)
+        assert seated(public, r, seat) == view
+        others_saw = tuple(dataclasses.replace(step, drawn=None) for step in view.history)
+        unseated = dataclasses.replace(
+            view, seat=None, hand=(), drawn=None, legal_moves=(), forced=None, history=others_saw
+        )
+        assert unseated == public
 
 
 def fixed(value: float, calls: list[float]) -> Callable[[], float]:
