@@ -294,7 +294,8 @@ def seat_json(view: SeatView) -> str:
 
 
 def log_texts(round_number: int, view: SeatView, presence: Presence, log_cache: LogCache) -> list[str]:
-    """The log's entries for the recipient of ``view`` as JSON texts; each is encoded once, into ``log_cache``."""
+    """The log's entries for the recipient of ``view`` as JSON texts; each is encoded once, into
+    ``log_cache``. The list returned is usually the cache's own: read it, do not change it."""
     history = view.history
     shared = log_cache.setdefault((round_number, None), [])
     if len(shared) < len(history):
