@@ -296,16 +296,14 @@ def seat_json(view: SeatView) -> str:
 def log_texts(round_number: int, view: SeatView, presence: Presence, log_cache: LogCache) -> list[str]:
     """The log's entries for the recipient of ``view`` as JSON texts; each is encoded once, into
     ``log_cache``. The list returned is usually the cache's own: read it, do not change it."""
-    history = view.history
+    history, names = view.history, log_names(presence)
     shared = log_cache.setdefault((round_number, None), [])
     if len(shared) < len(history):
-        names = log_names(presence)
         shared += [dumps(log_entry(_as_others_saw(step), names)) for step in history[len(shared) :]]
     if view.seat is None:
         return _first(shared, len(history))
     texts = log_cache.setdefault((round_number, view.seat), [])
     if len(texts) < len(history):
-        names = log_names(presence)
         texts += [
             shared[index] if step.drawn is None else dumps(log_entry(step, names))
             for index, step in enumerate(history[len(texts) :], len(texts))
