@@ -194,6 +194,8 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         self._generation = 0
         self._planned: tuple[int, str] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        """Wakes the planned automatic action: one timer per table, stopped when the plan changes."""
         self.closed = False
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._built_for: tuple[int, int] | None = None
@@ -563,8 +565,7 @@ class Table:
         if held:
             self._spawn(self.refresh_presence([], None))  # seats of a process that died are counted out
             return
-        self._generation += 1
-        self._planned = None
+        self._drop_plan()
         for task in self._grace.values():
             task.cancel()
         self._grace.clear()
@@ -759,25 +760,39 @@ class Table:
         """Plan the next automatic action (a bot's or covered seat's move, a forced move, a new round).
 
         A plan already pending for the same version and the same kind of action stands: arrivals
-        and departures do not restart its pause. Plans are never cancelled (a cancelled task could
-        be mid-write): a newer plan bumps the generation and older ones give up when they wake.
+        and departures do not restart its pause. A newer plan stops the older one's timer; an action
+        already under way is never cancelled (it could be mid-write): it gives up when it sees the
+        generation moved on.
         """
         due = self._due()
         key = None if due is None else (self.version, due[0])
         if key is not None and key == self._planned:
             return
-        self._generation += 1
+        self._drop_plan()
         self._planned = key
         if due is not None:
-            self._spawn(self._later(self._generation, due[1], due[2]))
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(due[1], self._wake, self._generation, due[2])
+
+    def _drop_plan(self) -> None:
+        # A timer rather than a sleeping task per plan: a table with a turn timer plans at every
+        # version, and thousands of tasks asleep for a minute each were a large part of the heap.
+        self._generation += 1
+        self._planned = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _wake(self, generation: int, action: Callable[[int], Awaitable[None]]) -> None:
+        self._timer = None
+        self._spawn(self._perform(generation, action))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _later(self, generation: int, delay: float, action: Callable[[int], Awaitable[None]]) -> None:
-        await asyncio.sleep(delay)
+    async def _perform(self, generation: int, action: Callable[[int], Awaitable[None]]) -> None:
         if generation != self._generation or not self.driving:
             return
         try:
@@ -822,5 +837,6 @@ class Table:
         """Stop automatic play; waits for an action being stored, so none is cut off mid-write."""
         async with self.lock:
             self.closed = True
+            self._drop_plan()
             for task in [*self._tasks, *self._grace.values()]:
                 task.cancel()
