@@ -67,6 +67,28 @@ def test_no_timer_no_automatic_move(tmp_path: Path) -> None:
     assert asyncio.run(scenario()) == (0, None)
 
 
+def test_each_move_replaces_the_plan_instead_of_adding_one(tmp_path: Path) -> None:
+    """Every version of a timed table plans its turn timer anew: the older plans leave nothing waiting."""
+
+    async def scenario() -> tuple[int, int]:
+        storage, table = await opened(tmp_path, two_humans(60))
+        table.schedule()
+        waiting_at_first = len(asyncio.all_tasks())
+        moves = 0
+        while moves < 30 and not table.match.round.is_over():
+            await table.act(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version)
+            moves += 1
+        await asyncio.sleep(0.3)  # the automatic moves (forced draws and passes) that follow are done
+        waiting = len(asyncio.all_tasks())
+        assert table.turn_deadline() is not None or table.match.round.is_over()
+        await table.close()
+        await storage.close()
+        return waiting_at_first, waiting
+
+    first, after = asyncio.run(scenario())
+    assert after <= first + 1  # one timer per table, not a task asleep for a minute per version
+
+
 def test_the_deadline_survives_a_restart_unchanged(tmp_path: Path) -> None:
     async def scenario() -> tuple[float | None, float | None]:
         config = two_humans(60)
