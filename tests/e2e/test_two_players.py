@@ -118,6 +118,8 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         # Bo leaves for good: Ann, the creator, hands the seat to a bot; Bo's secret is revoked.
         bo_context.close()
         page.wait_for_selector('.player[data-seat="1"] .replace')
+        if page.locator("#round-over").is_visible():  # the round ended with the last moves: back to the board
+            page.click("#ro-close")
         page.once("dialog", lambda dialog: dialog.accept())
         page.click('.player[data-seat="1"] .replace')
         page.wait_for_function("() => window.chickenfoot.state.kinds[1] === 'bot'")
