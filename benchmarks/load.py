@@ -21,6 +21,8 @@ template does; ``--round-robin`` spreads them over every process instead, to mea
 routing saves. The CPU used by each part (the servers, PostgreSQL,
 Redis, nginx, this load generator) is reported as percent of one core, and the pauses of the
 garbage collections in the servers and in the load generator while measuring (``collector_pauses``).
+``client_lag_ms`` is how late this process's event loop woke from 10 ms sleeps while measuring:
+the part of a round trip that is the load generator's own wait for its loop and for a core.
 
     python benchmarks/load.py --tables 200 --seconds 60
     python benchmarks/load.py --processes 2 --tables 400 --seconds 30 --database-url postgresql+asyncpg://… --redis-url redis://…
@@ -130,6 +132,21 @@ def summary(trips: list[float], elapsed: float) -> dict[str, Any]:
     }
 
 
+async def loop_lag(seconds: float, tick: float = 0.01) -> dict[str, float]:
+    """How late this process's event loop wakes from ``tick``-second sleeps over ``seconds`` (ms)."""
+    loop, lags = asyncio.get_running_loop(), []
+    end = loop.time() + seconds
+    while (before := loop.time()) < end:
+        await asyncio.sleep(tick)
+        lags.append(loop.time() - before - tick)
+    lags.sort()
+    return {
+        "p50": round(1000 * lags[len(lags) // 2], 1),
+        "p99": round(1000 * lags[int(len(lags) * 0.99)], 1),
+        "max": round(1000 * lags[-1], 1),
+    }
+
+
 async def measured(measure: Measure, seconds: float, pids: list[int], gc_logs: Sequence[Path]) -> dict[str, Any]:
     """The honest players' figures over the next ``seconds`` (``pids``: the servers'; ``gc_logs``:
     where the servers' collections and this process's are logged, the load generator's last)."""
@@ -149,7 +166,7 @@ async def measured(measure: Measure, seconds: float, pids: list[int], gc_logs: S
     # sockets open) would count as the servers' round trips. Its cyclic garbage waits for the end.
     gc.disable()
     started, before, own_cpu, since = time.perf_counter(), used(), time.process_time(), time.time()
-    await asyncio.sleep(seconds)
+    lag = await loop_lag(seconds)
     until = time.time()
     gc.enable()
     measure.measuring = False
@@ -162,6 +179,7 @@ async def measured(measure: Measure, seconds: float, pids: list[int], gc_logs: S
         "server_cpu_percent": percent(parts["servers"]) if pids else None,
         "each_server_cpu_percent": [percent([pid]) for pid in pids] if len(pids) > 1 else None,
         "clients_cpu_percent": round(100 * (time.process_time() - own_cpu) / elapsed),
+        "client_lag_ms": lag,
         "server_rss_mib": [rss_mib(pid) for pid in pids] if len(pids) > 1 else rss_mib(pids[0] if pids else None),
         "load_average": os.getloadavg()[0],
     }
