@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 
 from chickenfoot.rules import Rules
-from chickenfoot.server.connection import ConnectionLimits, serve_connection
+from chickenfoot.server.connection import ConnectionLimits, SendWatch, serve_connection
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.pubsub import CatchUp, LocalPubSub, Message, Subscriber, Unsubscribe
 from chickenfoot.server.storage import Storage, game_tables
@@ -109,3 +110,49 @@ def test_a_change_delivered_while_subscribing_finds_the_connections_outbox(tmp_p
 
     socket = asyncio.run(scenario())
     assert socket.closed is None and socket.sent and '"type":"state"' in socket.sent[0].replace(" ", "")
+
+
+class StuckSocket(FakeSocket):
+    """A client that reads its first message and then stops: the second send never completes."""
+
+    client = None
+
+    def __init__(self, query: dict[str, str]) -> None:
+        super().__init__(query)
+        self.sends = 0
+
+    async def send_text(self, text: str) -> None:
+        self.sends += 1
+        if self.sends == 2:
+            await asyncio.Event().wait()
+        self.sent.append(text)
+
+    async def receive(self) -> dict[str, Any]:
+        await asyncio.Event().wait()
+        raise AssertionError("never reached")
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed = code
+
+
+def test_a_client_that_stops_reading_is_cut_off_once_its_message_waited_too_long(tmp_path: Path) -> None:
+    async def scenario() -> tuple[int | None, float, StuckSocket]:
+        hub, code, token = await hub_with_table(tmp_path)
+        socket = StuckSocket({"token": token})
+        limits = ConnectionLimits(send_timeout=0.3)
+        serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, SendWatch()))  # type: ignore[arg-type]
+        while not socket.sent:
+            await asyncio.sleep(0.01)
+        table = hub.tables[code]
+        await table.pubsub.publish(table.channel(), {"version": table.version, "events": []})
+        started = time.monotonic()
+        closed = await asyncio.wait_for(serving, 5)
+        waited = time.monotonic() - started
+        await hub.close()
+        await hub.storage.close()
+        return closed, waited, socket
+
+    closed, waited, socket = asyncio.run(scenario())
+    assert closed == socket.closed == 4408
+    assert "not reading (a message waited over 0.3 s)" in socket.sent[-1]
+    assert 0.3 <= waited < 0.3 + 2 * SendWatch.CHECK_SECONDS

@@ -32,6 +32,7 @@ from chickenfoot.server.connection import (
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
     ConnectionLimits,
+    SendWatch,
     refuse,
     serve_connection,
 )
@@ -194,6 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     hub = Hub(storage, FinishWatch(LocalPubSub(), finished), settings.timing, settings.expiry, cluster)
     limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
+    sends = SendWatch()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -354,7 +356,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             refusal = await limiter.refusal("chat", address)
             return None if refusal is None else refusal[0]
 
-        if await serve_connection(websocket, code, hub, settings.connection, address_chat) in (
+        if await serve_connection(websocket, code, hub, settings.connection, address_chat, sends) in (
             CLOSE_FLOODING,
             CLOSE_NOT_READING,
         ):

@@ -165,14 +165,52 @@ class Outbox:
         return item.events if item.events is not None else []
 
 
+class SendWatch:
+    """The connections in the middle of a send, looked at every ``CHECK_SECONDS``: one whose message
+    has waited longer than its ``send_timeout`` is cut off as not reading.
+
+    One watch per process rather than a timer per message: a send almost always completes at once,
+    and arming and cancelling a timer for each one cost more than the send's own Python.
+    """
+
+    CHECK_SECONDS = 0.5
+
+    def __init__(self) -> None:
+        self._due: dict[Connection, float] = {}
+        self._check: asyncio.TimerHandle | None = None
+
+    def start(self, connection: Connection) -> None:
+        self._due[connection] = time.monotonic() + connection.limits.send_timeout
+        if self._check is None:
+            self._check = asyncio.get_running_loop().call_later(self.CHECK_SECONDS, self._look)
+
+    def stop(self, connection: Connection) -> None:
+        self._due.pop(connection, None)
+
+    def _look(self) -> None:
+        now = time.monotonic()
+        for connection, due in list(self._due.items()):
+            if due < now:
+                del self._due[connection]
+                connection.stalled()
+        self._check = asyncio.get_running_loop().call_later(self.CHECK_SECONDS, self._look) if self._due else None
+
+
 class Connection:
     """One client at one table, from its first state to its last message."""
 
     def __init__(
-        self, websocket: WebSocket, table: Table, seat: int | None, limits: ConnectionLimits, address_chat: ChatGate
+        self,
+        websocket: WebSocket,
+        table: Table,
+        seat: int | None,
+        limits: ConnectionLimits,
+        address_chat: ChatGate,
+        sends: SendWatch,
     ) -> None:
         self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
-        self.address_chat = address_chat
+        self.address_chat, self.sends = address_chat, sends
+        self._sender: asyncio.Task[None] | None = None
         self.outbox = Outbox(limits.max_pending)
         self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second)
         # Messages over budget are refused one by one until this second allowance runs out too.
@@ -202,7 +240,7 @@ class Connection:
         self.outbox.put(first)
         if notice is not None:
             self.outbox.put(dumps(notice))
-        sender = asyncio.create_task(self._send_all())
+        sender = self._sender = asyncio.create_task(self._send_all())
         receiver = asyncio.create_task(self._receive_all())
         try:
             for greeting in await company.greetings(table):
@@ -227,19 +265,24 @@ class Connection:
                     text = item
                 else:
                     text, self.log_sent = self.table.state_text(self.seat, item, self.log_sent)
+                self.sends.start(self)
                 try:
-                    async with asyncio.timeout(self.limits.send_timeout):
-                        await self.websocket.send_text(text)
-                except TimeoutError:
-                    seconds = f"{self.limits.send_timeout:g}"
-                    self.farewell = (
-                        CLOSE_NOT_READING,
-                        ProtocolError(
-                            f"disconnected: not reading (a message waited over {seconds} s)",
-                            Said.of(Code.ERROR_NOT_READING, seconds=seconds),
-                        ),
-                    )
-                    return
+                    await self.websocket.send_text(text)
+                finally:
+                    self.sends.stop(self)
+
+    def stalled(self) -> None:
+        """A message waited over the send timeout: the client is cut off as not reading."""
+        seconds = f"{self.limits.send_timeout:g}"
+        self.farewell = (
+            CLOSE_NOT_READING,
+            ProtocolError(
+                f"disconnected: not reading (a message waited over {seconds} s)",
+                Said.of(Code.ERROR_NOT_READING, seconds=seconds),
+            ),
+        )
+        if self._sender is not None:
+            self._sender.cancel()
 
     async def _receive_all(self) -> None:
         with suppress(WebSocketDisconnect, RuntimeError, OSError):
@@ -304,11 +347,17 @@ async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
 
 
 async def serve_connection(
-    websocket: WebSocket, code: str, hub: Hub, limits: ConnectionLimits, address_chat: ChatGate
+    websocket: WebSocket,
+    code: str,
+    hub: Hub,
+    limits: ConnectionLimits,
+    address_chat: ChatGate,
+    sends: SendWatch | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
-    ``address_chat`` counts a chat line against the client's address (over all its connections).
+    ``address_chat`` counts a chat line against the client's address (over all its connections);
+    ``sends`` watches the process's connections for clients that stop reading (default: one of its own).
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -339,7 +388,8 @@ async def serve_connection(
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
     try:
-        return await Connection(websocket, table, seat, limits, address_chat).serve(query.since, hub.notice())
+        connection = Connection(websocket, table, seat, limits, address_chat, sends or SendWatch())
+        return await connection.serve(query.since, hub.notice())
     finally:
         hub.left(table)
 
