@@ -69,7 +69,9 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
 
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
         socket = FakeSocket({"token": token})
-        await asyncio.wait_for(serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit), timeout=10)  # type: ignore[arg-type]
+        await asyncio.wait_for(
+            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch()), timeout=10
+        )  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
         return socket
@@ -103,7 +105,9 @@ def test_a_change_delivered_while_subscribing_finds_the_connections_outbox(tmp_p
         await pubsub.publish(hub.tables[code].channel(), {"version": 0, "events": []})
         socket = FakeSocket({"token": token})
         # The replayed change arrives inside subscribe(), before the first state is queued.
-        await asyncio.wait_for(serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit), timeout=10)  # type: ignore[arg-type]
+        await asyncio.wait_for(
+            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch()), timeout=10
+        )  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
         return socket

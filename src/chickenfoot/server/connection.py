@@ -352,12 +352,12 @@ async def serve_connection(
     hub: Hub,
     limits: ConnectionLimits,
     address_chat: ChatGate,
-    sends: SendWatch | None = None,
+    sends: SendWatch,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
     ``address_chat`` counts a chat line against the client's address (over all its connections);
-    ``sends`` watches the process's connections for clients that stop reading (default: one of its own).
+    ``sends`` watches the process's connections for clients that stop reading.
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -388,7 +388,7 @@ async def serve_connection(
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
     try:
-        connection = Connection(websocket, table, seat, limits, address_chat, sends or SendWatch())
+        connection = Connection(websocket, table, seat, limits, address_chat, sends)
         return await connection.serve(query.since, hub.notice())
     finally:
         hub.left(table)
