@@ -16,6 +16,7 @@ line-up holds the same tiles and draws the same boneyard order (duplicate play).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from chickenfoot.bots.reward import REWARD_SCALE
 from chickenfoot.bots.search import EXPLORATION, SearchBot
 from chickenfoot.interop.actions import ActionCodec
 from chickenfoot.rules import Rules
+from chickenfoot.view import MatchStanding
 
 DETERMINIZATIONS = 4
 UCT_C = EXPLORATION * REWARD_SCALE
@@ -44,7 +46,11 @@ class Player(Protocol):
 
 
 class OursPlayer:
-    """One of our bots (a ``make_bot`` name) at a fixed iteration budget, given only the seat's view."""
+    """One of our bots (a ``make_bot`` name) at a fixed iteration budget, given only the seat's view.
+
+    Each round here is scored alone, so the view carries the standings of a one-round match: a bot
+    that plays for the match (``expert``) then plays to win the round, as it would in a match's last
+    round; the others play for the round's margin, as they always do."""
 
     def __init__(self, name: str, iterations: int, seed: int) -> None:
         self.bot = make_bot(name, seed)
@@ -55,7 +61,13 @@ class OursPlayer:
 
     def action(self, state: Any) -> int:
         view = state.view(state.current_player())
+        view = dataclasses.replace(view, match=one_round_match(view.players))
         return self.codec.action_of(self.bot.choose(view, self.budget))
+
+
+def one_round_match(players: int) -> MatchStanding:
+    """The standings before the first and only round of a match."""
+    return MatchStanding(1, 1, (0,) * players, (0,) * players, (None,) * players)
 
 
 class IsmctsPlayer:
