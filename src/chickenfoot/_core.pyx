@@ -53,7 +53,7 @@ cdef enum:
     NO_TARGET = -1
     DOMINO = 1
     BLOCKED = 2
-    FEATURES = 6  # chickenfoot.bots.policy.MOVE_FEATURES
+    FEATURES = 8  # chickenfoot.bots.policy.MOVE_FEATURES
     LATE_HAND = 3  # chickenfoot.bots.policy.LATE_HAND
 
 cdef int HIGH[TILE_COUNT]
@@ -475,7 +475,9 @@ cdef bint late(const State* s) noexcept nogil:
 cdef inline double move_score(const State* s, const Policy* p, int code, bint is_late) noexcept nogil:
     """RolloutPolicy.score, with chickenfoot.bots.policy.move_features (``is_late``: :func:`late`)"""
     cdef int tile, target, attached, opened, follow = -1, stay = -1, w, double_id  # -1: the tile carries both
+    cdef int next_lacks = 1
     cdef const uint64_t* hand
+    cdef const uint64_t* next_hand
     if code < 0:
         return p.pass_score if code == PASS else -1e300
     tile = code >> 8
@@ -490,9 +492,12 @@ cdef inline double move_score(const State* s, const Policy* p, int code, bint is
         attached = s.open_number[target]
     opened = attached if DOUBLE[tile] else PIPS[tile] - attached
     hand = s.hands[s.to_move]
+    next_hand = s.hands[(s.to_move + 1) % s.players]
     for w in range(s.words):
         follow += cf_popcount64(hand[w] & CARRIES[opened][w])
         stay += cf_popcount64(hand[w] & CARRIES[attached][w])
+        if next_hand[w] & CARRIES[opened][w]:
+            next_lacks = 0
     double_id = opened * (opened + 3) // 2
     return p.tiles[tile] + (
         p.features[0] * follow
@@ -501,6 +506,8 @@ cdef inline double move_score(const State* s, const Policy* p, int code, bint is
         + p.features[3] * opened
         + p.features[4] * (follow == 0)
         + p.features[5] * ((s.blank_points if tile == 0 else PIPS[tile]) if is_late else 0)
+        + p.features[6] * next_lacks
+        + p.features[7] * (next_lacks * DOUBLE[tile])
     )
 
 

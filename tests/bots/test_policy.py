@@ -38,8 +38,26 @@ def test_move_features_read_the_movers_hand_against_the_layout() -> None:
     by_name = [dict(zip(MOVE_FEATURES, move_features(r, code), strict=True)) for code in codes]
     # 9-3 opens a 3 the mover cannot follow; 9-5 opens a 5 it can follow twice, with the 5-5 among them.
     # Seat 0 holds one tile: the round may end soon, so the tile's cost counts as late_points too.
-    assert by_name[0] == {"follow": 0, "stay": 1, "double_next": 0, "opened": 3, "dead_end": 1, "late_points": 12}
-    assert by_name[1] == {"follow": 2, "stay": 1, "double_next": 1, "opened": 5, "dead_end": 0, "late_points": 14}
+    # Its 1-0 follows neither number: both placements open a number the next seat lacks.
+    first = {"follow": 0, "stay": 1, "double_next": 0, "opened": 3, "dead_end": 1, "late_points": 12}
+    second = {"follow": 2, "stay": 1, "double_next": 1, "opened": 5, "dead_end": 0, "late_points": 14}
+    assert by_name[0] == first | {"next_lacks": 1, "double_next_lacks": 0}
+    assert by_name[1] == second | {"next_lacks": 1, "double_next_lacks": 0}
+
+
+def test_next_lacks_reads_the_next_seats_hand_and_the_blocking_policy_plays_on_it() -> None:
+    rules = Rules()
+    hands = [mask((9, 9), (3, 0)), mask((9, 5), (9, 3)), mask((5, 1), (2, 0))]
+    r = Round.from_masks(rules, hands, [], 9)
+    r.push_code(r.legal_codes()[0])  # seat 0 places the hub; seat 1 moves, seat 2 is next
+    hub = tile_id(9, 9)
+    nine_three, nine_five = tile_id(9, 3) << 8 | hub, tile_id(9, 5) << 8 | hub
+    assert r.legal_codes() == [nine_three, nine_five]
+    lacks = [dict(zip(MOVE_FEATURES, move_features(r, code), strict=True))["next_lacks"] for code in r.legal_codes()]
+    assert lacks == [1, 0]  # seat 2 holds a 5 but no 3 (seat 0's 3-0 is not the next seat's)
+    heaviest, blocking = rollout_policy(rules), rollout_policy(rules, "blocking")
+    assert max(r.legal_codes(), key=lambda code: heaviest.score(r, code)) == nine_five
+    assert max(r.legal_codes(), key=lambda code: blocking.score(r, code)) == nine_three
 
 
 def test_a_double_on_a_line_opens_the_number_its_toes_need() -> None:
@@ -52,7 +70,8 @@ def test_a_double_on_a_line_opens_the_number_its_toes_need() -> None:
         r.push_code(tile_id(*arm) << 8 | hub)
     double = tile_id(4, 4) << 8 | tile_id(9, 4)
     assert double in r.legal_codes()
-    assert move_features(r, double) == (1, 1, 0, 4, 0, 8)  # the 4-1 can be a toe
+    # The 4-1 can be a toe; seat 0, next, holds only the 1-0: it lacks the 4 the double's toes need.
+    assert move_features(r, double) == (1, 1, 0, 4, 0, 8, 1, 1)
 
 
 def test_the_learned_policy_ships_with_the_package() -> None:
@@ -79,3 +98,9 @@ def test_every_policy_plays_rounds_to_their_end(name: str) -> None:
 def test_the_learned_search_bot_uses_the_learned_policy() -> None:
     assert getattr(make_bot("ismcts-learned"), "rollout", None) == "learned"
     assert getattr(make_bot("ismcts"), "rollout", None) == "heaviest"
+
+
+def test_the_blocking_search_bot_and_the_expert_level_use_the_blocking_policy() -> None:
+    assert getattr(make_bot("ismcts-blocking"), "rollout", None) == "blocking"
+    assert getattr(make_bot("expert"), "rollout", None) == "blocking"
+    assert getattr(make_bot("hard"), "rollout", None) == "heaviest"

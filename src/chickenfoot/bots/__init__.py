@@ -1,7 +1,8 @@
 """Bots: each is given one seat's view (never the round) and returns a legal move.
 
 ``make_bot`` takes a bot kind (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``ismcts-tree``,
-``ismcts-belief``, ``ismcts-learned``) or a difficulty level (``easy``, ``medium``, ``hard``, ``expert``);
+``ismcts-belief``, ``ismcts-blocking``, ``ismcts-learned``) or a difficulty level (``easy``, ``medium``,
+``hard``, ``expert``);
 ``evaluate`` gives every legal move's expected final points from the seat's view; ``hint`` suggests the best
 of them to a person, with the search's numbers as the reason.
 """
@@ -15,7 +16,7 @@ from chickenfoot.bots.base import Bot, Budget, RandomBot
 from chickenfoot.bots.evaluate import MoveValue, evaluate
 from chickenfoot.bots.greedy import GreedyBot
 from chickenfoot.bots.heuristic import HeuristicBot
-from chickenfoot.bots.search import BeliefSearchBot, LearnedSearchBot, SearchBot, TreeSearchBot
+from chickenfoot.bots.search import BeliefSearchBot, BlockingSearchBot, LearnedSearchBot, SearchBot, TreeSearchBot
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
@@ -29,6 +30,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "ismcts": SearchBot,
     "ismcts-tree": TreeSearchBot,
     "ismcts-belief": BeliefSearchBot,
+    "ismcts-blocking": BlockingSearchBot,
     "ismcts-learned": LearnedSearchBot,
 }
 """Bot constructors by kind (each takes a seed). The arena's ``cheater`` is deliberately not here."""
@@ -52,7 +54,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
     "medium": Difficulty("heuristic", Budget(), "plays like a careful person"),
     "hard": Difficulty("ismcts", Budget(seconds=0.8, iterations=600), "searches briefly each move"),
     "expert": Difficulty(
-        "ismcts",
+        "ismcts-blocking",
         Budget(seconds=2.0, iterations=20_000),
         "searches longer each move and plays for the match",
         workers=2,

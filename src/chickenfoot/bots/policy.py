@@ -1,11 +1,14 @@
 """The search's rollout policies: a linear score for every legal move, the best-scoring move played.
 
 A move's score is its tile's weight (from what the tile costs in hand and whether it is a double)
-plus coefficients times :func:`move_features`, which read only the mover's own hand and the layout;
-a pass scores a constant of its own. Two policies share this form:
+plus coefficients times :func:`move_features`, which read the mover's own hand, the layout and the
+next seat's hand (in a rollout, the hand the search's sampled deal gave it); a pass scores a
+constant of its own. Three policies share this form:
 
 - ``heaviest``: the tile's cost in hand, doubles a little more, no move features (what a greedy
   player sheds first);
+- ``blocking``: the same, and a bonus for opening a number the next seat cannot follow, more for a
+  double (whose toes it must then play or draw for): what a careful player does with what it knows;
 - ``learned``: coefficients fitted to a long search's own choices by ``scripts/train_rollout.py``
   and shipped in ``rollout.json`` beside this module.
 
@@ -28,7 +31,16 @@ from chickenfoot.tiles import CARRIES, HIGH, IS_DOUBLE, PIP_SUM, tile_id
 if TYPE_CHECKING:
     from chickenfoot.round import Round
 
-MOVE_FEATURES = ("follow", "stay", "double_next", "opened", "dead_end", "late_points")
+MOVE_FEATURES = (
+    "follow",
+    "stay",
+    "double_next",
+    "opened",
+    "dead_end",
+    "late_points",
+    "next_lacks",
+    "double_next_lacks",
+)
 """What :func:`move_features` measures of a placement, in order:
 
 - ``follow``: the mover's other tiles that carry the number the placement opens (for a double, the
@@ -38,15 +50,22 @@ MOVE_FEATURES = ("follow", "stay", "double_next", "opened", "dead_end", "late_po
 - ``opened``: that number itself;
 - ``dead_end``: whether none of the mover's other tiles carries it (``follow`` is 0);
 - ``late_points``: the tile's cost in hand once another seat holds at most :data:`LATE_HAND` tiles
-  (else 0), when shedding weight counts most."""
+  (else 0), when shedding weight counts most;
+- ``next_lacks``: whether the next seat holds no tile that carries the number the placement opens;
+- ``double_next_lacks``: the same, for a double."""
 
 LATE_HAND = 3
 """A hand this small may go out soon: ``late_points`` counts from then on."""
 
+NEXT_LACKS = 8.0
+"""``blocking``'s bonus, in points of tile weight, for opening a number the next seat lacks."""
+DOUBLE_NEXT_LACKS = 8.0
+"""``blocking``'s further bonus when that opening is a double."""
+
 TILE_FEATURES = ("points", "double")
 """What a tile's weight is made of: its cost in hand (the 0-0 at the rules' value), and being a double."""
 
-POLICIES = ("heaviest", "learned")
+POLICIES = ("heaviest", "blocking", "learned")
 """The rollout policies by name."""
 
 WEIGHTS_FILE = "rollout.json"
@@ -69,6 +88,7 @@ class Coefficients:
 
 
 HEAVIEST = Coefficients((1.0, 3.0), (0.0,) * len(MOVE_FEATURES), -0.5)
+BLOCKING = Coefficients((1.0, 3.0), (0.0,) * 6 + (NEXT_LACKS, DOUBLE_NEXT_LACKS), -0.5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +131,17 @@ def move_features(r: Round, code: int) -> tuple[int, ...]:
     stay = (hand & CARRIES[attached]).bit_count()
     late = min(h.bit_count() for seat, h in enumerate(r.hands) if seat != mover) <= LATE_HAND
     points = r.rules.double_blank_points if tile == 0 else PIP_SUM[tile]
-    return follow, stay, hand >> tile_id(opened, opened) & 1, opened, int(follow == 0), points if late else 0
+    next_lacks = int(not r.hands[(mover + 1) % len(r.hands)] & CARRIES[opened])
+    return (
+        follow,
+        stay,
+        hand >> tile_id(opened, opened) & 1,
+        opened,
+        int(follow == 0),
+        points if late else 0,
+        next_lacks,
+        next_lacks if IS_DOUBLE[tile] else 0,
+    )
 
 
 def policy(rules: Rules, coefficients: Coefficients) -> RolloutPolicy:
@@ -152,12 +182,15 @@ def rollout_policy(rules: Rules, name: str = "heaviest") -> RolloutPolicy:
     """The rollout policy ``name`` (one of :data:`POLICIES`) for ``rules``."""
     if name == "heaviest":
         return policy(rules, HEAVIEST)
+    if name == "blocking":
+        return policy(rules, BLOCKING)
     if name == "learned":
         return policy(rules, learned())
     raise ValueError(f"no rollout policy {name!r} (choose from {', '.join(POLICIES)})")
 
 
 __all__ = [
+    "BLOCKING",
     "HEAVIEST",
     "LATE_HAND",
     "MOVE_FEATURES",

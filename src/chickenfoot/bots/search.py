@@ -290,6 +290,13 @@ class BeliefSearchBot(SearchBot):
     belief = True
 
 
+class BlockingSearchBot(SearchBot):
+    """The same search with rollouts that open numbers the next seat lacks (:mod:`chickenfoot.bots.policy`)."""
+
+    name = "ismcts-blocking"
+    rollout = "blocking"
+
+
 class LearnedSearchBot(SearchBot):
     """The same search with the learned rollout policy (:mod:`chickenfoot.bots.policy`)."""
 
@@ -332,4 +339,13 @@ def cheat_choose(bot: CheaterBot, round_: Round, budget: Budget | None = None) -
     return Move.from_code(best_move(stats))
 
 
-__all__ = ["BeliefSearchBot", "CheaterBot", "LearnedSearchBot", "SearchBot", "TreeSearchBot", "cheat_choose", "rollout"]
+__all__ = [
+    "BeliefSearchBot",
+    "BlockingSearchBot",
+    "CheaterBot",
+    "LearnedSearchBot",
+    "SearchBot",
+    "TreeSearchBot",
+    "cheat_choose",
+    "rollout",
+]
