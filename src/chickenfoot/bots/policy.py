@@ -18,6 +18,7 @@ itself is :func:`chickenfoot.bots.search.rollout`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -88,7 +89,12 @@ class Coefficients:
 
 
 HEAVIEST = Coefficients((1.0, 3.0), (0.0,) * len(MOVE_FEATURES), -0.5)
-BLOCKING = Coefficients((1.0, 3.0), (0.0,) * 6 + (NEXT_LACKS, DOUBLE_NEXT_LACKS), -0.5)
+BLOCKING = dataclasses.replace(
+    HEAVIEST,
+    move=tuple(
+        {"next_lacks": NEXT_LACKS, "double_next_lacks": DOUBLE_NEXT_LACKS}.get(name, 0.0) for name in MOVE_FEATURES
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
