@@ -19,7 +19,16 @@ HUMAN = {"kind": "human"}
 
 
 def public(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in event.items() if k != "tile"} for event in events]
+    """Events as every seat sees them: a draw shows its tile only to the seat that drew, and the end of
+    a round is worded for the seat that went out (``_hidden`` and ``_you`` codes)."""
+    return [
+        {
+            k: v.removesuffix("_hidden").removesuffix("_you") if k == "code" else v
+            for k, v in event.items()
+            if k != "tile"
+        }
+        for event in events
+    ]
 
 
 def test_reconnect_with_since_gets_what_was_missed(make_client: Callable[..., TestClient]) -> None:
@@ -58,6 +67,8 @@ def test_reconnect_with_since_gets_what_was_missed(make_client: Callable[..., Te
             first = back.receive()
             assert first["version"] == stayed.version
             assert public(first["events"]) == public(missed)
+            own_draws = [e for e in first["events"] if e["kind"] == "draw" and e["seat"] == 0]
+            assert all(e["code"] == "event.draw" and "tile" in e for e in own_draws)
             assert first["state"]["connected"][0] is True
         with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
             snapshot = ws.receive_json()
