@@ -359,18 +359,21 @@ def pool(dirs: list[Path]) -> list[dict[str, Any]]:
 def compare(pairs: list[tuple[tuple[Path, str], tuple[Path, str]]]) -> dict[str, Any]:
     """Pairs of saved runs, each pair on the same deals (the same seed and rules), one bot of each run:
     per deal, the first bot's margin minus the second's (points per round, positive: the first did
-    better), with its 95% bootstrap over the deals of every pair. Pairing by deal removes the luck of
-    the tiles that both runs of a pair share."""
+    better) and its win share minus the second's, each with its 95% bootstrap over the deals of every
+    pair. Pairing by deal removes the luck of the tiles that both runs of a pair share."""
     from chickenfoot.arena import load_results
 
     differences = []
+    win_differences = []
     for first, second in pairs:
         margins = []
+        wins = []
         configs = []
         for path, bot in (first, second):
             config, _, games = load_results(path / "results.json")
             configs.append(config)
             per_deal: dict[int, tuple[float, int]] = {}
+            won: dict[int, tuple[float, int]] = {}
             for game in games:
                 for slot in game.slots:
                     if slot.bot != bot:
@@ -380,17 +383,24 @@ def compare(pairs: list[tuple[tuple[Path, str], tuple[Path, str]]]) -> dict[str,
                     for k, own in enumerate(slot.round_points):
                         total += sum(o.round_points[k] for o in others) / len(others) - own
                     per_deal[game.deal] = (total, count + len(slot.round_points))
+                    share, games_played = won.get(game.deal, (0.0, 0))
+                    won[game.deal] = (share + slot.win, games_played + 1)
             if not per_deal:
                 raise SystemExit(f"{path}: no games of {bot}")
             margins.append({deal: total / count for deal, (total, count) in per_deal.items()})
+            wins.append({deal: share / n for deal, (share, n) in won.items()})
         if (configs[0]["seed"], configs[0]["rules"]) != (configs[1]["seed"], configs[1]["rules"]):
             raise SystemExit(f"{first[0]} and {second[0]} did not play the same deals (their seeds or rules differ)")
-        differences += [margins[0][d] - margins[1][d] for d in sorted(margins[0].keys() & margins[1].keys())]
+        shared = sorted(margins[0].keys() & margins[1].keys())
+        differences += [margins[0][d] - margins[1][d] for d in shared]
+        win_differences += [wins[0][d] - wins[1][d] for d in shared]
     difference = deal_bootstrap([(d, 1.0) for d in differences])
+    win_difference = deal_bootstrap([(d, 1.0) for d in win_differences])
     return {
         "pairs": [[f"{a[0].name}:{a[1]}", f"{b[0].name}:{b[1]}"] for a, b in pairs],
         "deals": len(differences),
         "margin_difference": [round(v, 2) for v in difference],
+        "win_share_difference": [round(v, 3) for v in win_difference],
     }
 
 
@@ -470,6 +480,7 @@ def main() -> None:
     m.add_argument("--seed", type=int, default=201)
     p = sub.add_parser("pool", help="one line-up's saved runs on other deals, summarised as one sample")
     p.add_argument("dirs", nargs="+", type=Path)
+    p.add_argument("--save", help="also keep the lines under results/ by this file name")
     f = sub.add_parser("temperature", help="the belief model's spread fitted to how bots choose their tiles")
     f.add_argument("--players", type=int, nargs="+", default=[2, 4])
     f.add_argument("--rounds", type=int, default=20)
@@ -491,8 +502,12 @@ def main() -> None:
             rerate(path)
         return
     if args.command == "pool":
-        for row in pool(args.dirs):
-            print(json.dumps(row))
+        rows = pool(args.dirs)
+        if args.save:
+            report_rows(args.save, rows)
+        else:
+            for row in rows:
+                print(json.dumps(row))
         return
     if args.command == "belief":
         report_rows(

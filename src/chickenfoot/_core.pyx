@@ -53,7 +53,7 @@ cdef enum:
     NO_TARGET = -1
     DOMINO = 1
     BLOCKED = 2
-    FEATURES = 8  # chickenfoot.bots.policy.MOVE_FEATURES
+    FEATURES = 10  # chickenfoot.bots.policy.MOVE_FEATURES
     LATE_HAND = 3  # chickenfoot.bots.policy.LATE_HAND
 
 cdef int HIGH[TILE_COUNT]
@@ -475,9 +475,10 @@ cdef bint late(const State* s) noexcept nogil:
 cdef inline double move_score(const State* s, const Policy* p, int code, bint is_late) noexcept nogil:
     """RolloutPolicy.score, with chickenfoot.bots.policy.move_features (``is_late``: :func:`late`)"""
     cdef int tile, target, attached, opened, follow = -1, stay = -1, w, double_id  # -1: the tile carries both
-    cdef int next_lacks = 1
+    cdef int next_lacks = 1, later_lack = s.players > 2, k
     cdef const uint64_t* hand
     cdef const uint64_t* next_hand
+    cdef const uint64_t* later_hand
     if code < 0:
         return p.pass_score if code == PASS else -1e300
     tile = code >> 8
@@ -498,6 +499,11 @@ cdef inline double move_score(const State* s, const Policy* p, int code, bint is
         stay += cf_popcount64(hand[w] & CARRIES[attached][w])
         if next_hand[w] & CARRIES[opened][w]:
             next_lacks = 0
+    for k in range(2, s.players):
+        later_hand = s.hands[(s.to_move + k) % s.players]
+        for w in range(s.words):
+            if later_hand[w] & CARRIES[opened][w]:
+                later_lack = 0
     double_id = opened * (opened + 3) // 2
     return p.tiles[tile] + (
         p.features[0] * follow
@@ -508,6 +514,8 @@ cdef inline double move_score(const State* s, const Policy* p, int code, bint is
         + p.features[5] * ((s.blank_points if tile == 0 else PIPS[tile]) if is_late else 0)
         + p.features[6] * next_lacks
         + p.features[7] * (next_lacks * DOUBLE[tile])
+        + p.features[8] * later_lack
+        + p.features[9] * (later_lack * DOUBLE[tile])
     )
 
 

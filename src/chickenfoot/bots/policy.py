@@ -2,13 +2,14 @@
 
 A move's score is its tile's weight (from what the tile costs in hand and whether it is a double)
 plus coefficients times :func:`move_features`, which read the mover's own hand, the layout and the
-next seat's hand (in a rollout, the hand the search's sampled deal gave it); a pass scores a
+other seats' hands (in a rollout, the hands the search's sampled deal gave them); a pass scores a
 constant of its own. Three policies share this form:
 
 - ``heaviest``: the tile's cost in hand, doubles a little more, no move features (what a greedy
   player sheds first);
 - ``blocking``: the same, and a bonus for opening a number the next seat cannot follow, more for a
-  double (whose toes it must then play or draw for): what a careful player does with what it knows;
+  double (whose toes it must then play or draw for), and as much again when no other seat can follow
+  it either: what a careful player does with what it knows;
 - ``learned``: coefficients fitted to a long search's own choices by ``scripts/train_rollout.py``
   and shipped in ``rollout.json`` beside this module.
 
@@ -41,6 +42,8 @@ MOVE_FEATURES = (
     "late_points",
     "next_lacks",
     "double_next_lacks",
+    "later_lack",
+    "double_later_lack",
 )
 """What :func:`move_features` measures of a placement, in order:
 
@@ -53,7 +56,11 @@ MOVE_FEATURES = (
 - ``late_points``: the tile's cost in hand once another seat holds at most :data:`LATE_HAND` tiles
   (else 0), when shedding weight counts most;
 - ``next_lacks``: whether the next seat holds no tile that carries the number the placement opens;
-- ``double_next_lacks``: the same, for a double."""
+- ``double_next_lacks``: the same, for a double;
+- ``later_lack``: whether every seat after the next holds no tile that carries it (0 with 2 players,
+  where there is none); with ``next_lacks``, only the mover can follow;
+- ``double_later_lack``: the same, for a double (with ``next_lacks``, its toes wait for the mover
+  while every other seat draws)."""
 
 LATE_HAND = 3
 """A hand this small may go out soon: ``late_points`` counts from then on."""
@@ -61,6 +68,10 @@ LATE_HAND = 3
 NEXT_LACKS = 8.0
 """``blocking``'s bonus, in points of tile weight, for opening a number the next seat lacks."""
 DOUBLE_NEXT_LACKS = 8.0
+"""``blocking``'s further bonus when that opening is a double."""
+LATER_LACK = 8.0
+"""``blocking``'s bonus for opening a number that no seat after the next can follow (3 players and more)."""
+DOUBLE_LATER_LACK = 8.0
 """``blocking``'s further bonus when that opening is a double."""
 
 TILE_FEATURES = ("points", "double")
@@ -92,7 +103,13 @@ HEAVIEST = Coefficients((1.0, 3.0), (0.0,) * len(MOVE_FEATURES), -0.5)
 BLOCKING = dataclasses.replace(
     HEAVIEST,
     move=tuple(
-        {"next_lacks": NEXT_LACKS, "double_next_lacks": DOUBLE_NEXT_LACKS}.get(name, 0.0) for name in MOVE_FEATURES
+        {
+            "next_lacks": NEXT_LACKS,
+            "double_next_lacks": DOUBLE_NEXT_LACKS,
+            "later_lack": LATER_LACK,
+            "double_later_lack": DOUBLE_LATER_LACK,
+        }.get(name, 0.0)
+        for name in MOVE_FEATURES
     ),
 )
 
@@ -121,7 +138,7 @@ class RolloutPolicy:
 
 
 def move_features(r: Round, code: int) -> tuple[int, ...]:
-    """:data:`MOVE_FEATURES` of the placement ``code`` (legal in ``r``), from the mover's hand and the layout."""
+    """:data:`MOVE_FEATURES` of the placement ``code`` (legal in ``r``), from the hands and the layout."""
     tile, target = code >> 8, code & 0xFF
     mover = r.to_move
     hand = r.hands[mover] & ~(1 << tile)
@@ -137,7 +154,11 @@ def move_features(r: Round, code: int) -> tuple[int, ...]:
     stay = (hand & CARRIES[attached]).bit_count()
     late = min(h.bit_count() for seat, h in enumerate(r.hands) if seat != mover) <= LATE_HAND
     points = r.rules.double_blank_points if tile == 0 else PIP_SUM[tile]
-    next_lacks = int(not r.hands[(mover + 1) % len(r.hands)] & CARRIES[opened])
+    players = len(r.hands)
+    next_lacks = int(not r.hands[(mover + 1) % players] & CARRIES[opened])
+    later_lack = int(
+        players > 2 and not any(r.hands[(mover + k) % players] & CARRIES[opened] for k in range(2, players))
+    )
     return (
         follow,
         stay,
@@ -147,6 +168,8 @@ def move_features(r: Round, code: int) -> tuple[int, ...]:
         points if late else 0,
         next_lacks,
         next_lacks if IS_DOUBLE[tile] else 0,
+        later_lack,
+        later_lack if IS_DOUBLE[tile] else 0,
     )
 
 
