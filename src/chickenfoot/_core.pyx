@@ -157,6 +157,15 @@ cdef inline bint has(const uint64_t* mask, int tile) noexcept nogil:
     return (mask[tile >> 6] >> (tile & 63)) & 1
 
 
+cdef inline bint carries(const State* s, int seat, int number) noexcept nogil:
+    """Whether ``seat`` holds a tile that carries ``number``."""
+    cdef int w
+    for w in range(s.words):
+        if s.hands[seat][w] & CARRIES[number][w]:
+            return True
+    return False
+
+
 cdef inline void flip(uint64_t* mask, int tile) noexcept nogil:
     mask[tile >> 6] ^= (<uint64_t>1) << (tile & 63)
 
@@ -475,10 +484,8 @@ cdef bint late(const State* s) noexcept nogil:
 cdef inline double move_score(const State* s, const Policy* p, int code, bint is_late) noexcept nogil:
     """RolloutPolicy.score, with chickenfoot.bots.policy.move_features (``is_late``: :func:`late`)"""
     cdef int tile, target, attached, opened, follow = -1, stay = -1, w, double_id  # -1: the tile carries both
-    cdef int next_lacks = 1, later_lack = s.players > 2, k
+    cdef int next_lacks, later_lack = s.players > 2, k
     cdef const uint64_t* hand
-    cdef const uint64_t* next_hand
-    cdef const uint64_t* later_hand
     if code < 0:
         return p.pass_score if code == PASS else -1e300
     tile = code >> 8
@@ -493,17 +500,14 @@ cdef inline double move_score(const State* s, const Policy* p, int code, bint is
         attached = s.open_number[target]
     opened = attached if DOUBLE[tile] else PIPS[tile] - attached
     hand = s.hands[s.to_move]
-    next_hand = s.hands[(s.to_move + 1) % s.players]
     for w in range(s.words):
         follow += cf_popcount64(hand[w] & CARRIES[opened][w])
         stay += cf_popcount64(hand[w] & CARRIES[attached][w])
-        if next_hand[w] & CARRIES[opened][w]:
-            next_lacks = 0
+    next_lacks = not carries(s, (s.to_move + 1) % s.players, opened)
     for k in range(2, s.players):
-        later_hand = s.hands[(s.to_move + k) % s.players]
-        for w in range(s.words):
-            if later_hand[w] & CARRIES[opened][w]:
-                later_lack = 0
+        if carries(s, (s.to_move + k) % s.players, opened):
+            later_lack = 0
+            break
     double_id = opened * (opened + 3) // 2
     return p.tiles[tile] + (
         p.features[0] * follow
