@@ -32,10 +32,16 @@ def state(page: Page) -> dict[str, Any]:
     return result
 
 
-def create_table(page: Page, base: str, seats: list[str], preset: str = "classic") -> str:
-    """Create a table from the lobby: seat 0 is the player, the others bot levels or "human"."""
+def open_lobby(page: Page, base: str) -> None:
+    """Open the lobby and wait until it is ready: its form filled in from the server's presets, its
+    handlers attached (typed text or events before then would be lost)."""
     page.goto(f"{base}/")
     page.wait_for_selector("#preset option", state="attached")
+
+
+def create_table(page: Page, base: str, seats: list[str], preset: str = "classic") -> str:
+    """Create a table from the lobby: seat 0 is the player, the others bot levels or "human"."""
+    open_lobby(page, base)
     page.select_option("#preset", preset)
     page.select_option("#seat-count", str(len(seats)))
     page.fill("#my-name", "Ann")

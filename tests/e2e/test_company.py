@@ -13,7 +13,7 @@ import httpx
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, create_table, shot, state
+from .helpers import ARTIFACTS, create_table, open_lobby, shot, state
 
 PLAYING = "() => window.chickenfoot && window.chickenfoot.state"
 HUMAN = {"kind": "human"}
@@ -96,8 +96,7 @@ def test_chat_between_two_players_and_a_spectator(browser: Browser, page: Page, 
 
 
 def test_public_tables_in_the_lobby_leaving_and_coming_back(browser: Browser, page: Page, server: str) -> None:
-    page.goto(f"{server}/")
-    page.wait_for_selector("#preset option", state="attached")
+    open_lobby(page, server)
     page.select_option("#seat-count", "3")
     page.fill("#my-name", "Ann")
     page.locator("#seats li").nth(1).locator(".seat-kind").select_option("human")
@@ -117,7 +116,7 @@ def test_public_tables_in_the_lobby_leaving_and_coming_back(browser: Browser, pa
     )
     assert other.status_code == 201
     with person(browser) as bo, person(browser) as cy:
-        bo.goto(f"{server}/")
+        open_lobby(bo, server)
         bo.fill("#my-name", "Bo")
         listed = bo.locator(f"#open-tables li[data-code='{code}']")
         listed.wait_for()
@@ -166,7 +165,7 @@ def test_the_creator_reopens_an_absent_players_seat(browser: Browser, page: Page
     refused = httpx.post(f"{server}/api/tables/{code}/leave", json={"token": bo_token})
     assert refused.status_code == 403  # Bo's old credential opens nothing now
     with person(browser) as dee:
-        dee.goto(f"{server}/")
+        open_lobby(dee, server)
         dee.fill("#my-name", "Dee")
         dee.locator("#my-name").dispatch_event("change")
         dee.evaluate("() => localStorage.setItem('cf-name', 'Dee')")

@@ -7,14 +7,13 @@ import re
 from playwright.sync_api import Browser, Page
 
 from .conftest import watch_errors
-from .helpers import state
+from .helpers import open_lobby, state
 
 
 def test_a_stranger_joins_an_open_table_by_code_and_a_reload_keeps_the_seat(
     browser: Browser, page: Page, server: str
 ) -> None:
-    page.goto(f"{server}/")
-    page.wait_for_selector("#preset option", state="attached")
+    open_lobby(page, server)
     page.select_option("#seat-count", "3")
     page.fill("#my-name", "Ann")
     page.locator("#seats li").nth(1).locator(".seat-kind").select_option("human")
@@ -29,7 +28,7 @@ def test_a_stranger_joins_an_open_table_by_code_and_a_reload_keeps_the_seat(
     cy = browser.new_context().new_page()
     errors = watch_errors(cy)
     try:
-        cy.goto(f"{server}/")
+        open_lobby(cy, server)
         cy.fill("#join-code", code)
         cy.locator("#join-code").dispatch_event("change")
         cy.wait_for_function("() => document.querySelector('#join-kind').textContent.includes('is open')")
@@ -50,7 +49,7 @@ def test_a_stranger_joins_an_open_table_by_code_and_a_reload_keeps_the_seat(
         cy.wait_for_function("() => window.chickenfoot && window.chickenfoot.state")
         assert state(cy)["seat"] == 1
         # The lobby's Join takes a browser that holds a seat back to it.
-        cy.goto(f"{server}/")
+        open_lobby(cy, server)
         cy.fill("#join-code", code)
         cy.click("#join")
         cy.wait_for_url(re.compile(rf".*/t/{code}$"))

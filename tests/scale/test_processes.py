@@ -242,7 +242,8 @@ BOT_SEATS = (1, 3)
 
 def test_the_lease_holder_killed_mid_round_another_process_takes_over(fleet: Fleet) -> None:
     async def scenario() -> tuple[float, float, list[Recorder], dict[str, Any]]:
-        table = await new_table(fleet.base(), [HUMAN, BOT, HUMAN, BOT], rounds=2)
+        # Three rounds: a kill late in the second round still leaves bot moves to come.
+        table = await new_table(fleet.base(), [HUMAN, BOT, HUMAN, BOT], rounds=3)
         rng = random.Random(3)
         clients = [
             Recorder(fleet.base(), path, seat, random.Random(rng.random()), think=0.05)
@@ -254,12 +255,11 @@ def test_the_lease_holder_killed_mid_round_another_process_takes_over(fleet: Fle
         # idle, and the lease with it, so the holder becomes the process the players are on.
         await until(lambda: settled(fleet, table.code), 20, "the lease with the players' process")
         holder = lease_holder(fleet, table.code)
-        versions = max(c.version for c in clients)
         fleet.kill(holder)
         killed = time.monotonic()
         await until(lambda: lease_holder_alive(fleet, table.code), 10, "a new lease holder")
         taken_over = time.monotonic() - killed
-        bots_moved = await bot_moved_after(clients, versions, 20)
+        bots_moved = await bot_moved_after(clients, killed + 20)
         resumed = bots_moved - killed
         async with asyncio.timeout(120):
             await asyncio.gather(*tasks)
@@ -288,20 +288,18 @@ def lease_holder_alive(fleet: Fleet, code: str) -> bool:
         return False
 
 
-async def bot_moved_after(clients: list[Recorder], version: int, seconds: float) -> float:
-    """When a client first saw a bot's move made after ``version``."""
-    bots = {1, 3}
-    start = {id(client): len(client.stream) for client in clients}
-    deadline = time.monotonic() + seconds
+async def bot_moved_after(clients: list[Recorder], deadline: float) -> float:
+    """When a client first saw a bot's move after this call (by then the new holder has the lease,
+    and the moves the killed holder made have reached the clients that reconnected at once)."""
+    seen = [len(client.stream) for client in clients]
     while time.monotonic() < deadline:
-        for client in clients:
-            if any(
-                event[1] in bots and event[0] in ("play", "draw", "pass")
-                for event in client.stream[start[id(client)] :]
-            ):
+        for client, start in zip(clients, seen, strict=True):
+            if any(event[1] in BOT_SEATS and event[0] in ("play", "draw", "pass") for event in client.stream[start:]):
                 return time.monotonic()
         await asyncio.sleep(0.02)
-    raise AssertionError("no bot moved after the holder was killed")
+    versions = [client.version for client in clients]
+    over = [client.over() for client in clients]
+    raise AssertionError(f"no bot moved after the holder was killed (versions {versions}, match over {over})")
 
 
 def test_redis_restarted_mid_game_nothing_lost_or_repeated(

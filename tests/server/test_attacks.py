@@ -150,7 +150,8 @@ def test_clients_that_stop_reading_are_disconnected_with_a_final_error(fast: Ser
     async def scenario() -> tuple[Attack, float, float]:
         async with httpx.AsyncClient(base_url=fast.base) as http:
             # Large states (190 tiles, 8 seats) and no pauses: the non-reader's buffers fill quickly.
-            table = await create_table(http, {"preset": "double-18", "seats": [HUMAN] + [GREEDY] * 7, "rounds": 12})
+            # All 19 rounds the set allows: the match goes on well past the non-readers' cut-off.
+            table = await create_table(http, {"preset": "double-18", "seats": [HUMAN] + [GREEDY] * 7, "rounds": 19})
         measure, stop, attack = Measure(), asyncio.Event(), Attack()
         players = [
             asyncio.create_task(p.play(stop))

@@ -60,7 +60,8 @@ export async function showLobby() {
   };
   count.addEventListener("change", drawSeats);
   drawSeats();
-  $("my-name").value = savedName();
+  // A name typed while the presets were loading is kept.
+  if (!$("my-name").value) $("my-name").value = savedName();
 
   $("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
