@@ -21,7 +21,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, new_table, sit_down
+from .helpers import ARTIFACTS, new_table, open_lobby, sit_down
 
 SERIOUS = ("serious", "critical")
 RESULTS = ARTIFACTS / "axe"
@@ -67,8 +67,7 @@ def scanned(browser: Browser, axe_script: Path) -> Iterator[Any]:
 def test_lobby(scanned: Any, server: str, width: int) -> None:
     open_page, scan = scanned
     page = open_page(width)
-    page.goto(f"{server}/")
-    page.wait_for_selector("#seats li:nth-child(2) .seat-kind", state="attached")
+    open_lobby(page, server)
     assert scan(page, f"lobby-{width}") == []
 
 

@@ -23,7 +23,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, play_one, state
+from .helpers import ARTIFACTS, open_lobby, play_one, state
 from .test_howto import LOCALES
 
 DOCS = ARTIFACTS / "languages"
@@ -96,8 +96,7 @@ def test_lobby(browser: Browser, server: str, lang: str, width: int) -> None:
     page = context.new_page()
     errors = watch_errors(page)
     try:
-        page.goto(f"{server}/")
-        page.wait_for_selector("#seats li:nth-child(2) .seat-kind", state="attached")
+        open_lobby(page, server)
         assert page.inner_text("#create") == render(Code.LOBBY_CREATE, lang)
         assert page.inner_text("#howto-link") == render(Code.HOW_TO_PLAY, lang)
         seat = page.locator("#seats li").nth(1).locator(".seat-kind option").all_inner_texts()
@@ -160,8 +159,7 @@ def test_two_players_at_one_table_each_in_their_own_language(browser: Browser, s
         ann = ann_context.new_page()
         ann.add_init_script("localStorage.setItem('cf-lang', 'lt')")
         ann_errors = watch_errors(ann)
-        ann.goto(f"{server}/")
-        ann.wait_for_selector("#seats li:nth-child(2) .seat-kind", state="attached")
+        open_lobby(ann, server)
         ann.select_option("#seat-count", "3")
         ann.fill("#my-name", "Ann")
         ann.locator("#seats li").nth(1).locator(".seat-kind").select_option("human")

@@ -17,7 +17,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, new_table, sit_down, state
+from .helpers import ARTIFACTS, new_table, open_lobby, sit_down, state
 
 NO_MOVES = """() => !window.chickenfoot.myTurn && !document.querySelector('.hand-tile.playable')
   && document.querySelector('#draw').hidden && document.querySelector('#pass').hidden"""
@@ -78,8 +78,7 @@ def test_a_waiting_table_names_who_is_missing_and_offers_no_move(browser: Browse
 def test_a_name_is_asked_once_remembered_and_changed_from_the_players_card(
     browser: Browser, page: Page, server: str
 ) -> None:
-    page.goto(f"{server}/")
-    page.wait_for_selector("#seats li:nth-child(2) .seat-kind", state="attached")
+    open_lobby(page, server)
     # No name, no table: the lobby asks for one (the field is required) instead of calling you "You".
     page.click("#create")
     assert page.evaluate("document.querySelector('#my-name').validity.valueMissing")
