@@ -75,7 +75,13 @@ def test_the_pure_core_is_noted_once_per_process(
 def run_real(*args: str, pure: bool, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "CHICKENFOOT_PURE"} | ({"CHICKENFOOT_PURE": "1"} if pure else {})
     return subprocess.run(
-        [sys.executable, "-m", "chickenfoot", *args], input=stdin, capture_output=True, text=True, check=False, env=env, cwd=ROOT
+        [sys.executable, "-m", "chickenfoot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        cwd=ROOT,
     )
 
 

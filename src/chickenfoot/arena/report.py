@@ -31,7 +31,8 @@ def summary_json(rows: Sequence[BotSummary]) -> list[dict[str, Any]]:
 
 def summary_rows(data: Sequence[dict[str, Any]]) -> list[BotSummary]:
     """:func:`summary_json` read back: ``null`` is NaN (not computed)."""
-    return [BotSummary(**{k: math.nan if v is None else v for k, v in row.items()}) for row in data]
+    read: list[dict[str, Any]] = [{k: math.nan if v is None else v for k, v in row.items()} for row in data]
+    return [BotSummary(**row) for row in read]
 
 
 def dumps(data: dict[str, Any]) -> str:
