@@ -69,7 +69,7 @@ def test_the_pure_core_is_noted_once_per_process(
     cli.note_pure_core()
     cli.note_pure_core.cache_clear()
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("chickenfoot: note: the bots search on the pure-Python core")
+    assert err.count("\n") == 1 and err.startswith("chickenfoot: note: bots search on the pure-Python core")
 
 
 def run_real(*args: str, pure: bool, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
