@@ -169,9 +169,16 @@ def test_the_parallel_environment_passes_the_parallel_api_test() -> None:
     parallel_api_test(parallel_env(players=2, reward="zero_sum", full_match=True, rounds=2), num_cycles=1000)
 
 
-def test_the_parallel_environment_needs_the_action_of_the_agent_to_move() -> None:
+def test_the_parallel_environment_needs_the_action_of_the_agent_to_move_and_forfeits_an_illegal_one() -> None:
     game = parallel_env(players=2)
     game.reset(seed=1)
     others = {agent: 0 for agent in game.agents if agent != game.game.agent_selection}
     with pytest.raises(IllegalMoveError, match="no action for player_"):
         game.step(others)
+    mover = game.game.agent_selection
+    illegal = int(np.flatnonzero(game.game.observe(mover)["action_mask"] == 0)[0])
+    _, rewards, terminations, _, infos = game.step({mover: illegal})
+    assert rewards == {a: game.game.illegal_reward if a == mover else 0.0 for a in game.possible_agents}
+    assert all(terminations.values()) and infos[mover]["illegal"] and game.agents == []
+    with pytest.raises(RuntimeError, match="call reset"):
+        game.step({mover: 0})

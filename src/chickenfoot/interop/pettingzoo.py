@@ -299,6 +299,8 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         dict[str, dict[str, Any]],
     ]:
         game = self.game
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset()")
         mover = game.agent_selection
         if mover not in actions:
             raise IllegalMoveError(f"no action for {mover}, the agent to move")
