@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 
-from chickenfoot import __version__, core
+from chickenfoot import __version__
 from chickenfoot.errors import ChickenfootError
+from chickenfoot.extras import MissingExtra, require
 from chickenfoot.move import Move
 from chickenfoot.perft import divide, perft
 from chickenfoot.position import read_position, write_position
@@ -28,9 +30,32 @@ app = typer.Typer(
 )
 
 
+def compiled_core() -> bool:
+    """Whether the bots search on the compiled core (the one place the command asks)."""
+    from chickenfoot import core
+
+    return core.COMPILED
+
+
+def core_name() -> str:
+    return "compiled core" if compiled_core() else "pure-Python core"
+
+
+@functools.cache
+def note_pure_core() -> None:
+    """Say once per process, before a command where bots search, that they search on the slow
+    pure-Python core (a build without a C compiler warns only under ``pip -v``)."""
+    if not compiled_core():
+        print(
+            "chickenfoot: note: bots search on the pure-Python core, about 50 times slower than the compiled "
+            "one, which was not built (no C compiler at install) or is off (CHICKENFOOT_PURE=1)",
+            file=sys.stderr,
+        )
+
+
 def show_version(value: bool) -> None:
     if value:
-        print(f"chickenfoot {__version__} ({core.NAME})")
+        print(f"chickenfoot {__version__} ({core_name()})")
         raise typer.Exit()
 
 
@@ -53,6 +78,14 @@ def fail(message: str) -> NoReturn:
     """Report a user error on one line of stderr and exit non-zero."""
     print(f"chickenfoot: error: {message}", file=sys.stderr)
     raise typer.Exit(1)
+
+
+def need(extra: str, user: str, modules: tuple[str, ...] | None = None) -> None:
+    """Stop with one line naming ``extra`` when a module it brings (``modules``, default all) is missing."""
+    try:
+        require(extra, user, modules)
+    except MissingExtra as exc:
+        fail(str(exc))
 
 
 def load(file: str) -> Round:
@@ -126,6 +159,9 @@ def play(
     ] = None,
 ) -> None:
     """Play a match in the terminal against bots or friends (hot-seat), or in plain line mode."""
+    if not plain:
+        need("tui", "chickenfoot play (without --plain)")
+    note_pure_core()
     from chickenfoot.tui.launch import launch
 
     try:
@@ -196,6 +232,8 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the browser game (lobby, tables, bots) and print its address."""
+    need("web", "chickenfoot serve")
+    note_pure_core()
     from chickenfoot.server.hub import Expiry
     from chickenfoot.server.limiter import AddressLimits
     from chickenfoot.server.run import run
@@ -246,6 +284,10 @@ def arena(
     ray: Annotated[str | None, typer.Option("--ray", help="Ray cluster address ('local' starts one).")] = None,
 ) -> None:
     """Bots play duplicate deals, seats rotated; prints win shares, points and ratings with CIs."""
+    need("arena", "chickenfoot arena")
+    if ray is not None:
+        need("ray", "chickenfoot arena --ray")
+    note_pure_core()
     from chickenfoot.arena.cli import arena_command
 
     try:
@@ -269,6 +311,10 @@ def review(
     ] = None,
 ) -> None:
     """Review every move from its player's own view: expected points lost, marks, accuracy."""
+    need("review", "chickenfoot review", ("rich",))
+    if chart is not None:
+        need("review", "chickenfoot review --chart", ("matplotlib",))
+    note_pure_core()
     from chickenfoot.review_cli import review_command
 
     try:
@@ -285,6 +331,7 @@ def replay(
     ] = None,
 ) -> None:
     """Step through a finished match in the terminal, every hand face up."""
+    need("tui", "chickenfoot replay")
     from chickenfoot.tui.replay import replay_command
 
     try:

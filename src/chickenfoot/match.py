@@ -7,6 +7,10 @@
 ...     m.push(m.legal_moves()[0])
 >>> len(m.round_points), Match.from_record(m.record()).totals() == m.totals()
 (2, True)
+>>> Match.from_record({**m.record(), "player": 3})
+Traceback (most recent call last):
+...
+chickenfoot.errors.PositionError: unknown field 'player'
 """
 
 from __future__ import annotations
@@ -16,16 +20,26 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from chickenfoot.errors import ChickenfootError, IllegalMoveError, PositionError, RulesError, quoted, shown
-from chickenfoot.i18n import english
+from chickenfoot.errors import (
+    ChickenfootError,
+    IllegalMoveError,
+    PositionError,
+    RulesError,
+    UnreadableFile,
+    quoted,
+    shown,
+)
+from chickenfoot.i18n import DEFAULT, english, unreadable
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.reading import (
     list_field,
     load_json,
     object_field,
+    read_text,
     same_numbers,
     text_field,
     tile_list,
@@ -37,6 +51,9 @@ from chickenfoot.tiles import Tile
 from chickenfoot.view import MatchStanding, SeatView
 
 RECORD_FORMAT = "chickenfoot-match/1"
+_RECORD_FIELDS = ("format", "rules", "players", "seed", "rounds", "seats")
+"""The top-level fields of a match record; ``seats``, the seat kinds, only in a saved terminal game."""
+_ROUND_FIELDS = ("start_double", "hands", "boneyard", "moves", "points")
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +246,9 @@ class Match:
         for key in ("rules", "players", "rounds"):
             if key not in data:
                 raise PositionError(f"missing field {key!r}")
+        unknown = sorted(set(data) - set(_RECORD_FIELDS))
+        if unknown:
+            raise PositionError(f"unknown field {quoted(unknown[0])}")
         try:
             rules = Rules.from_dict(object_field(data["rules"], "rules"))
         except RulesError as exc:
@@ -241,6 +261,11 @@ class Match:
         seed = data.get("seed")
         if seed is not None:
             whole_number(seed, "seed")
+        seats = data.get("seats")
+        if "seats" in data and not (
+            isinstance(seats, list) and len(seats) == players and all(isinstance(kind, str) for kind in seats)
+        ):
+            raise PositionError(f"seats must be a list of seat kinds, one per player ({players}), got {shown(seats)}")
         match = cls.__new__(cls)
         match.rules, match.players, match.seed = rules, players, seed
         match._round_seeds = _round_seeds(rules, seed)
@@ -259,6 +284,9 @@ class Match:
         for key in ("start_double", "hands", "boneyard", "moves"):
             if key not in entry:
                 raise PositionError(f"{where}: missing field {key!r}")
+        unknown = sorted(set(entry) - set(_ROUND_FIELDS))
+        if unknown:
+            raise PositionError(f"{where}: unknown field {quoted(unknown[0])}")
         start = self.rules.start_doubles()[k]
         if entry["start_double"] != start or not isinstance(entry["start_double"], int):
             raise PositionError(f"round {k + 1} must start with {start}-{start}, got {shown(entry['start_double'])}")
@@ -286,6 +314,22 @@ class Match:
     @classmethod
     def loads(cls, text: str) -> Match:
         return cls.from_record(load_json(text))
+
+
+def read_match(path: Path, lang: str = DEFAULT) -> tuple[Match, list[str] | None]:
+    """The match of a record file (a download or a saved terminal game) and its seat kinds when it
+    names them; raises :class:`PositionError` naming the file and the problem (in ``lang`` when the
+    system will not read the file)."""
+    try:
+        text = read_text(path)  # its other errors name the file already
+    except UnreadableFile as exc:
+        raise PositionError(unreadable(exc, lang)) from None
+    try:
+        data = load_json(text)
+        match = Match.from_record(data)
+    except ChickenfootError as exc:
+        raise PositionError(f"{path}: {exc}") from None
+    return match, data.get("seats")
 
 
 def _round_seeds(rules: Rules, seed: int | None) -> list[int]:

@@ -6,11 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from chickenfoot.errors import ChickenfootError, UnreadableFile
-from chickenfoot.i18n import DEFAULT, choose_language, render, unreadable
-from chickenfoot.match import Match
+from chickenfoot.errors import ChickenfootError
+from chickenfoot.i18n import DEFAULT, choose_language, render
+from chickenfoot.match import read_match
 from chickenfoot.messages import Code
-from chickenfoot.reading import read_text
 from chickenfoot.review import Review, SeatSummary, review_match
 
 MARK_STYLES = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -21,20 +20,6 @@ MARK_COUNTS = {
     "blunder": Code.REVIEW_CLI_BLUNDERS,
 }
 """The messages counting each costly mark ("2 mistakes")."""
-
-
-def read_match(path: Path, lang: str = DEFAULT) -> tuple[Match, list[str] | None]:
-    """A match record (a download or a saved terminal game) and its seat kinds when it names them;
-    a file the system will not read is named in ``lang``."""
-    try:
-        text = read_text(path)
-    except UnreadableFile as exc:
-        raise ChickenfootError(unreadable(exc, lang)) from None
-    match = Match.loads(text)
-    seats = json.loads(text).get("seats")
-    if isinstance(seats, list) and all(isinstance(kind, str) for kind in seats) and len(seats) == match.players:
-        return match, seats
-    return match, None
 
 
 def parse_seats(text: str | None, kinds: list[str] | None, players: int) -> list[int]:

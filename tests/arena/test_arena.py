@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,21 @@ def test_chart_draws_a_clean_sweep(tmp_path: Path) -> None:
     row = BotSummary("sweeper", 60, 1.0, 0.94, 1.0 - 1e-12, 30.0, 27.0, 33.0, 44.0, 5.0, 0.3, 1.2, 900)
     write_png(tmp_path / "sweep.png", [row], "sweep")
     assert (tmp_path / "sweep.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_single_deal_leaves_its_intervals_null_in_json_and_a_dash_in_the_table(tmp_path: Path) -> None:
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    result = CliRunner().invoke(
+        app, ["arena", "--bots", "greedy,random", "--rounds", "1", "--matches", "1", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "results.json").read_text(), parse_constant=refuse)
+    assert [(row["points_low"], row["points_high"]) for row in data["summary"]] == [(None, None), (None, None)]
+    assert all(isinstance(row["points_per_round"], float) for row in data["summary"])
+    assert result.stdout.count("(—–—)") == 2  # the points' interval of each bot
+    _, loaded, _ = load_results(tmp_path / "results.json")
+    assert all(math.isnan(row.points_low) and math.isnan(row.points_high) for row in loaded)
+    assert [r.points_per_round for r in rerate(tmp_path)] == [r.points_per_round for r in loaded]
+    assert "Infinity" not in (tmp_path / "results.json").read_text()

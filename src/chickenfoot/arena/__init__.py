@@ -126,7 +126,9 @@ def _table(rows: Sequence[BotSummary], title: str) -> object:
 def load_results(path: Path) -> tuple[dict[str, Any], list[BotSummary], list[GameResult]]:
     """The configuration, summary rows and games of a ``results.json`` (per-move times are not kept)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    rows = [BotSummary(**row) for row in data["summary"]]
+    from chickenfoot.arena.report import summary_rows
+
+    rows = summary_rows(data["summary"])
     games = [
         GameResult(
             game["deal"],
@@ -146,7 +148,7 @@ def load_results(path: Path) -> tuple[dict[str, Any], list[BotSummary], list[Gam
 def rerate(path: Path) -> list[BotSummary]:
     """Recompute the statistics of a results directory (intervals, ratings) with the current methods;
     rewrites its JSON and PNG. Times per move are not kept per move, so the saved ones stay."""
-    from chickenfoot.arena.report import write_png
+    from chickenfoot.arena.report import dumps, summary_json, write_png
 
     file = path / "results.json"
     _, saved, games = load_results(file)
@@ -158,8 +160,8 @@ def rerate(path: Path) -> list[BotSummary]:
         for row in summarise(games)
     ]
     data = json.loads(file.read_text(encoding="utf-8"))
-    data["summary"] = [dataclasses.asdict(row) for row in rows]
-    file.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    data["summary"] = summary_json(rows)
+    file.write_text(dumps(data), encoding="utf-8")
     write_png(path / "results.png", rows, _title(data["config"]["lineup"], data["config"]["matches"]))
     return rows
 

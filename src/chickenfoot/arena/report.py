@@ -4,12 +4,40 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from chickenfoot.arena.games import GameResult
 from chickenfoot.arena.stats import BotSummary
+
+MISSING = "—"
+"""Shown for a statistic that cannot be computed (the interval of a single deal)."""
+
+
+def shown(value: float, spec: str) -> str:
+    """``value`` formatted by ``spec``, or :data:`MISSING` when it is not a finite number."""
+    return format(value, spec) if math.isfinite(value) else MISSING
+
+
+def summary_json(rows: Sequence[BotSummary]) -> list[dict[str, Any]]:
+    """The summary rows for JSON: a statistic that cannot be computed (infinite or NaN) is ``null``."""
+    return [
+        {k: v if not isinstance(v, float) or math.isfinite(v) else None for k, v in dataclasses.asdict(r).items()}
+        for r in rows
+    ]
+
+
+def summary_rows(data: Sequence[dict[str, Any]]) -> list[BotSummary]:
+    """:func:`summary_json` read back: ``null`` is NaN (not computed)."""
+    read: list[dict[str, Any]] = [{k: math.nan if v is None else v for k, v in row.items()} for row in data]
+    return [BotSummary(**row) for row in read]
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """JSON every language reads: a NaN or an infinity left anywhere is an error, not ``Infinity``."""
+    return json.dumps(data, indent=1, allow_nan=False) + "\n"
 
 
 def table(rows: Sequence[BotSummary], title: str) -> Any:
@@ -30,10 +58,10 @@ def table(rows: Sequence[BotSummary], title: str) -> Any:
         out.add_row(
             r.bot,
             str(r.games),
-            f"{r.win_share:.1%} ({r.win_low:.1%}–{r.win_high:.1%})",
-            f"{r.points_per_round:.2f} ({r.points_low:.2f}–{r.points_high:.2f})",
+            f"{shown(r.win_share, '.1%')} ({shown(r.win_low, '.1%')}–{shown(r.win_high, '.1%')})",
+            f"{shown(r.points_per_round, '.2f')} ({shown(r.points_low, '.2f')}–{shown(r.points_high, '.2f')})",
             f"{r.mu:.2f} ± {r.sigma:.2f}",
-            f"{r.move_p50:.3f} / {r.move_p95:.3f}" if r.moves else "–",
+            f"{shown(r.move_p50, '.3f')} / {shown(r.move_p95, '.3f')}" if r.moves else MISSING,
         )
     return out
 
@@ -42,7 +70,7 @@ def write_json(path: Path, config: dict[str, Any], rows: Sequence[BotSummary], r
     data = {
         "format": "chickenfoot-arena/1",
         "config": config,
-        "summary": [dataclasses.asdict(r) for r in rows],
+        "summary": summary_json(rows),
         "games": [
             {
                 "deal": g.deal,
@@ -56,7 +84,7 @@ def write_json(path: Path, config: dict[str, Any], rows: Sequence[BotSummary], r
             for g in results
         ],
     }
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    path.write_text(dumps(data), encoding="utf-8")
 
 
 def write_png(path: Path, rows: Sequence[BotSummary], title: str) -> None:

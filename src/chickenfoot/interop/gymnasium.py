@@ -1,4 +1,13 @@
-"""A Gymnasium environment: one learning seat against bots.
+"""A Gymnasium environment: one learning seat against bots, registered as ``chickenfoot/Chickenfoot-v0``.
+
+Gymnasium 1.0 dropped the plugin entry points that let ``gymnasium.make`` find a package's
+environments by themselves; its way now names the module to import in the id, so no import of this
+module is needed first:
+
+>>> import gymnasium
+>>> env = gymnasium.make("chickenfoot.interop.gymnasium:chickenfoot/Chickenfoot-v0", players=3)
+>>> env.unwrapped.seat, env.unwrapped.game.players
+(0, 3)
 
 >>> e = ChickenfootEnv(players=4, opponents="greedy")
 >>> obs, info = e.reset(seed=1)
@@ -8,8 +17,10 @@
 The other seats are played by :func:`chickenfoot.bots.make_bot` bots (one name for all, or a list
 with one name per other seat, in seat order), each given only its own seat view. Observations,
 actions and rewards are those of :mod:`chickenfoot.interop.pettingzoo` for the learning seat; the
-episode ends with the round (or the match, with ``full_match=True``). An illegal action ends the
-episode with ``illegal_reward`` (default: minus the most points a hand can score in a round) and
+episode ends with the round (or the match, with ``full_match=True``). An illegal action (one
+whose ``action_mask`` bit is 0, or outside the action space) forfeits the episode, as described in
+:mod:`chickenfoot.interop.illegal`: it ends with ``illegal_reward`` (default and maximum:
+:func:`~chickenfoot.interop.illegal.illegal_reward`, worse than any legal play) and
 ``info["illegal"] = True``, so unmasked agents and Gymnasium's checker can run.
 """
 
@@ -23,7 +34,6 @@ import numpy as np
 
 from chickenfoot.bots import Bot, make_bot
 from chickenfoot.errors import RulesError
-from chickenfoot.interop.features import max_round_points
 from chickenfoot.interop.pettingzoo import Observation, RewardKind, raw_env
 
 
@@ -61,7 +71,12 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
         self.bots: dict[int, Bot] = {}
         self.make_bots(None)
         self.render_mode = render_mode
-        self.illegal_reward = -float(max_round_points(self.game.rules)) if illegal_reward is None else illegal_reward
+        worst = self.game.illegal_reward
+        if illegal_reward is not None and not illegal_reward <= worst:
+            raise RulesError(
+                f"illegal_reward must be at most {worst:g}, the worst legal return (got {illegal_reward!r})"
+            )
+        self.illegal_reward = worst if illegal_reward is None else illegal_reward
         self.action_space = self.game.action_space(self.agent)
         self.observation_space = self.game.observation_space(self.agent)
 
@@ -100,11 +115,9 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
         game = self.game
         if game.terminations[self.agent]:
             raise RuntimeError("the episode is over: call reset()")
-        mask = game.encoder.action_mask(game._current().view(self.seat))
-        if not 0 <= int(action) < len(mask) or not mask[int(action)]:
-            info = {**self._info(), "illegal": True}
-            game.terminations = dict.fromkeys(game.agents, True)
-            return game.observe(self.agent), self.illegal_reward, True, False, info
+        if game.illegal_reason(int(action)) is not None:
+            game.forfeit(self.illegal_reward)
+            return game.observe(self.agent), self.illegal_reward, True, False, {**self._info(), "illegal": True}
         self._reward = 0.0
         game.step(int(action))
         self._reward += game.rewards[self.agent]

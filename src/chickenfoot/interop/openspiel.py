@@ -15,7 +15,9 @@ points minus the seat's own. Observations come from the seat's view (the feature
 :mod:`chickenfoot.interop.features`); the information state string is perfect recall (own hand
 and the whole public history, own draws included); the information state tensor adds who placed
 each tile and in which order. ``resample_from_infostate`` replays the round on a deal drawn by
-:func:`chickenfoot.knowledge.sample_deal`, so it agrees with everything the player saw.
+:func:`chickenfoot.knowledge.sample_deal`, so it agrees with everything the player saw. An illegal
+action is refused, as OpenSpiel's games do: :class:`~chickenfoot.errors.IllegalMoveError` says why,
+and the state is unchanged (:mod:`chickenfoot.interop.illegal`).
 
 Parameters: ``players`` (4), ``max_pip`` (9), ``hub_arms`` (4), ``drawn_tile`` ("may"),
 ``draw_limit`` ("one"), ``double_blank_points`` (50), ``start_double`` (-1: ``max_pip``),

@@ -18,6 +18,11 @@ Rewards come when a round ends: ``reward="points"`` gives each agent minus its p
 ``reward="zero_sum"`` gives the table's mean points minus its own (the rewards sum to 0). With
 ``full_match=True`` the episode is a whole match (RULES.md §2): each round's rewards arrive as it
 ends and the next round is dealt at once.
+
+An illegal action (see :mod:`chickenfoot.interop.illegal`): ``raw_env`` refuses it with an
+:class:`~chickenfoot.errors.IllegalMoveError` saying why, changing nothing; ``env()`` and
+``parallel_env()`` end the episode and give the offender
+:func:`~chickenfoot.interop.illegal.illegal_reward`, worse than any legal play.
 """
 
 from __future__ import annotations
@@ -27,12 +32,13 @@ from typing import Any, Literal
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from chickenfoot.errors import IllegalMoveError, RulesError
 from chickenfoot.interop.actions import ActionCodec
 from chickenfoot.interop.features import ObservationEncoder
+from chickenfoot.interop.illegal import illegal_reward
 from chickenfoot.match import Match
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
@@ -118,6 +124,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.np_random, _ = seeding.np_random(None)
         self.match: Match | None = None
         self.round: Round | None = None
+        self.illegal_reward = illegal_reward(self.rules, full_match=full_match)
+        """What an illegal action pays in the forfeiting environments (:mod:`chickenfoot.interop.illegal`)."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -156,17 +164,38 @@ class raw_env(AECEnv):  # type: ignore[misc]
             features = self.encoder.encode(view)
         return {"observation": features, "action_mask": self.encoder.action_mask(view)}
 
+    def illegal_reason(self, action: int | None) -> str | None:
+        """Why the agent to move may not take ``action`` now (``None``: it may)."""
+        if action is None or not 0 <= int(action) < self.codec.size:
+            return f"action {action!r} is out of range 0..{self.codec.size - 1}"
+        round_ = self._current()
+        if self.codec.codes[int(action)] in round_.legal_codes():
+            return None
+        move = self.codec.move_of(int(action))
+        return f"illegal action {int(action)} ({move}) for {self.agent_selection}: {round_.why_illegal(move)}"
+
+    def forfeit(self, reward: float | None = None) -> None:
+        """End the episode because the agent to move chose an illegal action: it gets ``reward``
+        (default :attr:`illegal_reward`), the others 0, and its info says ``"illegal": True``."""
+        agent = self.agent_selection
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward if reward is None else reward
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {**self.infos[agent], "illegal": True}
+        self._accumulate_rewards()
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        assert action is not None
         round_ = self._current()
-        if action is None or not 0 <= int(action) < self.codec.size:
-            raise IllegalMoveError(f"action {action!r} is out of range 0..{self.codec.size - 1}")
         code = self.codec.codes[int(action)]
-        if code not in round_.legal_codes():
-            raise IllegalMoveError(f"illegal action {action} ({self.codec.move_of(int(action))}) for {agent}")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.match is not None:
@@ -200,14 +229,99 @@ class raw_env(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(players: int = 4, **kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's usual classic-game wrappers.
+class ForfeitIllegal(wrappers.BaseWrapper):  # type: ignore[misc]
+    """An illegal action ends the episode (:meth:`raw_env.forfeit`) instead of raising."""
 
-    An illegal action ends the episode with reward -1 for the agent that made it (as in
-    PettingZoo's classic games); ``raw_env`` raises :class:`~chickenfoot.errors.IllegalMoveError`
-    instead.
-    """
+    def step(self, action: int | None) -> None:
+        game = self.env.unwrapped
+        agent = game.agent_selection
+        if not (game.terminations[agent] or game.truncations[agent]) and game.illegal_reason(action) is not None:
+            game.forfeit()
+        else:
+            super().step(action)
+
+
+def env(players: int = 4, **kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual classic-game wrappers, an illegal action forfeiting
+    the episode (:mod:`chickenfoot.interop.illegal`) where ``raw_env`` refuses it."""
     wrapped: AECEnv = raw_env(players, **kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = ForfeitIllegal(wrapped)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class parallel_env(ParallelEnv):  # type: ignore[misc]
+    """The game through PettingZoo's parallel API: every live agent is asked for an action each step,
+    and only that of the agent to move is played (the others' masks are all 0; their actions are
+    ignored). The agent to move's action must be given; an illegal one forfeits the episode
+    (:mod:`chickenfoot.interop.illegal`). Arguments as for :class:`raw_env`.
+
+    >>> e = parallel_env(players=2)
+    >>> observations, infos = e.reset(seed=3)
+    >>> [int(observations[a]["action_mask"].sum() > 0) for a in e.agents]
+    [1, 0]
+    """
+
+    metadata = {  # noqa: RUF012 (the libraries define metadata as a plain dict)
+        "render_modes": ["ansi", "human"],
+        "name": "chickenfoot_v0",
+    }
+
+    def __init__(self, players: int = 4, **kwargs: Any) -> None:
+        self.game = raw_env(players, **kwargs)
+        self.possible_agents = self.game.possible_agents
+        self.agents: list[str] = []
+        self.render_mode = self.game.render_mode
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.game.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.game.action_space(agent)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        self.game.reset(seed=seed, options=options)
+        self.agents = self.game.agents[:]
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def _observations(self) -> dict[str, Observation]:
+        return {agent: self.game.observe(agent) for agent in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, Observation],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        game = self.game
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset()")
+        mover = game.agent_selection
+        if mover not in actions:
+            raise IllegalMoveError(f"no action for {mover}, the agent to move")
+        if game.illegal_reason(actions[mover]) is None:
+            game.step(int(actions[mover]))
+        else:
+            game.forfeit()
+        live = self.agents
+        result = (
+            self._observations(),
+            {agent: float(game.rewards[agent]) for agent in live},
+            {agent: bool(game.terminations[agent]) for agent in live},
+            {agent: bool(game.truncations[agent]) for agent in live},
+            {agent: dict(game.infos[agent]) for agent in live},
+        )
+        if all(game.terminations.values()):
+            self.agents = []
+        return result
+
+    def render(self) -> str | None:
+        return self.game.render()
+
+    def close(self) -> None:
+        self.game.close()

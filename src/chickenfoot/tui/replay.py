@@ -18,10 +18,9 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from chickenfoot.i18n import choose_language, phrases, render
-from chickenfoot.match import Match
+from chickenfoot.match import Match, read_match
 from chickenfoot.messages import Code
 from chickenfoot.review import replay_rounds
-from chickenfoot.review_cli import read_match
 from chickenfoot.round import Round
 from chickenfoot.tiles import Tile
 from chickenfoot.tui.app import styled_board, translated
