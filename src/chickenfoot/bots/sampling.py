@@ -19,7 +19,6 @@ from chickenfoot.knowledge import SAMPLE_TRIES, Knowledge
 if TYPE_CHECKING:
     from chickenfoot._engine import CompiledRound
     from chickenfoot.bots._search import Sampler as CompiledSampler
-    from chickenfoot.bots.policy import RolloutPolicy
     from chickenfoot.round import Round
 
 COMPILED = False
@@ -29,6 +28,9 @@ if core.COMPILED:
         from chickenfoot import _engine
         from chickenfoot.bots import _search
 
+        rollout_round = _search.rollout_round
+        """The search's rollout (``chickenfoot.bots.search.rollout``) of a compiled round, in C: the function
+        itself, not a wrapper, since the search calls it once per iteration."""
         COMPILED = True
     except ImportError:  # the engine was built without the search: the pure search serves
         pass
@@ -75,8 +77,3 @@ def compiled(make_round: Callable[[random.Random], SearchRound]) -> CompiledSamp
     """The compiled sampler behind ``make_round``, if it is one: its ``search`` runs the search's
     whole root loop in C."""
     return make_round if COMPILED and COMPILED_LOOP and isinstance(make_round, _search.Sampler) else None
-
-
-def compiled_rollout(r: CompiledRound, policy: RolloutPolicy, epsilon: float) -> list[int]:
-    """The search's rollout (``chickenfoot.bots.search.rollout``) of a compiled round, in C."""
-    return _search.rollout_round(r, policy, epsilon)
