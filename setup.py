@@ -1,7 +1,9 @@
-"""Build the compiled core (``chickenfoot._core``) where a C compiler is present; install without it otherwise.
+"""Build the compiled core where a C compiler is present; install without it otherwise.
 
-Everything else about the package is in ``pyproject.toml``. Without a compiler, or with
-``CHICKENFOOT_PURE=1`` set at build time, the install still succeeds and the pure-Python engine runs.
+The compiled core is two extensions: the engine (``chickenfoot._engine``, twin of ``round.py`` and
+``layout.py``) and the search on it (``chickenfoot.bots._search``), which cimports the engine's C types
+from ``_engine.pxd``. Everything else about the package is in ``pyproject.toml``. Without a compiler, or
+with ``CHICKENFOOT_PURE=1`` set at build time, the install still succeeds and the pure-Python engine runs.
 """
 
 from __future__ import annotations
@@ -48,7 +50,13 @@ def extensions() -> list[Extension]:
     except ImportError:  # only without build isolation: pip itself installs Cython (build-system requires)
         warn_pure("Cython is not installed")
         return []
-    return cythonize([Extension("chickenfoot._core", ["src/chickenfoot/_core.pyx"])])
+    return cythonize(
+        [
+            Extension("chickenfoot._engine", ["src/chickenfoot/_engine.pyx"]),
+            Extension("chickenfoot.bots._search", ["src/chickenfoot/bots/_search.pyx"]),
+        ],
+        include_path=["src"],  # where the search finds chickenfoot/_engine.pxd
+    )
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from strength import positions
 
 from chickenfoot import Match, Round, Rules, core
-from chickenfoot.bots import DIFFICULTIES, Budget, SearchBot, make_bot
+from chickenfoot.bots import DIFFICULTIES, Budget, SearchBot, make_bot, sampling
 from chickenfoot.bots.policy import rollout_policy
 from chickenfoot.bots.search import rollout
 from chickenfoot.knowledge import Knowledge
@@ -67,7 +67,7 @@ def chickenfoot_playout(rng: random.Random) -> tuple[int, int]:
 
 def compiled_round(rng: random.Random) -> tuple[int, int]:
     """One round dealt and played out by the compiled core, called from Python."""
-    from chickenfoot._core import CompiledRound
+    from chickenfoot._engine import CompiledRound
 
     round_ = CompiledRound.deal(RULES, 4, rng.getrandbits(64))
     round_.playout()
@@ -76,7 +76,7 @@ def compiled_round(rng: random.Random) -> tuple[int, int]:
 
 def compiled_batch(rng: random.Random) -> tuple[int, int]:
     """A batch of rounds dealt and played out in C (the inner loop without Python)."""
-    from chickenfoot._core import playouts
+    from chickenfoot._engine import playouts
 
     return BATCH, playouts(RULES, 4, BATCH, rng.getrandbits(64))[0]
 
@@ -190,13 +190,13 @@ def search_speed(count: int, seed: int, profile: bool) -> None:
     """The hard level's search on the same positions on each engine, interleaved."""
     budget = Budget(iterations=DIFFICULTIES["hard"].budget.iterations)  # its iterations, without its clock
     views = [r.view(r.to_move) for r in positions(count, seed)]
-    modes = SEARCH_MODES if core.COMPILED else SEARCH_MODES[:1]
+    modes = SEARCH_MODES if sampling.COMPILED else SEARCH_MODES[:1]
     spent = dict.fromkeys(modes, 0.0)
     done = dict.fromkeys(modes, 0)
 
     def run(mode: str, view: SeatView) -> int:
-        core.COMPILED = mode != "pure Python"
-        core.COMPILED_LOOP = mode == "compiled loop"
+        sampling.COMPILED = mode != "pure Python"
+        sampling.COMPILED_LOOP = mode == "compiled loop"
         bot = make_bot("hard", seed)
         assert isinstance(bot, SearchBot)
         return sum(visits for visits, _ in bot.statistics(view, budget).values())
@@ -210,8 +210,8 @@ def search_speed(count: int, seed: int, profile: bool) -> None:
     if profile:  # a separate pass: the profiler's own cost would distort the rates
         for view in views:
             profiler.runcall(run, "pure Python", view)
-    core.COMPILED = len(modes) > 1
-    core.COMPILED_LOOP = True
+    sampling.COMPILED = len(modes) > 1
+    sampling.COMPILED_LOOP = True
     rates = {mode: done[mode] / spent[mode] for mode in modes}
     for mode in modes:
         print(
@@ -221,7 +221,7 @@ def search_speed(count: int, seed: int, profile: bool) -> None:
     if profile:
         print("\nwhere the pure search spends its time:")
         pstats.Stats(profiler).sort_stats("tottime").print_stats(10)
-        if core.COMPILED:
+        if sampling.COMPILED:
             compiled_parts(views, budget.iterations or 1, rates["compiled loop"])
 
 
@@ -229,25 +229,27 @@ def compiled_parts(views: Sequence[SeatView], iterations: int, rate: float) -> N
     """The compiled search's time split: its C calls alone (sampling, the root move, rollouts) against the whole.
 
     The profiler cannot see inside the compiled calls, so they are timed on their own here."""
-    sampling = rollouts = 0.0
+    sampling_time = rollout_time = 0.0
     for view in views:
         knowledge = Knowledge(view)
         codes = [m.code for m in view.legal_moves]
         policy = rollout_policy(view.rules)
-        sample = core.sampler(knowledge)
+        sample = sampling.sampler(knowledge)
         rng = random.Random(0)
         start = time.process_time()
         rounds = [sample(rng) for _ in range(iterations)]
-        sampling += time.process_time() - start
+        sampling_time += time.process_time() - start
         start = time.process_time()
         for k, r in enumerate(rounds):
             r.push_code(codes[k % len(codes)])
             rollout(r, rng, policy)
-        rollouts += time.process_time() - start
+        rollout_time += time.process_time() - start
     n = iterations * len(views)
     whole = 1e6 / rate
-    print(f"compiled search: {whole:.1f} us per iteration, of which sampling {sampling / n * 1e6:.1f} us, ", end="")
-    print(f"root move and rollout {rollouts / n * 1e6:.1f} us, each called from Python (the search's loop in C")
+    print(
+        f"compiled search: {whole:.1f} us per iteration, of which sampling {sampling_time / n * 1e6:.1f} us, ", end=""
+    )
+    print(f"root move and rollout {rollout_time / n * 1e6:.1f} us, each called from Python (the search's loop in C")
     print("calls neither from Python: its whole iteration can cost less than these parts)")
 
 
@@ -258,7 +260,7 @@ def mean_interval(total: float, squares: float, n: int) -> tuple[float, float]:
 
 def distribution(n: int, seed: int) -> None:
     """Mean points per seat of ``n`` random rounds on each engine, with 95% intervals."""
-    from chickenfoot._core import playouts
+    from chickenfoot._engine import playouts
 
     rng = random.Random(seed)
     pure: list[Sequence[int]] = [Round.deal(RULES, 4, rng=rng).playout(rng) for _ in range(n)]

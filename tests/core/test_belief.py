@@ -12,9 +12,10 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, settings
 
-from chickenfoot import Round, core
+from chickenfoot import Round
 from chickenfoot.belief import TEMPERATURE, Belief
-from chickenfoot.core import SearchRound
+from chickenfoot.bots import sampling
+from chickenfoot.bots.sampling import SearchRound
 from chickenfoot.knowledge import Knowledge, twin
 from chickenfoot.move import Move
 from chickenfoot.tiles import TILES, Tile, full_set
@@ -45,7 +46,7 @@ def test_pool_weights_are_probabilities_over_deals_that_agree_with_the_view(
         assert_agrees(view, *knowledge.place(picks, random.Random(0)))
     # The rounds the search plays, compiled or pure, come from such deals.
     rng = random.Random(seed)
-    make_round = core.weighted_sampler(belief, rng)
+    make_round = sampling.weighted_sampler(belief, rng)
     for _ in range(8):
         sampled = make_round(rng)
         assert_agrees(view, sampled.hands, sampled.boneyard)
@@ -95,8 +96,8 @@ def samplers(
 ) -> list[Callable[[random.Random], Callable[[random.Random], SearchRound]]]:
     """Ways to draw a fresh pool and sample rounds from it: the pure one, and the compiled one when built."""
     ways: list[Callable[[random.Random], Callable[[random.Random], SearchRound]]] = [lambda rng: belief.pool(rng).round]
-    if core.COMPILED:
-        ways.append(lambda rng: core.weighted_sampler(belief, rng))
+    if sampling.COMPILED:
+        ways.append(lambda rng: sampling.weighted_sampler(belief, rng))
     return ways
 
 
@@ -146,12 +147,12 @@ def test_a_pool_depends_on_the_view_alone() -> None:
     raise AssertionError(f"only {found} twin positions found")
 
 
-@pytest.mark.skipif(not core.COMPILED, reason="the compiled core is not built")
+@pytest.mark.skipif(not sampling.COMPILED, reason="the compiled core is not built")
 def test_the_compiled_sampler_refuses_a_belief_that_does_not_fit_its_slots() -> None:
     view = opened().view(0)
     knowledge = Knowledge(view)
     belief = Belief(knowledge)
-    fast = core.sampler(knowledge)
+    fast = sampling.sampler(knowledge)
     assert not isinstance(fast, type(knowledge.round))
     wrong = [dataclasses.replace(belief.choices[0], positions=(len(knowledge.order),))]
     with pytest.raises(ValueError, match="slots"):

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from chickenfoot import Round, Rules, core
+from chickenfoot import Round, Rules
+from chickenfoot.bots import sampling
 from chickenfoot.bots.policy import MOVE_FEATURES, POLICIES, Coefficients, RolloutPolicy, policy, rollout_policy
 from chickenfoot.bots.reward import Reward, reward_for
 from chickenfoot.bots.search import ROLLOUT_EPSILON, SearchBot, rollout, search
@@ -28,12 +29,13 @@ from chickenfoot.view import MatchStanding, SeatView
 
 from .test_random_sim import random_rules
 
-if not core.COMPILED:
+if not sampling.COMPILED:
     if os.environ.get("CI") and os.environ.get("CHICKENFOOT_PURE") != "1":
         pytest.fail("the compiled core was not built", pytrace=False)
     pytest.skip("the compiled core is not built (or CHICKENFOOT_PURE=1)", allow_module_level=True)
 
-from chickenfoot._core import CompiledRound, playouts  # only once the skip above has not fired
+from chickenfoot._engine import CompiledRound, playouts  # only once the skip above has not fired
+from chickenfoot.bots._search import rollout_round
 
 
 def layout_state(layout: Layout) -> tuple[object, ...]:
@@ -144,9 +146,9 @@ def test_an_illegal_code_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError):
         CompiledRound.from_round(Round.deal(Rules(max_pip=18, hand_size=1), 40, seed=1))  # beyond 32 seats
     with pytest.raises(ValueError):
-        c.rollout(RolloutPolicy((1.0,) * 10, (), -0.5), 0.1)  # a weight per tile of the set
+        rollout_round(c, RolloutPolicy((1.0,) * 10, (), -0.5), 0.1)  # a weight per tile of the set
     with pytest.raises(ValueError):
-        c.rollout(RolloutPolicy((1.0,) * 55, (1.0, 2.0), -0.5), 0.1)  # every move feature, or none
+        rollout_round(c, RolloutPolicy((1.0,) * 55, (1.0, 2.0), -0.5), 0.1)  # every move feature, or none
     with pytest.raises(TypeError):
         CompiledRound()
 
@@ -190,7 +192,7 @@ def test_playouts_and_rollouts_agree_in_distribution(rules: Rules, players: int,
         assert_alike([r.copy().playout(rng) for _ in range(n)], [c.copy().playout() for _ in range(n)])
         assert_alike(
             [rollout(r.copy(), rng, chosen) for _ in range(n)],
-            [c.copy().rollout(chosen, ROLLOUT_EPSILON) for _ in range(n)],
+            [rollout_round(c.copy(), chosen, ROLLOUT_EPSILON) for _ in range(n)],
         )
 
 
@@ -210,7 +212,7 @@ def test_greedy_rollouts_are_identical(name: str) -> None:
         r = midgame(seed, rules, players)
         c = CompiledRound.from_round(r)
         chosen = random_policy(rules, random.Random(seed)) if name == "random" else rollout_policy(rules, name)
-        assert c.rollout(chosen, 0.0) == rollout(r, random.Random(seed), chosen, 0.0)
+        assert rollout_round(c, chosen, 0.0) == rollout(r, random.Random(seed), chosen, 0.0)
         assert c.hands == r.hands and c.layout_state() == layout_state(r.layout)
 
 
@@ -235,7 +237,7 @@ def views(count: int, players: int) -> list[SeatView]:
 def test_compiled_samples_agree_with_the_view_and_the_pure_sampler() -> None:
     for view in views(6, 4):
         knowledge = Knowledge(view)
-        sample = core.sampler(knowledge)
+        sample = sampling.sampler(knowledge)
         rng = random.Random(1)
         where_pure: Counter[tuple[int, int]] = Counter()
         where_compiled: Counter[tuple[int, int]] = Counter()
@@ -269,7 +271,7 @@ def test_the_search_runs_on_the_compiled_core() -> None:
         stats = SearchBot(seed=1).statistics(view)
         assert sum(n for n, _ in stats.values()) == 400
         assert set(stats) == {m.code for m in view.legal_moves}
-        assert isinstance(core.sampler(Knowledge(view))(random.Random(0)), CompiledRound)
+        assert isinstance(sampling.sampler(Knowledge(view))(random.Random(0)), CompiledRound)
 
 
 @pytest.mark.parametrize(("pure", "name"), [("1", "pure-Python core"), ("", "compiled core")])
@@ -316,8 +318,8 @@ def test_the_compiled_search_loop_is_the_pure_one_when_nothing_is_random(
         reward = reward_for(view.seat, 2, standing, plays_match=True)
         knowledge = Knowledge(view)
         codes = [m.code for m in view.legal_moves]
-        compiled = core.sampler(knowledge)
-        assert core.compiled(compiled) is not None
+        compiled = sampling.sampler(knowledge)
+        assert sampling.compiled(compiled) is not None
         chosen = rollout_policy(view.rules, name)
         pure = search(knowledge.round, reward, codes, chosen, random.Random(1), 300, None, epsilon=0.0)
         fast = search(compiled, reward, codes, chosen, random.Random(1), 300, None, epsilon=0.0)
@@ -335,7 +337,7 @@ def test_the_compiled_search_values_moves_as_the_pure_rollouts_do(name: str) -> 
         reward = reward_for(view.seat, 4, MatchStanding(9, 10, (30, 45, 38, 60), (0,) * 4, (None,) * 4), True)
         knowledge = Knowledge(view)
         codes = [m.code for m in view.legal_moves]
-        sampler = core.compiled(core.sampler(knowledge))
+        sampler = sampling.compiled(sampling.sampler(knowledge))
         assert sampler is not None
         n = 800
         chosen = rollout_policy(view.rules, name)
@@ -356,7 +358,7 @@ def test_the_compiled_search_values_moves_as_the_pure_rollouts_do(name: str) -> 
 def test_the_compiled_search_stops_at_its_deadline() -> None:
     view = views(1, 4)[0]
     assert view.seat is not None
-    sampler = core.sampler(Knowledge(view))
+    sampler = sampling.sampler(Knowledge(view))
     codes = [m.code for m in view.legal_moves]
     started = time.perf_counter()
     stats = search(

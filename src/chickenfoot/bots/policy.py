@@ -13,7 +13,7 @@ constant of its own. Three policies share this form:
 - ``learned``: coefficients fitted to a long search's own choices by ``scripts/train_rollout.py``
   and shipped in ``rollout.json`` beside this module.
 
-The compiled core plays the same policies in C (``_core.pyx``, ``rollout``); the rollout loop
+The compiled search plays the same policies in C (``_search.pyx``, ``move_score``); the rollout loop
 itself is :func:`chickenfoot.bots.search.rollout`.
 """
 

@@ -24,11 +24,11 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from chickenfoot.belief import Belief
-from chickenfoot.bots import endgame
+from chickenfoot.bots import endgame, sampling
 from chickenfoot.bots.base import Bot, Budget
 from chickenfoot.bots.policy import RolloutPolicy, rollout_policy
 from chickenfoot.bots.reward import Reward, view_reward
-from chickenfoot.core import SearchRound, compiled, sampler, weighted_sampler
+from chickenfoot.bots.sampling import SearchRound, compiled, sampler, weighted_sampler
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.move import Move
 from chickenfoot.round import Round
@@ -50,7 +50,7 @@ def rollout(r: SearchRound, rng: random.Random, policy: RolloutPolicy, epsilon: 
     """Play to the end of the round: mostly the move ``policy`` scores highest (the first of equals),
     sometimes a random move."""
     if not isinstance(r, Round):  # a compiled round plays this same policy in C
-        return r.rollout(policy, epsilon)
+        return sampling.rollout_round(r, policy, epsilon)
     rand = rng.random
     legal = r.legal_codes
     push = r.push_code
