@@ -13,8 +13,11 @@ from chickenfoot.layout import Phase
 from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
-from chickenfoot.tui.app import ChickenFootApp, GameScreen, HandOver, RoundEnd
+from chickenfoot.tui.app import ChickenFootApp
 from chickenfoot.tui.log import GameLog
+from chickenfoot.tui.screens.game import GameScreen
+from chickenfoot.tui.screens.hand_over import HandOver
+from chickenfoot.tui.screens.round_end import RoundEnd
 from chickenfoot.tui.session import Session
 
 ROUND_SEED = 1

@@ -15,8 +15,13 @@ from textual.widgets._footer import FooterKey
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code, Said
 from chickenfoot.rules import Rules
-from chickenfoot.tui.app import ChickenFootApp, GameScreen, HowTo, QuitPrompt, RoundEnd, SavePrompt, chosen_region
+from chickenfoot.tui.app import ChickenFootApp
 from chickenfoot.tui.board import board_lines
+from chickenfoot.tui.screens.game import GameScreen, chosen_region
+from chickenfoot.tui.screens.howto import HowTo
+from chickenfoot.tui.screens.quit import QuitPrompt
+from chickenfoot.tui.screens.round_end import RoundEnd
+from chickenfoot.tui.screens.save import SavePrompt
 from chickenfoot.tui.session import YOU_WORDING, Session
 
 from .helpers import advance, log_text, settle, shown, small_session

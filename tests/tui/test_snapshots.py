@@ -10,8 +10,9 @@ import pytest
 from chickenfoot.i18n import LANGUAGES
 from chickenfoot.layout import Phase
 from chickenfoot.rules import Rules
-from chickenfoot.tui.app import ChickenFootApp, StartOptions
+from chickenfoot.tui.app import ChickenFootApp
 from chickenfoot.tui.replay import ReplayApp
+from chickenfoot.tui.screens.start import StartOptions
 from chickenfoot.tui.session import Session
 
 from .helpers import advance, played

@@ -24,8 +24,9 @@ from chickenfoot.review import replay_rounds
 from chickenfoot.review_cli import read_match
 from chickenfoot.round import Round
 from chickenfoot.tiles import Tile
-from chickenfoot.tui.app import styled_board, translated
+from chickenfoot.tui.keys import translated
 from chickenfoot.tui.log import wrap
+from chickenfoot.tui.styles import styled_board
 
 PLAY_SECONDS = 0.7
 """Time between moves while playing."""
