@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Button, Input, Static
-from textual.widgets._footer import FooterKey
 
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code, Said
 from chickenfoot.rules import Rules
 from chickenfoot.tui.app import ChickenFootApp
 from chickenfoot.tui.board import board_lines
+from chickenfoot.tui.keys import KeyBar
 from chickenfoot.tui.screens.game import GameScreen, chosen_region
 from chickenfoot.tui.screens.howto import HowTo
 from chickenfoot.tui.screens.quit import QuitPrompt
@@ -43,7 +43,7 @@ def big_board() -> Session:
 
 
 def footer_actions(app: ChickenFootApp) -> set[str]:
-    return {key.action for key in app.screen.query(FooterKey)}
+    return {key.action for key in app.screen.query_one(KeyBar).shown_keys()}
 
 
 @pytest.mark.asyncio

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static
-from textual.widgets._footer import FooterKey
 
 from chickenfoot.i18n import render, say
 from chickenfoot.messages import Code
+from chickenfoot.tui.keys import KeyBar
 from chickenfoot.tui.replay import ReplayApp
 
 from .helpers import played, shown
@@ -57,7 +57,7 @@ async def test_replay_in_the_readers_language() -> None:
         status = shown(app.query_one("#status", Static))
         hands = shown(app.query_one("#hands", Static))
         log = " ".join(shown(app.query_one("#log", Static)).split())
-        footer = {key.description for key in app.screen.query(FooterKey)}
+        footer = {key.description for key in app.screen.query_one(KeyBar).shown_keys()}
         await pilot.press("space")
     plies = len(match.rounds[0].history)
     assert render(Code.REPLAY_ROUND_OF, "lv", round=1, rounds=2) in status

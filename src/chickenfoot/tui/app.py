@@ -23,6 +23,8 @@ class ChickenFootApp(App[None]):
 
     TITLE = "Chicken Foot"
     CSS = STYLESHEET
+    ENABLE_COMMAND_PALETTE = False
+    """Textual's command palette speaks only English; every key of the game is on the key bar."""
 
     def __init__(
         self,

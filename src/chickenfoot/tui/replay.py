@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from chickenfoot.i18n import choose_language, phrases, render
 from chickenfoot.match import Match
@@ -24,7 +24,7 @@ from chickenfoot.review import replay_rounds
 from chickenfoot.review_cli import read_match
 from chickenfoot.round import Round
 from chickenfoot.tiles import Tile
-from chickenfoot.tui.keys import translated
+from chickenfoot.tui.keys import KeyBar, translated
 from chickenfoot.tui.log import wrap
 from chickenfoot.tui.styles import styled_board
 
@@ -62,6 +62,8 @@ class ReplayApp(App[None]):
     #hands { height: auto; border: round $secondary; }
     #log { height: 1fr; border: round $secondary; }
     """
+    ENABLE_COMMAND_PALETTE = False
+    """Textual's command palette speaks only English; every key of the game is on the key bar."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Back"),
         Binding("right", "step(1)", "Forward"),
@@ -107,7 +109,7 @@ class ReplayApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="hands")
                 yield Static(id="log")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()

@@ -54,9 +54,9 @@ STYLESHEET = """
     #side { width: 27; }
     #players { height: auto; border: round $secondary; }
     #log { height: 1fr; border: round $secondary; }
-    #announce { height: 1; padding: 0 1; }
+    #announce { height: auto; padding: 0 1; }
     #hand { height: auto; max-height: 5; border: round $accent; padding: 0 1; }
-    #actions { height: 1; padding: 0 1; }
+    #actions { height: auto; padding: 0 1; }
     HandOver { align: center middle; }
     #handover { width: 48; height: 9; border: double $warning; background: $surface; padding: 1 2; }
     #handover-text { width: 100%; content-align: center middle; text-align: center; }

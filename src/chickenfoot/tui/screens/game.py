@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from functools import partial
 from typing import ClassVar
 
@@ -17,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.geometry import Region, Spacing
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from chickenfoot.bots import Hint, hint
 from chickenfoot.layout import Phase
@@ -26,7 +27,7 @@ from chickenfoot.move import Move
 from chickenfoot.round import Event
 from chickenfoot.tiles import Tile
 from chickenfoot.tui.board import Line, board_lines
-from chickenfoot.tui.keys import translated
+from chickenfoot.tui.keys import KeyBar, translated
 from chickenfoot.tui.log import GameLog
 from chickenfoot.tui.screens.hand_over import HandOver
 from chickenfoot.tui.screens.howto import HowTo
@@ -57,6 +58,11 @@ def chosen_region(lines: list[Line]) -> Region | None:
 
 BOARD_MARGIN = Spacing(1, 2, 1, 2)
 """What is kept in sight around the chosen target when the board scrolls to it."""
+
+
+def widest(header: str, numbers: Iterable[int]) -> int:
+    """The cells a column of numbers needs to show its header and every number whole."""
+    return max(cell_len(header), *(len(str(n)) for n in numbers))
 
 
 def tile_label(tile: Tile) -> str:
@@ -128,7 +134,7 @@ class GameScreen(Screen[None]):
         yield Static(id="announce")
         yield Static(id="hand")
         yield Static(id="actions")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.write_log()
@@ -225,13 +231,15 @@ class GameScreen(Screen[None]):
         box.scroll_to_region(region, spacing=BOARD_MARGIN, animate=False, immediate=True)
 
     def draw_players(self, view: SeatView) -> None:
+        """Seats, hands and points; a long name gives way (…) so that no header or number is ever cut."""
         session = self.session
-        table = Table(box=None, padding=(0, 0, 0, 1), header_style="grey62", pad_edge=False)
-        table.add_column("", width=1)
-        table.add_column(self.t(Code.PLAYER), no_wrap=True, overflow="ellipsis", max_width=14)
-        table.add_column(self.t(Code.TUI_COLUMN_TILES), justify="right")
-        table.add_column(self.t(Code.TUI_COLUMN_POINTS), justify="right")
         totals = session.match.totals()
+        tiles, points = self.t(Code.TUI_COLUMN_TILES), self.t(Code.TUI_COLUMN_POINTS)
+        table = Table(box=None, padding=(0, 0, 0, 1), header_style="grey62", pad_edge=False, expand=True)
+        table.add_column("", width=1)
+        table.add_column(self.t(Code.PLAYER), no_wrap=True, overflow="ellipsis", ratio=1)
+        table.add_column(tiles, justify="right", width=widest(tiles, view.hand_sizes))
+        table.add_column(points, justify="right", width=widest(points, totals))
         for seat, count in enumerate(view.hand_sizes):
             mark = "▶" if seat == view.to_move and not view.is_over else ""
             kind = session.seats[seat]

@@ -9,11 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from chickenfoot.messages import Code
 from chickenfoot.tui.howto import howto_text
-from chickenfoot.tui.keys import translated
+from chickenfoot.tui.keys import KeyBar, translated
 
 
 class HowTo(ModalScreen[None]):
@@ -29,7 +29,7 @@ class HowTo(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="howto"):
             yield Static(Text(howto_text(self.lang, max(40, self.app.size.width - 10))))
-        yield Footer()
+        yield KeyBar()
 
     def action_close(self) -> None:
         self.dismiss(None)

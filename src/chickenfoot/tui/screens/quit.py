@@ -8,11 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Label
+from textual.widgets import Button, Label
 
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code
-from chickenfoot.tui.keys import translated
+from chickenfoot.tui.keys import KeyBar, translated
 from chickenfoot.tui.screens.save import offer_save
 from chickenfoot.tui.session import Session
 
@@ -46,7 +46,7 @@ class QuitPrompt(ModalScreen[str]):
                 yield Button(render(Code.TUI_SAVE_AND_QUIT, self.lang), variant="primary", id="save")
                 yield Button(render(Code.TUI_QUIT_WITHOUT_SAVING, self.lang), variant="error", id="quit")
                 yield Button(render(Code.TUI_KEEP_PLAYING, self.lang), id="stay")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#save", Button).focus()

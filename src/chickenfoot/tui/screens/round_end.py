@@ -11,10 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.tui.keys import translated
+from chickenfoot.tui.keys import KeyBar, translated
 from chickenfoot.tui.screens.quit import ask_quit
 from chickenfoot.tui.screens.save import offer_save
 from chickenfoot.tui.session import Session
@@ -42,7 +42,7 @@ class RoundEnd(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="round-end"):
             yield Static(self.summary())
-        yield Footer()
+        yield KeyBar()
 
     def summary(self) -> RenderableType:
         session, match = self.session, self.session.match

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.errors import ChickenfootError, PositionError, shown
@@ -19,7 +19,7 @@ from chickenfoot.i18n import render
 from chickenfoot.messages import Code
 from chickenfoot.reading import parse_whole_number
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
-from chickenfoot.tui.keys import translated
+from chickenfoot.tui.keys import KeyBar, translated
 from chickenfoot.tui.session import HUMAN, SEAT_KINDS, Session
 
 
@@ -101,7 +101,7 @@ class StartScreen(Screen[None]):
                 yield Input(placeholder=t(Code.TUI_SAVED_FILE), id="resume-path")
                 yield Button(t(Code.TUI_RESUME), id="resume-button")
             yield Static("", id="start-error")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show_seats()
