@@ -139,11 +139,14 @@ async def test_q_then_escape_plays_on_and_q_twice_quits_without_saving(tmp_path:
 
 
 @pytest.mark.asyncio
-async def test_ctrl_q_asks_like_q_even_from_a_dialog_over_the_game() -> None:
+async def test_ctrl_q_and_ctrl_c_ask_like_q_even_from_a_dialog_over_the_game() -> None:
     app = ChickenFootApp(session=small_session(), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+c")  # what many press to quit: as Ctrl+Q, with no notice in English
+        await pilot.pause()
+        assert isinstance(app.screen, QuitPrompt) and app.is_running
+        await pilot.press("escape", "ctrl+q")
         assert isinstance(app.screen, QuitPrompt) and app.is_running
         await pilot.press("ctrl+q")  # asking already: one prompt, still running
         assert sum(isinstance(s, QuitPrompt) for s in app.screen_stack) == 1 and app.is_running

@@ -45,6 +45,9 @@ async def test_replay_steps_through_rounds_with_the_keys() -> None:
         assert app.timer is None
         hands = [app.frames[0].hand(s) for s in range(2)]
         assert hands == match.deals[1][0]
+        await pilot.press("ctrl+c")  # quits, with no notice in English about which key does
+        await pilot.pause()
+        assert not app.is_running
 
 
 @pytest.mark.asyncio

@@ -49,6 +49,11 @@ class ChickenFootApp(App[None]):
         else:
             ask_quit(self.screen, game.session)
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C (outside a text box, where it copies) quits as Ctrl+Q does, in place of Textual's
+        notice in English about which key quits."""
+        self.call_next(self.action_quit)
+
     def on_mount(self) -> None:
         self.push_screen(StartScreen(self.options))
         if self.session is not None:

@@ -179,6 +179,10 @@ class ReplayApp(App[None]):
     def action_jump(self, number: int) -> None:
         self.go(number - 1, 0)
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C quits, in place of Textual's notice in English about which key quits."""
+        self.call_next(self.action_quit)
+
     def action_play_pause(self) -> None:
         if self.timer is not None:
             self.timer.stop()
