@@ -1,10 +1,11 @@
-"""At 80×24, in every language: every key in sight on the key bar, the whole hint, whole score headers."""
+"""At 80×24, in every language: every key in sight on the key bar, the whole hint, whole score headers,
+the whole save question."""
 
 from __future__ import annotations
 
 import pytest
 from rich.cells import cell_len
-from textual.widgets import Static
+from textual.widgets import Label, Static
 
 from chickenfoot.i18n import LANGUAGES, render
 from chickenfoot.messages import Code
@@ -14,6 +15,7 @@ from chickenfoot.tui.keys import KeyBar
 from chickenfoot.tui.screens.game import GameScreen
 from chickenfoot.tui.screens.howto import HowTo
 from chickenfoot.tui.screens.quit import QuitPrompt
+from chickenfoot.tui.screens.save import SavePrompt
 from chickenfoot.tui.session import Session
 
 from .helpers import HINT_PLY, HINT_SEED, a_long_hint, advance, settle, shown
@@ -88,3 +90,19 @@ async def test_the_whole_hint_and_the_score_headers_are_shown(lang: str) -> None
         players = shown(game.query_one("#players", Static)).splitlines()
         headers = [render(code, lang) for code in (Code.PLAYER, Code.TUI_COLUMN_TILES, Code.TUI_COLUMN_POINTS)]
         assert players[0].split() == headers
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_save_question_is_shown_whole(lang: str) -> None:
+    session = four_seats(lang)
+    advance(session, until_foot=True)
+    app = ChickenFootApp(session=session, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SavePrompt)
+        box = app.screen.query_one("#save-box")
+        label = box.query_one(Label)
+        assert box.content_region.contains_region(label.region)
+        assert cell_len(render(Code.TUI_SAVE_PROMPT, lang)) <= label.size.width * label.size.height

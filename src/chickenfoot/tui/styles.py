@@ -65,7 +65,8 @@ STYLESHEET = """
     #quit-box { width: auto; height: auto; border: round $warning; background: $surface; padding: 0 1; }
     #quit-buttons { width: auto; height: auto; margin: 1 0 0 0; }
     #quit-buttons Button { margin: 0 1 0 0; }
-    #save-box { width: 60; height: 7; border: round $primary; background: $surface; padding: 0 1; }
+    #save-box { width: 60; height: auto; border: round $primary; background: $surface; padding: 0 1; }
+    #save-box Label { width: 100%; margin: 0 0 1 0; }
     #round-end { padding: 1 2; }
     HowTo { background: $surface; }
     #howto { padding: 1 2; }
