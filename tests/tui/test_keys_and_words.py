@@ -1,5 +1,5 @@
 """The terminal game at the table: the board follows the chosen target, quitting offers to save, the
-footer offers only what can be done, a resumed match keeps its log, and the player is "you"."""
+key bar offers only what can be done, a resumed match keeps its log, and the player is "you"."""
 
 from __future__ import annotations
 
