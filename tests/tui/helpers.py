@@ -8,14 +8,21 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from chickenfoot.bots import make_bot
+from chickenfoot.bots import Hint, make_bot
 from chickenfoot.layout import Phase
 from chickenfoot.match import Match
+from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
-from chickenfoot.tui.app import ChickenFootApp, GameScreen, HandOver, RoundEnd
+from chickenfoot.tui.app import ChickenFootApp
 from chickenfoot.tui.log import GameLog
+from chickenfoot.tui.screens.game import GameScreen
+from chickenfoot.tui.screens.hand_over import HandOver
+from chickenfoot.tui.screens.round_end import RoundEnd
 from chickenfoot.tui.session import Session
+
+HINT_SEED, HINT_PLY = 3, 10
+"""Double-9, four seats: at move 10 or so the human has several moves to choose from."""
 
 ROUND_SEED = 1
 """With double-6, two seats and one round, seed 1 gives the human draws, chosen passes and chicken feet."""
@@ -80,3 +87,21 @@ def shown(widget: Static) -> str:
     console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
     console.print(widget.content)
     return console.export_text()
+
+
+def a_long_hint(session: Session) -> Hint:
+    """A hint with every part of the search's reason, as long as hints get (the search itself takes
+    a time-bounded while and its numbers vary)."""
+    moves = list(session.round.legal_moves())
+    assert len(moves) > 1
+    reason = Said.of(
+        Code.HINT_SEARCH,
+        own=12,
+        theirs=31,
+        them=Said.of(Code.HINT_THEM_MANY),
+        next=moves[1].advice(),
+        next_own=18,
+        next_theirs=27,
+        closeness=Said.of(Code.HINT_WORSE, gap=12.5),
+    )
+    return Hint(moves[0], reason)

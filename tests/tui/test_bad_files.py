@@ -20,7 +20,10 @@ from textual.worker import WorkerFailed
 from chickenfoot.i18n import render
 from chickenfoot.match import Match
 from chickenfoot.messages import Code
-from chickenfoot.tui.app import ChickenFootApp, GameScreen, SavePrompt, StartOptions, StartScreen
+from chickenfoot.tui.app import ChickenFootApp
+from chickenfoot.tui.screens.game import GameScreen
+from chickenfoot.tui.screens.save import SavePrompt
+from chickenfoot.tui.screens.start import StartOptions, StartScreen
 from chickenfoot.tui.session import Session
 
 from .helpers import settle, shown, small_session

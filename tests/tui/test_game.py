@@ -9,7 +9,12 @@ from textual.widgets import Input, Static
 
 from chickenfoot.match import Match
 from chickenfoot.move import Move
-from chickenfoot.tui.app import ChickenFootApp, GameScreen, HandOver, RoundEnd, SavePrompt, StartOptions, StartScreen
+from chickenfoot.tui.app import ChickenFootApp
+from chickenfoot.tui.screens.game import GameScreen
+from chickenfoot.tui.screens.hand_over import HandOver
+from chickenfoot.tui.screens.round_end import RoundEnd
+from chickenfoot.tui.screens.save import SavePrompt
+from chickenfoot.tui.screens.start import StartOptions, StartScreen
 from chickenfoot.tui.session import Session
 
 from .helpers import ROUND_SEED, advance, human_choice, log_text, settle, shown, small_session

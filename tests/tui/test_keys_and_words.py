@@ -1,5 +1,5 @@
 """The terminal game at the table: the board follows the chosen target, quitting offers to save, the
-footer offers only what can be done, a resumed match keeps its log, and the player is "you"."""
+key bar offers only what can be done, a resumed match keeps its log, and the player is "you"."""
 
 from __future__ import annotations
 
@@ -10,13 +10,18 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Button, Input, Static
-from textual.widgets._footer import FooterKey
 
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code, Said
 from chickenfoot.rules import Rules
-from chickenfoot.tui.app import ChickenFootApp, GameScreen, HowTo, QuitPrompt, RoundEnd, SavePrompt, chosen_region
+from chickenfoot.tui.app import ChickenFootApp
 from chickenfoot.tui.board import board_lines
+from chickenfoot.tui.keys import KeyBar
+from chickenfoot.tui.screens.game import GameScreen, chosen_region
+from chickenfoot.tui.screens.howto import HowTo
+from chickenfoot.tui.screens.quit import QuitPrompt
+from chickenfoot.tui.screens.round_end import RoundEnd
+from chickenfoot.tui.screens.save import SavePrompt
 from chickenfoot.tui.session import YOU_WORDING, Session
 
 from .helpers import advance, log_text, settle, shown, small_session
@@ -38,7 +43,7 @@ def big_board() -> Session:
 
 
 def footer_actions(app: ChickenFootApp) -> set[str]:
-    return {key.action for key in app.screen.query(FooterKey)}
+    return {key.action for key in app.screen.query_one(KeyBar).shown_keys()}
 
 
 @pytest.mark.asyncio
@@ -134,11 +139,14 @@ async def test_q_then_escape_plays_on_and_q_twice_quits_without_saving(tmp_path:
 
 
 @pytest.mark.asyncio
-async def test_ctrl_q_asks_like_q_even_from_a_dialog_over_the_game() -> None:
+async def test_ctrl_q_and_ctrl_c_ask_like_q_even_from_a_dialog_over_the_game() -> None:
     app = ChickenFootApp(session=small_session(), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+c")  # what many press to quit: as Ctrl+Q, with no notice in English
+        await pilot.pause()
+        assert isinstance(app.screen, QuitPrompt) and app.is_running
+        await pilot.press("escape", "ctrl+q")
         assert isinstance(app.screen, QuitPrompt) and app.is_running
         await pilot.press("ctrl+q")  # asking already: one prompt, still running
         assert sum(isinstance(s, QuitPrompt) for s in app.screen_stack) == 1 and app.is_running

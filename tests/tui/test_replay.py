@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static
-from textual.widgets._footer import FooterKey
 
 from chickenfoot.i18n import render, say
 from chickenfoot.messages import Code
+from chickenfoot.tui.keys import KeyBar
 from chickenfoot.tui.replay import ReplayApp
 
 from .helpers import played, shown
@@ -45,6 +45,9 @@ async def test_replay_steps_through_rounds_with_the_keys() -> None:
         assert app.timer is None
         hands = [app.frames[0].hand(s) for s in range(2)]
         assert hands == match.deals[1][0]
+        await pilot.press("ctrl+c")  # quits, with no notice in English about which key does
+        await pilot.pause()
+        assert not app.is_running
 
 
 @pytest.mark.asyncio
@@ -57,7 +60,7 @@ async def test_replay_in_the_readers_language() -> None:
         status = shown(app.query_one("#status", Static))
         hands = shown(app.query_one("#hands", Static))
         log = " ".join(shown(app.query_one("#log", Static)).split())
-        footer = {key.description for key in app.screen.query(FooterKey)}
+        footer = {key.description for key in app.screen.query_one(KeyBar).shown_keys()}
         await pilot.press("space")
     plies = len(match.rounds[0].history)
     assert render(Code.REPLAY_ROUND_OF, "lv", round=1, rounds=2) in status

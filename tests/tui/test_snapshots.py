@@ -6,15 +6,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from chickenfoot.i18n import LANGUAGES
 from chickenfoot.layout import Phase
 from chickenfoot.rules import Rules
-from chickenfoot.tui.app import ChickenFootApp, StartOptions
+from chickenfoot.tui.app import ChickenFootApp
 from chickenfoot.tui.replay import ReplayApp
+from chickenfoot.tui.screens.game import GameScreen
+from chickenfoot.tui.screens.start import StartOptions
 from chickenfoot.tui.session import Session
 
-from .helpers import advance, played
+from .helpers import HINT_PLY, HINT_SEED, a_long_hint, advance, played
 
 FOOT_SEED = 5
 """Double-9, four seats: the human's turn comes with a chicken foot open and 17 tiles down."""
@@ -66,6 +69,19 @@ def test_how_to_play_key(snap_compare: Any, lang: str) -> None:
     advance(session, until_foot=True)
     app = ChickenFootApp(session=session, pace=0)
     assert snap_compare(app, press=["question_mark"], terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_whole_hint_in_each_language(snap_compare: Any, lang: str) -> None:
+    session = Session.new(Rules().replace(rounds=2), ["human", "medium", "medium", "medium"], HINT_SEED, lang=lang)
+    advance(session, until_ply=HINT_PLY)
+
+    async def show_a_hint(pilot: Pilot[None]) -> None:
+        game = pilot.app.screen
+        assert isinstance(game, GameScreen)
+        game.show_hint(game.shown_view(), a_long_hint(session), game.generation)
+
+    assert snap_compare(ChickenFootApp(session=session, pace=0), run_before=show_a_hint, terminal_size=SIZE)
 
 
 def test_terminal_game_in_lithuanian(snap_compare: Any) -> None:

@@ -10,7 +10,8 @@ from textual.widgets import Select
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS
 from chickenfoot.rules import MAX_PLAYERS
-from chickenfoot.tui.app import ChickenFootApp, StartOptions
+from chickenfoot.tui.app import ChickenFootApp
+from chickenfoot.tui.screens.start import StartOptions
 from chickenfoot.tui.session import HUMAN, parse_seats
 
 from .helpers import small_session

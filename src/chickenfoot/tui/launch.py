@@ -45,7 +45,8 @@ def launch(
             )
         PlainGame(session, sys.stdin, sys.stdout).run()
         return 0
-    from chickenfoot.tui.app import ChickenFootApp, StartOptions
+    from chickenfoot.tui.app import ChickenFootApp
+    from chickenfoot.tui.screens.start import StartOptions
 
     options = StartOptions(
         seed=seed, players=players, preset=preset, rounds=rounds, seats=parse_seats(seats, players), lang=language

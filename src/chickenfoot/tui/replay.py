@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from chickenfoot.i18n import choose_language, phrases, render
 from chickenfoot.match import Match, read_match
@@ -23,8 +23,9 @@ from chickenfoot.messages import Code
 from chickenfoot.review import replay_rounds
 from chickenfoot.round import Round
 from chickenfoot.tiles import Tile
-from chickenfoot.tui.app import styled_board, translated
+from chickenfoot.tui.keys import KeyBar, translated
 from chickenfoot.tui.log import wrap
+from chickenfoot.tui.styles import styled_board
 
 PLAY_SECONDS = 0.7
 """Time between moves while playing."""
@@ -60,6 +61,8 @@ class ReplayApp(App[None]):
     #hands { height: auto; border: round $secondary; }
     #log { height: 1fr; border: round $secondary; }
     """
+    ENABLE_COMMAND_PALETTE = False
+    """Textual's command palette speaks only English; every key of the game is on the key bar."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Back"),
         Binding("right", "step(1)", "Forward"),
@@ -105,7 +108,7 @@ class ReplayApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="hands")
                 yield Static(id="log")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()
@@ -174,6 +177,10 @@ class ReplayApp(App[None]):
 
     def action_jump(self, number: int) -> None:
         self.go(number - 1, 0)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C quits, in place of Textual's notice in English about which key quits."""
+        self.call_next(self.action_quit)
 
     def action_play_pause(self) -> None:
         if self.timer is not None:

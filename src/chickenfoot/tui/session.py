@@ -87,8 +87,9 @@ class Session:
             for s, kind in enumerate(self.seats)
             if kind != HUMAN
         }
-        self.choices: list[int] = []
-        """Plies of the current round at which a human chose a move (undo goes back to the last)."""
+        self.choices: list[int] = self.chosen_plies()
+        """Plies of the current round at which a human chose a move (undo goes back to the last); a
+        match resumed in mid-round has them from its moves."""
 
     @classmethod
     def new(
@@ -255,6 +256,17 @@ class Session:
         """The hub of the round being played (``9-9``)."""
         double = self.round.start_double
         return f"{double}-{double}"
+
+    def chosen_plies(self) -> list[int]:
+        """Plies of the current round at which a human moved with a choice: every human move but the
+        forced ones (:meth:`forced_move`), which the game makes for them."""
+        back = self.round.copy()
+        plies = []
+        while back.ply:
+            back.pop()
+            if self.is_human(back.to_move) and back.forced_move() is None:
+                plies.append(back.ply)
+        return plies[::-1]
 
     def can_undo(self) -> bool:
         """Undo is for one human against bots, back to their last chosen move of this round."""

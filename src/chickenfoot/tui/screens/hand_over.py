@@ -1,0 +1,40 @@
+"""Hot-seat: the screen covered between two players."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Center
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from chickenfoot.i18n import render
+from chickenfoot.messages import Code
+
+
+class HandOver(ModalScreen[None]):
+    """Hot-seat: the screen is covered until the next player is at the keyboard."""
+
+    def __init__(self, seat: int, lang: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        name = render(Code.SEAT, self.lang, seat=self.seat)
+        with Center(id="handover"):
+            yield Static(
+                Text.assemble(
+                    (render(Code.EVENT_TURN, self.lang, name=name) + "\n\n", "bold yellow"),
+                    render(Code.TUI_HANDOVER, self.lang, seat=self.seat),
+                ),
+                id="handover-text",
+            )
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def on_click(self) -> None:
+        self.dismiss(None)
