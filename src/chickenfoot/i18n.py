@@ -146,7 +146,7 @@ def seat_name(seat: int, name: str | None, bot: str | None, lang: str) -> str:
     The server stores only names people chose, so every reader sees the others in their own language.
 
     >>> seat_name(1, None, None, "lt"), seat_name(2, None, "easy", "lv"), seat_name(0, "Ann", None, "fy")
-    ('Žaidėjas 2', 'Viegls robots 3', 'Ann')
+    ('Žaidėjas 2', 'Vājš robots 3', 'Ann')
     """
     if name is not None:
         return name

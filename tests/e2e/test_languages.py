@@ -125,7 +125,7 @@ def test_table_with_an_open_chicken_foot_and_the_round_end(
         names = seat_names(PRESENCE.names, PRESENCE.bots, lang)
         assert log == [render_wire(entry, lang, names) for entry in entries]
         cards = page.locator("#players .player .name").all_inner_texts()
-        assert cards == [render(Code.NAME_YOU, lang, name="Ann"), *names[1:]]  # "Lengvas robotas 2"...
+        assert cards == [render(Code.NAME_YOU, lang, name="Ann"), *names[1:]]  # "Silpnas robotas 2"...
         DOCS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(DOCS / f"table-{lang}-{width}.png"))
         measured(page, lang)

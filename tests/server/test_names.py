@@ -126,12 +126,12 @@ def test_a_seat_nobody_named_has_no_name_and_each_reader_sees_their_own_language
             state = player.until_state(lambda s, v=version: player.version > v and settled(s))
         # No English default is stored or sent: the page and the terminal name the seats.
         assert state["names"] == [None, None, None] and state["bots"] == [None, "easy", "ismcts"]
-        assert seat_names(state["names"], state["bots"], "lt") == ["Žaidėjas 1", "Lengvas robotas 2", "Robotas 3"]
+        assert seat_names(state["names"], state["bots"], "lt") == ["Žaidėjas 1", "Silpnas robotas 2", "Robotas 3"]
         assert seat_names(state["names"], state["bots"], "fy") == ["Spiler 1", "Maklike bot 2", "Bot 3"]
         assert seat_names(state["names"], state["bots"], "en") == ["Player 1", "Easy bot 2", "Bot 3"]
         entry = next(e for e in state["log"] if e["seat"] == 1)
         assert entry["text"].startswith("Easy bot 2 ")  # the English beside the code, for older clients
-        assert render_wire(entry, "lv", seat_names(state["names"], state["bots"], "lv")).startswith("Viegls robots 2 ")
+        assert render_wire(entry, "lv", seat_names(state["names"], state["bots"], "lv")).startswith("Vājš robots 2 ")
         player.send({"type": "name", "name": "Ann"})
         event = player.until(lambda m: m["type"] == "state" and m["events"] and m["events"][0]["kind"] == "renamed")
         names = seat_names(player.state["names"], player.state["bots"], "lt")

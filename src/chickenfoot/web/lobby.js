@@ -50,7 +50,11 @@ export async function showLobby() {
     error.textContent = e.message;
   }
   const preset = $("preset");
-  for (const name of Object.keys(presets.presets)) preset.add(new Option(name, name));
+  // Each preset's words are the message "preset.<name>" (tests/i18n checks that every preset has one).
+  for (const name of Object.keys(presets.presets)) {
+    const code = `preset.${name}`;
+    preset.add(new Option(t(code), name));
+  }
   const count = $("seat-count");
   for (let n = 2; n <= presets.max_players; n++) count.add(new Option(t("ui.player_count", { count: n }), String(n), n === 4, n === 4));
   const seats = $("seats");

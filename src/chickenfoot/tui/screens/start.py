@@ -82,7 +82,12 @@ class StartScreen(Screen[None]):
                 yield Label(t(Code.TUI_SEATS))
                 yield Label(t(Code.ROUNDS))
                 yield Label(t(Code.TUI_SEED))
-                yield Select([(name, name) for name in PRESETS], value=opts.preset, allow_blank=False, id="preset")
+                yield Select(
+                    [(t(Code.parse(f"preset.{name}")), name) for name in PRESETS],
+                    value=opts.preset,
+                    allow_blank=False,
+                    id="preset",
+                )
                 yield Select(
                     [(str(n), n) for n in range(2, MAX_PLAYERS + 1)],
                     value=min(max(opts.players, 2), MAX_PLAYERS),
