@@ -1,0 +1,63 @@
+// The table's sounds, made with Web Audio (no files): a tile placed, your turn, a chicken foot and
+// the round's end. On by default at a moderate volume; the header's button mutes them, remembered in
+// this browser. No sound, and no AudioContext, before the player has interacted with the page (the
+// browser's "sticky activation"): a page that plays by itself is a page people close.
+
+import { t } from "./i18n.js";
+
+const MUTED = "cf-sound"; // "off": muted
+const VOLUME = 0.25; // of full scale, for the loudest tone
+
+// Each sound as notes: [start s, pitch Hz, length s, wave].
+const SOUNDS = {
+  placed: [[0, 180, 0.09, "triangle"], [0.02, 120, 0.07, "sine"]],
+  turn: [[0, 660, 0.18, "sine"], [0.14, 880, 0.2, "sine"]],
+  foot: [[0, 523, 0.12, "square"], [0.1, 659, 0.12, "square"], [0.2, 784, 0.25, "square"]],
+  round: [[0, 784, 0.2, "sine"], [0.16, 659, 0.2, "sine"], [0.32, 523, 0.4, "sine"]],
+};
+
+export class Sounds {
+  constructor(button) {
+    this.button = button;
+    this.muted = localStorage.getItem(MUTED) === "off";
+    this.audio = null;
+    button.addEventListener("click", () => {
+      this.muted = !this.muted;
+      localStorage.setItem(MUTED, this.muted ? "off" : "on");
+      this.render();
+      this.play("placed"); // unmuting says so out loud
+    });
+    this.render();
+  }
+
+  render() {
+    const button = this.button;
+    button.hidden = false;
+    button.textContent = this.muted ? "🔇" : "🔊";
+    button.setAttribute("aria-pressed", String(!this.muted));
+    button.setAttribute("aria-label", t("sound.toggle"));
+    button.title = t(this.muted ? "sound.off" : "sound.on");
+  }
+
+  // `delay`: seconds from now (a turn's sound after the tile that gave it).
+  play(name, delay = 0) {
+    if (this.muted || !navigator.userActivation?.hasBeenActive) return;
+    this.audio ??= new AudioContext();
+    const audio = this.audio;
+    audio.resume();
+    const now = audio.currentTime + delay;
+    for (const [start, pitch, length, wave] of SOUNDS[name]) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.type = wave;
+      tone.frequency.value = pitch;
+      const peak = wave === "square" ? VOLUME / 4 : VOLUME; // a square wave sounds louder
+      gain.gain.setValueAtTime(0.0001, now + start);
+      gain.gain.exponentialRampToValueAtTime(peak, now + start + 0.015);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + start + length);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now + start);
+      tone.stop(now + start + length + 0.02);
+    }
+  }
+}
