@@ -9,6 +9,12 @@ const $ = (id) => document.getElementById(id);
 const MUTE = "cf-chat-muted";
 const KEPT = 50; // the server keeps (and sends on connecting) the last 50 lines
 
+// A speech bubble, for the badge.
+const bubble = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+bubble.setAttribute("viewBox", "0 0 24 24");
+bubble.setAttribute("aria-hidden", "true");
+bubble.innerHTML = '<path d="M4 5h16v11H10l-4 4v-4H4z"/>';
+
 export class Chat {
   constructor(send) {
     this.send = send;
@@ -94,7 +100,7 @@ export class Chat {
   renderBadge() {
     const badge = $("chat-badge");
     badge.hidden = !this.unread || this.muted;
-    badge.textContent = `💬 ${this.unread}`;
+    badge.replaceChildren(bubble.cloneNode(true), String(this.unread));
     const words = t("chat.unread", { count: this.unread });
     badge.setAttribute("aria-label", words);
     badge.title = words;

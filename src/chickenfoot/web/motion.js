@@ -3,8 +3,8 @@
 // reader who asks for reduced motion. The last tile placed stays marked by the board (.last).
 //
 // Where a move comes from is read from the page before the new state is drawn (plan), and the
-// slide starts once it is drawn (fly). The board is drawn anew on every render, so a slide in
-// flight is put back on the fresh drawing at the point it had reached (redraw).
+// slide starts once it is drawn. The board is drawn anew on every render, so the slide in flight is
+// put back on each fresh drawing at the point it had reached (redraw); a newer move takes its place.
 
 import { sameTile, tileOf } from "./hand.js";
 import { el } from "./tiles.js";
@@ -26,30 +26,29 @@ export class Motion {
     this.flight = null; // the tile sliding onto the board: {tile, from (a screen point), started}
   }
 
-  // Where the moves of `state` since `previous` come from, read off the page before it is redrawn.
+  // Where the moves of `state` since `previous` come from, read off the page before it is redrawn:
+  // the tile placed flies from there as soon as the board is drawn (redraw); the draws are returned,
+  // to start once the hand and seats are drawn (fly).
   plan(previous, state) {
     if (this.reduced.matches || !previous || previous.round !== state.round) return [];
     const added = state.log.slice(previous.log.length);
     if (added.length > CATCH_UP) return [];
-    return added.flatMap((entry) => {
-      if (entry.move === "draw") return [{ kind: "draw", seat: entry.seat }];
-      if (entry.move === "pass" || typeof entry.seat !== "number") return [];
+    const draws = [];
+    for (const entry of added) {
+      if (entry.move === "draw") draws.push(entry.seat);
+      if (entry.move === "draw" || entry.move === "pass" || typeof entry.seat !== "number") continue;
       const tile = tileOf(entry.move);
       const mine = entry.seat === state.seat;
       const inHand = mine ? [...document.querySelectorAll("#hand [data-tile]")].find((b) => sameTile(b.dataset.tile, tile)) : null;
       const from = centre(inHand ?? document.querySelector(`.player[data-seat="${entry.seat}"]`));
-      return from ? [{ kind: "place", tile, from }] : [];
-    });
+      if (from) this.flight = { tile, from, started: performance.now() };
+    }
+    return draws;
   }
 
-  // Starts the slides of a plan, once the new state is drawn.
-  fly(plan, state) {
-    for (const step of plan) {
-      if (step.kind === "place") {
-        this.flight = { tile: step.tile, from: step.from, started: performance.now() };
-        this.redraw();
-      } else this.drawn(step.seat, state);
-    }
+  // Starts the draws' slides, once the new state is drawn.
+  fly(draws, state) {
+    for (const seat of draws) this.drawn(seat, state);
   }
 
   // Puts the tile in flight back on a fresh drawing of the board, as far along as it had come.

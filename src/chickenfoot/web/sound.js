@@ -1,11 +1,12 @@
 // The table's sounds, made with Web Audio (no files): a tile placed, your turn, a chicken foot and
 // the round's end. On by default at a moderate volume; the header's button mutes them, remembered in
-// this browser. No sound, and no AudioContext, before the player has interacted with the page (the
-// browser's "sticky activation"): a page that plays by itself is a page people close.
+// this browser. No sound, and no AudioContext, before the player has interacted with the page (a
+// click, a tap or a key of theirs): a page that plays by itself is a page people close.
 
 import { t } from "./i18n.js";
 
 const MUTED = "cf-sound"; // "off": muted
+const INTERACTIONS = ["pointerdown", "keydown"];
 const VOLUME = 0.25; // of full scale, for the loudest tone
 
 // Each sound as notes: [start s, pitch Hz, length s, wave].
@@ -16,11 +17,25 @@ const SOUNDS = {
   round: [[0, 784, 0.2, "sine"], [0.16, 659, 0.2, "sine"], [0.32, 523, 0.4, "sine"]],
 };
 
+// The button's face: a speaker with sound waves, or struck through.
+const SPEAKER = '<path d="M4 9h4l5-4v14l-5-4H4z" class="fill"/>';
+const ICONS = {
+  on: `${SPEAKER}<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12"/>`,
+  off: `${SPEAKER}<path d="M16.5 9.5l5 5M21.5 9.5l-5 5"/>`,
+};
+
 export class Sounds {
   constructor(button) {
     this.button = button;
     this.muted = localStorage.getItem(MUTED) === "off";
     this.audio = null;
+    this.heard = false; // the player has interacted with the page
+    const first = (e) => {
+      if (!e.isTrusted) return;
+      this.heard = true;
+      for (const kind of INTERACTIONS) removeEventListener(kind, first, true);
+    };
+    for (const kind of INTERACTIONS) addEventListener(kind, first, true);
     button.addEventListener("click", () => {
       this.muted = !this.muted;
       localStorage.setItem(MUTED, this.muted ? "off" : "on");
@@ -33,7 +48,7 @@ export class Sounds {
   render() {
     const button = this.button;
     button.hidden = false;
-    button.textContent = this.muted ? "🔇" : "🔊";
+    button.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true">${ICONS[this.muted ? "off" : "on"]}</svg>`;
     button.setAttribute("aria-pressed", String(!this.muted));
     button.setAttribute("aria-label", t("sound.toggle"));
     button.title = t(this.muted ? "sound.off" : "sound.on");
@@ -41,7 +56,7 @@ export class Sounds {
 
   // `delay`: seconds from now (a turn's sound after the tile that gave it).
   play(name, delay = 0) {
-    if (this.muted || !navigator.userActivation?.hasBeenActive) return;
+    if (this.muted || !this.heard) return;
     this.audio ??= new AudioContext();
     const audio = this.audio;
     audio.resume();
