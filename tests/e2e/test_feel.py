@@ -30,7 +30,7 @@ from .helpers import ARTIFACTS, new_table, play_one, sit_down, state
 SHOTS = ARTIFACTS / "feel"
 
 # Every slide (a tile onto the board, a tile's back from the boneyard) is recorded as it starts;
-# with window.freeze set, it is paused there.
+# with window.freeze set, a tile placed is paused there, and the page takes no more states.
 SLIDES = """
 window.slides = [];
 window.freeze = false;
@@ -40,7 +40,9 @@ new MutationObserver((records) => {
     const kind = is("arriving") ? "place" : is("flying-tile") ? "draw" : null;
     if (!kind) continue;
     window.slides.push(kind);
-    if (window.freeze) node.getAnimations().forEach((a) => a.pause());
+    if (!window.freeze || kind !== "place") continue;
+    node.getAnimations().forEach((a) => a.pause());
+    window.chickenfoot.onState = () => {}; // and the table with it: no later move redraws the board
   }
 }).observe(document, { childList: true, subtree: true });
 """
@@ -333,3 +335,26 @@ def test_a_toast_about_a_turn_goes_when_the_turn_moves_on(page: Page, server: st
     moved_on = seen(match, presence)
     page.evaluate("(state) => window.chickenfoot.onState(state, [])", moved_on)
     assert toast.is_hidden()
+
+
+# Each seat's name box, where it is not wholly inside its card, or where what is drawn past the box
+# (marks piled on a letter) would show.
+NAMES_OUTSIDE = """() => [...document.querySelectorAll('.player')].flatMap((card) => {
+  const c = card.getBoundingClientRect();
+  const name = card.querySelector('.name');
+  const r = name.getBoundingClientRect();
+  const inside = r.left >= c.left && r.right <= c.right && r.top >= c.top && r.bottom <= c.bottom;
+  return inside && getComputedStyle(name).overflow === 'hidden' ? [] : [card.dataset.seat];
+})"""
+
+
+def test_names_of_piled_marks_or_wide_characters_stay_in_their_cards(browser: Browser, server: str) -> None:
+    with opened(browser, 390) as page:
+        page.goto(f"{server}/t/DEMO42")  # no such table: the page draws the STATE given here
+        page.wait_for_function("() => window.chickenfoot")
+        names = ("A\u0301\u0302\u0303\u0304nn", "山" * 20, "Bo")  # four marks on one letter; forty cells
+        presence = Presence(names, ("human", "human", "bot"), (True,) * 3, (False,) * 3, (None, None, "easy"))
+        message = seen(Match(Rules(), players=3, seed=2), presence)
+        page.evaluate("(state) => window.chickenfoot.onState(state, [])", message)
+        assert page.locator(".player").count() == 3
+        assert page.evaluate(NAMES_OUTSIDE) == []
