@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Page, ViewportSize
 from chickenfoot.i18n import LANGUAGES, render
 from chickenfoot.match import Match
 from chickenfoot.messages import Code
+from chickenfoot.move import Move
 from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
@@ -169,9 +170,12 @@ def test_sounds_wait_for_the_player_and_the_mute_is_remembered(browser: Browser,
         sound = page.locator("#sound")
         assert sound.is_visible() and sound.get_attribute("aria-pressed") == "true"  # on by default
         assert sound.get_attribute("aria-label") == render(Code.SOUND_TOGGLE, "en")
-        # Once the player has clicked, a tile placed is heard (theirs, or after a draw the bot's).
+        # Once the player has clicked on the page, a tile placed is heard (theirs, or the bot's; a
+        # plain tile or a chicken foot). The click is a real one: play_one clicks a target by a
+        # script's event, which is no interaction.
+        page.click("#zoom-fit")
         until_a_tile_is_placed(page)
-        page.wait_for_function(f"() => window.tones.includes({PLACED_PITCH})")
+        page.wait_for_function("() => window.tones.length > 0")
         assert page.evaluate("window.audioContexts") == 1
         # Muted: remembered in this browser, and after a reload nothing sounds, not even once the
         # player interacts and tiles are placed.
@@ -358,3 +362,47 @@ def test_names_of_piled_marks_or_wide_characters_stay_in_their_cards(browser: Br
         page.evaluate("(state) => window.chickenfoot.onState(state, [])", message)
         assert page.locator(".player").count() == 3
         assert page.evaluate(NAMES_OUTSIDE) == []
+
+
+def test_a_draw_slides_from_the_boneyard_to_the_seat_that_drew(page: Page, server: str) -> None:
+    page.add_init_script(SLIDES)
+    page.goto(f"{server}/t/DEMO42")  # no such table: the page draws the STATEs given here
+    page.wait_for_function("() => window.chickenfoot")
+    presence = Presence(("Ann", "Bo", "Cy"), ("human", "bot", "bot"), (True,) * 3, (False,) * 3, (None, "easy", "easy"))
+    for seed in range(100):  # a deal where another seat has nothing to play but the draw
+        match = Match(Rules(), players=3, seed=seed)
+        while not match.round.is_over() and match.round.legal_moves() != [Move.parse("draw")]:
+            match.push(match.round.legal_moves()[0])
+        if not match.round.is_over() and match.round.to_move != 0:
+            break
+    else:
+        raise AssertionError("no deal had another seat draw")
+    seat = match.round.to_move
+    page.evaluate("(state) => window.chickenfoot.onState(state, [])", seen(match, presence))
+    match.push(Move.parse("draw"))
+    page.evaluate(
+        """(state) => { window.chickenfoot.onState(state, []);
+          document.querySelector('.flying-tile').getAnimations().forEach((a) => a.pause()); }""",
+        seen(match, presence),
+    )
+    assert page.evaluate("window.slides") == ["draw"]
+    assert all(abs(d) < 2 for d in page.evaluate(FROM_CENTRE, "#boneyard")), "it starts at the boneyard"
+    # It ends on the card of the seat that drew (a moment before the end: then it is gone).
+    page.evaluate(
+        """() => { const [slide] = document.querySelector('.flying-tile').getAnimations();
+          slide.currentTime = slide.effect.getComputedTiming().duration - 1; }"""
+    )
+    end = page.evaluate(FROM_CENTRE, f'.player[data-seat="{seat}"]')
+    assert all(abs(d) < 2 for d in end), end
+
+
+# How far the flying tile's centre is from the centre of what `selector` finds.
+FROM_CENTRE = """(selector) => {
+  const centre = (node) => {
+    const r = node.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
+  const [x, y] = centre(document.querySelector('.flying-tile'));
+  const [tx, ty] = centre(document.querySelector(selector));
+  return [x - tx, y - ty];
+}"""
