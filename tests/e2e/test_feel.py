@@ -122,11 +122,13 @@ def test_a_placed_tile_slides_from_its_seat_and_stays_marked(browser: Browser, s
         page.add_init_script(SLIDES + "window.freeze = true;")
         sit_down(page, server, new_table(server, ["Ann", "Bo", "Cy"]))
         until_a_tile_slides(page)
-        # Mid-slide: the tile just placed, on its way (not yet where the layout puts it).
+        # Mid-slide: the tile just placed, on its way (not yet where the layout puts it), shown
+        # 200 ms into its 450 (it starts outside the board, at the seat or in the hand).
         flight = page.evaluate(
             """() => {
               const wrap = document.querySelector("#board .arriving");
               const [slide] = wrap.getAnimations();
+              slide.currentTime = 200;
               return { last: !!wrap.querySelector(":scope > .tile.last"), paused: slide.playState,
                        at: slide.currentTime, offset: getComputedStyle(wrap).transform };
             }"""
