@@ -29,6 +29,7 @@ export class Sounds {
     this.button = button;
     this.muted = localStorage.getItem(MUTED) === "off";
     this.audio = null;
+    this.shown = null; // what the button last showed
     this.heard = false; // the player has interacted with the page
     const first = (e) => {
       if (!e.isTrusted) return;
@@ -45,8 +46,13 @@ export class Sounds {
     this.render();
   }
 
+  // The button as the sounds are, in the page's language (redrawn only when that changes: the table
+  // renders on every state, and a button redrawn under a click can lose it).
   render() {
     const button = this.button;
+    const shown = `${this.muted}/${t("sound.toggle")}`;
+    if (this.shown === shown) return;
+    this.shown = shown;
     button.hidden = false;
     button.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true">${ICONS[this.muted ? "off" : "on"]}</svg>`;
     button.setAttribute("aria-pressed", String(!this.muted));
