@@ -285,6 +285,11 @@ class Code(Enum):
     TABLE_SORT_PIPS = msg("table.sort.pips", "by pips")
     TABLE_SORT_NONE = msg("table.sort.none", "as dealt")
     TABLE_TILE_KEY = msg("table.tile_key", "tile {tile} (key {key})")
+    TABLE_PLAYABLE = msg("table.playable", "can be played")
+    HAND_DRAG_HINT = msg(
+        "hand.drag_hint", "Drag a tile onto a highlighted place to play it there, or tap the tile, then the place."
+    )
+    HAND_DRAG_HINT_CLOSE = msg("hand.drag_hint_close", "Got it")
     TABLE_PLAYER = nmsg("table.player", "{name}: {count} tile, {presence}", "{name}: {count} tiles, {presence}")
     TABLE_CONNECTED = msg("table.connected", "connected")
     TABLE_DISCONNECTED = msg("table.disconnected", "disconnected")
@@ -307,6 +312,7 @@ class Code(Enum):
     TABLE_REPLACE_CONFIRM = msg(
         "table.replace_confirm", "Let a bot play {name}'s seat for the rest of the match? {name} will not get it back."
     )
+    TABLE_REPLACE_YES = msg("table.replace_yes", "Let a bot play")
     TABLE_OPEN = msg("table.open", "Open table: anyone with the code may take a free seat.")
     TABLE_INVITE_ONLY = msg("table.invite_only", "Invite-only: each invite link seats one friend, once.")
     TABLE_THIS_ROUND = msg("table.this_round", "This round")
@@ -346,7 +352,9 @@ class Code(Enum):
     NOTICE_TITLE = msg("notice.title", "Your turn · {title}")
     NOTICE_BODY = msg("notice.body", "It is your turn at table {code}")
     NOTICE_SETTINGS = msg("notice.settings", "Turn notices")
-    NOTICE_SOUND = msg("notice.sound", "Play a sound on my turn")
+    SOUND_TOGGLE = msg("sound.toggle", "Sounds")
+    SOUND_ON = msg("sound.on", "Sounds on: click to mute")
+    SOUND_OFF = msg("sound.off", "Sounds muted: click to turn them on")
     NOTICE_NOTIFY = msg("notice.notify", "Notify me when this tab is hidden")
     NOTICE_BLOCKED = msg("notice.blocked", "This browser blocks notifications from this site")
     A11Y_HUB = msg("a11y.hub", "Hub {tile}")
@@ -505,6 +513,7 @@ class Code(Enum):
     CHAT_MUTE = msg("chat.mute", "Mute the chat")
     CHAT_MUTED = nmsg("chat.muted", "Chat muted: {count} new line", "Chat muted: {count} new lines")
     CHAT_WATCHER = msg("chat.watcher", "Spectator")
+    CHAT_UNREAD = nmsg("chat.unread", "{count} new chat line", "{count} new chat lines")
     CHAT_REACTIONS = msg("chat.reactions", "Quick reactions")
     CHAT_REACTION_GOOD_GAME = msg("chat.reaction.good_game", "Good game")
     CHAT_REACTION_WELL_PLAYED = msg("chat.reaction.well_played", "Well played")

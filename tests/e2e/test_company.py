@@ -29,7 +29,6 @@ def person(browser: Browser, name: str | None = None, phone: bool = False) -> It
         context.add_init_script(f"localStorage.setItem('cf-name', {json.dumps(name)})")
     context.set_default_timeout(30_000)
     page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
     errors = watch_errors(page)
     try:
         yield page
@@ -106,7 +105,6 @@ def test_public_tables_in_the_lobby_leaving_and_coming_back(browser: Browser, pa
     page.wait_for_function(PLAYING)
     code = state(page)["code"]
     assert state(page)["public"] is True and state(page)["open"] is True
-    page.on("dialog", lambda dialog: dialog.accept())
     other = httpx.post(
         f"{server}/api/tables",
         json={
@@ -134,6 +132,7 @@ def test_public_tables_in_the_lobby_leaving_and_coming_back(browser: Browser, pa
         card(cy, "#open-tables", "company-lobby")
         # Bo leaves: a bot plays the seat, and Ann sees it.
         bo.click("#leave")
+        bo.click("#confirm-dialog button[value=yes]")  # the page's own "are you sure?"
         bo.wait_for_url(f"{server}/")
         page.wait_for_function("() => window.chickenfoot.state.left[1]")
         assert page.locator(".player[data-seat='1'] .badge").text_content() == "left"
@@ -152,12 +151,12 @@ def test_public_tables_in_the_lobby_leaving_and_coming_back(browser: Browser, pa
 def test_the_creator_reopens_an_absent_players_seat(browser: Browser, page: Page, server: str) -> None:
     code = create_table(page, server, ["human", "human", "easy"])
     invite = page.locator("#share .links a").first.get_attribute("href")
-    page.on("dialog", lambda dialog: dialog.accept())
     with person(browser, "Bo") as bo:
         seated(bo, f"{server}{invite}")
         bo_token = bo.evaluate("c => localStorage.getItem(`cf-token-${c}`)", code)
     page.wait_for_function("() => !window.chickenfoot.state.connected[1]")
     page.click(".player[data-seat='1'] .reopen")
+    page.click("#confirm-dialog button[value=yes]")
     # The seat's link is replaced: the old invite opens nothing any more.
     page.wait_for_function("old => document.querySelector('#share .links a').getAttribute('href') !== old", arg=invite)
     fresh = page.locator("#share .links a").first.get_attribute("href")

@@ -1,9 +1,8 @@
-"""Your turn, noticed: the tab's title and icon say so; a chime (Web Audio) and a notification while
-the tab is hidden come only once the player turned them on, and the choice is remembered.
+"""Your turn, noticed: the tab's title and icon say so; a notification while the tab is hidden comes
+only once the player turned it on, and the choice is remembered (the turn's sound: test_sound.py).
 
-The browser's own sound and notifications cannot be heard or seen headless: the test counts the
-oscillators started and records the notifications made, through stand-ins installed before the
-page loads, and says when the tab is hidden."""
+The browser's own notifications cannot be seen headless: the test records the notifications made,
+through a stand-in installed before the page loads, and says when the tab is hidden."""
 
 from __future__ import annotations
 
@@ -16,9 +15,6 @@ from .conftest import watch_errors
 from .helpers import new_table, play_one, sit_down
 
 STAND_INS = """
-window.tones = 0;
-const start = OscillatorNode.prototype.start;
-OscillatorNode.prototype.start = function (...args) { window.tones += 1; return start.apply(this, args); };
 window.notes = [];
 window.Notification = class { constructor(title, options) { window.notes.push([title, options.body]); }
   addEventListener() {} close() {} static permission = "granted"; static requestPermission = async () => "granted"; };
@@ -63,55 +59,46 @@ def test_title_and_icon_show_the_turn_and_the_rest_is_off_until_asked(page: Page
         page.wait_for_function(NOT_TURN)
         page.wait_for_function("base => document.title === base", arg=base)
         assert page.get_attribute("#favicon", "href") != turn_icon
-    # Both were off: no sound, no notification, nothing remembered.
-    assert page.evaluate("[window.tones, window.notes.length]") == [0, 0]
-    assert not page.is_checked("#notice-sound") and not page.is_checked("#notice-notify")
-    assert page.evaluate("[localStorage.getItem('cf-notice-sound'), localStorage.getItem('cf-notice-notify')]") == [
-        None,
-        None,
-    ]
+    # Notifications were off: none made, nothing remembered.
+    assert page.evaluate("window.notes.length") == 0
+    assert not page.is_checked("#notice-notify")
+    assert page.evaluate("localStorage.getItem('cf-notice-notify')") is None
 
 
-def test_sound_and_notification_once_turned_on(browser: Browser, server: str) -> None:
+def test_notification_once_turned_on(browser: Browser, server: str) -> None:
     context = browser.new_context()
     context.set_default_timeout(30_000)
     page = context.new_page()
     errors = watch_errors(page)
     try:
         page.add_init_script(STAND_INS)
-        # Turned on at a table still waiting for a friend (no turn comes meanwhile to chime too).
+        # Turned on at a table still waiting for a friend (no turn comes meanwhile).
         sit_down(page, server, new_table(server, ["Ann", "", "Cy"], ["human", "human", "easy"]))
         page.click(".notices summary")
-        page.check("#notice-sound")  # turning it on plays the chime once, so the player hears it
         page.check("#notice-notify")
-        assert page.evaluate("window.tones") == 2
-        assert page.evaluate("[localStorage.getItem('cf-notice-sound'), localStorage.getItem('cf-notice-notify')]") == [
-            "on",
-            "on",
-        ]
-        # Remembered: at the next table both are on.
+        assert page.evaluate("localStorage.getItem('cf-notice-notify')") == "on"
+        # Remembered: at the next table it is on.
         table = new_table(server, ["Ann", "Bo"])
         sit_down(page, server, table)
-        assert page.is_checked("#notice-sound") and page.is_checked("#notice-notify")
-        # The tab is hidden when the turn comes: a chime and a notification; visible: the chime alone.
+        assert page.is_checked("#notice-notify")
+        # The tab is hidden when the turn comes: a notification; visible: none.
         page.wait_for_function(TURN)
         page.evaluate("window.hiddenTab = true")
         move(page)
         page.wait_for_function(NOT_TURN)
-        page.evaluate("window.tones = 0; window.notes = []; window.turns = 0")
+        page.evaluate("window.notes = []; window.turns = 0")
         page.wait_for_function(TURN)
-        # Every turn that began (a turn with nothing but a draw counts too) chimed and notified once.
+        # Every turn that began (a turn with nothing but a draw counts too) notified once.
         turns = page.evaluate("window.turns")
-        assert turns >= 1 and page.evaluate("window.tones") == 2 * turns
+        assert turns >= 1
         note = ["Your turn", render(Code.NOTICE_BODY, "en", code=table["code"])]
         assert page.evaluate("window.notes") == [note] * turns
         page.evaluate("window.hiddenTab = false")
         move(page)
         page.wait_for_function(NOT_TURN)
-        page.evaluate("window.tones = 0; window.notes = []; window.turns = 0")
+        page.evaluate("window.notes = []; window.turns = 0")
         page.wait_for_function(TURN)
-        turns = page.evaluate("window.turns")
-        assert turns >= 1 and page.evaluate("[window.tones, window.notes.length]") == [2 * turns, 0]
+        assert page.evaluate("window.turns") >= 1 and page.evaluate("window.notes.length") == 0
         assert not errors, errors
     finally:
         context.close()

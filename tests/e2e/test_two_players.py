@@ -120,8 +120,8 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         page.wait_for_selector('.player[data-seat="1"] .replace')
         if page.locator("#round-over").is_visible():  # the round ended with the last moves: back to the board
             page.click("#ro-close")
-        page.once("dialog", lambda dialog: dialog.accept())
         page.click('.player[data-seat="1"] .replace')
+        page.click("#confirm-dialog button[value=yes]")
         page.wait_for_function("() => window.chickenfoot.state.kinds[1] === 'bot'")
     finally:
         bo_context.close()

@@ -70,6 +70,8 @@ def test_a_new_name_is_stored_and_announced_to_everyone(make_client: Callable[..
         ("", "at least 1 character"),
         ("   ", "at least 1 character"),
         ("x" * 41, "at most 40 characters"),
+        ("山" * 21, "at most 40 characters"),  # 42 cells wide: a wide character takes two
+        ("Bo\u0301\u0302\u0303\u0304\u0305", "one line of printable text"),  # marks piled on one letter
         ("Bo\nBobby", "one line of printable text"),
         ("Bo\u202eyb", "one line of printable text"),
         (7, "valid string"),
@@ -86,6 +88,20 @@ def test_a_bad_name_is_refused_in_one_line_and_changes_nothing(client: TestClien
         ann.send({"type": "ping"})
         ann.until(lambda m: m["type"] == "pong")
         assert ann.state["names"][0] == "Ann"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "e\u0301" * 40,  # 80 code points, 40 letters each with its accent as a mark
+        "山" * 20,  # 40 cells
+        "🇳🇱" * 20,  # flags: two code points, two cells each
+        "Ba\u0328\u0301\u0300\u0303a",  # four marks on one letter: as many as one may hold
+    ],
+)
+def test_a_name_is_measured_in_characters_as_read_and_cells_as_shown(client: TestClient, name: str) -> None:
+    table = create_table(client, [{"kind": "human", "name": name}, {"kind": "bot"}])
+    assert client.get(f"/api/tables/{table['code']}").json()["seats"][0]["name"] == name
 
 
 def test_spectators_cannot_rename_and_renames_are_spaced(client: TestClient) -> None:

@@ -15,7 +15,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import AfterValidator, BaseModel, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
@@ -40,7 +40,7 @@ from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Expiry, Hub
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
-from chickenfoot.server.protocol import MAX_NAME, printable_name
+from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.pubsub import LocalPubSub
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
@@ -73,7 +73,7 @@ class Settings:
     """Sampled deals per move of the background reviews of finished matches."""
 
 
-Name = Annotated[str, StringConstraints(max_length=MAX_NAME), AfterValidator(printable_name)]
+Name = Annotated[str, AfterValidator(printable_name)]
 
 
 class SeatRequest(BaseModel):

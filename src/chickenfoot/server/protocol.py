@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal, NamedTuple
 
 import orjson
+import wcwidth
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -87,17 +88,40 @@ MoveText = Annotated[str, StringConstraints(max_length=64), AfterValidator(_chec
 Version = Annotated[int, Field(ge=0, le=MAX_VERSION)]
 
 
+MAX_NAME = 40
+"""The widest name, in the cells of a fixed-width font: a wide character (日, 😀) takes two, a mark
+stacked on a letter none, so a name's length is what it takes on a seat's card."""
+MAX_MARKS = 4
+"""Code points one character may hold beyond its first: accents, Indic vowel signs and a flag's pair fit;
+a pile of marks that would draw over the names around it does not."""
+
+
 def printable_name(name: str) -> str:
-    """A player's name as given, if it is one line of printable text (it is shown as plain text, never markup)."""
-    if not name.isprintable():
+    """A player's name as given, if it is one line of printable text (it is shown as plain text, never
+    markup) at most :data:`MAX_NAME` cells wide, each character (grapheme cluster) with at most
+    :data:`MAX_MARKS` marks.
+
+    >>> printable_name("Zoë"), printable_name("山田花子")
+    ('Zoë', '山田花子')
+    >>> printable_name("山" * 21)
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.PydanticCustomError: String should have at most 40 characters
+    """
+    too_long = PydanticCustomError(
+        "string_too_long", "String should have at most {max_length} characters", {"max_length": MAX_NAME}
+    )
+    # Code points first: the cheap bound, before the grapheme clusters are found.
+    if len(name) > MAX_NAME * (1 + MAX_MARKS):
+        raise too_long
+    if not name.isprintable() or any(len(c) > 1 + MAX_MARKS for c in wcwidth.iter_graphemes(name)):
         raise PydanticCustomError("printable", "a name is one line of printable text")
+    if wcwidth.width(name) > MAX_NAME:
+        raise too_long
     return name
 
 
-MAX_NAME = 40
-PlayerName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME), AfterValidator(printable_name)
-]
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1), AfterValidator(printable_name)]
 
 
 class MoveMessage(_Message):

@@ -1,6 +1,7 @@
 // Company at the table: leaving (a bot plays until you come back), the creator listing the table in
 // the lobby or reopening an absent player's seat, and the rematch at the match's end.
 
+import { confirmAction } from "./confirm.js";
 import { joinNames, seatNames, t } from "./i18n.js";
 import { api, invitesOf, rememberInvites, rememberSeat } from "./net.js";
 
@@ -48,7 +49,7 @@ export class Company {
   }
 
   async leave() {
-    if (!confirm(t("table.leave_confirm"))) return;
+    if (!(await confirmAction(t("table.leave_confirm"), t("table.leave")))) return;
     try {
       await api("POST", `${this.path}/leave`, { token: this.page.token });
       rememberLeft(this.page.code);
@@ -67,7 +68,7 @@ export class Company {
   }
 
   async reopen(seat, name) {
-    if (!confirm(t("table.reopen_confirm", { name }))) return;
+    if (!(await confirmAction(t("table.reopen_confirm", { name }), t("table.reopen")))) return;
     try {
       const { invite } = await api("POST", `${this.path}/seats/${seat}/reopen`, { token: this.page.token });
       // The seat's new invite replaces its old one, which opens nothing any more.

@@ -1,10 +1,9 @@
-// "Your turn", noticed from elsewhere: the tab's title and icon say it; on request (remembered,
-// off until turned on) a short chime made with Web Audio and a browser notification while the
-// tab is hidden.
+// "Your turn", noticed from elsewhere: the tab's title and icon say it, and on request (remembered,
+// off until turned on) a browser notification while the tab is hidden. Its sound is the table's
+// (sound.js).
 
 import { t } from "./i18n.js";
 
-const SOUND = "cf-notice-sound";
 const NOTIFY = "cf-notice-notify";
 
 // The header's logo as the tab's icon; on your turn a filled disc with it, so the tab shows the
@@ -15,18 +14,12 @@ const IDLE_ICON = icon(`<g stroke="#d9480f">${LOGO}</g>`);
 const TURN_ICON = icon(`<circle cx="12" cy="12" r="12" fill="#d9480f"/><g stroke="#fff" transform="translate(2.4 2.4) scale(0.8)">${LOGO}</g>`);
 
 export class TurnNotice {
-  constructor(sound, notify, say) {
-    this.sound = sound; // the two checkboxes
-    this.notify = notify;
+  constructor(notify, say) {
+    this.notify = notify; // the checkbox
     this.say = say; // shows a short message to the player
     this.myTurn = false;
     this.favicon = document.getElementById("favicon");
-    sound.checked = localStorage.getItem(SOUND) === "on";
     notify.checked = localStorage.getItem(NOTIFY) === "on" && "Notification" in window && Notification.permission === "granted";
-    sound.addEventListener("change", () => {
-      localStorage.setItem(SOUND, sound.checked ? "on" : "off");
-      if (sound.checked) this.chime(); // also unlocks audio: browsers allow it after a click
-    });
     notify.addEventListener("change", () => this.askToNotify());
   }
 
@@ -47,7 +40,6 @@ export class TurnNotice {
     document.title = myTurn ? t("notice.title", { title }) : title;
     this.favicon.href = myTurn ? TURN_ICON : IDLE_ICON;
     if (myTurn && !this.myTurn) {
-      if (this.sound.checked) this.chime();
       if (this.notify.checked && document.hidden && Notification.permission === "granted") {
         const note = new Notification(t("event.your_turn"), { body: t("notice.body", { code }), tag: `cf-turn-${code}` });
         note.addEventListener("click", () => {
@@ -57,28 +49,5 @@ export class TurnNotice {
       }
     }
     this.myTurn = myTurn;
-  }
-
-  // Two short rising tones, a third of a second in all.
-  chime() {
-    this.audio ??= new AudioContext();
-    const audio = this.audio;
-    audio.resume();
-    const now = audio.currentTime;
-    for (const [start, pitch] of [
-      [0, 660],
-      [0.14, 880],
-    ]) {
-      const tone = audio.createOscillator();
-      const gain = audio.createGain();
-      tone.type = "sine";
-      tone.frequency.value = pitch;
-      gain.gain.setValueAtTime(0.0001, now + start);
-      gain.gain.exponentialRampToValueAtTime(0.15, now + start + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, now + start + 0.18);
-      tone.connect(gain).connect(audio.destination);
-      tone.start(now + start);
-      tone.stop(now + start + 0.2);
-    }
   }
 }

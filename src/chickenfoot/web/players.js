@@ -28,7 +28,9 @@ export function renderPlayers(box, s, { rename, actions }) {
       const top = span("who");
       const dot = span(on ? "dot on" : "dot");
       dot.title = presence;
-      top.append(span("name", shown));
+      const nameBox = span("name", shown);
+      nameBox.title = shown; // the whole name, where the card cuts it short
+      top.append(nameBox);
       const meta = span("meta");
       meta.append(dot, span("count", String(count)));
       if (s.seat === seat && s.kinds[seat] === "human") {
