@@ -47,7 +47,7 @@ class Progress:
     total: int = 0
 
 
-def _start_worker(server: int) -> None:
+def start_worker(server: int) -> None:
     """In the worker process: yield the CPU to live tables, and end when the server (process id
     ``server``, passed in: it may be gone before this runs) has gone (killed servers cannot tell it to)."""
     os.nice(NICENESS)
@@ -145,7 +145,7 @@ class ReviewWorker:
             self._pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
+                initializer=start_worker,
                 initargs=(os.getpid(),),
             )
         return self._pool
