@@ -120,6 +120,7 @@ class ReplayFrames:
         self._size = 0
         self._building: dict[str, asyncio.Future[bytes]] = {}
         self._pool: ProcessPoolExecutor | None = None
+        self._starting = asyncio.Lock()
 
     def cached(self, digest: str) -> bytes | None:
         built = self._cache.get(digest)
@@ -142,7 +143,7 @@ class ReplayFrames:
 
     async def _build(self, digest: str, job: RoundJob) -> bytes:
         try:
-            built = await asyncio.get_running_loop().run_in_executor(self._executor(), build, job)
+            built = await asyncio.get_running_loop().run_in_executor(await self._executor(), build, job)
         except BrokenProcessPool:
             self._pool = None  # the worker died: the next build starts a new one
             raise
@@ -158,16 +159,24 @@ class ReplayFrames:
             _, dropped = self._cache.popitem(last=False)
             self._size -= len(dropped)
 
-    def _executor(self) -> ProcessPoolExecutor:
-        # Spawned, not forked: the server has threads (bots think in them), which a fork would copy mid-work.
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=start_worker,
-                initargs=(os.getpid(),),
-            )
+    async def _executor(self) -> ProcessPoolExecutor:
+        async with self._starting:
+            if self._pool is None:
+                # Starting the process takes tens of milliseconds of this process's time: not on the loop.
+                self._pool = await asyncio.to_thread(self._start)
         return self._pool
+
+    @staticmethod
+    def _start() -> ProcessPoolExecutor:
+        # Spawned, not forked: the server has threads (bots think in them), which a fork would copy mid-work.
+        pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=start_worker,
+            initargs=(os.getpid(),),
+        )
+        pool.submit(int)  # the process starts now, in this thread
+        return pool
 
     def close(self) -> None:
         if self._pool is not None:
