@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -79,6 +80,8 @@ def served(
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=2).close()
                 break
+            except urllib.error.HTTPError:
+                break  # it answers: a refusal is an answer too (its --allowed-host need not name 127.0.0.1)
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"chickenfoot serve did not start on port {port}") from None
