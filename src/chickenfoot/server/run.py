@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import logging
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 import uvicorn
+from sqlalchemy.engine import make_url
 
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import collector
@@ -20,6 +23,23 @@ from chickenfoot.server.table import Timing
 
 SHUTDOWN_SECONDS = 10
 """How long a stopping server waits for its open connections to finish before it cuts them."""
+
+
+def check_writable(url: str) -> None:
+    """Raises ``ValueError`` in one line when ``url`` is an SQLite file this process cannot create or write
+    (a container's data directory mounted read-only or owned by another user), before anything starts."""
+    database = make_url(url)
+    if database.get_backend_name() != "sqlite" or database.database in (None, "", ":memory:"):
+        return
+    path = Path(database.database)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a"):
+            pass
+        if not os.access(path.parent, os.W_OK):  # SQLite writes its journal next to the file
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    except OSError as exc:
+        raise ValueError(f"cannot write the games file {path}: {exc.strerror or exc}") from None
 
 
 def run(
@@ -66,6 +86,7 @@ def run(
         next_round_delay=base.next_round_delay * pace,
     )
     url = database_url or default_database_url()
+    check_writable(url)
     settings = Settings(
         database_url=url,
         redis_url=redis_url,
