@@ -9,6 +9,7 @@ import importlib.resources
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -204,3 +205,44 @@ def test_the_dockerfiles_build_steps_replayed_in_venvs_build_the_compiled_core()
     ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=880)
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert json.loads(ran.stdout.strip().splitlines()[-1]) == entry_command()
+
+
+STUBS = {
+    "pg_lsclusters": 'printf "15 other 5433 down postgres /o /o.log\\n15 main 5432 down postgres /m /m.log\\n"',
+    "pg_ctlcluster": 'echo "pg_ctlcluster $*" >> "$STUB_LOG"',
+    "pg_createcluster": 'echo "pg_createcluster $*" >> "$STUB_LOG"',
+    "psql": "echo 1",
+    "createdb": "true",
+    "runuser": 'while [ "$1" != -- ]; do shift; done; shift; exec "$@"',
+    "sudo": 'if [ "$1" = -u ]; then shift 2; fi; exec "$@"',
+}
+"""Stand-ins for PostgreSQL's Debian tools: two clusters, the first listed not on the tests' port."""
+
+
+@pytest.mark.parametrize(
+    ("chosen", "started"), [({}, "15 main start"), ({"CHICKENFOOT_PG_CLUSTER": "15/other"}, "15 other start")]
+)
+def test_the_test_services_start_the_cluster_on_the_tests_port_or_the_one_named(
+    tmp_path: Path, chosen: dict[str, str], started: str
+) -> None:
+    for name, body in STUBS.items():
+        stub = tmp_path / name
+        stub.write_text(f"#!/usr/bin/env bash\n{body}\n")
+        stub.chmod(0o755)
+    log = tmp_path / "log"
+    environment = {
+        **os.environ,
+        **chosen,
+        "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}",
+        "STUB_LOG": str(log),
+        # The other services are someone else's test: their variables make the script leave them be.
+        "CHICKENFOOT_TEST_REDIS_URL": "redis://127.0.0.1:1/0",
+        "CHICKENFOOT_AXE": "/nowhere/axe.min.js",
+    }
+    environment.pop("CHICKENFOOT_TEST_DATABASE_URL", None)
+    if not Path("/usr/bin/chromium").exists() or not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+        pytest.skip("the script would install packages here; run scripts/test-services.sh first")
+    script = DEPLOY.parent / "scripts" / "test-services.sh"
+    ran = subprocess.run(["bash", str(script)], env=environment, capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert log.read_text().splitlines() == [f"pg_ctlcluster {started}"]
