@@ -337,13 +337,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await table.replace_with_bot(seat, level, revoke=lambda: credentials.revoke(table.code, seat))
         return summary(table)
 
-    @app.get("/api/tables/{code}/record")
-    async def record(code: str) -> dict[str, Any]:
-        table = await get_table(code)
-        if not table.match.is_over():
-            raise Refused(403, Said.of(Code.ERROR_RECORD_NOT_OVER))
-        return table.match.record()
-
     async def replay_throttle(request: Request) -> tuple[Said, int] | None:
         return await limiter.refusal("replay", client_address(request))
 

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
@@ -107,6 +108,24 @@ def replay_router(
             except ReplayBusy:
                 raise Refused(503, Said.of(Code.ERROR_REPLAY_BUSY), {"Retry-After": "2"}) from None
         return Response(built, media_type="application/json", headers=headers)
+
+    @router.get("/api/tables/{code}/record")
+    async def record(code: str, request: Request) -> Response:
+        """The match record; written once per finished match (tens of ms for a long one), then kept."""
+        table = await get_table(code)
+        if table is None:
+            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+        if not table.match.is_over():
+            raise Refused(403, Said.of(Code.ERROR_RECORD_NOT_OVER))
+        key = f"record:{table.code}"
+        built = frames.cached(key)
+        if built is None:
+            if (refusal := await throttle(request)) is not None:
+                reason, wait = refusal
+                raise Refused(429, reason, {"Retry-After": str(wait)})
+            built = orjson.dumps(table.match.record())
+            frames.keep(key, built)
+        return Response(built, media_type="application/json", headers={"Cache-Control": FINISHED})
 
     @router.get("/api/tables/{code}/review")
     async def review(code: str) -> dict[str, Any]:

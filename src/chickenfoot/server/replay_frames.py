@@ -17,7 +17,7 @@ import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -69,8 +69,7 @@ class RoundJob:
         )
 
     def digest(self) -> str:
-        data = orjson.dumps({"format": FORMAT, **asdict(self)}, option=orjson.OPT_SORT_KEYS)
-        return hashlib.sha256(data).hexdigest()[:32]
+        return hashlib.sha256(orjson.dumps([FORMAT, self])).hexdigest()[:32]
 
 
 def frame(r: Round, names: list[str]) -> dict[str, Any]:
@@ -122,6 +121,14 @@ class ReplayFrames:
         self._pool: ProcessPoolExecutor | None = None
         self._starting = asyncio.Lock()
 
+    def keep(self, key: str, built: bytes) -> None:
+        """Keep ``built`` under ``key`` (least recently used dropped past ``cache_bytes``)."""
+        self._cache[key] = built
+        self._size += len(built)
+        while self._size > self.cache_bytes and len(self._cache) > 1:
+            _, dropped = self._cache.popitem(last=False)
+            self._size -= len(dropped)
+
     def cached(self, digest: str) -> bytes | None:
         built = self._cache.get(digest)
         if built is not None:
@@ -149,15 +156,8 @@ class ReplayFrames:
             raise
         finally:
             del self._building[digest]
-        self._keep(digest, built)
+        self.keep(digest, built)
         return built
-
-    def _keep(self, digest: str, built: bytes) -> None:
-        self._cache[digest] = built
-        self._size += len(built)
-        while self._size > self.cache_bytes and len(self._cache) > 1:
-            _, dropped = self._cache.popitem(last=False)
-            self._size -= len(dropped)
 
     async def _executor(self) -> ProcessPoolExecutor:
         async with self._starting:
