@@ -110,7 +110,12 @@ def main() -> None:
         os.environ["PYTHONPATH"] = str(args.source.resolve())
     with tempfile.TemporaryDirectory() as directory:
         port = free_port()
-        options = [*OPEN_LIMITS, *(("--replay-limit", "1000000/minute") if args.open_replays else ())]
+        # The honest players' limits out of the way; the replays' as served unless --open-replays.
+        options = [*OPEN_LIMITS, *(() if args.open_replays else ("--replay-limit", "30/minute"))]
+        if args.source is not None:  # a server from before --replay-limit: without the option
+            while "--replay-limit" in options:
+                at = options.index("--replay-limit")
+                del options[at : at + 2]
         with served(port, f"sqlite+aiosqlite:///{directory}/games.db", options=options, timeout=60):
             result = asyncio.run(scenario(f"http://127.0.0.1:{port}", args))
     print(f"{result['rounds']} finished rounds (played in {result['played_seconds']:.0f} s)")

@@ -38,7 +38,7 @@ http {{
 
 OPEN_LIMITS = (
     *("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute"),
-    *("--chat-limit", "1000000/minute", "--cutoff-pause", "off"),
+    *("--chat-limit", "1000000/minute", "--cutoff-pause", "off", "--replay-limit", "1000000/minute"),
 )
 """``chickenfoot serve`` options for scripted runs: all their clients share 127.0.0.1, so the limits
 per client address are raised out of the way."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import DEFAULT, seat_names
@@ -55,6 +55,10 @@ def human_seats(table: Table) -> list[int]:
     return [s for s, seat in enumerate(table.config.seats) if seat.kind == "human"]
 
 
+def finished_answer(built: bytes) -> Response:
+    return Response(built, media_type="application/json", headers={"Cache-Control": FINISHED})
+
+
 def unchanged(request: Request, etag: str) -> bool:
     """Whether the client's copy (``If-None-Match``) is the one named ``etag``."""
     wanted = request.headers.get("if-none-match", "")
@@ -81,9 +85,25 @@ def replay_router(
             raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
         return FileResponse(page)
 
+    async def allowed(request: Request) -> None:
+        """Raises :class:`Refused` (429) when the request's address has built too much lately."""
+        if (refusal := await throttle(request)) is not None:
+            reason, wait = refusal
+            raise Refused(429, reason, {"Retry-After": str(wait)})
+
+    async def kept(key: str, request: Request, write: Callable[[], bytes]) -> Response:
+        """What a finished match's ``key`` answers: written once (its writing limited per address), then kept."""
+        built = frames.cached(key)
+        if built is None:
+            await allowed(request)
+            built = write()
+            frames.keep(key, built)
+        return finished_answer(built)
+
     @router.get("/api/tables/{code}/replay")
-    async def replay(code: str) -> dict[str, Any]:
-        return overview(await finished(code))
+    async def replay(code: str, request: Request) -> Response:
+        table = await finished(code)
+        return await kept(f"overview:{table.code}", request, lambda: orjson.dumps(overview(table)))
 
     @router.get("/api/tables/{code}/replay/{number}")
     async def replay_round(code: str, number: int, request: Request) -> Response:
@@ -100,9 +120,7 @@ def replay_router(
             return Response(status_code=304, headers=headers)
         built = frames.cached(digest)
         if built is None:
-            if (refusal := await throttle(request)) is not None:
-                reason, wait = refusal
-                raise Refused(429, reason, {"Retry-After": str(wait)})
+            await allowed(request)
             try:
                 built = await frames.get(job)
             except ReplayBusy:
@@ -111,34 +129,37 @@ def replay_router(
 
     @router.get("/api/tables/{code}/record")
     async def record(code: str, request: Request) -> Response:
-        """The match record; written once per finished match (tens of ms for a long one), then kept."""
+        """The match record (tens of milliseconds to write for a long match)."""
         table = await get_table(code)
         if table is None:
             raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
         if not table.match.is_over():
             raise Refused(403, Said.of(Code.ERROR_RECORD_NOT_OVER))
-        key = f"record:{table.code}"
-        built = frames.cached(key)
-        if built is None:
-            if (refusal := await throttle(request)) is not None:
-                reason, wait = refusal
-                raise Refused(429, reason, {"Retry-After": str(wait)})
-            built = orjson.dumps(table.match.record())
-            frames.keep(key, built)
-        return Response(built, media_type="application/json", headers={"Cache-Control": FINISHED})
+        return await kept(f"record:{table.code}", request, lambda: orjson.dumps(table.match.record()))
 
     @router.get("/api/tables/{code}/review")
-    async def review(code: str) -> dict[str, Any]:
+    async def review(code: str, request: Request) -> Response:
+        """The stored review (kept once read), or how far it has come (polled by the page: not limited)."""
         table = await finished(code)
-        stored = await reviews.storage.load_review(table.code)
-        if stored is not None:  # read back, so a review stored by an older server has today's messages
-            return {"status": "done", "review": Review.from_dict(stored).to_dict()}
-        progress = reviews.progress.get(table.code)
-        if progress is None:
-            progress = reviews.request(table.code)
-        if progress is None:
+        key = f"review:{table.code}"
+        built = frames.cached(key)
+        if built is None:
+            stored = await reviews.storage.load_review(table.code)
+            if stored is None:
+                return JSONResponse(progress(table.code))
+            await allowed(request)
+            # Read back, so a review stored by an older server has today's messages.
+            built = orjson.dumps({"status": "done", "review": Review.from_dict(stored).to_dict()})
+            frames.keep(key, built)
+        return finished_answer(built)
+
+    def progress(code: str) -> dict[str, Any]:
+        known = reviews.progress.get(code)
+        if known is None:
+            known = reviews.request(code)
+        if known is None:
             return {"status": "busy", "done": 0, "total": 0}
-        return {"status": progress.status, "done": progress.done, "total": progress.total}
+        return {"status": known.status, "done": known.done, "total": known.total}
 
     return router
 
