@@ -89,7 +89,9 @@ class HostCheck:
 
     def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
         self.app = app
-        self.allowed = frozenset(name for name in (host_name(entry) for entry in allowed) if name is not None)
+        # An IPv6 address given bare (``--host ::1``) is a Host in brackets.
+        entries = (f"[{entry}]" if entry.count(":") > 1 and not entry.startswith("[") else entry for entry in allowed)
+        self.allowed = frozenset(name for name in map(host_name, entries) if name is not None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
