@@ -26,7 +26,7 @@ from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
-from chickenfoot.server.review_worker import start_worker
+from chickenfoot.server.worker_process import start_worker
 from chickenfoot.tiles import Tile
 
 FORMAT = 1

@@ -14,8 +14,6 @@ import asyncio
 import logging
 import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,12 +24,11 @@ from chickenfoot.match import Match
 from chickenfoot.review import CHUNK, MoveReview, assemble, chunks, review_plies
 from chickenfoot.server.pubsub import CatchUp, Message, PubSub, Subscriber, Unsubscribe
 from chickenfoot.server.storage import Storage
+from chickenfoot.server.worker_process import start_worker
 
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 64
-NICENESS = 10
-PARENT_CHECK_SECONDS = 1.0
 REVIEW_SEED = 0
 
 Job = tuple[Match, list[int]]
@@ -45,19 +42,6 @@ class Progress:
     """``queued``, ``running``, ``done`` or ``failed``."""
     done: int = 0
     total: int = 0
-
-
-def start_worker(server: int) -> None:
-    """In the worker process: yield the CPU to live tables, and end when the server (process id
-    ``server``, passed in: it may be gone before this runs) has gone (killed servers cannot tell it to)."""
-    os.nice(NICENESS)
-
-    def watch() -> None:
-        while os.getppid() == server:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def _review_piece(
