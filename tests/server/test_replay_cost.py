@@ -93,3 +93,17 @@ def test_builds_are_shared_and_bounded() -> None:
             frames.close()
 
     asyncio.run(scenario())
+
+
+def test_overview_and_record_are_written_once_and_counted_as_builds(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(addresses=AddressLimits(replays="2/minute"))
+    code = finished(client, rounds=1)
+    overview = client.get(f"/api/tables/{code}/replay")
+    record = client.get(f"/api/tables/{code}/record")
+    assert overview.status_code == record.status_code == 200
+    assert "max-age=" in overview.headers["cache-control"] and record.json()["rounds"]
+    for _ in range(3):  # kept: answered again without being written or counted
+        assert client.get(f"/api/tables/{code}/replay").json() == overview.json()
+        assert client.get(f"/api/tables/{code}/record").json() == record.json()
+    refused = client.get(f"/api/tables/{code}/replay/1")  # a third build in the minute
+    assert refused.status_code == 429 and refused.json()["code"] == "error.too_many_replays"
