@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import multiprocessing
-import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,7 +24,7 @@ from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
-from chickenfoot.server.worker_process import start_worker
+from chickenfoot.server.worker_process import worker_pool
 from chickenfoot.tiles import Tile
 
 FORMAT = 1
@@ -162,21 +160,8 @@ class ReplayFrames:
     async def _executor(self) -> ProcessPoolExecutor:
         async with self._starting:
             if self._pool is None:
-                # Starting the process takes tens of milliseconds of this process's time: not on the loop.
-                self._pool = await asyncio.to_thread(self._start)
+                self._pool = await asyncio.to_thread(worker_pool)
         return self._pool
-
-    @staticmethod
-    def _start() -> ProcessPoolExecutor:
-        # Spawned, not forked: the server has threads (bots think in them), which a fork would copy mid-work.
-        pool = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=start_worker,
-            initargs=(os.getpid(),),
-        )
-        pool.submit(int)  # the process starts now, in this thread
-        return pool
 
     def close(self) -> None:
         if self._pool is not None:
