@@ -396,7 +396,8 @@ def main() -> None:
         stack.callback(collector.log_pauses(stack.enter_context(args.gc_logs[-1].open("w", buffering=1))))
         if args.processes:
             ports = [free_port() for _ in range(args.processes)]
-            options = () if args.addresses else OPEN_LIMITS
+            # nginx in front: the servers believe its X-Forwarded-For, so --addresses counts each client's own.
+            options = [*(() if args.addresses else OPEN_LIMITS), "--forwarded-allow-ips", "127.0.0.1"]
             servers = [
                 stack.enter_context(
                     served(p, database_url, redis_url=args.redis_url, options=[*options, "--gc-log", str(log)])

@@ -4,7 +4,9 @@ set -euo pipefail
 
 # PostgreSQL for the server's tests (tests/server): a local server on 127.0.0.1 with the database
 # chickenfoot_test owned by the role chickenfoot (password chickenfoot). The tests read
-# CHICKENFOOT_TEST_DATABASE_URL when it is set, else use that database; nothing is exported here.
+# CHICKENFOOT_TEST_DATABASE_URL when it is set, else use that database on port 5432; nothing is exported here.
+# The cluster is chosen by name with CHICKENFOOT_PG_CLUSTER=VERSION/NAME (e.g. 16/main), else it is the
+# one on port CHICKENFOOT_PG_PORT (default 5432): never merely the first that pg_lsclusters lists.
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
 if [ -z "${CHICKENFOOT_TEST_DATABASE_URL:-}" ]; then
@@ -12,18 +14,33 @@ if [ -z "${CHICKENFOOT_TEST_DATABASE_URL:-}" ]; then
         as_root apt-get update -qq
         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
     fi
-    read -r pg_version pg_cluster pg_port pg_status _ < <(pg_lsclusters -h | head -n 1) || true
-    if [ -z "${pg_version:-}" ]; then
-        pg_version=$(ls /usr/lib/postgresql | sort -n | tail -n 1) pg_cluster=main
-        as_root pg_createcluster "$pg_version" "$pg_cluster" >/dev/null
-        pg_status=down
+    wanted_port=${CHICKENFOOT_PG_PORT:-5432}
+    pg_version="" pg_cluster="" pg_port="" pg_status=""
+    if [ -n "${CHICKENFOOT_PG_CLUSTER:-}" ]; then
+        wanted_version=${CHICKENFOOT_PG_CLUSTER%%/*} wanted_name=${CHICKENFOOT_PG_CLUSTER#*/}
+        read -r pg_version pg_cluster pg_port pg_status _ < <(
+            pg_lsclusters -h | awk -v v="$wanted_version" -v c="$wanted_name" '$1 == v && $2 == c'
+        ) || true
+        if [ -z "$pg_version" ]; then
+            echo "test-services: no PostgreSQL cluster $CHICKENFOOT_PG_CLUSTER (pg_lsclusters lists them)" >&2
+            exit 1
+        fi
+    else
+        read -r pg_version pg_cluster pg_port pg_status _ < <(
+            pg_lsclusters -h | awk -v p="$wanted_port" '$3 == p' | head -n 1
+        ) || true
+        if [ -z "$pg_version" ]; then  # none on that port: a cluster of the newest version for the tests
+            pg_version=$(ls /usr/lib/postgresql | sort -n | tail -n 1) pg_cluster=chickenfoot pg_port=$wanted_port
+            pg_lsclusters -h | awk -v v="$pg_version" '$1 == v && $2 == "main"' | grep -q . || pg_cluster=main
+            as_root pg_createcluster --port "$pg_port" "$pg_version" "$pg_cluster" >/dev/null
+            pg_status=down
+        fi
     fi
-    if [ "${pg_status:-}" != online ]; then
+    if [ "$pg_status" != online ]; then
         as_root pg_ctlcluster "$pg_version" "$pg_cluster" start
     fi
-    pg_port=$(pg_lsclusters -h | awk -v v="$pg_version" -v c="$pg_cluster" '$1 == v && $2 == c { print $3 }')
     if [ "$pg_port" != 5432 ]; then
-        echo "test-services: PostgreSQL listens on port $pg_port; set CHICKENFOOT_TEST_DATABASE_URL" >&2
+        echo "test-services: PostgreSQL $pg_version/$pg_cluster listens on port $pg_port; set CHICKENFOOT_TEST_DATABASE_URL" >&2
     fi
     as_postgres psql -p "$pg_port" -qtAc "SELECT 1 FROM pg_roles WHERE rolname = 'chickenfoot'" | grep -q 1 ||
         as_postgres psql -p "$pg_port" -qc "CREATE ROLE chickenfoot LOGIN PASSWORD 'chickenfoot'"

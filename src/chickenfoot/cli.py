@@ -193,6 +193,19 @@ def serve(
         list[str] | None,
         typer.Option(help="An origin (https://host[:port]) besides the server's own whose pages may open tables."),
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A host name the server answers for (others get 400); default: the --host address and localhost."
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A proxy (address or network, or several separated by commas) whose X-Forwarded-For and "
+            "X-Forwarded-Proto are believed; default: none."
+        ),
+    ] = None,
     debug: Annotated[bool, typer.Option(help="Serve the API documentation at /docs and /openapi.json.")] = False,
     access_log: Annotated[bool, typer.Option(help="Log every request (credentials redacted).")] = False,
     review_budget: Annotated[
@@ -204,6 +217,9 @@ def serve(
     table_limit: Annotated[str, typer.Option(help="New tables per client address, e.g. 20/minute.")] = "20/minute",
     chat_limit: Annotated[
         str, typer.Option(help="Chat lines per client address over all its tables, e.g. 30/minute.")
+    ] = "30/minute",
+    replay_limit: Annotated[
+        str, typer.Option(help="Replays that must be built, per client address, e.g. 30/minute.")
     ] = "30/minute",
     cutoff_pause: Annotated[
         str,
@@ -244,6 +260,7 @@ def serve(
         limits_storage,
         None if cutoff_pause == "off" else cutoff_pause,
         chat=chat_limit,
+        replays=replay_limit,
     )
     try:
         run(
@@ -253,6 +270,10 @@ def serve(
             pace,
             redis_url=redis_url,
             allowed_origins=allowed_origin or (),
+            allowed_hosts=allowed_host or (),
+            forwarded_allow_ips=[
+                ip.strip() for ips in forwarded_allow_ips or () for ip in ips.split(",") if ip.strip()
+            ],
             debug=debug,
             access_log=access_log,
             review_budget=review_budget,

@@ -180,6 +180,18 @@ class Code(Enum):
     ERROR_MATCH_OVER = msg("error.match_over", "The match is over")
     ERROR_ROUND_NOT_OVER = msg("error.round_not_over", "The round is not over yet")
     ERROR_SLOW_DOWN = msg("error.slow_down", "Too many messages: slow down")
+    ERROR_BINARY_FRAME = msg("error.binary_frame", "binary frames are not part of the protocol: send JSON text")
+    ERROR_MESSAGE_TOO_LARGE = msg("error.message_too_large", "message too large (limit {limit} bytes)")
+    ERROR_FRAME_TOO_LARGE = msg("error.frame_too_large", "frame too large (limit {limit} bytes): closing")
+    ERROR_BAD_MESSAGE = msg("error.bad_message", "{reason}")
+    ERROR_BAD_MOVE = msg("error.bad_move", "bad move {move}: {reason}")
+    ERROR_STALE_VERSION = msg("error.stale_version", "stale version {version} (the table is at version {current})")
+    ERROR_NEXT_ROUND_SEATED = msg("error.next_round_seated", "only a seated player can deal the next round")
+    ERROR_CHAT_NOT_STORED = msg("error.chat_not_stored", "the line could not be stored; try again")
+    ERROR_CHAT_UNAVAILABLE = msg(
+        "error.chat_unavailable", "the chat is unavailable while the game store is; try again shortly"
+    )
+    ERROR_REFUSED = msg("error.refused", "{reason}")
     ERROR_FLOODING = msg(
         "error.flooding", "Disconnected: too many messages (at most {rate} a second, bursts of {burst})"
     )
@@ -465,6 +477,7 @@ class Code(Enum):
     ERROR_NO_FREE_SEAT = msg("error.no_free_seat", "no free seat at this table")
     ERROR_UNKNOWN_TOKEN = msg("error.unknown_token", "unknown token for this table")
     ERROR_FOREIGN_ORIGIN = msg("error.foreign_origin", "origin {origin} may not open tables")
+    ERROR_BAD_HOST = msg("error.bad_host", "this server does not answer for the host {host}")
     ERROR_INVITE_USED = msg(
         "error.invite_used", "this invite opens nothing: it was used already or is not for this table"
     )
@@ -488,6 +501,11 @@ class Code(Enum):
     ERROR_CUT_OFF = msg(
         "error.cut_off", "a connection from your address was cut off for abuse; try again in {seconds} s"
     )
+    ERROR_TOO_MANY_REPLAYS = msg(
+        "error.too_many_replays",
+        "too many replays asked from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    ERROR_REPLAY_BUSY = msg("error.replay_busy", "the server is busy preparing other replays; try again shortly")
     ERROR_STORE_UNAVAILABLE = msg("error.store_unavailable", "the game store is unavailable; try again shortly")
     ERROR_BODY_JSON = msg("error.body.json", "the body is not valid JSON")
     ERROR_BODY_UTF8 = msg("error.body.utf8", "the body is not valid UTF-8")

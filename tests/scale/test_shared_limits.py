@@ -9,6 +9,8 @@ from limits import parse
 from limits.aio.storage import RedisStorage
 from limits.aio.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter, RateLimiter
 
+from chickenfoot.server.limiter import AddressLimits, Limiter
+
 
 @pytest.mark.parametrize("strategy", [MovingWindowRateLimiter, FixedWindowRateLimiter])
 def test_two_independent_limiters_over_one_redis_share_the_count(
@@ -31,3 +33,18 @@ def test_two_independent_limiters_over_one_redis_share_the_count(
         return allowed
 
     assert asyncio.run(scenario()) == [True] * 5 + [False, True]
+
+
+def test_replays_built_are_counted_once_across_server_processes(redis_url: str, prefix: str) -> None:
+    address = f"{prefix}-203.0.113.8"  # this run's own counter on the shared Redis
+
+    async def scenario() -> list[bool]:
+        # Two processes' limiters, as each server builds its own from the same settings.
+        first, second = (Limiter(AddressLimits(replays="3/minute", storage=redis_url)) for _ in "ab")
+        answers = [await first.refusal("replay", address) is None for _ in range(2)]
+        answers += [await second.refusal("replay", address) is None for _ in range(2)]
+        refused = await first.refusal("replay", address)
+        assert refused is not None and refused[0].code.id == "error.too_many_replays"
+        return answers
+
+    assert asyncio.run(scenario()) == [True, True, True, False]

@@ -259,8 +259,12 @@ def test_limits_per_address_answer_429_with_a_reason(start: Callable[..., Server
     }
     assert last.headers["retry-after"].isdigit()
     assert opened == [1, 1, 1, 1, 1, 0]
-    assert refused.startswith("429 too many new connections from your address (at most 5 in 60 s)")
-    assert "\n" not in refused
+    # The handshake's refusal is the same message as the HTTP API's: English and its code.
+    status, _, body = refused.partition(" ")
+    assert status == "429" and "\n" not in body
+    said = json.loads(body)
+    assert said["detail"].startswith("too many new connections from your address (at most 5 in 60 s)")
+    assert said["code"] == "error.too_many_connections" and said["limit"] == 5
 
 
 def test_unplayed_tables_leave_storage_and_played_ones_stay(start: Callable[..., Server]) -> None:

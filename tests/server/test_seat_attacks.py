@@ -127,7 +127,12 @@ def test_a_frame_over_64_kib_gets_an_error_before_the_close(server: Server) -> N
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 said.append(json.loads(ws.recv(timeout=10)))
-    assert said[-1] == {"type": "error", "message": "frame too large (limit 65536 bytes): closing"}
+    assert said[-1] == {
+        "type": "error",
+        "message": "frame too large (limit 65536 bytes): closing",
+        "code": "error.frame_too_large",
+        "limit": 65536,
+    }
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 

@@ -13,14 +13,13 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
 from chickenfoot.errors import ChickenfootError, quoted
-from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
@@ -44,8 +43,9 @@ from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.pubsub import LocalPubSub
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
+from chickenfoot.server.replay_frames import ReplayFrames
 from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
-from chickenfoot.server.security import SecurityHeaders, origin_allowed
+from chickenfoot.server.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.storage import Storage, StorageUnavailable, default_database_url
 from chickenfoot.server.table import TURN_TIMERS, Seat, Table, TableConfig, Timing
 
@@ -67,6 +67,8 @@ class Settings:
     web_dir: Path = WEB_DIR
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open a table's WebSocket."""
+    allowed_hosts: tuple[str, ...] | None = None
+    """The names (``Host``) the server answers for; ``None``: any (an application served in-process)."""
     debug: bool = False
     """Serve the API's documentation at ``/docs``, ``/redoc`` and ``/openapi.json``."""
     review_budget: int = DEFAULT_BUDGET
@@ -196,6 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub(storage, FinishWatch(LocalPubSub(), finished), settings.timing, settings.expiry, cluster)
     limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
     sends = SendWatch()
+    frames = ReplayFrames()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -207,6 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         watch.cancel()
         await reviews.stop()
+        frames.close()
         await hub.close()
         await cluster.close()
         await storage.close()
@@ -219,6 +223,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url="/redoc" if docs else None,
         openapi_url="/openapi.json" if docs else None,
     )
+    if settings.allowed_hosts is not None:
+        app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     app.state.hub = hub
     app.state.storage = storage
@@ -238,6 +244,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if exc.status_code == 400 and cause is not None:  # FastAPI could not read the body at all
             return answer(unreadable_body(cause), 400)
         return answer(Said.of(Code.ERROR_HTTP, status=exc.status_code), exc.status_code, exc.headers)
+
+    @app.exception_handler(Exception)
+    async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
+        return answer(Said.of(Code.ERROR_HTTP, status=500), 500)
 
     @app.exception_handler(StorageUnavailable)
     async def storage_unavailable(_request: Request, _exc: StorageUnavailable) -> JSONResponse:
@@ -327,23 +337,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await table.replace_with_bot(seat, level, revoke=lambda: credentials.revoke(table.code, seat))
         return summary(table)
 
-    @app.get("/api/tables/{code}/record")
-    async def record(code: str) -> dict[str, Any]:
-        table = await get_table(code)
-        if not table.match.is_over():
-            raise Refused(403, Said.of(Code.ERROR_RECORD_NOT_OVER))
-        return table.match.record()
+    async def replay_throttle(request: Request) -> tuple[Said, int] | None:
+        return await limiter.refusal("replay", client_address(request))
 
-    app.include_router(replay_router(hub.get, reviews, settings.web_dir))
+    app.include_router(replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir))
     app.include_router(company_router(hub, listing, get_table, summary))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         if (refusal := await limiter.refusal("connection", client_address(websocket))) is not None:
             reason, wait = refusal
-            await websocket.send_denial_response(
-                PlainTextResponse(english(reason), status_code=429, headers={"Retry-After": str(wait)})
-            )
+            await websocket.send_denial_response(answer(reason, 429, {"Retry-After": str(wait)}))
             return
         await websocket.accept()
         if not origin_allowed(websocket.scope, settings.allowed_origins):

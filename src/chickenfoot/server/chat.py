@@ -62,7 +62,7 @@ async def store(storage: Storage, code: str, seat: int | None, text: str | None,
             return line_of(number, seat, text, reaction)
         except sa.exc.IntegrityError:
             if attempt == NUMBER_RETRIES - 1:
-                raise ProtocolError("the line could not be stored; try again") from None
+                raise ProtocolError.of(Said.of(Code.ERROR_CHAT_NOT_STORED)) from None
     raise AssertionError("unreachable")
 
 
@@ -80,13 +80,13 @@ async def recent(storage: Storage, code: str) -> list[Line]:
 async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessage) -> None:
     """Store one line from ``seat`` (``None``: a spectator) and publish it to the table."""
     if not table.storage.available:
-        raise ProtocolError("the chat is unavailable while the game store is; try again shortly")
+        raise ProtocolError.of(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
     text = None if isinstance(request, ReactMessage) else checked_text(request.text)
     reaction = request.reaction if isinstance(request, ReactMessage) else None
     try:
         line = await store(table.storage, table.code, seat, text, reaction)
     except StorageUnavailable:
-        raise ProtocolError("the chat is unavailable while the game store is; try again shortly") from None
+        raise ProtocolError.of(Said.of(Code.ERROR_CHAT_UNAVAILABLE)) from None
     await table.notify({"type": "chat", "line": line})
 
 

@@ -314,7 +314,7 @@ class Connection:
                 if len(data) > MAX_FRAME_BYTES or (isinstance(data, str) and len(data.encode()) > MAX_FRAME_BYTES):
                     self.farewell = (
                         CLOSE_TOO_BIG,
-                        ProtocolError(f"frame too large (limit {MAX_FRAME_BYTES} bytes): closing"),
+                        ProtocolError.of(Said.of(Code.ERROR_FRAME_TOO_LARGE, limit=MAX_FRAME_BYTES)),
                     )
                     return
                 reply = await answer(self.table, self.seat, data, self.chat_refusal)
@@ -407,7 +407,7 @@ async def answer(table: Table, seat: int | None, data: str | bytes, chat_refusal
             return None
         if isinstance(request, NextRoundMessage):
             if seat is None or table.config.seats[seat].kind != "human":
-                raise ProtocolError("only a seated player can deal the next round")
+                raise ProtocolError.of(Said.of(Code.ERROR_NEXT_ROUND_SEATED))
             await table.act(seat, NEXT_ROUND)
             return None
         if isinstance(request, MoveMessage):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 from dataclasses import dataclass
@@ -90,7 +91,10 @@ class Hub:
                 if loaded is None:
                     return None
                 config, actions = loaded
-                table = Table.restore(code, TableConfig.from_json(config), actions, *self._services())
+                # Replaying a long match takes hundreds of milliseconds: in a thread (one at a time,
+                # under the lock), so the event loop keeps serving the other tables meanwhile.
+                restore = functools.partial(Table.restore, code, TableConfig.from_json(config), actions)
+                table = await asyncio.to_thread(restore, *self._services())
                 table.resume_clock(await self.storage.last_action_time(code))
                 self._add(table)
         return self.tables[code]

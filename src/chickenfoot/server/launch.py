@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -37,7 +38,7 @@ http {{
 
 OPEN_LIMITS = (
     *("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute"),
-    *("--chat-limit", "1000000/minute", "--cutoff-pause", "off"),
+    *("--chat-limit", "1000000/minute", "--cutoff-pause", "off", "--replay-limit", "1000000/minute"),
 )
 """``chickenfoot serve`` options for scripted runs: all their clients share 127.0.0.1, so the limits
 per client address are raised out of the way."""
@@ -79,6 +80,8 @@ def served(
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=2).close()
                 break
+            except urllib.error.HTTPError:
+                break  # it answers: a refusal is an answer too (its --allowed-host need not name 127.0.0.1)
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"chickenfoot serve did not start on port {port}") from None
@@ -106,11 +109,27 @@ def nginx_binary() -> str:
     return nginx
 
 
+SITES = "include /etc/nginx/conf.d/*.conf;"
+"""The line of a deployment's main file (deploy/nginx.conf) that includes the sites."""
+
+
+def main_file(main: Path, site: Path) -> str:
+    """A deployment's main nginx file (``main``) including ``site`` instead of ``conf.d``."""
+    text = main.read_text()
+    if SITES not in text:
+        raise RuntimeError(f"{main} does not include the sites ({SITES})")
+    return text.replace(SITES, f"include {site};")
+
+
 @contextmanager
-def proxied(port: int, backends: Sequence[int], template: Path, *, timeout: float = 10.0) -> Iterator[Path]:
+def proxied(
+    port: int, backends: Sequence[int], template: Path, *, main: Path | None = None, timeout: float = 10.0
+) -> Iterator[Path]:
     """nginx on ``127.0.0.1:port`` in front of servers on ``127.0.0.1:backends``, stopped on exit.
 
-    Yields nginx's directory: its ``access.log`` ends each request's line with the servers tried. Raises
+    ``main``: a deployment's main file (deploy/nginx.conf) rather than a minimal one; its temporary
+    files and logs go where that nginx was built to put them. Yields nginx's directory: with the
+    minimal main file, its ``access.log`` ends each request's line with the servers tried. Raises
     ``RuntimeError`` when nginx is missing, ``nginx -t`` refuses the configuration, or it never answers.
     """
     nginx = nginx_binary()
@@ -119,8 +138,10 @@ def proxied(port: int, backends: Sequence[int], template: Path, *, timeout: floa
         directory.chmod(0o755)  # nginx's workers run as another user when started by root
         site = directory / "chickenfoot.conf"
         site.write_text(render_site(template, f"127.0.0.1:{port}", [f"127.0.0.1:{b}" for b in backends]))
-        (directory / "nginx.conf").write_text(NGINX_MAIN.format(site=site))
+        (directory / "nginx.conf").write_text(NGINX_MAIN.format(site=site) if main is None else main_file(main, site))
         command = [nginx, "-p", f"{directory}/", "-c", "nginx.conf", "-e", "stderr"]
+        if main is not None:
+            command += ["-g", "daemon off; pid nginx.pid;"]
         check = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
         if check.returncode != 0:
             raise RuntimeError(f"nginx refuses the configuration: {check.stderr.strip()}")

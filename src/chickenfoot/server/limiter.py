@@ -1,4 +1,4 @@
-"""Per-address limits on new WebSocket connections, new tables and chat lines (the ``limits`` library).
+"""Per-address limits on new WebSocket connections, new tables, chat lines and replays built (the ``limits`` library).
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes.
@@ -20,11 +20,12 @@ from limits.storage import storage_from_string
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.redis_client import pool
 
-Action = Literal["connection", "table", "chat"]
+Action = Literal["connection", "table", "chat", "replay"]
 TOO_MANY = {
     "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
     "table": Code.ERROR_TOO_MANY_TABLES,
     "chat": Code.ERROR_TOO_MANY_CHAT_LINES,
+    "replay": Code.ERROR_TOO_MANY_REPLAYS,
 }
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ class AddressLimits:
     chat: str = "30/minute"
     """Chat lines and reactions; each connection has its own smaller budget too, so this bounds a
     client that opens many connections."""
+    replays: str = "30/minute"
+    """Replays of rounds that must be built (a replay already built, or the client's own copy, is not counted)."""
 
 
 class Limiter:
@@ -56,6 +59,7 @@ class Limiter:
             "connection": limits.parse(settings.connections),
             "table": limits.parse(settings.tables),
             "chat": limits.parse(settings.chat),
+            "replay": limits.parse(settings.replays),
         }
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
         # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's

@@ -42,16 +42,27 @@ MAX_VERSION = 2**53 - 1
 
 class ProtocolError(ValueError):
     """A client message the server refuses; its text is sent back as one ``error`` line, with the
-    message's code and parameters when it has them (``said``)."""
+    message's code and parameters (``said``; without one, :data:`Code.ERROR_REFUSED` quoting the text)."""
 
     def __init__(self, message: str, said: Said | None = None) -> None:
         super().__init__(message)
         self.said = said
 
+    @classmethod
+    def of(cls, said: Said) -> ProtocolError:
+        """The refusal that says ``said`` (its English as the text)."""
+        return cls(english(said), said)
+
 
 def error_message(error: ProtocolError) -> dict[str, Any]:
-    """The ``error`` message of docs/protocol.md: the English ``message`` and, if known, its code."""
-    return {"type": "error", "message": str(error)} | (error.said.wire() if error.said is not None else {})
+    """The ``error`` message of docs/protocol.md: the English ``message`` and its code and parameters."""
+    said = error.said if error.said is not None else Said.of(Code.ERROR_REFUSED, reason=str(error))
+    return {"type": "error", "message": str(error)} | said.wire()
+
+
+def stale_version(version: int, current: int) -> ProtocolError:
+    """The refusal of an action chosen at ``version`` when the table is at ``current``."""
+    return ProtocolError.of(Said.of(Code.ERROR_STALE_VERSION, version=version, current=current))
 
 
 def hint_message(move: Move, why: Said) -> dict[str, Any]:
@@ -217,13 +228,14 @@ _TYPES = ("move", "hint", "next_round", "name", "ping", "chat", "react")
 def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """A client message; raises :class:`ProtocolError` with one line naming what was wrong."""
     if isinstance(text, bytes):
-        raise ProtocolError("binary frames are not part of the protocol: send JSON text")
+        raise ProtocolError.of(Said.of(Code.ERROR_BINARY_FRAME))
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
+        raise ProtocolError.of(Said.of(Code.ERROR_MESSAGE_TOO_LARGE, limit=MAX_MESSAGE_BYTES))
     try:
         return CLIENT_MESSAGES.validate_json(text.encode("utf-8", "surrogatepass"))
     except ValidationError as exc:
-        raise ProtocolError(one_line(exc, "message")) from None
+        reason = one_line(exc, "message")
+        raise ProtocolError(reason, Said.of(Code.ERROR_BAD_MESSAGE, reason=reason)) from None
 
 
 def raw_events(events: Sequence[Event], round_number: int) -> list[dict[str, Any]]:
@@ -437,4 +449,5 @@ def parse_move(text: str) -> Move:
     except ValueError as exc:
         reason = str(exc).splitlines()[0][:200] if str(exc) else "not RULES.md notation"
         quoted = f"bad move {text[:64]!r}"
-        raise ProtocolError(reason if reason.startswith(quoted) else f"{quoted}: {reason}") from None
+        said = Said.of(Code.ERROR_BAD_MOVE, move=repr(text[:64]), reason=reason.removeprefix(quoted).lstrip(": "))
+        raise ProtocolError(reason if reason.startswith(quoted) else f"{quoted}: {reason}", said) from None

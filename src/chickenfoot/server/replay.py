@@ -6,60 +6,29 @@ served face up only once the match is over (403 before). Nothing here is a rule 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import DEFAULT, seat_names
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
-from chickenfoot.review import Review, replay_rounds
-from chickenfoot.round import Round
+from chickenfoot.review import Review
 from chickenfoot.server.refusal import Refused
+from chickenfoot.server.replay_frames import ReplayBusy, ReplayFrames, RoundJob
 from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.table import Table
 
-CACHED_ROUNDS = 64
-"""Rounds whose positions are kept, across all matches (each costs a replay to rebuild)."""
-
 TableGetter = Callable[[str], Awaitable[Table | None]]
-
-
-def frame(r: Round, names: list[str]) -> dict[str, Any]:
-    """One position with every tile face up, and the log entry of the move that led to it."""
-    view = r.view(None)
-    data: dict[str, Any] = {
-        "layout": [[str(tile), str(target) if target is not None else None] for tile, target in view.layout],
-        "open_ends": [[str(tile), number] for tile, number in view.open_ends],
-        "foot": str(view.open_foot) if view.open_foot is not None else None,
-        "hands": [[str(t) for t in r.hand(s)] for s in range(r.players)],
-        "boneyard": [str(t) for t in r.boneyard_tiles()],
-        "to_move": None if r.is_over() else r.to_move,
-        "entry": None,
-        "points": r.points() if r.is_over() else None,
-        "reason": r.end_reason,
-    }
-    if r.ply:
-        step = r.history[-1]
-        text = step.move.describe(names[step.seat], step.drawn)
-        entry = {"seat": step.seat, "move": str(step.move), "text": text}
-        data["entry"] = entry | step.move.said(step.seat, step.drawn).wire()
-    return data
-
-
-def round_frames(match: Match, number: int, names: list[str]) -> list[dict[str, Any]]:
-    """Round ``number`` (1-based) before its first move, then after each move."""
-    r, moves = replay_rounds(match)[number - 1]
-    frames = [frame(r, names)]
-    for move in moves:
-        r.push(move)
-        frames.append(frame(r, names))
-    return frames
+Throttle = Callable[[Request], Awaitable[tuple[Said, int] | None]]
+"""The refusal, if any, of one more uncached replay for the request's address, and seconds to wait."""
+FINISHED = "public, max-age=3600"
+"""A finished match never changes: browsers and proxies keep its replay, then revalidate by ``ETag``."""
 
 
 def overview(table: Table) -> dict[str, Any]:
@@ -86,9 +55,20 @@ def human_seats(table: Table) -> list[int]:
     return [s for s, seat in enumerate(table.config.seats) if seat.kind == "human"]
 
 
-def replay_router(get_table: TableGetter, reviews: ReviewWorker, web_dir: Path) -> APIRouter:
+def finished_answer(built: bytes) -> Response:
+    return Response(built, media_type="application/json", headers={"Cache-Control": FINISHED})
+
+
+def unchanged(request: Request, etag: str) -> bool:
+    """Whether the client's copy (``If-None-Match``) is the one named ``etag``."""
+    wanted = request.headers.get("if-none-match", "")
+    return any(tag.strip().removeprefix("W/") in (etag, "*") for tag in wanted.split(","))
+
+
+def replay_router(
+    get_table: TableGetter, reviews: ReviewWorker, frames: ReplayFrames, throttle: Throttle, web_dir: Path
+) -> APIRouter:
     router = APIRouter()
-    cache: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
 
     async def finished(code: str) -> Table:
         table = await get_table(code)
@@ -105,38 +85,81 @@ def replay_router(get_table: TableGetter, reviews: ReviewWorker, web_dir: Path) 
             raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
         return FileResponse(page)
 
+    async def allowed(request: Request) -> None:
+        """Raises :class:`Refused` (429) when the request's address has built too much lately."""
+        if (refusal := await throttle(request)) is not None:
+            reason, wait = refusal
+            raise Refused(429, reason, {"Retry-After": str(wait)})
+
+    async def kept(key: str, request: Request, write: Callable[[], bytes]) -> Response:
+        """What a finished match's ``key`` answers: written once (its writing limited per address), then kept."""
+        built = frames.cached(key)
+        if built is None:
+            await allowed(request)
+            built = write()
+            frames.keep(key, built)
+        return finished_answer(built)
+
     @router.get("/api/tables/{code}/replay")
-    async def replay(code: str) -> dict[str, Any]:
-        return overview(await finished(code))
+    async def replay(code: str, request: Request) -> Response:
+        table = await finished(code)
+        return await kept(f"overview:{table.code}", request, lambda: orjson.dumps(overview(table)))
 
     @router.get("/api/tables/{code}/replay/{number}")
-    async def replay_round(code: str, number: int) -> dict[str, Any]:
+    async def replay_round(code: str, number: int, request: Request) -> Response:
+        """Every position of a finished round, face up; built off the event loop, kept, and named by its ``ETag``."""
         table = await finished(code)
         if not 1 <= number <= len(table.match.rounds):
             raise Refused(404, Said.of(Code.ERROR_ROUND_NOT_PLAYED, round=number))
-        key = (table.code, number)
-        frames = cache.get(key)
-        if frames is None:
-            config = table.config
-            names = seat_names([seat.name for seat in config.seats], config.bot_levels(), DEFAULT)
-            frames = cache[key] = round_frames(table.match, number, names)
-            while len(cache) > CACHED_ROUNDS:
-                cache.popitem(last=False)
-        cache.move_to_end(key)
-        return {"round": number, "frames": frames}
+        config = table.config
+        names = seat_names([seat.name for seat in config.seats], config.bot_levels(), DEFAULT)
+        job = RoundJob.of(table.match, number, names)
+        digest = job.digest()
+        headers = {"ETag": f'"{digest}"', "Cache-Control": FINISHED}
+        if unchanged(request, headers["ETag"]):
+            return Response(status_code=304, headers=headers)
+        built = frames.cached(digest)
+        if built is None:
+            await allowed(request)
+            try:
+                built = await frames.get(job)
+            except ReplayBusy:
+                raise Refused(503, Said.of(Code.ERROR_REPLAY_BUSY), {"Retry-After": "2"}) from None
+        return Response(built, media_type="application/json", headers=headers)
+
+    @router.get("/api/tables/{code}/record")
+    async def record(code: str, request: Request) -> Response:
+        """The match record (tens of milliseconds to write for a long match)."""
+        table = await get_table(code)
+        if table is None:
+            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+        if not table.match.is_over():
+            raise Refused(403, Said.of(Code.ERROR_RECORD_NOT_OVER))
+        return await kept(f"record:{table.code}", request, lambda: orjson.dumps(table.match.record()))
 
     @router.get("/api/tables/{code}/review")
-    async def review(code: str) -> dict[str, Any]:
+    async def review(code: str, request: Request) -> Response:
+        """The stored review (kept once read), or how far it has come (polled by the page: not limited)."""
         table = await finished(code)
-        stored = await reviews.storage.load_review(table.code)
-        if stored is not None:  # read back, so a review stored by an older server has today's messages
-            return {"status": "done", "review": Review.from_dict(stored).to_dict()}
-        progress = reviews.progress.get(table.code)
-        if progress is None:
-            progress = reviews.request(table.code)
-        if progress is None:
+        key = f"review:{table.code}"
+        built = frames.cached(key)
+        if built is None:
+            stored = await reviews.storage.load_review(table.code)
+            if stored is None:
+                return JSONResponse(progress(table.code))
+            await allowed(request)
+            # Read back, so a review stored by an older server has today's messages.
+            built = orjson.dumps({"status": "done", "review": Review.from_dict(stored).to_dict()})
+            frames.keep(key, built)
+        return finished_answer(built)
+
+    def progress(code: str) -> dict[str, Any]:
+        known = reviews.progress.get(code)
+        if known is None:
+            known = reviews.request(code)
+        if known is None:
             return {"status": "busy", "done": 0, "total": 0}
-        return {"status": progress.status, "done": progress.done, "total": progress.total}
+        return {"status": known.status, "done": known.done, "total": known.total}
 
     return router
 

@@ -12,10 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
-import threading
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,12 +22,11 @@ from chickenfoot.match import Match
 from chickenfoot.review import CHUNK, MoveReview, assemble, chunks, review_plies
 from chickenfoot.server.pubsub import CatchUp, Message, PubSub, Subscriber, Unsubscribe
 from chickenfoot.server.storage import Storage
+from chickenfoot.server.worker_process import worker_pool
 
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 64
-NICENESS = 10
-PARENT_CHECK_SECONDS = 1.0
 REVIEW_SEED = 0
 
 Job = tuple[Match, list[int]]
@@ -45,19 +40,6 @@ class Progress:
     """``queued``, ``running``, ``done`` or ``failed``."""
     done: int = 0
     total: int = 0
-
-
-def _start_worker(server: int) -> None:
-    """In the worker process: yield the CPU to live tables, and end when the server (process id
-    ``server``, passed in: it may be gone before this runs) has gone (killed servers cannot tell it to)."""
-    os.nice(NICENESS)
-
-    def watch() -> None:
-        while os.getppid() == server:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def _review_piece(
@@ -131,7 +113,7 @@ class ReviewWorker:
         moves: list[MoveReview] = []
         for number, plies in pieces:
             part = await loop.run_in_executor(
-                self._executor(), _review_piece, record, number, plies.start, plies.stop, seats, self.budget
+                await self._executor(), _review_piece, record, number, plies.start, plies.stop, seats, self.budget
             )
             moves += [MoveReview.from_dict(m) for m in part]
             progress.done = len(moves)
@@ -139,15 +121,9 @@ class ReviewWorker:
         await self.storage.save_review(code, review.to_dict())
         self.progress.pop(code, None)
 
-    def _executor(self) -> ProcessPoolExecutor:
-        # Spawned, not forked: the server has threads (bots think in them), which a fork would copy mid-work.
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(),),
-            )
+    async def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:  # one review at a time: no other task starts it meanwhile
+            self._pool = await asyncio.to_thread(worker_pool)
         return self._pool
 
 

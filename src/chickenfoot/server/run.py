@@ -3,23 +3,43 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import logging
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 import uvicorn
+from sqlalchemy.engine import make_url
 
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import collector
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.hub import Expiry
 from chickenfoot.server.limiter import AddressLimits
-from chickenfoot.server.security import redact_logs
+from chickenfoot.server.security import checked_origin, checked_proxy, redact_logs
 from chickenfoot.server.storage import default_database_url
 from chickenfoot.server.table import Timing
 
 SHUTDOWN_SECONDS = 10
 """How long a stopping server waits for its open connections to finish before it cuts them."""
+
+
+def check_writable(url: str) -> None:
+    """Raises ``ValueError`` in one line when ``url`` is an SQLite file this process cannot create or write
+    (a container's data directory mounted read-only or owned by another user), before anything starts."""
+    database = make_url(url)
+    if database.get_backend_name() != "sqlite" or database.database in (None, "", ":memory:"):
+        return
+    path = Path(database.database)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a"):
+            pass
+        if not os.access(path.parent, os.W_OK):  # SQLite writes its journal next to the file
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    except OSError as exc:
+        raise ValueError(f"cannot write the games file {path}: {exc.strerror or exc}") from None
 
 
 def run(
@@ -30,6 +50,8 @@ def run(
     *,
     redis_url: str | None = None,
     allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] = (),
+    forwarded_allow_ips: Sequence[str] = (),
     debug: bool = False,
     access_log: bool = False,
     review_budget: int = DEFAULT_BUDGET,
@@ -41,12 +63,21 @@ def run(
 
     ``redis_url``: the Redis shared with the other processes serving the same database (none: this process is alone);
     ``allowed_origins``: pages of these origins may open tables besides the server's own;
+    ``allowed_hosts``: the names (``Host``) the server answers for, others get 400 (none given: ``host``
+    and ``localhost``);
+    ``forwarded_allow_ips``: the proxies (addresses or networks) whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed, the client being the right-most address none of them is (none: no proxy);
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
     ``review_budget``: sampled deals per move of the reviews of finished matches;
     ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`).
 
-    Raises ``ValueError`` for a limit of ``addresses`` that is not in the ``limits`` notation (``60/minute``).
+    Raises ``ValueError`` in one line for a limit of ``addresses`` that is not in the ``limits``
+    notation (``60/minute``), an origin that is not ``scheme://host[:port]`` or a proxy that is not an
+    address or network.
     """
+    origins = tuple(checked_origin(origin) for origin in allowed_origins)
+    proxies = [checked_proxy(proxy) for proxy in forwarded_allow_ips]
+    hosts = tuple(allowed_hosts) or (host, "localhost")
     base = Timing()
     timing = dataclasses.replace(
         base,
@@ -55,11 +86,13 @@ def run(
         next_round_delay=base.next_round_delay * pace,
     )
     url = database_url or default_database_url()
+    check_writable(url)
     settings = Settings(
         database_url=url,
         redis_url=redis_url,
         timing=timing,
-        allowed_origins=tuple(allowed_origins),
+        allowed_origins=origins,
+        allowed_hosts=hosts,
         debug=debug,
         review_budget=review_budget,
         addresses=addresses or AddressLimits(),
@@ -72,6 +105,7 @@ def run(
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)
+    print(f"It answers for the host names {', '.join(hosts)} (--allowed-host)", flush=True)
     # Messages are small and the CPU is better spent on play than on per-message compression.
     # The transport takes frames up to 1 MiB so the application can answer an oversized one
     # (over MAX_FRAME_BYTES) with an error before closing.
@@ -83,6 +117,10 @@ def run(
         access_log=access_log,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
+        # Forwarded headers only from the proxies named: without any, uvicorn would believe loopback's
+        # (or FORWARDED_ALLOW_IPS'), and X-Forwarded-For from 127.0.0.1 would escape every per-address limit.
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
         # On SIGTERM, connections still open after this are cut, so a stuck client never holds up the exit.
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )

@@ -1,7 +1,9 @@
-"""What the server asks of browsers and logs: security headers, the WebSocket's origin check, no secrets in logs."""
+"""What the server trusts and asks of browsers: the Host it answers for, the origins and proxies it
+believes, security headers, the WebSocket's origin check, no secrets in logs."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 from collections.abc import Iterable
@@ -9,6 +11,9 @@ from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from chickenfoot.messages import Code, Said
+from chickenfoot.server.refusal import answer
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -29,6 +34,9 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
+STRICT_TRANSPORT = (b"strict-transport-security", b"max-age=31536000")
+"""Sent over https only (directly, or from a trusted proxy whose ``X-Forwarded-Proto`` says so):
+over plain http a browser ignores it, and a local server must stay reachable over http."""
 
 
 class SecurityHeaders:
@@ -49,6 +57,8 @@ class SecurityHeaders:
         headers = SECURITY_HEADERS
         if scope["path"] in self.without_csp:
             headers = [(name, value) for name, value in SECURITY_HEADERS if name != b"content-security-policy"]
+        if scope.get("scheme") == "https":
+            headers = [*headers, STRICT_TRANSPORT]
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -58,6 +68,75 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+def host_name(host: str | None) -> str | None:
+    """The name in a ``Host`` header, lower case, without port or IPv6 brackets (``None``: none readable)."""
+    if not host or any(c in host for c in "/?#@\\ "):
+        return None
+    try:
+        return urlsplit(f"//{host}").hostname or None
+    except ValueError:
+        return None
+
+
+class HostCheck:
+    """ASGI middleware: requests and WebSocket handshakes naming any other ``Host`` get a 400 and nothing else.
+
+    A server on a player's own machine answers only for its own names, so a page of another site
+    whose name was pointed at 127.0.0.1 (DNS rebinding) reads nothing from it.
+    """
+
+    def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
+        self.app = app
+        # An IPv6 address given bare (``--host ::1``) is a Host in brackets.
+        entries = (f"[{entry}]" if entry.count(":") > 1 and not entry.startswith("[") else entry for entry in allowed)
+        self.allowed = frozenset(name for name in map(host_name, entries) if name is not None)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = Headers(scope=scope).get("host")
+            if host_name(host) not in self.allowed:
+                shown = repr((host or "")[:100])
+                await answer(Said.of(Code.ERROR_BAD_HOST, host=shown), 400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def checked_origin(text: str) -> str:
+    """``text`` as an origin the server may allow (``scheme://host[:port]``, http or https, lower case);
+    raises ``ValueError`` in one line for anything else (``null``, ``*``, a path, a user, a bad port)."""
+    refusal = ValueError(f"--allowed-origin {text!r} is not an origin: give scheme://host[:port] (http or https)")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        raise refusal from None
+    if (
+        parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or parts.username is not None
+        or parts.password is not None
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or text.endswith(("?", "#", ":"))
+        or host_name(parts.netloc) is None
+    ):
+        raise refusal
+    del port  # read only to check it
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+def checked_proxy(text: str) -> str:
+    """``text`` as an address or network (``10.0.0.5``, ``10.0.0.0/24``) whose forwarded headers are
+    trusted; raises ``ValueError`` in one line for anything else (``*`` included: name the proxies)."""
+    try:
+        return str(ipaddress.ip_network(text, strict=False))
+    except ValueError:
+        raise ValueError(
+            f"--forwarded-allow-ips {text!r} is not an address or network: name the proxies (10.0.0.5, 10.0.0.0/24)"
+        ) from None
 
 
 def origin_allowed(scope: Scope, allowed: Iterable[str]) -> bool:
