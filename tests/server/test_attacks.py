@@ -18,7 +18,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from chickenfoot.server.clients import (
+from chickenfoot.testing.clients import (
     Attack,
     Measure,
     create_table,
@@ -27,7 +27,7 @@ from chickenfoot.server.clients import (
     never_read,
     reconnect_storm,
 )
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from chickenfoot.server.pubsub import LocalPubSub, Message
+from chickenfoot.server.fanout import LocalBus, Message
 from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
 from chickenfoot.server.storage import Storage
 
@@ -28,7 +28,7 @@ def test_the_queue_is_bounded_and_a_match_is_queued_once(tmp_path: Path) -> None
 def test_the_end_of_a_match_queues_its_review_and_messages_pass_through() -> None:
     finished: list[str] = []
     received: list[Message] = []
-    watch = FinishWatch(LocalPubSub(), finished.append)
+    watch = FinishWatch(LocalBus(), finished.append)
     watch.subscribe("table:ABC123", received.append)
 
     async def publish(events: list[dict[str, Any]]) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from chickenfoot.rules import Rules
-from chickenfoot.server.pubsub import LocalPubSub
+from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.table import Seat, Table, TableConfig
 
@@ -28,7 +28,7 @@ async def opened(tmp_path: Path, config: TableConfig) -> tuple[Storage, Table]:
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
     await storage.migrate()
     await storage.create_table("TIMER1", config.to_json())
-    table = Table.restore("TIMER1", config, [], storage, LocalPubSub(), INSTANT)
+    table = Table.restore("TIMER1", config, [], storage, LocalBus(), INSTANT)
     for seat in (0, 1):
         table.arrive(seat)  # both players are there, and neither moves
     return storage, table
@@ -98,7 +98,7 @@ def test_the_deadline_survives_a_restart_unchanged(tmp_path: Path) -> None:
         await table.close()
         loaded = await storage.load_table("TIMER1")
         assert loaded is not None
-        again = Table.restore("TIMER1", TableConfig.from_json(loaded[0]), loaded[1], storage, LocalPubSub(), INSTANT)
+        again = Table.restore("TIMER1", TableConfig.from_json(loaded[0]), loaded[1], storage, LocalBus(), INSTANT)
         again.resume_clock(await storage.last_action_time("TIMER1"))
         await storage.close()
         return before, again.turn_deadline()

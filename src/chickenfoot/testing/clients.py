@@ -28,8 +28,8 @@ import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from chickenfoot.server.launch import OPEN_LIMITS, served
 from chickenfoot.server.protocol import whole_log
+from chickenfoot.testing.launch import OPEN_LIMITS, served
 
 
 @dataclass(frozen=True, slots=True)
