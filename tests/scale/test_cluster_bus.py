@@ -9,8 +9,8 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from chickenfoot.server.fanout import Message
 from chickenfoot.server.cluster_bus import RedisBus
+from chickenfoot.server.fanout import Message
 
 from .conftest import RedisDaemon, worker
 
@@ -96,7 +96,7 @@ def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_dupl
         publisher = worker("publish", redis_daemon.url, prefix, str(count), "0.01", str(record))
         await until(lambda: follower.version >= 50, seconds=30)  # the publisher starts first
         await asyncio.to_thread(redis_daemon.stop)
-        await asyncio.sleep(0.5)
+        await until(lambda: not bus._live, seconds=10)  # the subscriber saw its connection go
         await asyncio.to_thread(redis_daemon.start)
         await wait_done(publisher)
         await until(lambda: follower.version == count)
@@ -162,15 +162,14 @@ def test_messages_published_together_go_in_one_round_trip_in_their_order(redis_u
     async def scenario() -> tuple[list[tuple[str, int]], int]:
         bus = RedisBus(redis_url, prefix=prefix)
         received: list[tuple[str, int]] = []
-        live = asyncio.Event()
+        live = {channel: asyncio.Event() for channel in "ab"}
 
         def heard(channel: str) -> Callable[[Message], None]:
             return lambda message: received.append((channel, message["version"]))
 
-        for channel in ("a", "b"):
-            bus.subscribe(channel, heard(channel), live.set)
-        await asyncio.wait_for(live.wait(), 10)
-        await asyncio.sleep(0.2)  # both channels live
+        for channel in "ab":
+            bus.subscribe(channel, heard(channel), live[channel].set)
+        await asyncio.wait_for(asyncio.gather(*(event.wait() for event in live.values())), 10)  # both live
         pipelines = 0
         pipeline = bus._publisher.pipeline
 

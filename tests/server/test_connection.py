@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock
 from chickenfoot.server.connection import ConnectionLimits, SendWatch, serve_connection
-from chickenfoot.server.hub import Hub
 from chickenfoot.server.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
+from chickenfoot.server.hub import Hub
 from chickenfoot.server.storage import Storage, game_tables
 from chickenfoot.server.table_config import Seat, TableConfig
 
@@ -70,7 +70,8 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
         socket = FakeSocket({"token": token})
         await asyncio.wait_for(
-            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch(SYSTEM_CLOCK)), timeout=10
+            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch(SYSTEM_CLOCK)),
+            timeout=10,
         )  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
@@ -106,7 +107,8 @@ def test_a_change_delivered_while_subscribing_finds_the_connections_outbox(tmp_p
         socket = FakeSocket({"token": token})
         # The replayed change arrives inside subscribe(), before the first state is queued.
         await asyncio.wait_for(
-            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch(SYSTEM_CLOCK)), timeout=10
+            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch(SYSTEM_CLOCK)),
+            timeout=10,
         )  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()

@@ -84,7 +84,8 @@ class FakeClock:
     """A clock that stands still until :meth:`advance` moves it; due timers run inside ``advance``.
 
     Callbacks run synchronously, in the order they fall due; work they start on the event loop
-    (tasks, sleepers woken) runs when the caller next yields to the loop.
+    (tasks, sleepers woken) runs when the caller next yields to the loop. A timer due now (no
+    delay) needs no time to pass: it runs on the event loop at once, as with the real clock.
     """
 
     def __init__(self, wall: float = 1_700_000_000.0) -> None:
@@ -99,8 +100,10 @@ class FakeClock:
         return self._monotonic
 
     def call_later(self, delay: float, callback: Callable[..., object], *args: object) -> Timer:
+        if delay <= 0:
+            return asyncio.get_running_loop().call_soon(callback, *args)
         timer = _FakeTimer(callback, args)
-        heapq.heappush(self._due, (self._monotonic + max(0.0, delay), next(self._order), timer))
+        heapq.heappush(self._due, (self._monotonic + delay, next(self._order), timer))
         return timer
 
     async def sleep(self, seconds: float) -> None:
