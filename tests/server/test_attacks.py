@@ -166,11 +166,13 @@ def test_clients_that_stop_reading_are_disconnected_with_a_final_error(fast: Ser
             peak = max(peak, fast.memory())
             return await fast.logged(f"at table {table.code}: disconnected: not reading", SILENT)
 
-        # Each is cut off: after ``stop`` it reads its backlog up to the server's close, however long a
-        # busy machine takes to deliver it (bounded).
-        url = fast.ws + f"/ws/{table.code}"
-        silent = [asyncio.create_task(never_read(url, attack, stop, drain=60)) for _ in range(SILENT)]
+        # Each is cut off; once all are, each reads its backlog up to the server's final error and
+        # close, however long a busy machine takes to deliver it (the server waits FINAL_SEND_SECONDS
+        # for a client to read them, so they start reading at once).
+        url, cut = fast.ws + f"/ws/{table.code}", asyncio.Event()
+        silent = [asyncio.create_task(never_read(url, attack, cut, drain=60)) for _ in range(SILENT)]
         await until(all_cut, 60, "every non-reader cut off")
+        cut.set()
         detected = time.monotonic() - started
         seen = measure.messages
         await until(lambda: asyncio.sleep(0, measure.messages > seen + 20), 10, "the table plays on")
