@@ -69,7 +69,7 @@ class Hub:
         clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.storage, self.fanout, self.clock = storage, fanout, clock
-        self.cluster = cluster or local()
+        self.cluster = cluster or local(clock=clock)
         self.expiry = expiry or Expiry()
         self.services = Services(storage, fanout, timing, self.cluster, clock, self._match_finished)
         self._finish_hooks: list[Callable[[str], object]] = []
