@@ -56,7 +56,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from chickenfoot.server import collector
-from chickenfoot.server.clients import (
+from chickenfoot.server.cluster_bus import PREFIX
+from chickenfoot.server.fanout import table_channel
+from chickenfoot.testing.clients import (
     Attack,
     HonestPlayer,
     Measure,
@@ -68,9 +70,7 @@ from chickenfoot.server.clients import (
     never_read,
     reconnect_storm,
 )
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, proxied, served
-from chickenfoot.server.pubsub import table_channel
-from chickenfoot.server.redis_pubsub import PREFIX
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, proxied, served
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf.template"
 TABLE_ROUTING = "    hash $uri consistent;\n"

@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from chickenfoot.testing.clients import CreatedTable, Measure, create_table, honest_players, loopback
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 from websockets.asyncio.client import connect
-
-from chickenfoot.server.clients import CreatedTable, Measure, create_table, honest_players, loopback
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
 
 ONE_HUMAN = {"preset": "double-18", "seats": [{"kind": "human"}, *[{"kind": "bot", "bot": "greedy"}] * 3]}
 

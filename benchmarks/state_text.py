@@ -7,7 +7,7 @@ Two builders play the same seeded random rounds, version by version, in one run:
 - ``per recipient`` (the reference): for every seat, its own view and the whole STATE object of
   docs/protocol.md (:func:`~chickenfoot.server.protocol.state_for`, log included) in JSON: what a
   server that builds each message from scratch does.
-- ``table``: :meth:`~chickenfoot.server.table.Table.state_text`, as the server sends it: the
+- ``table``: :meth:`~chickenfoot.server.state_texts.StateTexts.state`, as the server sends it: the
   fields every seat shares built once per version from a spectator's view, each seat's own fields
   and own draws added, the log's entries encoded once and sent from where the recipient left off.
 
@@ -24,7 +24,8 @@ from collections.abc import Callable
 
 from chickenfoot import Match, Rules
 from chickenfoot.server.protocol import LogSent, dumps, state_for
-from chickenfoot.server.table import Seat, Table, TableConfig, Timing
+from chickenfoot.server.table import Services, Table
+from chickenfoot.server.table_config import Seat, TableConfig, Timing
 
 Builder = Callable[[Match, Table, dict[int, LogSent | None]], None]
 
@@ -37,7 +38,7 @@ def per_recipient(match: Match, table: Table, _sent: dict[int, LogSent | None]) 
 
 def shared(_match: Match, table: Table, sent: dict[int, LogSent | None]) -> None:
     for seat in sent:
-        _, sent[seat] = table.state_text(seat, [], sent[seat])
+        _, sent[seat] = table.texts.state(seat, [], sent[seat])
 
 
 def one_pass(builder: Builder, players: int, games: int) -> float:
@@ -46,8 +47,8 @@ def one_pass(builder: Builder, players: int, games: int) -> float:
     spent, versions = 0.0, 0
     for game in range(games):
         match, rng = Match(config.rules, players, game), random.Random(game)
-        table = Table("ABCDEF", config, None, None, Timing(), match)  # type: ignore[arg-type]
-        table.here = [1] * players  # every seat connected to this process
+        table = Table("ABCDEF", config, match, Services(None, None, Timing()))  # type: ignore[arg-type]
+        table.attendance.here = [1] * players  # every seat connected to this process
         sent: dict[int, LogSent | None] = dict.fromkeys(range(players))
         while not match.round.is_over():
             match.push(rng.choice(match.round.legal_moves()))

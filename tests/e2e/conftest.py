@@ -28,7 +28,7 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, served  # noqa: E402
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served  # noqa: E402
 
 REVIEW_BUDGET = 8
 """Sampled deals per move of the server's reviews: few, so a review is done in seconds."""

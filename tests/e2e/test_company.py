@@ -177,13 +177,15 @@ def play_until_over(pages: list[Page]) -> None:
     for _ in range(2000):
         if all(p.evaluate("() => !!window.chickenfoot.state.match_over") for p in pages):
             return
+        pages[0].evaluate("() => { window.seenState = window.chickenfoot.state; }")
         for p in pages:
             p.evaluate(
                 """() => { const s = window.chickenfoot.state;
                   if (s.seat === s.to_move && !s.round_over && s.legal.length && !s.forced) {
                     window.chickenfoot.socket.move(s.legal[0]); } }"""
             )
-        pages[0].wait_for_timeout(100)
+        # The table moves on (someone's move, a bot's, a forced one): the first page hears of it.
+        pages[0].wait_for_function("() => window.chickenfoot.state !== window.seenState")
     raise AssertionError("the match did not end")
 
 

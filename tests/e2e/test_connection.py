@@ -11,7 +11,7 @@ from playwright.sync_api import Page
 
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 from .helpers import new_table, sit_down
 

@@ -108,7 +108,10 @@ def test_a_name_is_asked_once_remembered_and_changed_from_the_players_card(
     page.click(".player.me .rename")
     page.fill("#name-input", "Zed")
     page.click("#name-dialog button[value=cancel]")
-    page.wait_for_timeout(300)
+    # A chat line said after it arrives after anything the dialog could have sent (one socket, in order).
+    page.fill("#chat-text", "after the dialog")
+    page.click("#chat-form button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#chat-log').textContent.includes('after the dialog')")
     assert state(page)["names"][0] == "Annie <i>"
     watcher.context.close()
 

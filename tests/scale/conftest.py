@@ -17,7 +17,7 @@ from typing import NoReturn
 import pytest
 import redis
 
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, proxied, served
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, proxied, served
 from server.conftest import postgres_url
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"

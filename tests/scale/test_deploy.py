@@ -20,7 +20,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from chickenfoot.server.launch import free_port, main_file, nginx_binary, proxied, render_site, served
+from chickenfoot.testing.launch import free_port, main_file, nginx_binary, proxied, render_site, served
 
 from .conftest import TEMPLATE, unavailable
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.lease import Hold, LeaseKeeper, LocalLeases, RedisLeases
 
 from .conftest import RedisDaemon, worker
@@ -98,7 +99,7 @@ def test_leases_refuse_a_second_holder_and_tokens_grow_even_across_a_redis_resta
 ) -> None:
     async def scenario(first: RedisLeases, second: RedisLeases) -> list[int]:
         held = await first.acquire("t")
-        assert held is not None and held.valid()
+        assert held is not None and held.valid(first.clock.monotonic())
         assert await second.acquire("t") is None
         assert await second.renew(Hold("t", held.token, held.expires)) is None  # another owner's token
         await second.release(held)  # not its lease: nothing happens
@@ -127,14 +128,37 @@ def test_leases_refuse_a_second_holder_and_tokens_grow_even_across_a_redis_resta
     assert tokens == sorted(set(tokens))
 
 
+class Changes:
+    """What a keeper reported, and a way to wait for its next report."""
+
+    def __init__(self) -> None:
+        self.seen: list[Hold | None] = []
+        self._reported = asyncio.Event()
+
+    def report(self, hold: Hold | None) -> None:
+        self.seen.append(hold)
+        self._reported.set()
+
+    async def next(self, count: int) -> None:
+        """Until ``count`` reports were made (a generous real-time bound: Redis is real)."""
+        async with asyncio.timeout(20):
+            while len(self.seen) < count:
+                self._reported.clear()
+                await self._reported.wait()
+
+
 def test_one_process_alone_always_holds_every_lease() -> None:
-    changes: list[Hold | None] = []
+    reports = Changes()
+    changes = reports.seen
 
     async def scenario() -> None:
-        keeper = LeaseKeeper(LocalLeases(), "table:ABC", changes.append)
+        clock = FakeClock()
+        keeper = LeaseKeeper(LocalLeases(clock), "table:ABC", reports.report)
         task = asyncio.create_task(keeper.run())
-        await asyncio.sleep(0.05)
-        assert keeper.hold is not None and keeper.hold.valid()
+        await reports.next(1)
+        clock.advance(86_400)  # a day later: still held, never reported again
+        await asyncio.sleep(0)
+        assert keeper.hold is not None and keeper.hold.valid(clock.monotonic())
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
@@ -143,19 +167,20 @@ def test_one_process_alone_always_holds_every_lease() -> None:
 
 
 def test_the_keeper_reports_a_lease_it_can_no_longer_renew(redis_daemon: RedisDaemon, prefix: str) -> None:
-    changes: list[Hold | None] = []
+    reports = Changes()
+    changes = reports.seen
 
     async def scenario() -> None:
         leases = RedisLeases(redis_daemon.url, ttl=0.6, prefix=prefix)
-        keeper = LeaseKeeper(leases, "table:ABC", changes.append)
+        keeper = LeaseKeeper(leases, "table:ABC", reports.report)
         task = asyncio.create_task(keeper.run())
-        await asyncio.sleep(0.1)
+        await reports.next(1)
         assert keeper.hold is not None
         await asyncio.to_thread(redis_daemon.stop)  # unreachable: renewals fail, the lease runs out
-        await asyncio.sleep(1.0)
+        await reports.next(2)
         assert keeper.hold is None
         await asyncio.to_thread(redis_daemon.start)
-        await asyncio.sleep(0.5)
+        await reports.next(3)
         assert keeper.hold is not None  # taken again once Redis is back
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

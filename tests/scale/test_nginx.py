@@ -17,7 +17,7 @@ import pytest
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, nginx_binary, proxied, served
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, nginx_binary, proxied, served
 
 from .conftest import TEMPLATE, unavailable
 

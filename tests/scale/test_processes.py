@@ -26,8 +26,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from chickenfoot import Match
-from chickenfoot.server.clients import CreatedTable, create_table
 from chickenfoot.server.protocol import whole_log
+from chickenfoot.testing.clients import CreatedTable, create_table
 from server.test_hidden_information import audit
 
 from .conftest import Fleet, RedisDaemon
@@ -231,7 +231,10 @@ class Watcher:
     async def answer(self, version: int, start: int) -> str | None:
         """The error answering a move sent at ``version`` after message ``start`` (``None``: accepted)."""
         await until(lambda: self.version > version, 10, "the table moved on")
-        await asyncio.sleep(0.3)  # an error, if any, comes at once
+        # Replies on one socket come in order: once the pong is here, so is the move's error, if any.
+        pongs = sum(m["type"] == "pong" for m in self.messages)
+        await self.send({"type": "ping"})
+        await until(lambda: sum(m["type"] == "pong" for m in self.messages) > pongs, 10, "the pong")
         errors = [m["message"] for m in self.messages[start:] if m["type"] == "error"]
         assert len(errors) <= 1, errors
         return str(errors[0]) if errors else None

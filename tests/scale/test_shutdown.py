@@ -13,6 +13,7 @@ import math
 
 import pytest
 
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.connections import RedisConnections
 from chickenfoot.server.lease import Hold, LeaseKeeper
 from chickenfoot.server.redis_client import stop_if_cancelled
@@ -21,14 +22,23 @@ IN_FLIGHT = 0.2
 """How long each stand-in command takes; the cancellation always lands in one."""
 
 
+class InFlight:
+    """Set once a stand-in command is under way (one per test: an event belongs to one event loop)."""
+
+    started: asyncio.Event | None = None
+
+
 async def swallowing_command() -> None:
     """A command that finishes normally when cancelled, as redis-py sometimes does."""
+    if InFlight.started is not None:
+        InFlight.started.set()
     with contextlib.suppress(asyncio.CancelledError):
-        await asyncio.sleep(IN_FLIGHT)
+        await asyncio.sleep(IN_FLIGHT)  # the command's own duration
 
 
 class SwallowingLeases:
     ttl = 0.03  # renewals every 10 ms: the keeper spends nearly all its time in commands
+    clock: Clock = SYSTEM_CLOCK
 
     async def acquire(self, name: str) -> Hold | None:
         await swallowing_command()
@@ -43,7 +53,8 @@ class SwallowingLeases:
 
 
 async def stops_when_cancelled(task: asyncio.Task[None]) -> bool:
-    await asyncio.sleep(IN_FLIGHT / 2)  # inside a command
+    InFlight.started = started = asyncio.Event()
+    await started.wait()  # inside a command
     task.cancel()
     try:
         await asyncio.wait_for(asyncio.shield(task), timeout=5 * IN_FLIGHT)
@@ -83,8 +94,9 @@ def test_the_check_raises_only_in_a_cancelled_task(cancelled: bool) -> None:
         return "went on"
 
     async def scenario() -> str:
+        InFlight.started = started = asyncio.Event()
         task = asyncio.create_task(body())
-        await asyncio.sleep(IN_FLIGHT / 2)
+        await started.wait()  # inside the command
         if cancelled:
             task.cancel()
         try:

@@ -11,22 +11,22 @@ import sys
 import time
 from pathlib import Path
 
+from chickenfoot.server.cluster_bus import RedisBus
 from chickenfoot.server.connections import RedisConnections
 from chickenfoot.server.lease import Hold, LeaseKeeper, RedisLeases
-from chickenfoot.server.redis_pubsub import RedisPubSub
 
 
 async def publish(url: str, prefix: str, count: int, interval: float, record: Path) -> None:
     """Versions 1..count on channels ``a`` and ``b``; each is written to ``record`` (the storage) first."""
-    pubsub = RedisPubSub(url, prefix=prefix)
+    bus = RedisBus(url, prefix=prefix)
     with record.open("a") as stored:
         for version in range(1, count + 1):
             stored.write(f"{version}\n")
             stored.flush()
-            await pubsub.publish("a", {"version": version})
-            await pubsub.publish("b", {"version": version})
+            await bus.publish("a", {"version": version})
+            await bus.publish("b", {"version": version})
             await asyncio.sleep(interval)
-    await pubsub.close()
+    await bus.close()
     print("done", flush=True)
 
 

@@ -18,8 +18,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from chickenfoot.server.clients import (
+from chickenfoot.testing.clients import (
     Attack,
+    CreatedTable,
     Measure,
     create_table,
     flood,
@@ -27,7 +28,7 @@ from chickenfoot.server.clients import (
     never_read,
     reconnect_storm,
 )
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -165,8 +166,13 @@ def test_clients_that_stop_reading_are_disconnected_with_a_final_error(fast: Ser
             peak = max(peak, fast.memory())
             return await fast.logged(f"at table {table.code}: disconnected: not reading", SILENT)
 
-        silent = [asyncio.create_task(never_read(fast.ws + f"/ws/{table.code}", attack, stop)) for _ in range(SILENT)]
+        # Each is cut off; once all are, each reads its backlog up to the server's final error and
+        # close, however long a busy machine takes to deliver it (the server waits FINAL_SEND_SECONDS
+        # for a client to read them, so they start reading at once).
+        url, cut = fast.ws + f"/ws/{table.code}", asyncio.Event()
+        silent = [asyncio.create_task(never_read(url, attack, cut, drain=60)) for _ in range(SILENT)]
         await until(all_cut, 60, "every non-reader cut off")
+        cut.set()
         detected = time.monotonic() - started
         seen = measure.messages
         await until(lambda: asyncio.sleep(0, measure.messages > seen + 20), 10, "the table plays on")
@@ -278,12 +284,17 @@ def test_unplayed_tables_leave_storage_and_played_ones_stay(start: Callable[...,
             player = honest_players(expiring.base, [played], 0.0, random.Random(5), Measure())[0]
             await asyncio.wait_for(player.play(stop), 60)  # to the end of the match
 
-            async def gone() -> bool:
-                return (await http.get(f"/api/tables/{unplayed.code}")).status_code == 404
+            def gone(table: CreatedTable) -> Callable[[], Awaitable[bool]]:
+                async def deleted() -> bool:
+                    return (await http.get(f"/api/tables/{table.code}")).status_code == 404
 
-            await until(gone, 10, "the unplayed table is deleted")
-            await asyncio.sleep(1)  # several more sweeps
-            return (await http.get(f"/api/tables/{played.code}/record")).status_code, int(await gone())
+                return deleted
+
+            await until(gone(unplayed), 10, "the unplayed table is deleted")
+            # A table left unplayed from now on is deleted by a later sweep: the played one outlives it.
+            later = await create_table(http, {"seats": [HUMAN, HUMAN]})
+            await until(gone(later), 10, "a later unplayed table is deleted")
+            return (await http.get(f"/api/tables/{played.code}/record")).status_code, int(await gone(unplayed)())
 
     assert asyncio.run(scenario()) == (200, 1)
 

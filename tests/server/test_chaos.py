@@ -10,8 +10,8 @@ from contextlib import ExitStack
 
 import pytest
 
-from chickenfoot.server.clients import crash_and_resume
-from chickenfoot.server.launch import free_port
+from chickenfoot.testing.clients import crash_and_resume
+from chickenfoot.testing.launch import free_port
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 
 from chickenfoot.rules import Rules
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock
 from chickenfoot.server.connection import ConnectionLimits, SendWatch, serve_connection
+from chickenfoot.server.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.pubsub import CatchUp, LocalPubSub, Message, Subscriber, Unsubscribe
 from chickenfoot.server.storage import Storage, game_tables
-from chickenfoot.server.table import Seat, TableConfig
+from chickenfoot.server.table_config import Seat, TableConfig
 
 from .conftest import INSTANT
 
@@ -42,10 +42,10 @@ class FakeSocket:
         return {"type": "websocket.disconnect"}
 
 
-async def hub_with_table(tmp_path: Path, pubsub: Any = None) -> tuple[Hub, str, str]:
+async def hub_with_table(tmp_path: Path, fanout: Any = None, clock: Clock = SYSTEM_CLOCK) -> tuple[Hub, str, str]:
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
     await storage.migrate()
-    hub = Hub(storage, pubsub or LocalPubSub(), INSTANT)
+    hub = Hub(storage, fanout or LocalBus(), INSTANT, clock=clock)
     config = TableConfig(Rules(), [Seat("human", "Ann", taken=True), Seat("human", "Bo")], seed=1)
     table = await hub.create(config)
     token = await hub.credentials.issue_seat(table.code, 0)
@@ -70,7 +70,8 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
         socket = FakeSocket({"token": token})
         await asyncio.wait_for(
-            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch()), timeout=10
+            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch(SYSTEM_CLOCK)),
+            timeout=10,
         )  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
@@ -80,7 +81,7 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
     assert socket.closed == 4404 and "no table" in socket.sent[-1]
 
 
-class ReplayingPubSub(LocalPubSub):
+class ReplayingBus(LocalBus):
     """A backend that hands a new subscriber the last message at once (as a replaying broker may)."""
 
     def __init__(self) -> None:
@@ -100,13 +101,14 @@ class ReplayingPubSub(LocalPubSub):
 
 def test_a_change_delivered_while_subscribing_finds_the_connections_outbox(tmp_path: Path) -> None:
     async def scenario() -> FakeSocket:
-        pubsub = ReplayingPubSub()
-        hub, code, token = await hub_with_table(tmp_path, pubsub)
-        await pubsub.publish(hub.tables[code].channel(), {"version": 0, "events": []})
+        fanout = ReplayingBus()
+        hub, code, token = await hub_with_table(tmp_path, fanout)
+        await fanout.publish(hub.tables[code].channel(), {"version": 0, "events": []})
         socket = FakeSocket({"token": token})
         # The replayed change arrives inside subscribe(), before the first state is queued.
         await asyncio.wait_for(
-            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch()), timeout=10
+            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch(SYSTEM_CLOCK)),
+            timeout=10,
         )  # type: ignore[arg-type]
         await hub.close()
         await hub.storage.close()
@@ -124,12 +126,21 @@ class StuckSocket(FakeSocket):
     def __init__(self, query: dict[str, str]) -> None:
         super().__init__(query)
         self.sends = 0
+        self.first_read = asyncio.Event()
+        self.stuck = asyncio.Event()
+        self.cut = asyncio.Event()
+        """The server gave up the stuck send."""
 
     async def send_text(self, text: str) -> None:
         self.sends += 1
         if self.sends == 2:
-            await asyncio.Event().wait()
+            self.stuck.set()
+            try:
+                await asyncio.Event().wait()
+            finally:
+                self.cut.set()
         self.sent.append(text)
+        self.first_read.set()
 
     async def receive(self) -> dict[str, Any]:
         await asyncio.Event().wait()
@@ -141,17 +152,22 @@ class StuckSocket(FakeSocket):
 
 def test_a_client_that_stops_reading_is_cut_off_once_its_message_waited_too_long(tmp_path: Path) -> None:
     async def scenario() -> tuple[int | None, float, StuckSocket]:
-        hub, code, token = await hub_with_table(tmp_path)
+        clock = FakeClock()
+        hub, code, token = await hub_with_table(tmp_path, clock=clock)
         socket = StuckSocket({"token": token})
         limits = ConnectionLimits(send_timeout=0.3)
-        serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, SendWatch()))  # type: ignore[arg-type]
-        while not socket.sent:
-            await asyncio.sleep(0.01)
+        watch = SendWatch(clock)
+        serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, watch))  # type: ignore[arg-type]
+        await socket.first_read.wait()
         table = hub.tables[code]
-        await table.pubsub.publish(table.channel(), {"version": table.version, "events": []})
-        started = time.monotonic()
-        closed = await asyncio.wait_for(serving, 5)
-        waited = time.monotonic() - started
+        await table.fanout.publish(table.channel(), {"version": table.version, "events": []})
+        await socket.stuck.wait()
+        started = clock.monotonic()
+        while not socket.cut.is_set():  # the watch looks every CHECK_SECONDS of the clock
+            clock.advance(0.05)
+            await asyncio.sleep(0)  # the cut-off, if due, reaches the stuck send
+        waited = clock.monotonic() - started
+        closed = await asyncio.wait_for(serving, 10)
         await hub.close()
         await hub.storage.close()
         return closed, waited, socket

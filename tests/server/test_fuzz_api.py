@@ -10,7 +10,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
-from chickenfoot.server.launch import free_port, served
+from chickenfoot.testing.launch import free_port, served
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -23,9 +23,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from chickenfoot.server.clients import create_table
-from chickenfoot.server.launch import OPEN_LIMITS, free_port, served
 from chickenfoot.server.protocol import whole_log
+from chickenfoot.testing.clients import create_table
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.hub import Expiry
 
 from .conftest import INSTANT, Player, create_table, forced, seat_players, settle
@@ -122,7 +122,8 @@ def test_a_table_nobody_watches_pauses_and_leaves_memory(client: TestClient) -> 
 def test_tables_nobody_connects_to_leave_memory_soon_after_their_last_use(
     make_client: Callable[..., TestClient],
 ) -> None:
-    client = make_client(expiry=Expiry(idle_seconds=3.0))  # long beside a loaded machine's request
+    clock = FakeClock()
+    client = make_client(expiry=Expiry(idle_seconds=3.0), clock=clock)
     hub = client.app.state.hub  # type: ignore[attr-defined]
     code = create_table(client, [HUMAN, HUMAN], claim=False)["code"]  # the friend has not come yet
     watched = create_table(client, [HUMAN, HUMAN])["code"]
@@ -130,9 +131,9 @@ def test_tables_nobody_connects_to_leave_memory_soon_after_their_last_use(
         ws.receive_json()
         assert code in hub.tables and watched in hub.tables
         for _ in range(3):  # each use starts the wait again
-            time.sleep(1.5)
+            client.portal.call(clock.advance, 2.9)  # type: ignore[union-attr]
+            assert code in hub.tables
             assert client.get(f"/api/tables/{code}").status_code == 200 and code in hub.tables
-        time.sleep(4.0)
-        client.get("/api/presets")  # let the server run its timers
+        client.portal.call(clock.advance, 3.0)  # type: ignore[union-attr]
         assert code not in hub.tables and watched in hub.tables  # watched: in use, it stays
     assert client.get(f"/api/tables/{code}").json()["status"] == "waiting"  # read back on demand

@@ -18,7 +18,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from chickenfoot import Match
-from chickenfoot.server.launch import free_port, served
+from chickenfoot.testing.launch import free_port, served
 
 from .conftest import Player, play_out, settle
 

@@ -1,14 +1,18 @@
-"""The background review's queue is bounded, and a review is queued when a match ends."""
+"""The background review's queue is bounded, and the hub says when a match ends (the reviews listen)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
-from chickenfoot.server.pubsub import LocalPubSub, Message
-from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
+from chickenfoot.rules import Rules
+from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.hub import Hub
+from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.storage import Storage
+from chickenfoot.server.table_config import Seat, TableConfig
+
+from .conftest import INSTANT
 
 
 async def no_job(_code: str) -> None:
@@ -25,16 +29,30 @@ def test_the_queue_is_bounded_and_a_match_is_queued_once(tmp_path: Path) -> None
     assert worker.queue.qsize() == 2 and "CCCCCC" not in worker.progress
 
 
-def test_the_end_of_a_match_queues_its_review_and_messages_pass_through() -> None:
-    finished: list[str] = []
-    received: list[Message] = []
-    watch = FinishWatch(LocalPubSub(), finished.append)
-    watch.subscribe("table:ABC123", received.append)
+def test_the_end_of_a_match_calls_the_hubs_hooks_once_where_it_is_played_and_where_it_is_followed(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> tuple[list[str], list[str], str]:
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+        await storage.migrate()
+        played, followed = Hub(storage, LocalBus(), INSTANT), Hub(storage, LocalBus(), INSTANT)
+        ended: list[str] = []
+        seen: list[str] = []
+        played.on_match_finished(ended.append)
+        followed.on_match_finished(seen.append)
+        seats = [Seat("human", "Ann", taken=True), Seat("human", "Bo", taken=True)]
+        table = await played.create(TableConfig(Rules().replace(rounds=1), seats, seed=2))
+        follower = await followed.get(table.code)
+        assert follower is not None
+        while not table.match.is_over():
+            await table.act(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version)
+            assert ended == [] or table.match.is_over()
+        await follower.catch_up()  # another process that holds the table reads the end from storage
+        await follower.catch_up()
+        await played.close()
+        await followed.close()
+        await storage.close()
+        return ended, seen, table.code
 
-    async def publish(events: list[dict[str, Any]]) -> None:
-        await watch.publish("table:ABC123", {"version": 1, "events": events})
-
-    asyncio.run(publish([{"kind": "play", "seat": 0, "move": "9-9"}]))
-    assert finished == [] and len(received) == 1
-    asyncio.run(publish([{"kind": "play", "seat": 0, "move": "1-0@5-1"}, {"kind": "match_over", "seat": 0}]))
-    assert finished == ["ABC123"] and len(received) == 2
+    ended, seen, code = asyncio.run(scenario())
+    assert ended == [code] and seen == [code]

@@ -22,7 +22,8 @@ from chickenfoot.server.protocol import (
     state_with_log,
     whole_log,
 )
-from chickenfoot.server.table import Seat, Table, TableConfig
+from chickenfoot.server.table import Services, Table
+from chickenfoot.server.table_config import Seat, TableConfig
 
 from .conftest import INSTANT, create_table, seat_players, settle
 
@@ -44,7 +45,7 @@ def test_an_unknown_bot_is_refused_at_creation(client: TestClient, name: str) ->
 def test_a_stored_table_naming_an_unknown_bot_is_not_given_another_bot() -> None:
     config = TableConfig(Rules(), [Seat("human", "Ann"), Seat("bot", "Old bot", bot="grandmaster")], seed=1)
     with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
-        Table("ABCDEF", config, None, None, INSTANT, Match(config.rules, 2, 1))  # type: ignore[arg-type]
+        Table("ABCDEF", config, Match(config.rules, 2, 1), Services(None, None, INSTANT))  # type: ignore[arg-type]
 
 
 def test_the_largest_table_is_the_rules_one(client: TestClient) -> None:

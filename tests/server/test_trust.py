@@ -16,7 +16,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from chickenfoot.server.launch import free_port, served
+from chickenfoot.testing.launch import free_port, served
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -3,49 +3,64 @@
 from __future__ import annotations
 
 import asyncio
-import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from chickenfoot.rules import Rules
-from chickenfoot.server.pubsub import LocalPubSub
+from chickenfoot.server.clock import FakeClock
+from chickenfoot.server.fanout import LocalBus, Message
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table import Seat, Table, TableConfig
+from chickenfoot.server.table import Services, Table
+from chickenfoot.server.table_config import Seat, TableConfig
 
 from .conftest import INSTANT, create_table, seat_players, settle
 
 HUMAN = {"kind": "human"}
 
 
-def two_humans(timer: int | None) -> TableConfig:
+def two_humans(timer: int | None, clock: FakeClock) -> TableConfig:
     seats = [Seat("human", "Ann", taken=True), Seat("human", "Bo", taken=True)]
-    return TableConfig(Rules(), seats, seed=5, turn_timer=timer, playing_since=time.time())
+    return TableConfig(Rules(), seats, seed=5, turn_timer=timer, playing_since=clock.now())
 
 
-async def opened(tmp_path: Path, config: TableConfig) -> tuple[Storage, Table]:
-    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+async def opened(tmp_path: Path, config: TableConfig, clock: FakeClock) -> tuple[Storage, Table]:
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", clock)
     await storage.migrate()
     await storage.create_table("TIMER1", config.to_json())
-    table = Table.restore("TIMER1", config, [], storage, LocalPubSub(), INSTANT)
+    table = Table.restore("TIMER1", config, [], Services(storage, LocalBus(), INSTANT, clock=clock))
     for seat in (0, 1):
         table.arrive(seat)  # both players are there, and neither moves
     return storage, table
 
 
+def moved(table: Table) -> asyncio.Event:
+    """Set when the table publishes its next version."""
+    published = asyncio.Event()
+
+    def heard(message: Message) -> None:
+        if message.get("version", 0) > 0:
+            published.set()
+
+    table.fanout.subscribe(table.channel(), heard)
+    return published
+
+
 def test_a_turn_that_runs_out_is_played_by_the_seats_bot(tmp_path: Path) -> None:
     async def scenario() -> tuple[int, int, float | None]:
-        storage, table = await opened(tmp_path, two_humans(1))
+        clock = FakeClock()
+        storage, table = await opened(tmp_path, two_humans(1, clock), clock)
         mover, deadline = table.match.to_move, table.turn_deadline()
-        table.schedule()
-        await asyncio.sleep(0.5)
+        published = moved(table)
+        table.autoplay.schedule()
+        clock.advance(0.99)
+        await asyncio.sleep(0)  # anything due would start now
         early = table.version
-        for _ in range(100):
-            if table.version > early:
-                break
-            await asyncio.sleep(0.05)
-        assert table.match.round.history[0].seat == mover and mover not in table.covered
+        clock.advance(0.01)  # the deadline
+        await asyncio.wait_for(published.wait(), 30)
+        assert table.match.round.history[0].seat == mover and mover not in table.attendance.covered
         await table.close()
         await storage.close()
         return early, table.version, deadline
@@ -56,56 +71,74 @@ def test_a_turn_that_runs_out_is_played_by_the_seats_bot(tmp_path: Path) -> None
 
 
 def test_no_timer_no_automatic_move(tmp_path: Path) -> None:
-    async def scenario() -> tuple[int, float | None]:
-        storage, table = await opened(tmp_path, two_humans(None))
-        table.schedule()
-        await asyncio.sleep(1.3)
+    async def scenario() -> tuple[int, float | None, int]:
+        clock = FakeClock()
+        storage, table = await opened(tmp_path, two_humans(None, clock), clock)
+        table.autoplay.schedule()
+        planned = clock.pending()
+        clock.advance(3600)
+        await asyncio.sleep(0)
         await table.close()
         await storage.close()
-        return table.version, table.turn_deadline()
+        return table.version, table.turn_deadline(), planned
 
-    assert asyncio.run(scenario()) == (0, None)
+    assert asyncio.run(scenario()) == (0, None, 0)  # nothing planned, and an hour later nothing moved
 
 
 def test_each_move_replaces_the_plan_instead_of_adding_one(tmp_path: Path) -> None:
     """Every version of a timed table plans its turn timer anew: the older plans leave nothing waiting."""
 
-    async def scenario() -> tuple[int, int]:
-        storage, table = await opened(tmp_path, two_humans(60))
-        table.schedule()
-        waiting_at_first = len(asyncio.all_tasks())
+    async def scenario() -> tuple[int, int, int, int]:
+        clock = FakeClock()
+        storage, table = await opened(tmp_path, two_humans(60, clock), clock)
+        table.autoplay.schedule()
+        waiting_at_first, planned_at_first = len(asyncio.all_tasks()), clock.pending()
         moves = 0
         while moves < 30 and not table.match.round.is_over():
-            await table.act(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version)
+            mover = table.match.to_move
+            if table.match.round.forced_move() is not None:  # the server's own move, due at once
+                published = moved(table)
+                version = table.version
+                clock.advance(0)
+                while table.version == version:
+                    published.clear()
+                    await asyncio.wait_for(published.wait(), 30)
+                continue
+            await table.act(mover, str(table.match.round.legal_moves()[0]), table.version)
             moves += 1
-        await asyncio.sleep(0.3)  # the automatic moves (forced draws and passes) that follow are done
-        waiting = len(asyncio.all_tasks())
+        waiting, planned = len(asyncio.all_tasks()), clock.pending()
         assert table.turn_deadline() is not None or table.match.round.is_over()
         await table.close()
         await storage.close()
-        return waiting_at_first, waiting
+        return waiting_at_first, waiting, planned_at_first, planned
 
-    first, after = asyncio.run(scenario())
+    first, after, planned_first, planned = asyncio.run(scenario())
     assert after <= first + 1  # one timer per table, not a task asleep for a minute per version
+    assert planned_first == 1 and planned <= 1  # and one timer planned at a time
 
 
 def test_the_deadline_survives_a_restart_unchanged(tmp_path: Path) -> None:
-    async def scenario() -> tuple[float | None, float | None]:
-        config = two_humans(60)
-        storage, table = await opened(tmp_path, config)
+    async def scenario() -> tuple[float | None, float | None, float]:
+        clock = FakeClock()
+        config = two_humans(60, clock)
+        storage, table = await opened(tmp_path, config, clock)
+        clock.advance(7)
         await table.act(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version)
+        moved_at = clock.now()
         before = table.turn_deadline()
         await table.close()
+        clock.advance(20)  # the restart takes a while: the turn's clock runs on meanwhile
         loaded = await storage.load_table("TIMER1")
         assert loaded is not None
-        again = Table.restore("TIMER1", TableConfig.from_json(loaded[0]), loaded[1], storage, LocalPubSub(), INSTANT)
+        services = Services(storage, LocalBus(), INSTANT, clock=clock)
+        again = Table.restore("TIMER1", TableConfig.from_json(loaded[0]), loaded[1], services)
         again.resume_clock(await storage.last_action_time("TIMER1"))
         await storage.close()
-        return before, again.turn_deadline()
+        return before, again.turn_deadline(), moved_at
 
-    before, after = asyncio.run(scenario())
+    before, after, moved_at = asyncio.run(scenario())
     assert before is not None and before == after
-    assert abs(before - (time.time() + 60)) < 5
+    assert abs(before - (moved_at + 60)) < 0.001
 
 
 def test_the_default_timer_depends_on_friends(client: TestClient) -> None:
@@ -120,19 +153,19 @@ def test_the_default_timer_depends_on_friends(client: TestClient) -> None:
     assert refused.status_code == 400 and "turn_timer" in refused.json()["detail"]
 
 
-def test_end_to_end_a_silent_player_loses_the_turn_to_a_bot(client: TestClient) -> None:
+def test_end_to_end_a_silent_player_loses_the_turn_to_a_bot(make_client: Callable[..., TestClient]) -> None:
+    clock = FakeClock()
+    client = make_client(clock=clock)
     table = create_table(client, [HUMAN, HUMAN], turn_timer=30)
     with ExitStack() as stack:
         players = seat_players(client, table, stack)
         state = settle(players)
-        assert state["turn_timer"] == 30 and state["turn_deadline"] > time.time() + 20
+        assert state["turn_timer"] == 30 and state["turn_deadline"] > clock.now() + 20
         live = client.app.state.hub.tables[table["code"]]  # type: ignore[attr-defined]
         version, mover = live.version, state["to_move"]
-
-        def thirty_seconds_later() -> None:
-            live.turn_started -= 30  # the clock alone moves on: no message, no connection
-            live.schedule()
-
-        client.portal.call(thirty_seconds_later)  # type: ignore[union-attr]
+        client.portal.call(clock.advance, 29.9)  # type: ignore[union-attr]
+        client.portal.call(asyncio.sleep, 0)  # type: ignore[union-attr]
+        assert live.version == version  # not a moment early
+        client.portal.call(clock.advance, 0.1)  # type: ignore[union-attr]  # the clock alone moves on: no message
         after = players[1 - mover].until_state(lambda s: players[1 - mover].version > version)
         assert after["log"][-1]["seat"] == mover and not after["covered"][mover]

@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from chickenfoot import Match, Rules
-from chickenfoot.server.pubsub import LocalPubSub
+from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
-from chickenfoot.server.table import Seat, Table, TableConfig
+from chickenfoot.server.table import Services, Table
+from chickenfoot.server.table_config import Seat, TableConfig
 
 from .conftest import INSTANT
 
@@ -126,7 +127,8 @@ def test_announced_actions_are_applied_without_reading_them_back_and_a_gap_is_re
         played.push(move)
         stored.append(StoredAction(version, str(move), datetime.now(UTC)))
     storage = _ReadCounter(stored)
-    table = Table("ABCDEF", config, storage, LocalPubSub(), INSTANT, Match(config.rules, 2, config.seed))  # type: ignore[arg-type]
+    services = Services(storage, LocalBus(), INSTANT)  # type: ignore[arg-type]
+    table = Table("ABCDEF", config, Match(config.rules, 2, config.seed), services)
 
     async def scenario() -> list[tuple[int, int]]:
         seen = []

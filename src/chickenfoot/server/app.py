@@ -24,6 +24,8 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
+from chickenfoot.server import seats as seating
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
 from chickenfoot.server.connection import (
@@ -36,18 +38,19 @@ from chickenfoot.server.connection import (
     serve_connection,
 )
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
+from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.hub import Expiry, Hub
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.protocol import printable_name
-from chickenfoot.server.pubsub import LocalPubSub
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
-from chickenfoot.server.review_worker import FinishWatch, ReviewWorker
+from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.storage import Storage, StorageUnavailable, default_database_url
-from chickenfoot.server.table import TURN_TIMERS, Seat, Table, TableConfig, Timing
+from chickenfoot.server.table import Table
+from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timing
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -73,6 +76,8 @@ class Settings:
     """Serve the API's documentation at ``/docs``, ``/redoc`` and ``/openapi.json``."""
     review_budget: int = DEFAULT_BUDGET
     """Sampled deals per move of the background reviews of finished matches."""
+    clock: Clock = SYSTEM_CLOCK
+    """Where the server reads the time and waits for it (tests move a fake one by hand)."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -179,25 +184,23 @@ def summary(table: Table) -> dict[str, Any]:
 def cluster_of(settings: Settings) -> Cluster:
     """The services shared with other processes: through Redis when there is one, else this process's own."""
     if settings.redis_url is None:
-        return local(settings.addresses.storage)
+        return local(settings.addresses.storage, settings.clock)
     storage = settings.addresses.storage
-    return shared(settings.redis_url, None if storage == "memory://" else storage)
+    return shared(settings.redis_url, None if storage == "memory://" else storage, settings.clock)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    storage = Storage(settings.database_url or default_database_url())
+    clock = settings.clock
+    storage = Storage(settings.database_url or default_database_url(), clock)
     cluster = cluster_of(settings)
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
-    listing = Lobby(storage)
-
-    def finished(code: str) -> None:
-        reviews.request(code)
-        listing.finished(code)
-
-    hub = Hub(storage, FinishWatch(LocalPubSub(), finished), settings.timing, settings.expiry, cluster)
+    listing = Lobby(storage, clock)
+    hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock)
+    hub.on_match_finished(reviews.request)
+    hub.on_match_finished(listing.finished)
     limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
-    sends = SendWatch()
+    sends = SendWatch(clock)
     frames = ReplayFrames()
 
     @asynccontextmanager
@@ -310,7 +313,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for seat in table.free_seats():
             token = await credentials.issue_seat(table.code, seat)
             if token is not None:
-                await table.seated(seat, (request.name or "") if request else "")
+                await seating.take(table, seat, (request.name or "") if request else "")
                 return {"seat": seat, "token": token}
         raise Refused(409, Said.of(Code.ERROR_NO_FREE_SEAT))
 
@@ -322,7 +325,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if claimed is None:
             raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
-        await table.seated(seat, request.name or "")
+        await seating.take(table, seat, request.name or "")
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{code}/seats/{seat}/bot")
@@ -334,7 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not 0 <= seat < len(table.config.seats):
             raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
         level = bot_level(request.bot)
-        await table.replace_with_bot(seat, level, revoke=lambda: credentials.revoke(table.code, seat))
+        await seating.replace_with_bot(table, seat, level, revoke=lambda: credentials.revoke(table.code, seat))
         return summary(table)
 
     async def replay_throttle(request: Request) -> tuple[Said, int] | None:

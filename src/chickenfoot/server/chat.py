@@ -10,15 +10,19 @@ shows it as text, never as markup.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.clock import utc
 from chickenfoot.server.protocol import ChatMessage, ProtocolError, ReactMessage
 from chickenfoot.server.storage import Storage, StorageUnavailable, chat_lines
-from chickenfoot.server.table import Table
+
+if TYPE_CHECKING:
+    from chickenfoot.server.table import Table
 
 MAX_CHARS = 200
 """Characters in one chat line."""
@@ -28,6 +32,22 @@ NUMBER_RETRIES = 5
 """Attempts to number a line when other processes number lines of the same table at the same moment."""
 
 Line = dict[str, Any]
+
+
+@dataclass(slots=True)
+class KeptLines:
+    """A table's kept lines as last read from storage, for the clients connecting next."""
+
+    lines: list[Line] | None = None
+    """``None``: read them again."""
+    changes: int = 0
+    """Lines said since the table was loaded (a read begun before one is not kept)."""
+
+    def heard(self, notice: dict[str, Any]) -> None:
+        """A notice went to the table's clients: a chat line makes the kept lines stale."""
+        if notice.get("type") == "chat":
+            self.lines = None
+            self.changes += 1
 
 
 def checked_text(text: str) -> str:
@@ -48,15 +68,17 @@ def line_of(number: int, seat: int | None, text: str | None, reaction: str | Non
     return line | {"text": text}
 
 
-async def store(storage: Storage, code: str, seat: int | None, text: str | None, reaction: str | None) -> Line:
-    """Number and store one line, dropping the table's lines older than the last :data:`KEPT`."""
+async def store(
+    storage: Storage, code: str, seat: int | None, text: str | None, reaction: str | None, at: datetime
+) -> Line:
+    """Number and store one line said at ``at``, dropping the table's lines older than the last :data:`KEPT`."""
     newest = sa.select(sa.func.coalesce(sa.func.max(chat_lines.c.number), 0)).where(chat_lines.c.table_code == code)
     for attempt in range(NUMBER_RETRIES):
         try:
             async with storage._write() as conn:
                 number = int((await conn.execute(newest)).scalar_one()) + 1
                 row = {"table_code": code, "number": number, "seat": seat, "text": text, "reaction": reaction}
-                await conn.execute(chat_lines.insert().values(**row, at=datetime.now(UTC)))
+                await conn.execute(chat_lines.insert().values(**row, at=at))
                 old = (chat_lines.c.table_code == code) & (chat_lines.c.number <= number - KEPT)
                 await conn.execute(chat_lines.delete().where(old))
             return line_of(number, seat, text, reaction)
@@ -84,7 +106,7 @@ async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessag
     text = None if isinstance(request, ReactMessage) else checked_text(request.text)
     reaction = request.reaction if isinstance(request, ReactMessage) else None
     try:
-        line = await store(table.storage, table.code, seat, text, reaction)
+        line = await store(table.storage, table.code, seat, text, reaction, utc(table.clock))
     except StorageUnavailable:
         raise ProtocolError.of(Said.of(Code.ERROR_CHAT_UNAVAILABLE)) from None
     await table.notify({"type": "chat", "line": line})
@@ -92,11 +114,12 @@ async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessag
 
 async def history(table: Table) -> dict[str, Any]:
     """The ``chat`` message a client gets on connecting: the kept lines (read once, until a line is said)."""
-    if table.chat_kept is None:
-        changes = table.chat_changes
+    kept = table.chat
+    if kept.lines is None:
+        changes = kept.changes
         # Shielded: a client leaving mid-read must not cut the read off and lose its database connection.
         lines = await asyncio.shield(recent(table.storage, table.code))
-        if table.chat_changes == changes:
-            table.chat_kept = lines
+        if kept.changes == changes:
+            kept.lines = lines
         return {"type": "chat", "lines": lines}
-    return {"type": "chat", "lines": table.chat_kept}
+    return {"type": "chat", "lines": kept.lines}

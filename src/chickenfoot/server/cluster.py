@@ -14,10 +14,11 @@ import secrets
 import socket
 from dataclasses import dataclass, field
 
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
+from chickenfoot.server.cluster_bus import RedisBus
 from chickenfoot.server.connections import Connections, LocalConnections, RedisConnections
+from chickenfoot.server.fanout import Bus, LocalBus, table_channel
 from chickenfoot.server.lease import Leases, LocalLeases, RedisLeases
-from chickenfoot.server.pubsub import LocalPubSub, PubSub, table_channel
-from chickenfoot.server.redis_pubsub import RedisPubSub
 
 CLOSE_SECONDS = 5.0
 """How long closing waits for the cluster's own tasks (the heartbeat) to stop."""
@@ -27,7 +28,7 @@ CLOSE_SECONDS = 5.0
 class Cluster:
     """Pub/sub between processes, table leases, connection counts and the rate limits' storage."""
 
-    pubsub: PubSub
+    bus: Bus
     """Carries "table CODE has version v" (and presence and configuration changes) to every process."""
     leases: Leases
     connections: Connections
@@ -54,32 +55,33 @@ class Cluster:
         if self._tasks:
             # Bounded: a task that does not stop (see redis_client.stop_if_cancelled) must not hold up the exit.
             await asyncio.wait(self._tasks, timeout=CLOSE_SECONDS)
-        for service in (self.pubsub, self.leases, self.connections):
-            if isinstance(service, RedisPubSub | RedisLeases | RedisConnections):
+        for service in (self.bus, self.leases, self.connections):
+            if isinstance(service, RedisBus | RedisLeases | RedisConnections):
                 await service.close()
 
 
-def local(limits_storage: str = "memory://") -> Cluster:
+def local(limits_storage: str = "memory://", clock: Clock = SYSTEM_CLOCK) -> Cluster:
     """The services of a process that serves alone."""
-    return Cluster(LocalPubSub(), LocalLeases(), LocalConnections(), limits_storage)
+    return Cluster(LocalBus(), LocalLeases(clock), LocalConnections(), limits_storage)
 
 
-def shared(redis_url: str, limits_storage: str | None = None) -> Cluster:
+def shared(redis_url: str, limits_storage: str | None = None, clock: Clock = SYSTEM_CLOCK) -> Cluster:
     """The services of one of several processes sharing the Redis at ``redis_url``.
 
     The rate-limit counters live in the same Redis unless ``limits_storage`` names another storage.
     """
     process = process_name()
-    pubsub, connections = RedisPubSub(redis_url), RedisConnections(redis_url, process=process)
+    bus = RedisBus(redis_url, clock=clock)
+    connections = RedisConnections(redis_url, process=process, clock=clock)
 
     async def recount(codes: list[str]) -> None:
         for code in codes:
-            await pubsub.publish(table_channel(code), {"from": process, "presence": True, "events": []})
+            await bus.publish(table_channel(code), {"from": process, "presence": True, "events": []})
 
     connections.restored = recount
     return Cluster(
-        pubsub,
-        RedisLeases(redis_url, owner=process),
+        bus,
+        RedisLeases(redis_url, owner=process, clock=clock),
         connections,
         limits_storage or redis_url,
         process=process,

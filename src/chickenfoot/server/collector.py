@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from chickenfoot.server.clock import SYSTEM_CLOCK
+
 THRESHOLDS = (2_000, 5, 100)
 """Young collections every 2,000 net allocations, middle every 5 young, full at most every 100 middle."""
 
@@ -39,7 +41,7 @@ def log_pauses(out: IO[str]) -> Callable[[], None]:
         if phase == "start":
             started = time.perf_counter()
         else:
-            out.write(f"{time.time():.3f} {info['generation']} {1000 * (time.perf_counter() - started):.3f}\n")
+            out.write(f"{SYSTEM_CLOCK.now():.3f} {info['generation']} {1000 * (time.perf_counter() - started):.3f}\n")
 
     gc.callbacks.append(note)
     return lambda: gc.callbacks.remove(note)

@@ -14,7 +14,8 @@ from chickenfoot.server import chat, lobby, rematch, seats
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.storage import StorageUnavailable
-from chickenfoot.server.table import Table, TableConfig
+from chickenfoot.server.table import Table
+from chickenfoot.server.table_config import TableConfig
 
 
 class SeatRequest(BaseModel):

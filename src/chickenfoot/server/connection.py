@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
@@ -24,10 +23,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import chat, company
+from chickenfoot.server import chat, company, renaming
+from chickenfoot.server.clock import Clock, Timer
+from chickenfoot.server.fanout import Message
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
+    NEXT_ROUND,
     ChatMessage,
     ConnectQuery,
     LogSent,
@@ -43,9 +45,8 @@ from chickenfoot.server.protocol import (
     one_line,
     parse_client_message,
 )
-from chickenfoot.server.pubsub import Message
 from chickenfoot.server.storage import StorageUnavailable
-from chickenfoot.server.table import NEXT_ROUND, Table
+from chickenfoot.server.table import Table
 
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4403
@@ -88,13 +89,13 @@ ChatGate = Callable[[], Awaitable[Said | None]]
 class TokenBucket:
     """An allowance: ``burst`` at once, refilled at ``rate`` a second."""
 
-    def __init__(self, burst: int, rate: float) -> None:
-        self.burst, self.rate = burst, rate
+    def __init__(self, burst: int, rate: float, clock: Clock) -> None:
+        self.burst, self.rate, self.clock = burst, rate, clock
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = clock.monotonic()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self.clock.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
@@ -175,25 +176,26 @@ class SendWatch:
 
     CHECK_SECONDS = 0.5
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
         self._due: dict[Connection, float] = {}
-        self._check: asyncio.TimerHandle | None = None
+        self._check: Timer | None = None
 
     def start(self, connection: Connection) -> None:
-        self._due[connection] = time.monotonic() + connection.limits.send_timeout
+        self._due[connection] = self.clock.monotonic() + connection.limits.send_timeout
         if self._check is None:
-            self._check = asyncio.get_running_loop().call_later(self.CHECK_SECONDS, self._look)
+            self._check = self.clock.call_later(self.CHECK_SECONDS, self._look)
 
     def stop(self, connection: Connection) -> None:
         self._due.pop(connection, None)
 
     def _look(self) -> None:
-        now = time.monotonic()
+        now = self.clock.monotonic()
         for connection, due in list(self._due.items()):
             if due < now:
                 del self._due[connection]
                 connection.stalled()
-        self._check = asyncio.get_running_loop().call_later(self.CHECK_SECONDS, self._look) if self._due else None
+        self._check = self.clock.call_later(self.CHECK_SECONDS, self._look) if self._due else None
 
 
 class Connection:
@@ -212,10 +214,10 @@ class Connection:
         self.address_chat, self.sends = address_chat, sends
         self._sender: asyncio.Task[None] | None = None
         self.outbox = Outbox(limits.max_pending)
-        self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second)
+        self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second, table.clock)
         # Messages over budget are refused one by one until this second allowance runs out too.
-        self.strikes = TokenBucket(limits.rate_burst, 1.0)
-        self.chat_budget = TokenBucket(limits.chat_burst, limits.chat_per_second)
+        self.strikes = TokenBucket(limits.rate_burst, 1.0, table.clock)
+        self.chat_budget = TokenBucket(limits.chat_burst, limits.chat_per_second, table.clock)
         self.farewell: tuple[int, ProtocolError] | None = None
         """The close code and the final error of a connection the server ends."""
         self.log_sent: LogSent | None = None
@@ -233,10 +235,10 @@ class Connection:
         """Serve the client until it leaves; the close code if the server cut it off."""
         table, seat = self.table, self.seat
         # Subscribing and taking the first state happen with no await between: nothing can be missed.
-        unsubscribe = table.pubsub.subscribe(table.channel(), self.on_change)
+        unsubscribe = table.fanout.subscribe(table.channel(), self.on_change)
         table.arrive(seat)
         # The first state is built now: it is the snapshot the protocol promises, with no later event merged in.
-        first, self.log_sent = table.state_text(seat, table.events_since(since) or [])
+        first, self.log_sent = table.texts.state(seat, table.events_since(since) or [])
         self.outbox.put(first)
         if notice is not None:
             self.outbox.put(dumps(notice))
@@ -264,7 +266,7 @@ class Connection:
                 if isinstance(item, str):
                     text = item
                 else:
-                    text, self.log_sent = self.table.state_text(self.seat, item, self.log_sent)
+                    text, self.log_sent = self.table.texts.state(self.seat, item, self.log_sent)
                 self.sends.start(self)
                 try:
                     await self.websocket.send_text(text)
@@ -414,7 +416,7 @@ async def answer(table: Table, seat: int | None, data: str | bytes, chat_refusal
             await table.act(seat, request.move, request.version)
             return None
         if isinstance(request, NameMessage):
-            await table.rename(seat, request.name)
+            await renaming.rename(table, seat, request.name)
             return None
         move, why = await table.hint(seat)
         return hint_message(move, why)

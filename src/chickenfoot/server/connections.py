@@ -23,6 +23,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
@@ -72,9 +73,15 @@ class RedisConnections:
     """Counts shared through one Redis; :meth:`run` keeps this process's heartbeat while it serves."""
 
     def __init__(
-        self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:", process: str | None = None
+        self,
+        url: str,
+        *,
+        ttl: float = DEFAULT_TTL,
+        prefix: str = "chickenfoot:",
+        process: str | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
-        self.ttl, self.prefix = ttl, prefix
+        self.ttl, self.prefix, self.clock = ttl, prefix, clock
         self.process = process or secrets.token_hex(8)
         """This process in the counts' field names (no colons)."""
         self._local = LocalConnections()
@@ -126,7 +133,7 @@ class RedisConnections:
                 except (RedisError, OSError) as exc:
                     log.warning("connection counts not shared (%s); retrying", exc)
                 stop_if_cancelled()
-                await asyncio.sleep(self.ttl / 3)
+                await self.clock.sleep(self.ttl / 3)
         finally:
             with suppress(RedisError, OSError):
                 await self._redis.delete(self._heartbeat_key(self.process))

@@ -1,4 +1,8 @@
-"""The tables this process holds in memory: loaded from storage on demand, released when idle, swept when abandoned."""
+"""The tables this process holds in memory: loaded from storage on demand, released when idle, swept when abandoned.
+
+The hub also hands every table its services (:class:`~chickenfoot.server.table.Services`) and says
+when a match finished: whoever cares (the reviews, the lobby) registers with :meth:`Hub.on_match_finished`.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,20 @@ import asyncio
 import functools
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, Timer, utc
 from chickenfoot.server.cluster import Cluster, local
 from chickenfoot.server.credentials import Credentials
-from chickenfoot.server.pubsub import PubSub
+from chickenfoot.server.fanout import Bus
 from chickenfoot.server.storage import Storage, StorageUnavailable
 from chickenfoot.server.sync import TableSync
-from chickenfoot.server.table import Table, TableConfig, Timing
+from chickenfoot.server.table import Services, Table
+from chickenfoot.server.table_config import TableConfig, Timing
 
 log = logging.getLogger(__name__)
 
@@ -56,19 +63,22 @@ class Hub:
     def __init__(
         self,
         storage: Storage,
-        pubsub: PubSub,
+        fanout: Bus,
         timing: Timing,
         expiry: Expiry | None = None,
         cluster: Cluster | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
-        self.storage, self.pubsub, self.timing = storage, pubsub, timing
-        self.cluster = cluster or local()
+        self.storage, self.fanout, self.clock = storage, fanout, clock
+        self.cluster = cluster or local(clock=clock)
         self.expiry = expiry or Expiry()
+        self.services = Services(storage, fanout, timing, self.cluster, clock, self._match_finished)
+        self._finish_hooks: list[Callable[[str], object]] = []
         self.credentials = Credentials(storage)
         self.tables: dict[str, Table] = {}
         self._syncs: dict[str, TableSync] = {}
         """How each table follows the other processes (none when this process is alone)."""
-        self._lingering: dict[str, asyncio.TimerHandle] = {}
+        self._lingering: dict[str, Timer] = {}
         """Each table's release, due ``idle_seconds`` after its last use unless someone is connected here."""
         self._closing: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
@@ -94,7 +104,7 @@ class Hub:
                 # Replaying a long match takes hundreds of milliseconds: in a thread (one at a time,
                 # under the lock), so the event loop keeps serving the other tables meanwhile.
                 restore = functools.partial(Table.restore, code, TableConfig.from_json(config), actions)
-                table = await asyncio.to_thread(restore, *self._services())
+                table = await asyncio.to_thread(restore, self.services)
                 table.resume_clock(await self.storage.last_action_time(code))
                 self._add(table)
         return self.tables[code]
@@ -105,18 +115,26 @@ class Hub:
             if await self.storage.create_table(code, config.to_json()):
                 break
         async with self._lock:
-            self._add(Table.restore(code, config, [], *self._services()))
+            self._add(Table.restore(code, config, [], self.services))
         return self.tables[code]
 
-    def _services(self) -> tuple[Storage, PubSub, Timing, Cluster]:
-        return self.storage, self.pubsub, self.timing, self.cluster
+    def on_match_finished(self, hook: Callable[[str], object]) -> None:
+        """Call ``hook`` with a table's code whenever this process applies the action ending its match."""
+        self._finish_hooks.append(hook)
+
+    def _match_finished(self, code: str) -> None:
+        for hook in self._finish_hooks:
+            try:
+                hook(code)
+            except Exception:
+                log.exception("a hook for the end of table %s's match failed", code)
 
     def _add(self, table: Table) -> None:
         self.tables[table.code] = table
         if not self.cluster.alone:
             self._syncs[table.code] = sync = TableSync(table, self.cluster)
             sync.start()
-        table.schedule()
+        table.autoplay.schedule()
         self._linger(table)
 
     def _linger(self, table: Table) -> None:
@@ -124,17 +142,16 @@ class Hub:
         then (a table in use is released by its last connection: :meth:`left`)."""
         if (due := self._lingering.pop(table.code, None)) is not None:
             due.cancel()
-        loop = asyncio.get_running_loop()
-        self._lingering[table.code] = loop.call_later(self.expiry.idle_seconds, self.release, table)
+        self._lingering[table.code] = self.clock.call_later(self.expiry.idle_seconds, self.release, table)
 
     def left(self, table: Table) -> None:
         """A connection of ``table`` ended: release it if it was this process's last one."""
-        if not table.watched_here():
+        if not table.attendance.watched_here():
             self.release(table)
 
     def release(self, table: Table) -> None:
         """Drop a table nobody is connected to here from memory (storage holds all of it)."""
-        if table.closed or table.watched_here() or self.tables.get(table.code) is not table:
+        if table.closed or table.attendance.watched_here() or self.tables.get(table.code) is not table:
             return
         table.closed = True  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
@@ -158,7 +175,7 @@ class Hub:
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.expiry.sweep_seconds)
+            await self.clock.sleep(self.expiry.sweep_seconds)
             try:
                 await self.sweep()
             except StorageUnavailable:
@@ -170,9 +187,9 @@ class Hub:
         """Delete from storage the tables nobody played; returns the deletions."""
         if not self.storage.available:
             return 0
-        cutoff = datetime.now(UTC) - timedelta(seconds=self.expiry.unjoined_seconds)
+        cutoff = utc(self.clock) - timedelta(seconds=self.expiry.unjoined_seconds)
         async with self._lock:  # no table is read back while its row may go
-            in_use = {code for code, table in self.tables.items() if not table.idle()}
+            in_use = {code for code, table in self.tables.items() if not table.attendance.idle()}
             deleted = await self.storage.delete_unplayed(cutoff, self.expiry.sweep_batch, keep=in_use)
             for code in deleted:
                 if (table := self.tables.get(code)) is not None:
@@ -187,9 +204,9 @@ class Hub:
     async def _announce(self, available: bool) -> None:
         notice = service_notice(available)
         for table in list(self.tables.values()):
-            await self.pubsub.publish(table.channel(), {"notice": notice})
+            await self.fanout.publish(table.channel(), {"notice": notice})
             if available:
-                table.schedule()  # automatic play refused during the outage is planned again
+                table.autoplay.schedule()  # automatic play refused during the outage is planned again
 
     def notice(self) -> dict[str, Any] | None:
         """What a client connecting now should be told about the service (nothing when all is well)."""

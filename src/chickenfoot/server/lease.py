@@ -30,7 +30,6 @@ import asyncio
 import logging
 import math
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -40,6 +39,7 @@ from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
@@ -97,14 +97,17 @@ class Hold:
     name: str
     token: int
     expires: float
-    """``time.monotonic()`` after which the lease may belong to someone else."""
+    """The holder's monotonic time after which the lease may belong to someone else."""
 
-    def valid(self) -> bool:
-        return time.monotonic() < self.expires
+    def valid(self, now: float) -> bool:
+        """Surely still ours at ``now`` (the holder's monotonic time)."""
+        return now < self.expires
 
 
 class Leases(Protocol):
     ttl: float
+    clock: Clock
+    """Whose monotonic time the holds' expiries are in."""
 
     async def acquire(self, name: str) -> Hold | None:
         """The lease ``name`` if nobody holds it; ``None`` if someone does."""
@@ -121,7 +124,8 @@ class LocalLeases:
 
     ttl = math.inf
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.clock = clock
         self._tokens: dict[str, int] = {}
 
     async def acquire(self, name: str) -> Hold | None:
@@ -139,9 +143,15 @@ class RedisLeases:
     """Leases shared by every process connected to one Redis; ``owner`` tells this process apart."""
 
     def __init__(
-        self, url: str, *, ttl: float = DEFAULT_TTL, prefix: str = "chickenfoot:lease:", owner: str | None = None
+        self,
+        url: str,
+        *,
+        ttl: float = DEFAULT_TTL,
+        prefix: str = "chickenfoot:lease:",
+        owner: str | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
-        self.ttl = ttl
+        self.ttl, self.clock = ttl, clock
         self.prefix = prefix
         self.owner = owner or secrets.token_hex(8)
         """Who holds a lease, in its value (no spaces)."""
@@ -155,12 +165,12 @@ class RedisLeases:
         self._release = self._redis.register_script(_RELEASE)
 
     async def acquire(self, name: str) -> Hold | None:
-        start = time.monotonic()
+        start = self.clock.monotonic()
         token = await self._acquire.call([self.prefix + name, self.prefix + name + ":token"], [])
         return None if token == 0 else Hold(name, int(token), start + self.ttl)
 
     async def renew(self, hold: Hold) -> Hold | None:
-        start = time.monotonic()
+        start = self.clock.monotonic()
         renewed = await self._renew.call([self.prefix + hold.name], [self._value(hold)])
         return Hold(hold.name, hold.token, start + self.ttl) if renewed == 1 else None
 
@@ -232,12 +242,12 @@ class Batched:
                 answer.set_exception(error)
 
 
-def until_beat(interval: float) -> float:
-    """Seconds to the process's next beat (the multiples of ``interval`` on its clock) at least half an
-    interval away. Every keeper that waits for it wakes in the same turn of the event loop, so all the
-    process's renewals go out as one script call (:class:`Batched`); the half interval keeps a keeper
-    woken a hair before its beat from taking the same beat again, alone."""
-    now = time.monotonic()
+def until_beat(interval: float, now: float) -> float:
+    """Seconds from ``now`` (monotonic) to the process's next beat (the multiples of ``interval`` on
+    its clock) at least half an interval away. Every keeper that waits for it wakes in the same turn
+    of the event loop, so all the process's renewals go out as one script call (:class:`Batched`);
+    the half interval keeps a keeper woken a hair before its beat from taking the same beat again,
+    alone."""
     return (math.floor(now / interval + 0.5) + 1) * interval - now
 
 
@@ -254,7 +264,7 @@ class LeaseKeeper:
 
     @property
     def hold(self) -> Hold | None:
-        if self._hold is not None and not self._hold.valid():
+        if self._hold is not None and not self._hold.valid(self.leases.clock.monotonic()):
             self._lose()
         return self._hold
 
@@ -265,7 +275,8 @@ class LeaseKeeper:
             while True:
                 await self._step()
                 stop_if_cancelled()
-                await asyncio.sleep(until_beat(interval))
+                clock = self.leases.clock
+                await clock.sleep(until_beat(interval, clock.monotonic()))
         finally:
             await self._give_up()
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -18,6 +17,7 @@ from limits.errors import ConfigurationError, StorageError
 from limits.storage import storage_from_string
 
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.redis_client import pool
 
 Action = Literal["connection", "table", "chat", "replay"]
@@ -109,4 +109,5 @@ class Limiter:
 
     async def _wait(self, item: limits.RateLimitItem, action: str, address: str) -> int:
         stats = await self.limiter.get_window_stats(item, action, address)
-        return max(1, math.ceil(stats.reset_time - time.time()))
+        # The real clock, always: ``limits`` keeps its windows in the system's time.
+        return max(1, math.ceil(stats.reset_time - SYSTEM_CLOCK.now()))

@@ -14,14 +14,14 @@ import asyncio
 import hashlib
 import json
 import logging
-import time
 from typing import Any
 
 import sqlalchemy as sa
 
 from chickenfoot.rules import Rules
+from chickenfoot.server.clock import Clock
 from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables
-from chickenfoot.server.table import TableConfig
+from chickenfoot.server.table_config import TableConfig
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +53,8 @@ def listing(code: str, config: TableConfig) -> dict[str, Any]:
 class Lobby:
     """The public tables, cached briefly; :meth:`finished` takes a table off the list."""
 
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+    def __init__(self, storage: Storage, clock: Clock) -> None:
+        self.storage, self.clock = storage, clock
         self._cached: tuple[float, str, str] | None = None
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -62,7 +62,7 @@ class Lobby:
     async def body_and_tag(self) -> tuple[str, str]:
         """The list as JSON text, and its entity tag."""
         async with self._lock:  # concurrent polls share one query
-            now = time.monotonic()
+            now = self.clock.monotonic()
             if self._cached is None or now - self._cached[0] >= CACHE_SECONDS:
                 tables = await self._read()
                 body = json.dumps({"tables": tables, "poll": POLL_SECONDS}, separators=(",", ":"))

@@ -38,6 +38,8 @@ MAX_FRAME_BYTES = 65536
 """A longer frame is refused with an ``error`` and the connection is closed (code 1009)."""
 MAX_VERSION = 2**53 - 1
 """Versions (and ``since``) are JSON-safe integers."""
+NEXT_ROUND = "next_round"
+"""The stored action that deals the next round (a move is stored in its own notation)."""
 
 
 class ProtocolError(ValueError):

@@ -17,10 +17,12 @@ from typing import Any
 import sqlalchemy as sa
 
 from chickenfoot.bots import DEFAULT_LEVEL
+from chickenfoot.server import seats
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.storage import game_tables, rematch_votes
-from chickenfoot.server.table import Seat, Table, TableConfig
+from chickenfoot.server.table import Table
+from chickenfoot.server.table_config import Seat, TableConfig
 
 
 def voters(table: Table) -> list[int]:
@@ -122,5 +124,5 @@ async def claim_seat(hub: Hub, credentials: Credentials, table: Table, seat: int
     token = await credentials.issue_seat(new.code, seat)
     if token is None:
         raise LookupError("your seat at the new table is taken already")
-    await new.seated(seat, "")
+    await seats.take(new, seat, "")
     return {"code": new.code, "seat": seat, "token": token}

@@ -1,6 +1,7 @@
 """Reviews of finished matches, computed in the background and stored once done.
 
-One low-priority worker process (spawned, reniced) reviews one match at a time, a few moves per
+A match is queued when the hub says it finished (``Hub.on_match_finished(worker.request)``) or when
+its review is asked for. One low-priority worker process (spawned, reniced) reviews one match at a time, a few moves per
 piece of work, so live tables never wait for it and progress is known after every piece. Matches
 wait in a bounded queue; when it is full a match is not queued now but again when its review is
 next asked for. Only the human seats are marked (the moves of every seat are still evaluated, for
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -20,7 +21,6 @@ from typing import Any
 
 from chickenfoot.match import Match
 from chickenfoot.review import CHUNK, MoveReview, assemble, chunks, review_plies
-from chickenfoot.server.pubsub import CatchUp, Message, PubSub, Subscriber, Unsubscribe
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.worker_process import worker_pool
 
@@ -125,20 +125,3 @@ class ReviewWorker:
         if self._pool is None:  # one review at a time: no other task starts it meanwhile
             self._pool = await asyncio.to_thread(worker_pool)
         return self._pool
-
-
-class FinishWatch:
-    """A :class:`PubSub` that passes everything on and queues a review when a table's match is over."""
-
-    def __init__(self, inner: PubSub, on_finish: Callable[[str], object]) -> None:
-        self.inner = inner
-        self.on_finish = on_finish
-
-    async def publish(self, channel: str, message: Message) -> None:
-        await self.inner.publish(channel, message)
-        events: Sequence[dict[str, Any]] = message.get("events") or ()
-        if any(event.get("kind") == "match_over" for event in events):
-            self.on_finish(channel.removeprefix("table:"))
-
-    def subscribe(self, channel: str, callback: Subscriber, catch_up: CatchUp | None = None) -> Unsubscribe:
-        return self.inner.subscribe(channel, callback, catch_up)

@@ -19,7 +19,7 @@ from chickenfoot.server.hub import Expiry
 from chickenfoot.server.limiter import AddressLimits
 from chickenfoot.server.security import checked_origin, checked_proxy, redact_logs
 from chickenfoot.server.storage import default_database_url
-from chickenfoot.server.table import Timing
+from chickenfoot.server.table_config import Timing
 
 SHUTDOWN_SECONDS = 10
 """How long a stopping server waits for its open connections to finish before it cuts them."""

@@ -1,7 +1,7 @@
-"""Seats changing hands during a match: a player leaving (a bot plays until they come back) and the
-creator reopening an absent player's seat for someone else.
+"""Seats changing hands: a player taking a seat, a player leaving (a bot plays until they come back),
+the creator reopening an absent player's seat for someone else or handing it to a bot.
 
-Both are stored in the table's configuration (``left``, ``taken``) before they are announced, so
+Each change is stored in the table's configuration (``left``, ``taken``) before they are announced, so
 every server process sees the same seats.
 """
 
@@ -10,7 +10,22 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.table import Table, TableConfig
+from chickenfoot.server.refusal import Refused
+from chickenfoot.server.table import Table
+from chickenfoot.server.table_config import Seat, TableConfig
+
+
+async def take(table: Table, seat: int, name: str) -> None:
+    """Record that a player now holds ``seat`` (its credential was issued) under ``name``."""
+
+    def taken(config: TableConfig) -> None:
+        config.seats[seat].taken = True
+        if name:
+            config.seats[seat].name = name
+
+    async with table.lock:
+        await table.change_config(taken)
+    table.autoplay.schedule()
 
 
 async def leave(table: Table, seat: int) -> None:
@@ -31,7 +46,7 @@ async def leave(table: Table, seat: int) -> None:
 
             event = {"kind": "left", "seat": seat, "move": None} | Said.of(Code.EVENT_LEFT, seat=seat).wire()
             await table.change_config(away, [event])
-    table.schedule()
+    table.autoplay.schedule()
 
 
 async def reopen(table: Table, seat: int, revoke: Callable[[], Awaitable[None]]) -> None:
@@ -44,7 +59,7 @@ async def reopen(table: Table, seat: int, revoke: Callable[[], Awaitable[None]])
         entry = table.config.seats[seat]
         if entry.kind != "human" or seat == table.config.creator:
             raise LookupError(f"seat {seat} is not a friend's seat")
-        if table.connections[seat]:
+        if table.attendance.connections[seat]:
             raise LookupError(f"seat {seat} is connected: only an absent player's seat can be reopened")
         if table.match.is_over():
             raise LookupError("the match is over")
@@ -55,4 +70,24 @@ async def reopen(table: Table, seat: int, revoke: Callable[[], Awaitable[None]])
             config.seats[seat].name = None
 
         await table.change_config(free)
-    table.schedule()
+    table.autoplay.schedule()
+
+
+async def replace_with_bot(table: Table, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
+    """Hand an absent player's seat to a bot for the rest of the match, after ``revoke`` of its credential.
+
+    Refuses (409) the creator's seat, a bot's, or a connected player's.
+    """
+    async with table.lock:
+        entry = table.config.seats[seat]
+        if entry.kind != "human" or seat == table.config.creator:
+            raise Refused(409, Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
+        if table.attendance.connections[seat]:
+            raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
+        await revoke()
+
+        def to_bot(config: TableConfig) -> None:
+            config.seats[seat] = Seat("bot", bot=level, taken=True)
+
+        await table.change_config(to_bot)
+    table.autoplay.schedule()

@@ -16,7 +16,6 @@ import asyncio
 import json
 import logging
 import math
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -33,6 +32,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, utc
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 PROBE_SECONDS = 0.5
@@ -146,8 +146,8 @@ def _upgrade(connection: Connection) -> None:
 class Storage:
     """Tables and actions in one database; every write is committed before it returns."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
+    def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.url, self.clock = url, clock
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
             # One connection: SQLite has a single writer anyway, and a lock keeps writers in line.
@@ -155,7 +155,7 @@ class Storage:
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         else:
             self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
-            _test_when_idle(self.engine)
+            _test_when_idle(self.engine, clock)
         # Reads take no transaction of their own: one round trip each instead of three (BEGIN, ROLLBACK).
         self._reader = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self._lock = asyncio.Lock() if self.is_sqlite else None
@@ -190,7 +190,7 @@ class Storage:
             if self.available:
                 log.warning("the database stopped answering")
                 self._set_available(False)
-            await asyncio.sleep(PROBE_SECONDS)
+            await self.clock.sleep(PROBE_SECONDS)
         if not self.available:
             log.warning("the database answers again")
             self._set_available(True)
@@ -204,7 +204,7 @@ class Storage:
         if self.is_sqlite:
             return
         while True:
-            await asyncio.sleep(every)
+            await self.clock.sleep(every)
             if self.available and not await self._answers():
                 self._failed(ConnectionError("the database does not answer"))
 
@@ -277,7 +277,7 @@ class Storage:
             async with self._write() as conn:
                 await conn.execute(
                     game_tables.insert().values(
-                        code=code, config=json.dumps(config), created_at=datetime.now(UTC), public=_public(config)
+                        code=code, config=json.dumps(config), created_at=utc(self.clock), public=_public(config)
                     )
                 )
         except sa.exc.IntegrityError:
@@ -294,7 +294,7 @@ class Storage:
         them instead of one each.
         """
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        row = {"table_code": code, "version": version, "action": action, "at": at or datetime.now(UTC)}
+        row = {"table_code": code, "version": version, "action": action, "at": at or utc(self.clock)}
         self._pending.append((row, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_pending())
@@ -430,7 +430,7 @@ class Storage:
         """Store a finished match's review (a second one for the same table fails)."""
         async with self._write() as conn:
             await conn.execute(
-                reviews.insert().values(table_code=code, review=json.dumps(review), created_at=datetime.now(UTC))
+                reviews.insert().values(table_code=code, review=json.dumps(review), created_at=utc(self.clock))
             )
 
     async def load_review(self, code: str) -> dict[str, Any] | None:
@@ -482,16 +482,16 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
 
 
-def _test_when_idle(engine: AsyncEngine) -> None:
+def _test_when_idle(engine: AsyncEngine, clock: Clock) -> None:
     """Test a pooled connection before use only when it has been idle (see ``IDLE_TEST_SECONDS``)."""
 
     @sa.event.listens_for(engine.sync_engine, "checkin")
     def idle_from(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
-        record.info[IDLE_SINCE] = time.monotonic()
+        record.info[IDLE_SINCE] = clock.monotonic()
 
     @sa.event.listens_for(engine.sync_engine, "checkout")
     def test_if_idle(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: PoolProxiedConnection) -> None:
-        if time.monotonic() - record.info.get(IDLE_SINCE, math.inf) < IDLE_TEST_SECONDS:
+        if clock.monotonic() - record.info.get(IDLE_SINCE, math.inf) < IDLE_TEST_SECONDS:
             return
         try:
             dbapi_connection.ping()

@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from chickenfoot.server.cluster import Cluster
+from chickenfoot.server.fanout import Message, Unsubscribe
 from chickenfoot.server.lease import Hold, LeaseKeeper
-from chickenfoot.server.pubsub import Message, Unsubscribe
 from chickenfoot.server.redis_client import stop_if_cancelled
 from chickenfoot.server.storage import StoredAction
 from chickenfoot.server.table import Table
@@ -52,7 +52,7 @@ class TableSync:
         self._unsubscribe: Unsubscribe | None = None
 
     def start(self) -> None:
-        self._unsubscribe = self.cluster.pubsub.subscribe(self.table.channel(), self._heard, self._missed)
+        self._unsubscribe = self.cluster.bus.subscribe(self.table.channel(), self._heard, self._missed)
         self._keeping = asyncio.create_task(self.keeper.run())
 
     async def stop(self) -> None:
@@ -124,7 +124,7 @@ class TableSync:
                 self._actions = self._config = self._presence = True
                 self._latest = None
                 stop_if_cancelled()
-                await asyncio.sleep(RETRY_SECONDS)
+                await table.clock.sleep(RETRY_SECONDS)
 
     def _lease_changed(self, hold: Hold | None) -> None:
         self.table.lease_changed(hold is not None)

@@ -28,8 +28,8 @@ import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from chickenfoot.server.launch import OPEN_LIMITS, served
 from chickenfoot.server.protocol import whole_log
+from chickenfoot.testing.launch import OPEN_LIMITS, served
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +253,16 @@ async def flood(url: str, attack: Attack, stop: asyncio.Event, source: str | Non
 
 
 async def never_read(
-    url: str, attack: Attack, stop: asyncio.Event, source: str | None = None, receive_buffer: int = 4096
+    url: str,
+    attack: Attack,
+    stop: asyncio.Event,
+    source: str | None = None,
+    receive_buffer: int = 4096,
+    drain: float = 5.0,
 ) -> None:
-    """Open a socket with a small receive buffer and never read from it, until ``stop``; then read what is left.
+    """Open a socket with a small receive buffer and never read from it, until ``stop``; then read what is
+    left, until the server closes the connection or ``drain`` seconds have passed (a table in play never
+    stops sending).
 
     Records the close code and the last ``error`` the server sent, if the server ended the connection.
     """
@@ -273,7 +280,7 @@ async def never_read(
             await stop.wait()
             last_error = ""
             with suppress(ConnectionClosed, TimeoutError):
-                async with asyncio.timeout(5):  # a table in play never stops sending: read for a while
+                async with asyncio.timeout(drain):
                     while True:
                         data = json.loads(await ws.recv())
                         if data.get("type") == "error":

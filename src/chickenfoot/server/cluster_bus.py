@@ -1,4 +1,5 @@
-"""The :class:`~chickenfoot.server.pubsub.PubSub` of several server processes, over Redis pub/sub.
+"""The cluster's bus: news of tables between several server processes, over Redis pub/sub (a
+:class:`~chickenfoot.server.fanout.Bus`).
 
 Each process publishes "table CODE has version v" (and presence changes) on the table's channel;
 every process subscribed to it receives them in the one order Redis saw them and builds its own
@@ -28,7 +29,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.exceptions import RedisError
 
-from chickenfoot.server.pubsub import CatchUp, Message, Subscriber, Unsubscribe
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
+from chickenfoot.server.fanout import CatchUp, Message, Subscriber, Unsubscribe
 from chickenfoot.server.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
@@ -48,11 +50,13 @@ class _Subscription:
     catch_up: CatchUp | None
 
 
-class RedisPubSub:
+class RedisBus:
     """Channels shared by every process connected to one Redis (names get ``prefix`` in front)."""
 
-    def __init__(self, url: str, *, prefix: str = PREFIX, backoff_cap: float = 2.0) -> None:
-        self.prefix = prefix
+    def __init__(
+        self, url: str, *, prefix: str = PREFIX, backoff_cap: float = 2.0, clock: Clock = SYSTEM_CLOCK
+    ) -> None:
+        self.prefix, self.clock = prefix, clock
         self._publisher = client(
             url, retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=backoff_cap), 4), socket_timeout=5
         )
@@ -140,7 +144,7 @@ class RedisPubSub:
                 self._live.clear()
             stop_if_cancelled()
             failures += 1
-            await asyncio.sleep(self._backoff.compute(failures))
+            await self.clock.sleep(self._backoff.compute(failures))
 
     async def _listen(self, connection: redis.client.PubSub) -> None:
         """Keep ``connection`` subscribed to the wanted channels and hand out its messages."""

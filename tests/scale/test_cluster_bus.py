@@ -9,8 +9,8 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from chickenfoot.server.pubsub import Message
-from chickenfoot.server.redis_pubsub import RedisPubSub
+from chickenfoot.server.cluster_bus import RedisBus
+from chickenfoot.server.fanout import Message
 
 from .conftest import RedisDaemon, worker
 
@@ -18,13 +18,13 @@ from .conftest import RedisDaemon, worker
 class Follower:
     """What a table does with its channel: applies each next version once, catching up from storage."""
 
-    def __init__(self, pubsub: RedisPubSub, channel: str, record: Path) -> None:
+    def __init__(self, bus: RedisBus, channel: str, record: Path) -> None:
         self.record = record
         self.delivered: list[Any] = []
         """Every message as the pub/sub handed it over, with ``"gap"`` where it reported one."""
         self.applied: list[int] = []
         self.live = asyncio.Event()
-        pubsub.subscribe(channel, self.receive, self.catch_up)
+        bus.subscribe(channel, self.receive, self.catch_up)
 
     def receive(self, message: Message) -> None:
         version = message["version"]
@@ -68,8 +68,8 @@ def test_every_subscribing_process_gets_every_message_once_in_publish_order(
     count = 300
 
     async def scenario() -> list[Follower]:
-        first, second = RedisPubSub(redis_url, prefix=prefix), RedisPubSub(redis_url, prefix=prefix)
-        followers = [Follower(pubsub, channel, tmp_path / "record") for pubsub in (first, second) for channel in "ab"]
+        first, second = RedisBus(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix)
+        followers = [Follower(bus, channel, tmp_path / "record") for bus in (first, second) for channel in "ab"]
         await asyncio.wait_for(asyncio.gather(*(f.live.wait() for f in followers)), 10)
         publisher = worker("publish", redis_url, prefix, str(count), "0", str(tmp_path / "record"))
         await wait_done(publisher)
@@ -89,22 +89,22 @@ def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_dupl
 ) -> None:
     count, record = 300, tmp_path / "record"
 
-    async def scenario() -> tuple[RedisPubSub, Follower]:
-        pubsub = RedisPubSub(redis_daemon.url, prefix=prefix, backoff_cap=0.5)
-        follower = Follower(pubsub, "a", record)
+    async def scenario() -> tuple[RedisBus, Follower]:
+        bus = RedisBus(redis_daemon.url, prefix=prefix, backoff_cap=0.5)
+        follower = Follower(bus, "a", record)
         await asyncio.wait_for(follower.live.wait(), 10)
         publisher = worker("publish", redis_daemon.url, prefix, str(count), "0.01", str(record))
         await until(lambda: follower.version >= 50, seconds=30)  # the publisher starts first
         await asyncio.to_thread(redis_daemon.stop)
-        await asyncio.sleep(0.5)
+        await until(lambda: not bus._live, seconds=10)  # the subscriber saw its connection go
         await asyncio.to_thread(redis_daemon.start)
         await wait_done(publisher)
         await until(lambda: follower.version == count)
-        await pubsub.close()
-        return pubsub, follower
+        await bus.close()
+        return bus, follower
 
-    pubsub, follower = asyncio.run(scenario())
-    assert pubsub.reconnections == 1
+    bus, follower = asyncio.run(scenario())
+    assert bus.reconnections == 1
     gaps = [i for i, item in enumerate(follower.delivered) if item == "gap"]
     assert len(gaps) == 2 and gaps[0] == 0  # subscribed, and subscribed again after the restart
     versions = [item for item in follower.delivered if item != "gap"]
@@ -115,7 +115,7 @@ def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_dupl
 
 def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) -> None:
     async def scenario() -> tuple[list[str], list[int], list[int]]:
-        pubsub = RedisPubSub(redis_url, prefix=prefix)
+        bus = RedisBus(redis_url, prefix=prefix)
         caught: list[str] = []
         first: list[int] = []
         second: list[int] = []
@@ -128,28 +128,28 @@ def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) 
 
             return note
 
-        leave_first = pubsub.subscribe("a", lambda m: first.append(m["version"]), catch_up("1"))
+        leave_first = bus.subscribe("a", lambda m: first.append(m["version"]), catch_up("1"))
         await asyncio.wait_for(live.wait(), 10)
-        await pubsub.publish("a", {"version": 1})
+        await bus.publish("a", {"version": 1})
         await until(lambda: first == [1])
         # A second subscriber of a live channel is told to catch up at once (version 1 passed it by).
-        leave_second = pubsub.subscribe("a", lambda m: second.append(m["version"]), catch_up("2"))
-        await pubsub.publish("a", {"version": 2})
+        leave_second = bus.subscribe("a", lambda m: second.append(m["version"]), catch_up("2"))
+        await bus.publish("a", {"version": 2})
         await until(lambda: first[-1] == 2 and second[-1:] == [2])
         leave_first()
-        await pubsub.publish("a", {"version": 3})
+        await bus.publish("a", {"version": 3})
         await until(lambda: second[-1] == 3)
         leave_second()  # nobody left: the channel is dropped in Redis
         async with redis.Redis.from_url(redis_url) as observer:
             while (await observer.pubsub_numsub(prefix + "a"))[0][1] > 0:
                 await asyncio.sleep(0.01)
-        await pubsub.publish("a", {"version": 4})
+        await bus.publish("a", {"version": 4})
         live.clear()
-        pubsub.subscribe("a", lambda m: second.append(m["version"]), catch_up("3"))
+        bus.subscribe("a", lambda m: second.append(m["version"]), catch_up("3"))
         await asyncio.wait_for(live.wait(), 10)
-        await pubsub.publish("a", {"version": 5})
+        await bus.publish("a", {"version": 5})
         await until(lambda: second[-1] == 5)
-        await pubsub.close()
+        await bus.close()
         return caught, first, second
 
     caught, first, second = asyncio.run(scenario())
@@ -160,29 +160,28 @@ def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) 
 
 def test_messages_published_together_go_in_one_round_trip_in_their_order(redis_url: str, prefix: str) -> None:
     async def scenario() -> tuple[list[tuple[str, int]], int]:
-        pubsub = RedisPubSub(redis_url, prefix=prefix)
+        bus = RedisBus(redis_url, prefix=prefix)
         received: list[tuple[str, int]] = []
-        live = asyncio.Event()
+        live = {channel: asyncio.Event() for channel in "ab"}
 
         def heard(channel: str) -> Callable[[Message], None]:
             return lambda message: received.append((channel, message["version"]))
 
-        for channel in ("a", "b"):
-            pubsub.subscribe(channel, heard(channel), live.set)
-        await asyncio.wait_for(live.wait(), 10)
-        await asyncio.sleep(0.2)  # both channels live
+        for channel in "ab":
+            bus.subscribe(channel, heard(channel), live[channel].set)
+        await asyncio.wait_for(asyncio.gather(*(event.wait() for event in live.values())), 10)  # both live
         pipelines = 0
-        pipeline = pubsub._publisher.pipeline
+        pipeline = bus._publisher.pipeline
 
         def counted(*args: Any, **kwargs: Any) -> Any:
             nonlocal pipelines
             pipelines += 1
             return pipeline(*args, **kwargs)
 
-        pubsub._publisher.pipeline = counted  # type: ignore[method-assign]
-        await asyncio.gather(*(pubsub.publish("ab"[v % 2], {"version": v}) for v in range(100)))
+        bus._publisher.pipeline = counted  # type: ignore[method-assign]
+        await asyncio.gather(*(bus.publish("ab"[v % 2], {"version": v}) for v in range(100)))
         await until(lambda: len(received) == 100)
-        await pubsub.close()
+        await bus.close()
         return received, pipelines
 
     received, pipelines = asyncio.run(scenario())

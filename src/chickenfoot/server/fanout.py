@@ -1,7 +1,10 @@
-"""Fan-out of table changes to the connections watching a table.
+"""Fan-out of a table's news to this process's connections, and the :class:`Bus` interface it shares
+with the cluster's bus.
 
-:class:`LocalPubSub` is the in-process default; :class:`chickenfoot.server.redis_pubsub.RedisPubSub`
-carries the same messages between several server processes. Messages are JSON-ready dicts.
+A table publishes every change on its channel (:func:`table_channel`) through a :class:`LocalBus`:
+each of its connections in this process is subscribed and queues what it must send. The same
+interface carries news between processes (:class:`chickenfoot.server.cluster_bus.RedisBus`, the
+``bus`` of :class:`chickenfoot.server.cluster.Cluster`). Messages are JSON-ready dicts.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ def table_channel(code: str) -> str:
     return f"table:{code}"
 
 
-class PubSub(Protocol):
+class Bus(Protocol):
     async def publish(self, channel: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``channel``, in publish order."""
 
@@ -35,7 +38,7 @@ class PubSub(Protocol):
         """
 
 
-class LocalPubSub:
+class LocalBus:
     """Subscribers in this process, called synchronously (they must only enqueue work).
 
     Nothing is ever missed, so ``catch_up`` is never called.

@@ -1,0 +1,187 @@
+"""A table's automatic play: bots' moves, covered seats' moves, forced moves, the next round, a turn
+whose timer ran out, and covering a seat whose player has gone.
+
+All of it waits on the table's :class:`~chickenfoot.server.clock.Clock`. Moves are driven by one
+pending timer per table: the timer belongs to the table's situation (its version and what is due),
+so connections coming and going never postpone it. A seat whose last socket went is covered by a
+bot after the grace period (a timer per seat), unless its player comes back first. Only the process
+that drives the table (it holds the table's lease, or is alone) does any of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from chickenfoot.bots import DEFAULT_LEVEL, Bot, Budget, make_bot
+from chickenfoot.server.clock import Timer
+from chickenfoot.server.protocol import NEXT_ROUND, ProtocolError
+from chickenfoot.server.table_config import TableConfig
+
+if TYPE_CHECKING:
+    from chickenfoot.server.table import Table
+
+log = logging.getLogger(__name__)
+
+Action = Callable[[int], Awaitable[None]]
+
+
+class Autoplay:
+    """What a table does by itself, and when."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        config = table.config
+        self.bots = {
+            s: make_bot(seat.bot or DEFAULT_LEVEL, config.seed + s)
+            for s, seat in enumerate(config.seats)
+            if seat.kind == "bot"
+        }
+        self._cover_bots: dict[int, Bot] = {}
+        self._generation = 0
+        self._planned: tuple[int, str] | None = None
+        self._timer: Timer | None = None
+        """Wakes the planned automatic action: one timer per table, stopped when the plan changes."""
+        self._grace: dict[int, Timer] = {}
+        """Seats whose player has gone, each with the timer that covers it when its grace is over."""
+
+    def adopt(self, config: TableConfig) -> None:
+        """A new configuration: a seat given to a bot gets its bot (and is no longer covered)."""
+        for seat, entry in enumerate(config.seats):
+            if entry.kind == "bot" and seat not in self.bots:
+                self.bots[seat] = make_bot(entry.bot or DEFAULT_LEVEL, config.seed + seat)
+                self.table.attendance.covered.discard(seat)
+
+    # --- covering -----------------------------------------------------------------------------
+
+    def returned(self, seats: list[int]) -> None:
+        """Players of ``seats`` are connected: their grace periods stop."""
+        for seat in seats:
+            if (timer := self._grace.pop(seat, None)) is not None:
+                timer.cancel()
+
+    def gone(self, seats: list[int]) -> None:
+        """``seats`` lost their last socket: each is covered once its grace period is over."""
+        table = self.table
+        for seat in seats:
+            if table.driving and not table.closed and seat not in self._grace:
+                self._grace[seat] = table.clock.call_later(table.timing.grace, self._grace_over, seat)
+
+    def _grace_over(self, seat: int) -> None:
+        self._grace.pop(seat, None)
+        self.table.spawn(self._cover(seat))
+
+    async def _cover(self, seat: int) -> None:
+        table = self.table
+        if table.attendance.connections[seat] == 0 and table.driving and not table.closed:
+            table.attendance.covered.add(seat)
+            await table.publish([], presence=True)
+            await table.tell_others(presence=True, events=[])
+            self.schedule()
+
+    def stop(self) -> None:
+        """Drop the plan and every grace period (the lease is lost, or the table closes)."""
+        self._drop_plan()
+        for timer in self._grace.values():
+            timer.cancel()
+        self._grace.clear()
+
+    # --- the plan -----------------------------------------------------------------------------
+
+    def _due(self) -> tuple[str, float, Action] | None:
+        """The automatic action the table waits for now, with its pause; ``None`` when it waits for a person."""
+        table, timing = self.table, self.table.timing
+        match = table.match
+        if table.closed or not table.driving or table.attendance.idle() or match.is_over():
+            return None
+        if table.status == "waiting":
+            return None
+        if match.round.is_over():
+            if any(table.automatic(s) for s in range(len(table.config.seats))):
+                return "next_round", timing.next_round_delay, self._next_round
+            return None
+        if table.automatic(match.to_move):
+            return "bot", timing.bot_delay, self._bot_move
+        if match.round.forced_move() is not None:
+            return "forced", timing.forced_delay, self._forced_move
+        if (deadline := table.turn_deadline()) is not None:
+            return "turn_timer", max(0.0, deadline - table.clock.now()), self._bot_move
+        return None
+
+    def schedule(self) -> None:
+        """Plan the next automatic action (a bot's or covered seat's move, a forced move, a new round).
+
+        A plan already pending for the same version and the same kind of action stands: arrivals
+        and departures do not restart its pause. A newer plan stops the older one's timer; an action
+        already under way is never cancelled (it could be mid-write): it gives up when it sees the
+        generation moved on.
+        """
+        due = self._due()
+        key = None if due is None else (self.table.version, due[0])
+        if key is not None and key == self._planned:
+            return
+        self._drop_plan()
+        self._planned = key
+        if due is not None:
+            self._timer = self.table.clock.call_later(due[1], self._wake, self._generation, due[2])
+
+    def _drop_plan(self) -> None:
+        # A timer rather than a sleeping task per plan: a table with a turn timer plans at every
+        # version, and thousands of tasks asleep for a minute each were a large part of the heap.
+        self._generation += 1
+        self._planned = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _wake(self, generation: int, action: Action) -> None:
+        self._timer = None
+        self.table.spawn(self._perform(generation, action))
+
+    async def _perform(self, generation: int, action: Action) -> None:
+        if generation != self._generation or not self.table.driving:
+            return
+        try:
+            await action(generation)
+        except ProtocolError:
+            pass  # the table moved on meanwhile, or the action could not be stored
+        except Exception:
+            log.exception("automatic action failed at table %s", self.table.code)
+        finally:
+            if generation == self._generation:
+                self._planned = None  # nothing is pending any more: the next schedule() plans afresh
+
+    # --- the actions --------------------------------------------------------------------------
+
+    async def _next_round(self, _generation: int) -> None:
+        table = self.table
+        seat = next(s for s in range(len(table.config.seats)) if table.automatic(s))
+        await table.act(seat, NEXT_ROUND, table.version)
+
+    async def _forced_move(self, _generation: int) -> None:
+        table = self.table
+        forced = table.match.round.forced_move()
+        if forced is not None:
+            await table.act(table.match.to_move, str(forced), table.version)
+
+    async def _bot_move(self, generation: int) -> None:
+        """A bot's move: for a bot seat, a covered seat, or a human whose turn timer ran out."""
+        table, timing = self.table, self.table.timing
+        seat, version = table.match.to_move, table.version
+        bot = self.bots[seat] if table.config.seats[seat].kind == "bot" else self._cover_bot(seat)
+        view = table.match.view(seat)
+        budget = Budget(seconds=timing.bot_seconds) if timing.bot_seconds is not None else None
+        move = await asyncio.to_thread(bot.choose, view, budget)
+        # The seat's owner may have come back, or moved, while the bot thought.
+        deadline = table.turn_deadline()
+        timed_out = deadline is not None and table.clock.now() >= deadline
+        current = generation == self._generation and version == table.version and table.driving
+        if current and (table.automatic(seat) or timed_out):
+            await table.act(seat, str(move), version)
+
+    def _cover_bot(self, seat: int) -> Bot:
+        if seat not in self._cover_bots:
+            self._cover_bots[seat] = make_bot(self.table.timing.cover_bot, self.table.config.seed + seat)
+        return self._cover_bots[seat]

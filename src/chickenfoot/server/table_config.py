@@ -1,0 +1,85 @@
+"""A table's configuration: its seats, rules and options as stored (never a secret), and the pauses of
+its automatic play."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from chickenfoot.bots import DEFAULT_LEVEL
+from chickenfoot.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Pauses of the automatic play, in seconds (all 0 in tests)."""
+
+    bot_delay: float = 0.8
+    forced_delay: float = 0.8
+    next_round_delay: float = 6.0
+    grace: float = 20.0
+    bot_seconds: float | None = None
+    """A cap on a bot's thinking per move (``None``: each level's own budget)."""
+    cover_bot: str = DEFAULT_LEVEL
+
+
+TURN_TIMERS = (30, 60, 120)
+"""Seconds a human may take per turn, when the table has a turn timer."""
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: Literal["human", "bot"]
+    name: str | None = None
+    """The name its player chose; ``None`` until then (each reader sees "Player 2" in their own language)."""
+    bot: str | None = None
+    taken: bool = False
+    """A player holds the seat's credential (the credential itself is in storage, as a digest)."""
+    left: bool = False
+    """The player left the match: a bot plays the seat until they come back with their credential."""
+
+
+@dataclass(slots=True)
+class TableConfig:
+    """What is stored about a table besides its actions (never a secret)."""
+
+    rules: Rules
+    seats: list[Seat]
+    seed: int
+    creator: int = 0
+    open: bool = False
+    """Anyone with the room code may take a free seat (otherwise only invited friends)."""
+    public: bool = False
+    """Listed in the lobby (a public table is open)."""
+    turn_timer: int | None = None
+    playing_since: float | None = None
+    """When the last human seat was taken (seconds since the epoch): the first turn's clock starts."""
+
+    def bot_levels(self) -> list[str | None]:
+        """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
+        return [(seat.bot or DEFAULT_LEVEL) if seat.kind == "bot" else None for seat in self.seats]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "seats": [asdict(s) for s in self.seats],
+            "seed": self.seed,
+            "creator": self.creator,
+            "open": self.open,
+            "public": self.public,
+            "turn_timer": self.turn_timer,
+            "playing_since": self.playing_since,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableConfig:
+        return cls(
+            Rules.from_dict(data["rules"]),
+            [Seat(**s) for s in data["seats"]],
+            int(data["seed"]),
+            creator=int(data.get("creator", 0)),
+            open=bool(data.get("open", False)),
+            public=bool(data.get("public", False)),
+            turn_timer=data.get("turn_timer"),
+            playing_since=data.get("playing_since"),
+        )
