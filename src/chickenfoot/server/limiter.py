@@ -1,4 +1,4 @@
-"""Per-address limits on new WebSocket connections, new tables and chat lines (the ``limits`` library).
+"""Per-address limits on new WebSocket connections, new tables, chat lines and sign-ins (the ``limits`` library).
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes.
@@ -20,11 +20,13 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.redis_client import pool
 
-Action = Literal["connection", "table", "chat"]
+Action = Literal["connection", "table", "chat", "sign_in", "sign_in_name"]
 TOO_MANY = {
     "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
     "table": Code.ERROR_TOO_MANY_TABLES,
     "chat": Code.ERROR_TOO_MANY_CHAT_LINES,
+    "sign_in": Code.ACCOUNT_TOO_MANY_SIGN_INS,
+    "sign_in_name": Code.ACCOUNT_TOO_MANY_SIGN_INS,
 }
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,11 @@ class AddressLimits:
     chat: str = "30/minute"
     """Chat lines and reactions; each connection has its own smaller budget too, so this bounds a
     client that opens many connections."""
+    sign_ins: str = "30/15minutes"
+    """Sign-in attempts (password, passkey or one-time link) from one address."""
+    sign_ins_per_name: str = "10/15minutes"
+    """Password sign-in attempts at one username from all addresses together (the key is the name's
+    skeleton, whether an account has it or not: the limit tells nothing about who exists)."""
 
 
 class Limiter:
@@ -56,6 +63,8 @@ class Limiter:
             "connection": limits.parse(settings.connections),
             "table": limits.parse(settings.tables),
             "chat": limits.parse(settings.chat),
+            "sign_in": limits.parse(settings.sign_ins),
+            "sign_in_name": limits.parse(settings.sign_ins_per_name),
         }
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
         # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's
