@@ -11,6 +11,7 @@ import uvicorn
 
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import collector
+from chickenfoot.server.accounts.service import AccountSettings
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.hub import Expiry
 from chickenfoot.server.limiter import AddressLimits
@@ -36,6 +37,7 @@ def run(
     addresses: AddressLimits | None = None,
     expiry: Expiry | None = None,
     gc_log: Path | None = None,
+    accounts: AccountSettings | None = None,
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
@@ -43,7 +45,8 @@ def run(
     ``allowed_origins``: pages of these origins may open tables besides the server's own;
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
     ``review_budget``: sampled deals per move of the reviews of finished matches;
-    ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`).
+    ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
+    ``accounts``: session cookies and the passkeys' relying party.
 
     Raises ``ValueError`` for a limit of ``addresses`` that is not in the ``limits`` notation (``60/minute``).
     """
@@ -64,6 +67,7 @@ def run(
         review_budget=review_budget,
         addresses=addresses or AddressLimits(),
         expiry=expiry or Expiry(),
+        accounts=accounts or AccountSettings(),
     )
     app = create_app(settings)
     collector.tune()
