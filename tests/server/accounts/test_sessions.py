@@ -24,9 +24,8 @@ def test_idle_and_absolute_expiry(database_url: str) -> None:
         await storage.migrate()
         store = AccountStore(storage)
         try:
-            account = await store.create(
-                f"m{secrets.token_hex(4)}", secrets.token_hex(8), secrets.token_urlsafe(32), utc(clock)
-            )
+            name = f"m{secrets.token_hex(4)}"
+            account = await store.create(name, secrets.token_urlsafe(32), utc(clock))
             assert account is not None
             sessions = Sessions(store, clock, POLICY)
             session_id = await sessions.start(account.id, "Firefox  on\\nLinux" + "x" * 500, replacing=None)

@@ -5,14 +5,19 @@ A name is NFC-normalised, 3 to 20 characters: letters (with their accents), digi
 ``ALICE``, ``аlice`` with a Cyrillic ``а``, ``a1ice``...): only one of them can exist. The skeleton maps
 each character of the case-folded name to one representative of its class in Unicode's confusables
 data (shipped by the ``confusable-homoglyphs`` package), as UTS #39's ``skeleton()`` does with its
-prototypes. Case folding comes first, so names differing only in case are one name; the price is that
-an upper-case ``I`` is read as ``i``, not as ``l``; multi-character look-alikes (``rn`` for ``m``) are
-not folded either.
+prototypes. Folding the case first makes names that differ only in case one name, but reads a
+capital that looks like another script's capital (Cyrillic ``В``, Latin ``B``) by its own small
+letter (``в``, unlike ``b``), and a small letter by itself though its capital looks like another
+(``o``, ``O`` like ``0``). So a name has several *keys* (:func:`keys`): its skeleton, and the skeletons
+of its characters' representatives as written and as capitals; two names sharing a key look alike.
+Multi-character look-alikes (``rn`` for ``m``) are not folded.
 
 >>> skeleton("Alice") == skeleton("аlice") == skeleton("ALICE")
 True
 >>> skeleton("a1ice") == skeleton("alice") != skeleton("Iris")
 True
+>>> skeleton("ВОВ") == skeleton("bob"), look_alike(keys("ВОВ"), keys("bob"))
+(False, True)
 >>> skeleton("bob") == skeleton("rob")
 False
 >>> problem("ab"), problem("-x-y"), problem("admin"), problem("Expert"), problem("Ėglė")
@@ -70,7 +75,7 @@ def problem(name: str) -> Problem | None:
         return "length"
     if not name[0].isalnum() or not all(_allowed(c) for c in name):
         return "characters"
-    if skeleton(name) in _reserved_skeletons():
+    if look_alike(keys(name), _reserved_keys()):
         return "reserved"
     return None
 
@@ -87,9 +92,23 @@ def skeleton(name: str) -> str:
     return unicodedata.normalize("NFD", "".join(classes.get(c, c) for c in folded))
 
 
+def keys(name: str) -> frozenset[str]:
+    """The name's skeleton, and those of its look as written and as capitals."""
+    classes = _classes()
+
+    def look(text: str) -> str:
+        return skeleton("".join(classes.get(c, c) for c in unicodedata.normalize("NFD", text)))
+
+    return frozenset({skeleton(name), look(name), look(name.upper())})
+
+
+def look_alike(first: frozenset[str], second: frozenset[str]) -> bool:
+    return not first.isdisjoint(second)
+
+
 @cache
-def _reserved_skeletons() -> frozenset[str]:
-    return frozenset(skeleton(name) for name in RESERVED)
+def _reserved_keys() -> frozenset[str]:
+    return frozenset().union(*(keys(name) for name in RESERVED))
 
 
 @cache

@@ -98,8 +98,8 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
                 reason, wait = refusal
                 raise Refused(429, reason, {"Retry-After": str(wait)})
 
-    def checked_name(wanted: str) -> tuple[str, str]:
-        """The normalised name and its skeleton; raises :class:`Refused` (400) for a name nobody may take."""
+    def checked_name(wanted: str) -> str:
+        """The normalised name; raises :class:`Refused` (400) for a name nobody may take."""
         name = names.normalised(wanted)
         match names.problem(name):
             case "length":
@@ -108,7 +108,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
                 raise Refused(400, Said.of(Code.ACCOUNT_NAME_CHARACTERS))
             case "reserved":
                 raise Refused(400, Said.of(Code.ACCOUNT_NAME_RESERVED, name=name))
-        return name, names.skeleton(name)
+        return name
 
     def checked_password(password: str, username: str) -> None:
         match password_rules.weakness(password, username):
@@ -135,12 +135,12 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
     async def sign_up(body: PasswordSignUp, request: Request, response: Response) -> dict[str, Any]:
         """A new account with a password, signed in at once."""
         accounts.same_site(request)
-        name, skeleton = checked_name(body.username)
+        name = checked_name(body.username)
         checked_password(body.password, name)
-        if await store.by_skeleton(skeleton) is not None:
+        if await store.look_alike_exists(name):
             raise name_taken(name)
         password_hash = await accounts.hasher.hashed(body.password)
-        account = await store.create(name, skeleton, new_user_handle(), utc(clock), password_hash)
+        account = await store.create(name, new_user_handle(), utc(clock), password_hash)
         if account is None:
             raise name_taken(name)
         return await signed_in_as(request, response, account)
@@ -185,11 +185,11 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
             payload: dict[str, Any] = {}
         else:
             accounts.same_site(request)
-            username, skeleton = checked_name(body.username or "")
-            if await store.by_skeleton(skeleton) is not None:
+            username = checked_name(body.username or "")
+            if await store.look_alike_exists(username):
                 raise name_taken(username)
             user_handle, existing, account_id = new_user_handle(), [], None
-            payload = {"username": username, "skeleton": skeleton, "user_handle": user_handle}
+            payload = {"username": username, "user_handle": user_handle}
         options, challenge = passkeys.registration_options(party(request), user_handle, username, existing)
         return {
             "handle": await ceremony("register", payload | {"challenge": challenge}, account_id),
@@ -206,7 +206,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
             raise Refused(400, Said.of(Code.ACCOUNT_PASSKEY_FAILED)) from None
         now = utc(clock)
         if account_id is None:  # signing up
-            account = await store.create(payload["username"], payload["skeleton"], payload["user_handle"], now)
+            account = await store.create(payload["username"], payload["user_handle"], now)
             if account is None:
                 raise name_taken(payload["username"])
         else:

@@ -65,6 +65,13 @@ challenges = sa.Table(
     sa.Column("payload", sa.Text, nullable=False),
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
 )
+name_keys = sa.Table(
+    "account_name_keys",
+    metadata,
+    sa.Column("key", sa.String(128), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+)
+"""Every look-alike key of every name (names.keys): two accounts never share one."""
 account_seats = sa.Table(
     "account_seats",
     metadata,

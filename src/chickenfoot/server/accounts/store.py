@@ -9,10 +9,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from chickenfoot.server.accounts.names import keys, skeleton
 from chickenfoot.server.accounts.schema import (
     account_seats,
     accounts,
     challenges,
+    name_keys,
     passkeys,
     passwords,
     sessions,
@@ -95,17 +97,22 @@ class AccountStore:
     # --- accounts ---------------------------------------------------------------------------------
 
     async def create(
-        self, username: str, skeleton: str, user_handle: str, at: datetime, password_hash: str | None = None
+        self, username: str, user_handle: str, at: datetime, password_hash: str | None = None
     ) -> Account | None:
-        """A new account (with its password, if any); ``None`` when a look-alike name exists."""
+        """A new account (with its password, if any); ``None`` when a look-alike name exists.
+
+        The name's look-alike keys are rows with a unique key: of two processes creating look-alikes
+        at once, one fails.
+        """
         try:
             async with self.storage.transaction() as conn:
                 inserted = await conn.execute(
                     accounts.insert()
-                    .values(username=username, skeleton=skeleton, user_handle=user_handle, created_at=at)
+                    .values(username=username, skeleton=skeleton(username), user_handle=user_handle, created_at=at)
                     .returning(accounts.c.id)
                 )
                 account_id = int(inserted.scalar_one())
+                await conn.execute(name_keys.insert(), [{"key": k, "account_id": account_id} for k in keys(username)])
                 if password_hash is not None:
                     await conn.execute(
                         passwords.insert().values(account_id=account_id, hash=password_hash, updated_at=at)
@@ -121,6 +128,11 @@ class AccountStore:
 
     async def by_skeleton(self, skeleton: str) -> Account | None:
         return await self._one(accounts.c.skeleton == skeleton)
+
+    async def look_alike_exists(self, username: str) -> bool:
+        async with self.storage.reading() as conn:
+            query = sa.select(name_keys.c.key).where(name_keys.c.key.in_(keys(username))).limit(1)
+            return (await conn.execute(query)).first() is not None
 
     async def by_id(self, account_id: int) -> Account | None:
         return await self._one(accounts.c.id == account_id)
@@ -142,11 +154,10 @@ class AccountStore:
     async def delete(self, account_id: int) -> None:
         """Every way in and every session go at once; the row stays, nameless, for the seats it sat in."""
         async with self.storage.transaction() as conn:
-            for table in (passwords, passkeys, sessions, challenges):
+            for table in (passwords, passkeys, sessions, challenges, name_keys):
                 await conn.execute(table.delete().where(table.c.account_id == account_id))
-            await conn.execute(
-                accounts.update().where(accounts.c.id == account_id).values(deleted=True, username=None, skeleton=None)
-            )
+            nameless = {"deleted": True, "username": None, "skeleton": None}
+            await conn.execute(accounts.update().where(accounts.c.id == account_id).values(**nameless))
 
     async def remove_ways_in(self, account_id: int) -> None:
         """An operator's reset: the password, the passkeys and the sessions go (the account stays)."""

@@ -62,6 +62,11 @@ def upgrade() -> None:
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
     )
     op.create_table(
+        "account_name_keys",
+        sa.Column("key", sa.String(128), primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    )
+    op.create_table(
         "account_seats",
         sa.Column("table_code", sa.String(16), primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True),
@@ -72,6 +77,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     for name in (
         "account_seats",
+        "account_name_keys",
         "account_challenges",
         "account_sessions",
         "account_passkeys",
