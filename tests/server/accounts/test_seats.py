@@ -66,3 +66,17 @@ def test_a_cross_site_page_cannot_open_the_seat(accounts_client: TestClient) -> 
     with client.websocket_connect(f"/ws/{table['code']}", headers={"origin": "https://evil.example"}) as ws:
         message = ws.receive_json()
     assert message["type"] == "error" and message["code"] == "error.foreign_origin"
+
+
+def test_an_account_deleted_mid_match(accounts_client: TestClient) -> None:
+    """The account's sessions open nothing at once; the seat's own credential still plays; the seat is kept."""
+    client = accounts_client
+    sign_up(client, "kim")
+    table = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]}).json()
+    phone = other_device(client)
+    assert first_state(client, table["code"], phone)["seat"] == 0
+    csrf = {"x-csrf-token": client.get("/api/account").json()["csrf"]}
+    assert client.delete("/api/account", headers=csrf).status_code == 200
+    client.cookies.clear()
+    assert first_state(client, table["code"], phone)["seat"] is None
+    assert first_state(client, table["code"], query=f"?token={table['token']}")["seat"] == 0
