@@ -3,8 +3,8 @@ sessions, the player's data, and seats that follow the account.
 
 Requests that change an account and are authenticated by the session cookie must come from the
 site's own pages (``Origin``) and carry the session's CSRF token (``X-CSRF-Token``); sign-up and
-sign-in have no session yet and are checked by ``Origin`` alone. Sign-in attempts are limited per
-address and per username (``limits``, shared through Redis), and a wrong password and an unknown
+sign-in have no session yet and are checked by ``Origin`` alone. Sign-in attempts (and sign-ups) are
+limited per address, sign-ins also per username (``limits``, shared through Redis), and a wrong password and an unknown
 name get the same answer in the same time.
 """
 
@@ -135,6 +135,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
     async def sign_up(body: PasswordSignUp, request: Request, response: Response) -> dict[str, Any]:
         """A new account with a password, signed in at once."""
         accounts.same_site(request)
+        await limited(request, None)  # each costs a hash and a row: counted with the address's sign-ins
         name = checked_name(body.username)
         checked_password(body.password, name)
         if await store.look_alike_exists(name):
@@ -185,6 +186,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
             payload: dict[str, Any] = {}
         else:
             accounts.same_site(request)
+            await limited(request, None)
             username = checked_name(body.username or "")
             if await store.look_alike_exists(username):
                 raise name_taken(username)
