@@ -80,3 +80,21 @@ def test_an_account_deleted_mid_match(accounts_client: TestClient) -> None:
     client.cookies.clear()
     assert first_state(client, table["code"], phone)["seat"] is None
     assert first_state(client, table["code"], query=f"?token={table['token']}")["seat"] == 0
+
+
+def test_two_devices_on_one_seat_both_play(accounts_client: TestClient) -> None:
+    client = accounts_client
+    sign_up(client, "kim")
+    table = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]}).json()
+    phone = other_device(client)
+    client.cookies.clear()  # else signing in again would end the phone's session (rotation)
+    laptop = other_device(client)
+    client.cookies.clear()
+    code = table["code"]
+    with (
+        client.websocket_connect(f"/ws/{code}", headers=phone) as first,
+        client.websocket_connect(f"/ws/{code}", headers=laptop) as second,
+    ):
+        states = [first.receive_json(), second.receive_json()]
+        assert [message["state"]["seat"] for message in states] == [0, 0]
+        assert states[0]["state"]["hand"] == states[1]["state"]["hand"]
