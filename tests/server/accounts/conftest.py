@@ -24,7 +24,7 @@ GENEROUS = AddressLimits(
 PASSWORD = "tile hub toe chicken"
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def no_accounts_yet(database_url: str) -> None:
     """PostgreSQL's test database outlives a test: each starts without accounts."""
     if database_url.startswith("sqlite"):
@@ -42,7 +42,7 @@ def no_accounts_yet(database_url: str) -> None:
 
 
 @pytest.fixture
-def accounts_client(make_client: Callable[..., TestClient]) -> TestClient:
+def accounts_client(make_client: Callable[..., TestClient], no_accounts_yet: None) -> TestClient:
     return make_client(addresses=GENEROUS)
 
 
