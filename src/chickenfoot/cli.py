@@ -246,10 +246,21 @@ def serve(
     gc_log: Annotated[
         Path | None, typer.Option(help="Append each garbage collection's pause to this file (for tuning).")
     ] = None,
+    public_origin: Annotated[
+        str | None,
+        typer.Option(
+            help="The site's public origin (https://host), the passkeys' relying party (default: each request's)."
+        ),
+    ] = None,
+    secure_cookies: Annotated[
+        bool, typer.Option(help="Mark session cookies Secure even over plain HTTP (TLS ends at a proxy).")
+    ] = False,
 ) -> None:
     """Serve the browser game (lobby, tables, bots) and print its address."""
     need("web", "chickenfoot serve")
     note_pure_core()
+    from chickenfoot.server.accounts.service import AccountSettings
+    from chickenfoot.server.accounts.sessions import SessionPolicy
     from chickenfoot.server.hub import Expiry
     from chickenfoot.server.limiter import AddressLimits
     from chickenfoot.server.run import run
@@ -280,9 +291,40 @@ def serve(
             addresses=addresses,
             expiry=Expiry(idle_seconds=idle_seconds, unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
             gc_log=gc_log,
+            accounts=AccountSettings(public_origin, SessionPolicy(secure_cookies=secure_cookies)),
         )
     except ValueError as exc:
         fail(str(exc))
+
+
+account_app = typer.Typer(help="Operators' tools for players' accounts.", no_args_is_help=True)
+app.add_typer(account_app, name="account")
+
+
+@account_app.command("reset")
+def account_reset(
+    name: Annotated[str, typer.Argument(help="The account's username.")],
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+    origin: Annotated[str, typer.Option(help="The site's public origin, to print the link with.")] = (
+        "http://localhost:8000"
+    ),
+) -> None:
+    """Remove an account's password, passkeys and sessions, and print a one-time sign-in link (valid 24 h).
+
+    For a player who lost every way in (there is no e-mail): hand them the link; signed in, they add a
+    passkey or a password.
+    """
+    need("web", "chickenfoot account reset")
+    import asyncio
+
+    from chickenfoot.server.accounts.service import reset_account
+
+    link = asyncio.run(reset_account(database_url, name))
+    if link is None:
+        fail(f"no account named {name!r}")
+    print(f"{origin.rstrip('/')}/account#link={link}")
 
 
 @app.command()

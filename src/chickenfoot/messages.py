@@ -543,6 +543,39 @@ class Code(Enum):
         "error.too_many_chat_lines",
         "too many chat lines from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
+    # --- accounts (server/accounts): refusals of the account API
+    ACCOUNT_SIGN_IN_FAILED = msg("account.sign_in_failed", "wrong username or password")
+    ACCOUNT_TOO_MANY_SIGN_INS = msg(
+        "account.too_many_sign_ins",
+        "too many sign-in attempts (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    ACCOUNT_NAME_LENGTH = msg("account.name_length", "a username has {min} to {max} characters")
+    ACCOUNT_NAME_CHARACTERS = msg(
+        "account.name_characters",
+        "a username has only letters, digits, '-', '_' and '.', and starts with a letter or a digit",
+    )
+    ACCOUNT_NAME_RESERVED = msg("account.name_reserved", "the username {name} is reserved")
+    ACCOUNT_NAME_TAKEN = msg("account.name_taken", "the username {name} is taken, or looks too much like one that is")
+    ACCOUNT_PASSWORD_SHORT = msg("account.password_short", "a password has at least {min} characters")
+    ACCOUNT_PASSWORD_LONG = msg("account.password_long", "a password has at most {max} characters")
+    ACCOUNT_PASSWORD_GUESSABLE = msg(
+        "account.password_guessable", "this password is too easy to guess (a very common one, or your username)"
+    )
+    ACCOUNT_NOT_SIGNED_IN = msg("account.not_signed_in", "you are not signed in")
+    ACCOUNT_CROSS_SITE = msg(
+        "account.cross_site", "this request came from another site or without its form token; reload the page"
+    )
+    ACCOUNT_PASSKEY_FAILED = msg("account.passkey_failed", "the passkey could not be checked; try again")
+    ACCOUNT_PASSKEY_EXPIRED = msg(
+        "account.passkey_expired", "this passkey request has expired or was used already; start again"
+    )
+    ACCOUNT_PASSKEY_KNOWN = msg("account.passkey_known", "this passkey is registered already")
+    ACCOUNT_LAST_WAY_IN = msg(
+        "account.last_way_in", "this is your account's last way to sign in: add another one first"
+    )
+    ACCOUNT_NO_PASSKEY = msg("account.no_passkey", "your account has no such passkey")
+    ACCOUNT_NO_SESSION = msg("account.no_session", "your account has no such session")
+    ACCOUNT_LINK_USED = msg("account.link_used", "this sign-in link has expired or was used already")
     TABLE_LEAVE = msg("table.leave", "Leave the table")
     TABLE_LEAVE_CONFIRM = msg(
         "table.leave_confirm", "Leave this match? A bot plays your seat; you can come back while the match lasts."

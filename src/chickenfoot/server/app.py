@@ -25,6 +25,8 @@ from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
 from chickenfoot.server import seats as seating
+from chickenfoot.server.accounts.routes import accounts_router
+from chickenfoot.server.accounts.service import Accounts, AccountSettings
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
@@ -78,6 +80,8 @@ class Settings:
     """Sampled deals per move of the background reviews of finished matches."""
     clock: Clock = SYSTEM_CLOCK
     """Where the server reads the time and waits for it (tests move a fake one by hand)."""
+    accounts: AccountSettings = field(default_factory=AccountSettings)
+    """Sessions, cookies and the passkeys' relying party."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -202,6 +206,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
     sends = SendWatch(clock)
     frames = ReplayFrames()
+    accounts = Accounts(storage, clock, settings.accounts)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -286,6 +291,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await hub.create(config)
         code, creator = table.code, table.config.creator
         token = await credentials.issue_seat(code, creator)
+        await accounts.sit(http, code, creator)
         invites = {seat: await credentials.invite(code, seat) for seat in table.free_seats()}
         return {
             "code": code,
@@ -305,7 +311,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return summary(await get_table(code))
 
     @app.post("/api/tables/{code}/join")
-    async def join(code: str, request: JoinRequest | None = None) -> dict[str, Any]:
+    async def join(code: str, http: Request, request: JoinRequest | None = None) -> dict[str, Any]:
         """Take a free seat of an open table: a fresh seat credential."""
         table = await get_table(code)
         if not table.config.open:
@@ -314,11 +320,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             token = await credentials.issue_seat(table.code, seat)
             if token is not None:
                 await seating.take(table, seat, (request.name or "") if request else "")
+                await accounts.sit(http, table.code, seat)
                 return {"seat": seat, "token": token}
         raise Refused(409, Said.of(Code.ERROR_NO_FREE_SEAT))
 
     @app.post("/api/tables/{code}/claim")
-    async def claim(code: str, request: ClaimRequest) -> dict[str, Any]:
+    async def claim(code: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
         """Exchange a single-use invite for the invited seat's credential (a fresh secret)."""
         table = await get_table(code)
         claimed = await credentials.claim(table.code, request.invite)
@@ -326,6 +333,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
         await seating.take(table, seat, request.name or "")
+        await accounts.sit(http, table.code, seat)
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{code}/seats/{seat}/bot")
@@ -345,6 +353,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir))
     app.include_router(company_router(hub, listing, get_table, summary))
+    app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
@@ -363,7 +372,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             refusal = await limiter.refusal("chat", address)
             return None if refusal is None else refusal[0]
 
-        if await serve_connection(websocket, code, hub, settings.connection, address_chat, sends) in (
+        async def own_seat() -> int | None:  # no seat credential: the seat of the signed-in account, if any
+            return await accounts.seat_at(websocket, code)
+
+        if await serve_connection(websocket, code, hub, settings.connection, address_chat, sends, own_seat) in (
             CLOSE_FLOODING,
             CLOSE_NOT_READING,
         ):

@@ -355,11 +355,13 @@ async def serve_connection(
     limits: ConnectionLimits,
     address_chat: ChatGate,
     sends: SendWatch,
+    own_seat: Callable[[], Awaitable[int | None]] | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
     ``address_chat`` counts a chat line against the client's address (over all its connections);
-    ``sends`` watches the process's connections for clients that stop reading.
+    ``sends`` watches the process's connections for clients that stop reading; ``own_seat`` finds
+    the seat of a client that brought no seat credential (its signed-in account's; none: it watches).
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -379,6 +381,8 @@ async def serve_connection(
             if seat is None:
                 await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_UNKNOWN_TOKEN))
                 return None
+        elif own_seat is not None:
+            seat = await own_seat()
         while table.closed:  # released from memory meanwhile: read it back (it is in storage)
             table = await hub.get(code)
             if table is None:  # gone from storage meanwhile

@@ -1,4 +1,4 @@
-"""Per-address limits on new WebSocket connections, new tables, chat lines and replays built (the ``limits`` library).
+"""Per-address limits on new WebSocket connections, new tables, chat lines, replays built and sign-ins (the ``limits`` library).
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes.
@@ -20,12 +20,14 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.redis_client import pool
 
-Action = Literal["connection", "table", "chat", "replay"]
+Action = Literal["connection", "table", "chat", "replay", "sign_in", "sign_in_name"]
 TOO_MANY = {
     "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
     "table": Code.ERROR_TOO_MANY_TABLES,
     "chat": Code.ERROR_TOO_MANY_CHAT_LINES,
     "replay": Code.ERROR_TOO_MANY_REPLAYS,
+    "sign_in": Code.ACCOUNT_TOO_MANY_SIGN_INS,
+    "sign_in_name": Code.ACCOUNT_TOO_MANY_SIGN_INS,
 }
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,11 @@ class AddressLimits:
     client that opens many connections."""
     replays: str = "30/minute"
     """Replays of rounds that must be built (a replay already built, or the client's own copy, is not counted)."""
+    sign_ins: str = "30/15minutes"
+    """Sign-in attempts (password, passkey or one-time link) from one address."""
+    sign_ins_per_name: str = "10/15minutes"
+    """Password sign-in attempts at one username from all addresses together (the key is the name's
+    skeleton, whether an account has it or not: the limit tells nothing about who exists)."""
 
 
 class Limiter:
@@ -60,6 +67,8 @@ class Limiter:
             "table": limits.parse(settings.tables),
             "chat": limits.parse(settings.chat),
             "replay": limits.parse(settings.replays),
+            "sign_in": limits.parse(settings.sign_ins),
+            "sign_in_name": limits.parse(settings.sign_ins_per_name),
         }
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
         # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's

@@ -14,6 +14,7 @@ from sqlalchemy.engine import make_url
 
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import collector
+from chickenfoot.server.accounts.service import AccountSettings
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.hub import Expiry
 from chickenfoot.server.limiter import AddressLimits
@@ -58,6 +59,7 @@ def run(
     addresses: AddressLimits | None = None,
     expiry: Expiry | None = None,
     gc_log: Path | None = None,
+    accounts: AccountSettings | None = None,
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
@@ -69,7 +71,8 @@ def run(
     ``X-Forwarded-Proto`` are believed, the client being the right-most address none of them is (none: no proxy);
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
     ``review_budget``: sampled deals per move of the reviews of finished matches;
-    ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`).
+    ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
+    ``accounts``: session cookies and the passkeys' relying party.
 
     Raises ``ValueError`` in one line for a limit of ``addresses`` that is not in the ``limits``
     notation (``60/minute``), an origin that is not ``scheme://host[:port]`` or a proxy that is not an
@@ -97,6 +100,7 @@ def run(
         review_budget=review_budget,
         addresses=addresses or AddressLimits(),
         expiry=expiry or Expiry(),
+        accounts=accounts or AccountSettings(),
     )
     app = create_app(settings)
     collector.tune()

@@ -17,7 +17,7 @@ import json
 import logging
 import math
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -32,6 +32,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, utc
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -260,6 +261,14 @@ class Storage:
             self._failed(exc)
             raise StorageUnavailable from exc
 
+    def transaction(self) -> AbstractAsyncContextManager[AsyncConnection]:
+        """A transaction for another module's tables (the accounts'), failing as the game's own writes do."""
+        return self._write()
+
+    def reading(self) -> AbstractAsyncContextManager[AsyncConnection]:
+        """A connection for another module's reads, failing as the game's own reads do."""
+        return self._read()
+
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
         if not self.available:
@@ -421,9 +430,13 @@ class Storage:
         return True
 
     async def drop_secrets(self, code: str, seat: int) -> None:
+        """The seat's credential and invite go, and so does the account the seat followed."""
         async with self._write() as conn:
             await conn.execute(
                 seat_secrets.delete().where((seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat))
+            )
+            await conn.execute(
+                account_seats.delete().where((account_seats.c.table_code == code) & (account_seats.c.seat == seat))
             )
 
     async def save_review(self, code: str, review: dict[str, Any]) -> None:
@@ -454,6 +467,7 @@ class Storage:
             codes = [code for code in (await conn.execute(query)).scalars() if code not in keep][:limit]
             if codes:
                 await conn.execute(seat_secrets.delete().where(seat_secrets.c.table_code.in_(codes)))
+                await conn.execute(account_seats.delete().where(account_seats.c.table_code.in_(codes)))
                 await conn.execute(chat_lines.delete().where(chat_lines.c.table_code.in_(codes)))
                 await conn.execute(rematch_votes.delete().where(rematch_votes.c.table_code.in_(codes)))
                 await conn.execute(game_tables.delete().where(game_tables.c.code.in_(codes), ~played))

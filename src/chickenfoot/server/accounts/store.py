@@ -1,0 +1,360 @@
+"""The accounts' queries: one method per question or change, each its own transaction."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from chickenfoot.server.accounts.names import keys, skeleton
+from chickenfoot.server.accounts.schema import (
+    account_seats,
+    accounts,
+    challenges,
+    name_keys,
+    passkeys,
+    passwords,
+    sessions,
+)
+from chickenfoot.server.storage import Storage
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    username: str
+    user_handle: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Passkey:
+    credential_id: str
+    account_id: int
+    public_key: bytes
+    sign_count: int
+    transports: list[str]
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    digest: str
+    account_id: int
+    created_at: datetime
+    last_seen: datetime
+    idle_expires_at: datetime
+    expires_at: datetime
+    user_agent: str
+
+
+class LastWayIn(Exception):
+    """Removing this would leave the account without a way to sign in."""
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.username, row.user_handle, _aware(row.created_at))
+
+
+def _passkey(row: Any) -> Passkey:
+    return Passkey(
+        row.credential_id,
+        row.account_id,
+        bytes(row.public_key),
+        row.sign_count,
+        json.loads(row.transports),
+        row.label,
+        _aware(row.created_at),
+        None if row.last_used_at is None else _aware(row.last_used_at),
+    )
+
+
+def _session(row: Any) -> Session:
+    return Session(
+        row.digest,
+        row.account_id,
+        _aware(row.created_at),
+        _aware(row.last_seen),
+        _aware(row.idle_expires_at),
+        _aware(row.expires_at),
+        row.user_agent,
+    )
+
+
+class AccountStore:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    # --- accounts ---------------------------------------------------------------------------------
+
+    async def create(
+        self, username: str, user_handle: str, at: datetime, password_hash: str | None = None
+    ) -> Account | None:
+        """A new account (with its password, if any); ``None`` when a look-alike name exists.
+
+        The name's look-alike keys are rows with a unique key: of two processes creating look-alikes
+        at once, one fails.
+        """
+        try:
+            async with self.storage.transaction() as conn:
+                inserted = await conn.execute(
+                    accounts.insert()
+                    .values(username=username, skeleton=skeleton(username), user_handle=user_handle, created_at=at)
+                    .returning(accounts.c.id)
+                )
+                account_id = int(inserted.scalar_one())
+                await conn.execute(name_keys.insert(), [{"key": k, "account_id": account_id} for k in keys(username)])
+                if password_hash is not None:
+                    await conn.execute(
+                        passwords.insert().values(account_id=account_id, hash=password_hash, updated_at=at)
+                    )
+        except sa.exc.IntegrityError:
+            return None
+        return Account(account_id, username, user_handle, at)
+
+    async def _one(self, condition: Any) -> Account | None:
+        async with self.storage.reading() as conn:
+            row = (await conn.execute(sa.select(accounts).where(condition, ~accounts.c.deleted))).first()
+        return None if row is None else _account(row)
+
+    async def by_skeleton(self, skeleton: str) -> Account | None:
+        return await self._one(accounts.c.skeleton == skeleton)
+
+    async def look_alike_exists(self, username: str) -> bool:
+        async with self.storage.reading() as conn:
+            query = sa.select(name_keys.c.key).where(name_keys.c.key.in_(keys(username))).limit(1)
+            return (await conn.execute(query)).first() is not None
+
+    async def by_id(self, account_id: int) -> Account | None:
+        return await self._one(accounts.c.id == account_id)
+
+    async def by_handle(self, user_handle: str) -> Account | None:
+        return await self._one(accounts.c.user_handle == user_handle)
+
+    async def sign_in_facts(self, skeleton: str) -> tuple[Account | None, str | None]:
+        """The account of a name and its password hash, in one query whether the name exists or not."""
+        query = (
+            sa.select(accounts, passwords.c.hash)
+            .select_from(accounts.outerjoin(passwords, passwords.c.account_id == accounts.c.id))
+            .where(accounts.c.skeleton == skeleton, ~accounts.c.deleted)
+        )
+        async with self.storage.reading() as conn:
+            row = (await conn.execute(query)).first()
+        return (None, None) if row is None else (_account(row), row.hash)
+
+    async def delete(self, account_id: int) -> None:
+        """Every way in and every session go at once; the row stays, nameless, for the seats it sat in."""
+        async with self.storage.transaction() as conn:
+            for table in (passwords, passkeys, sessions, challenges, name_keys):
+                await conn.execute(table.delete().where(table.c.account_id == account_id))
+            nameless = {"deleted": True, "username": None, "skeleton": None}
+            await conn.execute(accounts.update().where(accounts.c.id == account_id).values(**nameless))
+
+    async def remove_ways_in(self, account_id: int) -> None:
+        """An operator's reset: the password, the passkeys and the sessions go (the account stays)."""
+        async with self.storage.transaction() as conn:
+            for table in (passwords, passkeys, sessions):
+                await conn.execute(table.delete().where(table.c.account_id == account_id))
+
+    # --- passwords --------------------------------------------------------------------------------
+
+    async def password_hash(self, account_id: int) -> str | None:
+        async with self.storage.reading() as conn:
+            query = sa.select(passwords.c.hash).where(passwords.c.account_id == account_id)
+            return (await conn.execute(query)).scalar()
+
+    async def set_password(self, account_id: int, password_hash: str, at: datetime) -> None:
+        async with self.storage.transaction() as conn:
+            await conn.execute(passwords.delete().where(passwords.c.account_id == account_id))
+            await conn.execute(passwords.insert().values(account_id=account_id, hash=password_hash, updated_at=at))
+
+    async def drop_password(self, account_id: int) -> None:
+        """Raises :class:`LastWayIn` when the account has no passkey."""
+        async with self.storage.transaction() as conn:
+            last = not await self._passkey_count(conn, account_id)
+            if not last:
+                await conn.execute(passwords.delete().where(passwords.c.account_id == account_id))
+        if last:  # raised outside: inside, storage would take any exception for an outage
+            raise LastWayIn
+
+    # --- passkeys ---------------------------------------------------------------------------------
+
+    async def _passkey_count(self, conn: Any, account_id: int) -> int:
+        query = sa.select(sa.func.count()).select_from(passkeys).where(passkeys.c.account_id == account_id)
+        return int((await conn.execute(query)).scalar_one())
+
+    async def add_passkey(self, key: Passkey) -> bool:
+        """``False`` when this credential is registered already."""
+        try:
+            async with self.storage.transaction() as conn:
+                await conn.execute(
+                    passkeys.insert().values(
+                        credential_id=key.credential_id,
+                        account_id=key.account_id,
+                        public_key=key.public_key,
+                        sign_count=key.sign_count,
+                        transports=json.dumps(key.transports),
+                        label=key.label,
+                        created_at=key.created_at,
+                        last_used_at=key.last_used_at,
+                    )
+                )
+        except sa.exc.IntegrityError:
+            return False
+        return True
+
+    async def passkey(self, credential_id: str) -> Passkey | None:
+        async with self.storage.reading() as conn:
+            row = (await conn.execute(sa.select(passkeys).where(passkeys.c.credential_id == credential_id))).first()
+        return None if row is None else _passkey(row)
+
+    async def passkeys_of(self, account_id: int) -> list[Passkey]:
+        async with self.storage.reading() as conn:
+            query = sa.select(passkeys).where(passkeys.c.account_id == account_id).order_by(passkeys.c.created_at)
+            return [_passkey(row) for row in await conn.execute(query)]
+
+    async def passkey_used(self, credential_id: str, sign_count: int, at: datetime) -> None:
+        async with self.storage.transaction() as conn:
+            await conn.execute(
+                passkeys.update()
+                .where(passkeys.c.credential_id == credential_id)
+                .values(sign_count=sign_count, last_used_at=at)
+            )
+
+    async def drop_passkey(self, account_id: int, credential_id: str) -> bool:
+        """``False`` when the account has no such passkey; raises :class:`LastWayIn` for its last way in."""
+        mine = (passkeys.c.account_id == account_id) & (passkeys.c.credential_id == credential_id)
+        async with self.storage.transaction() as conn:
+            if (await conn.execute(sa.select(passkeys.c.credential_id).where(mine))).first() is None:
+                return False
+            has_password = (
+                await conn.execute(sa.select(passwords.c.account_id).where(passwords.c.account_id == account_id))
+            ).first() is not None
+            last = not has_password and await self._passkey_count(conn, account_id) <= 1
+            if not last:
+                await conn.execute(passkeys.delete().where(mine))
+        if last:
+            raise LastWayIn
+        return True
+
+    # --- sessions ---------------------------------------------------------------------------------
+
+    async def add_session(self, session: Session, replacing: str | None) -> None:
+        """Store a new session, deleting the one it replaces (the browser's earlier id: rotation)."""
+        async with self.storage.transaction() as conn:
+            if replacing is not None:
+                await conn.execute(sessions.delete().where(sessions.c.digest == replacing))
+            await conn.execute(
+                sessions.insert().values(
+                    digest=session.digest,
+                    account_id=session.account_id,
+                    created_at=session.created_at,
+                    last_seen=session.last_seen,
+                    idle_expires_at=session.idle_expires_at,
+                    expires_at=session.expires_at,
+                    user_agent=session.user_agent,
+                )
+            )
+
+    async def session(self, digest: str) -> Session | None:
+        async with self.storage.reading() as conn:
+            row = (await conn.execute(sa.select(sessions).where(sessions.c.digest == digest))).first()
+        return None if row is None else _session(row)
+
+    async def touch_session(self, digest: str, last_seen: datetime, idle_expires_at: datetime) -> None:
+        async with self.storage.transaction() as conn:
+            await conn.execute(
+                sessions.update()
+                .where(sessions.c.digest == digest)
+                .values(last_seen=last_seen, idle_expires_at=idle_expires_at)
+            )
+
+    async def sessions_of(self, account_id: int, now: datetime) -> list[Session]:
+        """The account's live sessions, the most recently seen first."""
+        query = (
+            sa.select(sessions)
+            .where(sessions.c.account_id == account_id, sessions.c.expires_at > now, sessions.c.idle_expires_at > now)
+            .order_by(sessions.c.last_seen.desc())
+        )
+        async with self.storage.reading() as conn:
+            return [_session(row) for row in await conn.execute(query)]
+
+    async def end_sessions(self, account_id: int, digests: list[str] | None = None) -> int:
+        """End the account's sessions among ``digests`` (``None``: all of them); how many ended."""
+        condition = sessions.c.account_id == account_id
+        if digests is not None:
+            condition = condition & sessions.c.digest.in_(digests)
+        async with self.storage.transaction() as conn:
+            return int((await conn.execute(sessions.delete().where(condition))).rowcount)
+
+    # --- ceremonies and one-time links ------------------------------------------------------------
+
+    async def put_challenge(
+        self, digest: str, purpose: str, payload: dict[str, Any], expires_at: datetime, account_id: int | None = None
+    ) -> None:
+        async with self.storage.transaction() as conn:
+            await conn.execute(
+                challenges.insert().values(
+                    digest=digest,
+                    purpose=purpose,
+                    account_id=account_id,
+                    payload=json.dumps(payload),
+                    expires_at=expires_at,
+                )
+            )
+
+    async def take_challenge(
+        self, digest: str, purpose: str, now: datetime
+    ) -> tuple[int | None, dict[str, Any]] | None:
+        """Consume a pending ceremony or link: its account and payload, or ``None`` (unknown, used or expired)."""
+        async with self.storage.transaction() as conn:
+            await conn.execute(challenges.delete().where(challenges.c.expires_at <= now))
+            row = (
+                await conn.execute(
+                    sa.select(challenges.c.account_id, challenges.c.payload).where(
+                        challenges.c.digest == digest, challenges.c.purpose == purpose
+                    )
+                )
+            ).first()
+            if row is None:
+                return None
+            deleted = await conn.execute(challenges.delete().where(challenges.c.digest == digest))
+            if deleted.rowcount != 1:  # another process took it meanwhile
+                return None
+        return row.account_id, dict(json.loads(row.payload))
+
+    # --- seats ------------------------------------------------------------------------------------
+
+    async def sit(self, code: str, seat: int, account_id: int) -> None:
+        """Record that ``account_id`` holds ``seat`` of table ``code`` (replacing whoever did)."""
+        key = (account_seats.c.table_code == code) & (account_seats.c.seat == seat)
+        async with self.storage.transaction() as conn:
+            await conn.execute(account_seats.delete().where(key))
+            await conn.execute(account_seats.insert().values(table_code=code, seat=seat, account_id=account_id))
+
+    async def seat_at(self, code: str, account_id: int) -> int | None:
+        """The account's seat at table ``code`` (the lowest, should it hold several), or ``None``."""
+        query = sa.select(sa.func.min(account_seats.c.seat)).where(
+            account_seats.c.table_code == code, account_seats.c.account_id == account_id
+        )
+        async with self.storage.reading() as conn:
+            seat = (await conn.execute(query)).scalar()
+        return None if seat is None else int(seat)
+
+    async def seats_of(self, account_id: int) -> list[tuple[str, int]]:
+        query = (
+            sa.select(account_seats.c.table_code, account_seats.c.seat)
+            .where(account_seats.c.account_id == account_id)
+            .order_by(account_seats.c.table_code)
+        )
+        async with self.storage.reading() as conn:
+            return [(str(code), int(seat)) for code, seat in await conn.execute(query)]

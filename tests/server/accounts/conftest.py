@@ -1,0 +1,58 @@
+"""Fixtures of the account API tests: an app whose sign-in limits are the test's to choose."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from chickenfoot.server.accounts.schema import metadata
+from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.storage import Storage
+
+GENEROUS = AddressLimits(
+    "10000/second",
+    "10000/second",
+    cutoff=None,
+    chat="10000/second",
+    sign_ins="10000/second",
+    sign_ins_per_name="10000/second",
+)
+PASSWORD = "tile hub toe chicken"
+
+
+@pytest.fixture
+def no_accounts_yet(database_url: str) -> None:
+    """PostgreSQL's test database outlives a test: each starts without accounts."""
+    if database_url.startswith("sqlite"):
+        return
+
+    async def empty() -> None:
+        storage = Storage(database_url)
+        await storage.migrate()
+        async with storage.transaction() as conn:
+            for table in reversed(metadata.sorted_tables):
+                await conn.execute(table.delete())
+        await storage.close()
+
+    asyncio.run(empty())
+
+
+@pytest.fixture
+def accounts_client(make_client: Callable[..., TestClient], no_accounts_yet: None) -> TestClient:
+    return make_client(addresses=GENEROUS)
+
+
+def sign_up(client: TestClient, username: str, password: str = PASSWORD, **headers: str) -> dict[str, Any]:
+    response = client.post("/api/account/signup", json={"username": username, "password": password}, headers=headers)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def sign_in(client: TestClient, username: str, password: str = PASSWORD) -> dict[str, Any]:
+    response = client.post("/api/account/signin", json={"username": username, "password": password})
+    assert response.status_code == 200, response.text
+    return dict(response.json())
