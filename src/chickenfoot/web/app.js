@@ -29,7 +29,7 @@ function replayLink(code) {
 
 const tileOf = (move) => move.split("@")[0];
 
-// A move of RULES.md notation as advice: "play 9-4 on 9-9", "draw a tile" (move.*).
+// A move in the notation of docs/rules.md §7 as advice: "play 9-4 on 9-9", "draw a tile" (move.*).
 function moveWords(move) {
   if (move === "draw") return t("move.draw");
   if (move === "pass") return t("move.pass");
