@@ -1,4 +1,4 @@
-"""Bot strength and speed: the arena runs behind the README's claims, and time per move of each level.
+"""Bot strength and speed: the arena runs behind the documented claims (docs/bots/), and time per move of each level.
 
     python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
@@ -487,7 +487,7 @@ def main() -> None:
     t.add_argument("--positions", type=int, default=80)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--iterations", type=int, help="a pure iteration budget instead of the level's")
-    c = sub.add_parser("claims", help="the arena runs behind the README's strength claims")
+    c = sub.add_parser("claims", help="the arena runs behind the ladder's strength claims (docs/bots/ladder.md)")
     c.add_argument("--only", choices=list(CLAIMS))
     o = sub.add_parser("openspiel-speed", help="cost of python_chickenfoot's clone() and of an ISMCTSBot move")
     o.add_argument("--players", type=int, nargs="+", default=[2, 4])
