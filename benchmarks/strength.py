@@ -15,7 +15,8 @@
 
 Results go to benchmarks/results/<name>/: results.json (every game) and results.png. The per-game
 results.json stays out of the repository (.gitignore); what is committed is the plot and summary.json (the
-run's command, seed, configuration and summary table), which `keep` writes. rerate, pool and compare need
+run's command, seed, configuration and summary table), which `keep` writes (claims, match-play and
+outside write it themselves). rerate, pool and compare need
 the per-game file: on a run kept as a summary they say which command regenerates it.
 """
 
@@ -246,6 +247,7 @@ def outside(
             out = RESULTS / f"outside-{players}p-{opponent}-{ratio}x{label}"
             out.mkdir(parents=True, exist_ok=True)
             write_json(out / "results.json", config | {"matches": deals}, list(summary.values()), results)
+            keep(out, this_command())
     return rows
 
 
@@ -334,6 +336,12 @@ def match_play(players: int, deals: int, seed: int) -> None:
     for name in ("expert", ROUND_ONLY):
         config = ArenaConfig((name, *["hard"] * (players - 1)), Rules(), deals, seed)
         run_arena(config, RESULTS / f"{players}p-{name}-vs-hard")
+        keep(RESULTS / f"{players}p-{name}-vs-hard", this_command())
+
+
+def this_command() -> str:
+    """The command line that is running, as the results it writes record it."""
+    return "python benchmarks/strength.py " + " ".join(sys.argv[1:])
 
 
 def games_file(path: Path) -> Path:
@@ -650,6 +658,7 @@ def main() -> None:
     for name, config in CLAIMS.items():
         if args.only in (None, name):
             run_arena(config, RESULTS / name)
+            keep(RESULTS / name, f"python benchmarks/strength.py claims --only {name}")
 
 
 if __name__ == "__main__":
