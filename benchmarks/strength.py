@@ -1,4 +1,4 @@
-"""Bot strength and speed: the arena runs behind the README's claims, and time per move of each level.
+"""Bot strength and speed: the arena runs behind the documented claims (docs/bots/), and time per move of each level.
 
     python benchmarks/strength.py timing [--positions 80] [--level hard] [--iterations N]
     python benchmarks/strength.py claims [--only NAME]   # long: minutes to hours on 2 cores
@@ -11,8 +11,13 @@
     python benchmarks/strength.py rerate DIR [DIR ...]   # intervals and ratings of saved results, recomputed
     python benchmarks/strength.py pool DIR [DIR ...]     # one line-up's saved runs on other deals, as one
     python benchmarks/strength.py compare DIR:BOT DIR:BOT [...] [--save NAME]  # two bots on the same deals, paired
+    python benchmarks/strength.py keep DIR [DIR ...] [--made-by COMMAND]  # a run's summary.json, the file to commit
 
-Results go to benchmarks/results/<name>/ (results.json, results.png; timing.json for timing).
+Results go to benchmarks/results/<name>/: results.json (every game) and results.png. The per-game
+results.json stays out of the repository (.gitignore); what is committed is the plot and summary.json (the
+run's command, seed, configuration and summary table), which `keep` writes (claims, match-play and
+outside write it themselves). rerate, pool and compare need
+the per-game file: on a run kept as a summary they say which command regenerates it.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from chickenfoot.bots import BOTS, DIFFICULTIES, Budget, make_bot
 from chickenfoot.view import SeatView
 
 RESULTS = Path(__file__).parent / "results"
+SUMMARY = "summary.json"
+"""What the repository keeps of an arena run in place of its per-game results.json."""
 
 CLAIMS: dict[str, ArenaConfig] = {
     # 4 players, double-9, full 10-round matches: the hard level's search (600 iterations) against greedy.
@@ -240,6 +247,7 @@ def outside(
             out = RESULTS / f"outside-{players}p-{opponent}-{ratio}x{label}"
             out.mkdir(parents=True, exist_ok=True)
             write_json(out / "results.json", config | {"matches": deals}, list(summary.values()), results)
+            keep(out, this_command())
     return rows
 
 
@@ -328,6 +336,54 @@ def match_play(players: int, deals: int, seed: int) -> None:
     for name in ("expert", ROUND_ONLY):
         config = ArenaConfig((name, *["hard"] * (players - 1)), Rules(), deals, seed)
         run_arena(config, RESULTS / f"{players}p-{name}-vs-hard")
+        keep(RESULTS / f"{players}p-{name}-vs-hard", this_command())
+
+
+def this_command() -> str:
+    """The command line that is running, as the results it writes record it."""
+    return "python benchmarks/strength.py " + " ".join(sys.argv[1:])
+
+
+def games_file(path: Path) -> Path:
+    """The per-game ``results.json`` of a saved run, or a one-line exit naming the command that regenerates it."""
+    file = path / "results.json"
+    if file.exists():
+        return file
+    summary = path / SUMMARY
+    if summary.exists():
+        command = json.loads(summary.read_text(encoding="utf-8"))["command"]
+        raise SystemExit(f"{path}: the repository keeps no per-game results; regenerate them with: {command}")
+    raise SystemExit(f"{path}: no results.json here (not a saved arena run)")
+
+
+def arena_command(path: Path, config: dict[str, Any]) -> str:
+    """The ``chickenfoot arena`` command that plays a saved run again, from its configuration."""
+    rules = dict(config["rules"])
+    words = ["chickenfoot arena", f"--bots {','.join(config['lineup'])}"]
+    if rules.get("rounds"):
+        words.append(f"--rounds {rules.pop('rounds')}")
+    words += [f"--rule {key}={value}" for key, value in rules.items() if getattr(Rules(), key) != value]
+    words.append(f"--matches {config['matches']}")
+    if config.get("iterations"):
+        words.append(f"--iterations {config['iterations']}")
+    words += [f"--workers {config['workers']}", f"--seed {config['seed']}", f"--out {path}"]
+    return " ".join(words)
+
+
+def keep(path: Path, command: str | None) -> None:
+    """Write a run's ``summary.json``: its command, seed, deals and games, configuration and summary rows."""
+    data = json.loads(games_file(path).read_text(encoding="utf-8"))
+    config = data["config"]
+    summary = {
+        "format": "chickenfoot-arena-summary/1",
+        "command": command or arena_command(path, config),
+        "seed": config["seed"],
+        "deals": len({game["deal"] for game in data["games"]}),
+        "games": len(data["games"]),
+        "config": config,
+        "summary": data["summary"],
+    }
+    (path / SUMMARY).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
 
 
 def pool(dirs: list[Path]) -> list[dict[str, Any]]:
@@ -338,7 +394,7 @@ def pool(dirs: list[Path]) -> list[dict[str, Any]]:
     games = []
     seeds: dict[int, int] = {}
     for path in dirs:
-        config, _, saved = load_results(path / "results.json")
+        config, _, saved = load_results(games_file(path))
         key = seeds.setdefault(config["seed"], len(seeds))
         games += [dataclasses.replace(game, deal=key * 100_000 + game.deal) for game in saved]
     rows = []
@@ -370,7 +426,7 @@ def compare(pairs: list[tuple[tuple[Path, str], tuple[Path, str]]]) -> dict[str,
         wins = []
         configs = []
         for path, bot in (first, second):
-            config, _, games = load_results(path / "results.json")
+            config, _, games = load_results(games_file(path))
             configs.append(config)
             per_deal: dict[int, tuple[float, int]] = {}
             won: dict[int, tuple[float, int]] = {}
@@ -439,7 +495,7 @@ def main() -> None:
     t.add_argument("--positions", type=int, default=80)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--iterations", type=int, help="a pure iteration budget instead of the level's")
-    c = sub.add_parser("claims", help="the arena runs behind the README's strength claims")
+    c = sub.add_parser("claims", help="the arena runs behind the ladder's strength claims (docs/bots/ladder.md)")
     c.add_argument("--only", choices=list(CLAIMS))
     o = sub.add_parser("openspiel-speed", help="cost of python_chickenfoot's clone() and of an ISMCTSBot move")
     o.add_argument("--players", type=int, nargs="+", default=[2, 4])
@@ -496,10 +552,18 @@ def main() -> None:
     b.add_argument("--seed", type=int, default=5)
     r = sub.add_parser("rerate", help="recompute the intervals and ratings of saved results with the current methods")
     r.add_argument("dirs", nargs="+", type=Path)
+    s = sub.add_parser("keep", help="write a run's summary.json, the part of it the repository keeps")
+    s.add_argument("dirs", nargs="+", type=Path)
+    s.add_argument("--made-by", help="the command that made the run (default: the chickenfoot arena command)")
     args = parser.parse_args()
     if args.command == "rerate":
         for path in args.dirs:
+            games_file(path)
             rerate(path)
+        return
+    if args.command == "keep":
+        for path in args.dirs:
+            keep(path, args.made_by)
         return
     if args.command == "pool":
         rows = pool(args.dirs)
@@ -594,6 +658,7 @@ def main() -> None:
     for name, config in CLAIMS.items():
         if args.only in (None, name):
             run_arena(config, RESULTS / name)
+            keep(RESULTS / name, f"python benchmarks/strength.py claims --only {name}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The ``chickenfoot`` command: the rules tools (RULES.md §9) and the entry points of the games."""
+"""The ``chickenfoot`` command: the rules tools (docs/rules.md §9) and the entry points of the games."""
 
 from __future__ import annotations
 
@@ -71,7 +71,9 @@ def options(
     """Chicken Foot dominoes: rules tools, games and bots."""
 
 
-FileArg = Annotated[str, typer.Argument(metavar="FILE", help="Position file (RULES.md §8), or - for standard input.")]
+FileArg = Annotated[
+    str, typer.Argument(metavar="FILE", help="Position file (docs/rules.md §8), or - for standard input.")
+]
 
 
 def fail(message: str) -> NoReturn:
@@ -109,7 +111,7 @@ def moves(file: FileArg) -> None:
 @app.command()
 def apply(
     file: FileArg,
-    moves: Annotated[list[str], typer.Argument(metavar="MOVE...", help="Moves in RULES.md notation.")],
+    moves: Annotated[list[str], typer.Argument(metavar="MOVE...", help="Moves in the notation of docs/rules.md §7.")],
 ) -> None:
     """Apply moves in order and print the resulting position file."""
     round_ = load(file)

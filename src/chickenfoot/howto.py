@@ -1,8 +1,8 @@
-"""How to play: the rules of RULES.md at a player's level, in sections of catalog messages.
+"""How to play: the rules of docs/rules.md at a player's level, in sections of catalog messages.
 
 One structure serves the page (``web/howto.html`` reads :func:`structure` beside the catalog) and
 the terminal (:func:`chickenfoot.tui.howto.howto_text`). The drawings are layouts in the notation
-of RULES.md §7, replayed by the engine so that a drawing can never show an illegal position.
+of docs/rules.md §7, replayed by the engine so that a drawing can never show an illegal position.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tiles on the table and which ends are open (RULES.md §3), updated incrementally with undo."""
+"""The tiles on the table and which ends are open (docs/rules.md §3), updated incrementally with undo."""
 
 from __future__ import annotations
 

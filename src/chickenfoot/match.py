@@ -1,4 +1,4 @@
-"""A match of rounds (RULES.md §2, §5, §6), its standings and its record.
+"""A match of rounds (docs/rules.md §2, §5, §6), its standings and its record.
 
 >>> m = Match(Rules(rounds=2), players=3, seed=1)
 >>> while not m.is_over():
@@ -74,7 +74,7 @@ class Standing:
 
 
 def standings(round_points: Sequence[Sequence[int]], players: int) -> list[Standing]:
-    """Rank seats by RULES.md §6 from each round's points; best first."""
+    """Rank seats by docs/rules.md §6 from each round's points; best first."""
     rows = []
     for seat in range(players):
         scores = [points[seat] for points in round_points]
@@ -89,7 +89,7 @@ def standings(round_points: Sequence[Sequence[int]], players: int) -> list[Stand
 
 
 def winner_reason(table: Sequence[Standing]) -> Said:
-    """Who won and which rule of RULES.md §6 decided it (``match.win.*``; seats as tuples)."""
+    """Who won and which rule of docs/rules.md §6 decided it (``match.win.*``; seats as tuples)."""
     best_total = min(s.total for s in table)
     tied = [s for s in table if s.total == best_total]
     winners = [s for s in table if s.rank == 1]

@@ -114,7 +114,7 @@ class Code(Enum):
     BOARD_ARMS_LEFT = nmsg("board.arms_left", "needs {count} more arm", "needs {count} more arms")
     BOARD_TOES_LEFT = nmsg("board.toes_left", "needs {count} more toe", "needs {count} more toes")
 
-    # --- the end of a round and of the match (RULES.md §5, §6)
+    # --- the end of a round and of the match (docs/rules.md §5, §6)
     ROUND_OVER = msg("round.over", "Round {round} is over")
     ROUND_STATUS = msg("round.status", "Round {round} of {rounds} · hub {tile} · boneyard {count}")
     ROUND_SCORING = msg("round.scoring", "Points are the pips left in hand; the 0-0 counts {points}.")
@@ -718,7 +718,7 @@ class Code(Enum):
     REPLAY_KEY_ROUND_FORWARD = msg("replay.key.round_forward", "Round +")
     REPLAY_KEY_PLAY_PAUSE = msg("replay.key.play_pause", "Play/pause")
 
-    # --- How to play (RULES.md at a player's level); sections in reading order
+    # --- How to play (docs/rules.md at a player's level); sections in reading order
     HOWTO_INTRO = msg(
         "howto.intro",
         "Chicken Foot is a domino game for two to eight players. Play tiles from your hand onto the "

@@ -1,4 +1,4 @@
-"""Moves and their notation (RULES.md §7).
+"""Moves and their notation (docs/rules.md §7).
 
 Inside the engine a move is a small integer code; :class:`Move` is its public face. Codes:
 ``DRAW`` and ``PASS`` are negative; a placement is ``tile << 8 | target``, where the hub
@@ -60,7 +60,7 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Parse the notation of RULES.md §7 (tiles in either order)."""
+        """Parse the notation of docs/rules.md §7 (tiles in either order)."""
         word = text.strip()
         if word == "draw":
             return DRAW_MOVE

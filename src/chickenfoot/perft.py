@@ -1,4 +1,4 @@
-"""Perft: count the move sequences of an exact length, the rules engine's oracle (RULES.md §9)."""
+"""Perft: count the move sequences of an exact length, the rules engine's oracle (docs/rules.md §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The position file (RULES.md §8): a whole round's state, every hand visible.
+"""The position file (docs/rules.md §8): a whole round's state, every hand visible.
 
 >>> r = read_position('''{"format": "chickenfoot-position/1",
 ...   "rules": {"max_pip": 9, "hub_arms": 4, "toes": 3, "drawn_tile": "may",

@@ -40,7 +40,7 @@ from chickenfoot.round import Round
 
 REVIEW_FORMAT = "chickenfoot-review/1"
 DEFAULT_BUDGET = 200
-"""Sampled deals per evaluated move (see the README for how the marks move with it)."""
+"""Sampled deals per evaluated move (docs/library/review.md: how the marks move with it)."""
 MARKS: tuple[tuple[float, str], ...] = ((10.0, "blunder"), (5.0, "mistake"), (2.0, "inaccuracy"), (0.0, "good"))
 """(lowest loss, mark), largest first."""
 ACCURACY_SCALE = 10.0

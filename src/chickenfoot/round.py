@@ -1,4 +1,4 @@
-"""One round of Chicken Foot (RULES.md §2–§5): deal, legal moves, push/pop, end and points."""
+"""One round of Chicken Foot (docs/rules.md §2–§5): deal, legal moves, push/pop, end and points."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ class Round:
         to_move: int | None = None,
         drawn: Tile | None = None,
     ) -> None:
-        """A round in any consistent state (RULES.md §8); raises :class:`PositionError` otherwise.
+        """A round in any consistent state (docs/rules.md §8); raises :class:`PositionError` otherwise.
 
         ``boneyard`` is in draw order. ``to_move`` defaults to the holder of the starting
         double, or to the seat that starts the opening draws.
@@ -443,7 +443,7 @@ class Round:
     def forced_move(self) -> Move | None:
         """The move the player to move has no choice about, made for them: a sole ``draw`` or ``pass``.
 
-        These are the forced steps of RULES.md §7 (an opening draw, a draw, a pass). Placing the hub
+        These are the forced steps of docs/rules.md §7 (an opening draw, a draw, a pass). Placing the hub
         is a play the player makes, even when it is their only legal move, as is any other sole play.
         """
         codes = self.legal_codes()

@@ -1,4 +1,4 @@
-"""The rule options of RULES.md, their defaults (the seeds' rules) and named presets."""
+"""The rule options of docs/rules.md, their defaults (the seeds' rules) and named presets."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from chickenfoot.tiles import MAX_PIP, tile_count
 
 MIN_PIP = 6
 MAX_PLAYERS = 8
-"""The largest table the games offer (RULES.md §1: 2 or more players, best with 4–8)."""
+"""The largest table the games offer (docs/rules.md §1: 2 or more players, best with 4–8)."""
 HUB_ARM_CHOICES = (4, 6, 8)
 TOES = 3
 DRAWN_TILE_CHOICES = ("may", "must")
@@ -22,7 +22,7 @@ DrawnTile = Literal["may", "must"]
 DrawLimit = Literal["one", "until_playable"]
 
 POSITION_RULE_FIELDS = ("max_pip", "hub_arms", "toes", "drawn_tile", "draw_limit", "double_blank_points")
-"""The rule fields a position file carries (RULES.md §8); hand size and rounds only matter to a match."""
+"""The rule fields a position file carries (docs/rules.md §8); hand size and rounds only matter to a match."""
 
 
 def _is_int(value: object) -> bool:
@@ -31,7 +31,7 @@ def _is_int(value: object) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of RULES.md, defaulting to the seeds' rules.
+    """Every option of docs/rules.md, defaulting to the seeds' rules.
 
     >>> Rules().hand_size_for(4), Rules().hand_size_for(2), Rules(max_pip=12).tile_count
     (7, 13, 91)
@@ -48,7 +48,7 @@ class Rules:
     draw_limit: DrawLimit = "one"
     double_blank_points: int = 50
     hand_size: int | None = None
-    """Tiles dealt to each player; ``None`` uses the default formula of RULES.md §1."""
+    """Tiles dealt to each player; ``None`` uses the default formula of docs/rules.md §1."""
     rounds: int | None = None
     """Rounds in a match; ``None`` plays all ``max_pip + 1``."""
 
@@ -96,7 +96,7 @@ class Rules:
         return self.max_pip + 1 if self.rounds is None else self.rounds
 
     def start_doubles(self) -> list[int]:
-        """The starting double of each round: ``max_pip`` down (RULES.md §2)."""
+        """The starting double of each round: ``max_pip`` down (docs/rules.md §2)."""
         return [self.max_pip - k for k in range(self.round_count)]
 
     def replace(self, **changes: Any) -> Rules:

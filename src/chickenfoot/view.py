@@ -24,7 +24,7 @@ from chickenfoot.tiles import TILES, Tile
 @dataclass(frozen=True, slots=True)
 class MatchStanding:
     """The match around a round, as every seat sees it: the standings before the round, and how
-    many rounds there are (RULES.md §2, §6)."""
+    many rounds there are (docs/rules.md §2, §6)."""
 
     round_number: int
     """This round's number, from 1."""

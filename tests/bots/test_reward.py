@@ -40,7 +40,7 @@ def test_the_round_alone_is_the_margin() -> None:
 @given(st.data())
 def test_after_the_last_round_the_chance_is_the_match_result(data: st.DataObject) -> None:
     """With no round left the win chance is 1/k for a win shared by k seats, else 0: the standings of
-    RULES.md §6, tie-breaks included, as ``match.standings`` ranks them."""
+    docs/rules.md §6, tie-breaks included, as ``match.standings`` ranks them."""
     players = data.draw(st.integers(2, 4))
     points = st.lists(st.sampled_from([0, 0, 3, 5, 8, 50]), min_size=players, max_size=players)
     earlier = data.draw(st.lists(points, min_size=0, max_size=3))

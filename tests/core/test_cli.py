@@ -1,4 +1,4 @@
-"""RULES.md §9: the rules tools, in-process through Typer's runner and a few through a real process."""
+"""docs/rules.md §9: the rules tools, in-process through Typer's runner and a few through a real process."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Forced moves (RULES.md §7: an opening draw, a draw, a pass) are one fact of the round and its views."""
+"""Forced moves (docs/rules.md §7: an opening draw, a draw, a pass) are one fact of the round and its views."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §7: tiles and moves parse in either tile order and print canonically."""
+"""docs/rules.md §7: tiles and moves parse in either tile order and print canonically."""
 
 from __future__ import annotations
 

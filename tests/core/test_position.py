@@ -1,4 +1,4 @@
-"""RULES.md §8: position files round-trip, and every kind of inconsistency is named."""
+"""docs/rules.md §8: position files round-trip, and every kind of inconsistency is named."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from chickenfoot.tiles import IS_DOUBLE, Tile
 
 
 def reference_moves(r: Round) -> set[str]:
-    """The legal moves worked out from scratch from the layout list, the mover's hand and RULES.md."""
+    """The legal moves worked out from scratch from the layout list, the mover's hand and docs/rules.md."""
     if r.is_over():
         return set()
     rules = r.rules

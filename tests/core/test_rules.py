@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md §1–§6, on hand-built positions."""
+"""One test per rule of docs/rules.md §1–§6, on hand-built positions."""
 
 from __future__ import annotations
 

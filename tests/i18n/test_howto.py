@@ -84,7 +84,7 @@ def test_no_message_call_hides_in_a_template_literal() -> None:
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_howto_numbers_are_the_engines(lang: str) -> None:
-    """The numbers How to play quotes are those of the default rules (RULES.md)."""
+    """The numbers How to play quotes are those of the default rules (docs/rules.md)."""
     rules = Rules()
     first, second = (f"{d}-{d}" for d in rules.start_doubles()[:2])
     assert str(rules.tile_count) in render(Code.HOWTO_SETUP, lang)

@@ -10,7 +10,7 @@ the match and takes risks when only a big swing can win it.
 
 The chance treats each seat's points in the rounds still to come as independent and normal, with
 the spread of one seat's round points (:data:`ROUND_SPREAD`) growing with the square root of the
-rounds left; after the last round it is exact, tie-breaks of RULES.md §6 included (a win shared by
+rounds left; after the last round it is exact, tie-breaks of docs/rules.md §6 included (a win shared by
 k seats counts 1/k). The compiled search computes the same numbers (``_search.pyx``, ``score``).
 """
 

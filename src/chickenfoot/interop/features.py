@@ -51,7 +51,7 @@ def max_round_points(rules: Rules) -> int:
 
 
 def lacked_numbers(view: SeatView) -> list[int]:
-    """Bit mask per seat of the numbers it showed it held none of (RULES.md §4: it drew or passed)."""
+    """Bit mask per seat of the numbers it showed it held none of (docs/rules.md §4: it drew or passed)."""
     lacks = [0] * view.players
     previous = None
     for step in view.history:

@@ -16,7 +16,7 @@ act several times in a row (it draws, then plays the drawn tile).
 
 Rewards come when a round ends: ``reward="points"`` gives each agent minus its points;
 ``reward="zero_sum"`` gives the table's mean points minus its own (the rewards sum to 0). With
-``full_match=True`` the episode is a whole match (RULES.md §2): each round's rewards arrive as it
+``full_match=True`` the episode is a whole match (docs/rules.md §2): each round's rewards arrive as it
 ends and the next round is dealt at once.
 
 An illegal action (see :mod:`chickenfoot.interop.illegal`): ``raw_env`` refuses it with an

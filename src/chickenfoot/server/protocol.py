@@ -138,7 +138,7 @@ PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 
 
 class MoveMessage(_Message):
-    """Play ``move`` (RULES.md notation, or ``draw``/``pass``) at table version ``version``."""
+    """Play ``move`` (the notation of docs/rules.md §7, or ``draw``/``pass``) at table version ``version``."""
 
     type: Literal["move"]
     move: MoveText
@@ -445,11 +445,11 @@ def match_over_words(match: Match) -> dict[str, Any]:
 
 
 def parse_move(text: str) -> Move:
-    """A move in RULES.md notation; the error quotes the whole move as typed."""
+    """A move in the notation of docs/rules.md §7; the error quotes the whole move as typed."""
     try:
         return Move.parse(text)
     except ValueError as exc:
-        reason = str(exc).splitlines()[0][:200] if str(exc) else "not RULES.md notation"
+        reason = str(exc).splitlines()[0][:200] if str(exc) else "not in the notation of docs/rules.md §7"
         quoted = f"bad move {text[:64]!r}"
         said = Said.of(Code.ERROR_BAD_MOVE, move=repr(text[:64]), reason=reason.removeprefix(quoted).lstrip(": "))
         raise ProtocolError(reason if reason.startswith(quoted) else f"{quoted}: {reason}", said) from None

@@ -1,7 +1,7 @@
 """Durable storage of tables and their actions (SQLAlchemy 2 async; SQLite by default, PostgreSQL too).
 
 A table is its configuration (rules, seats, seed) plus the ordered list of its game actions (each
-a move in RULES.md notation, or ``next_round``). The engine is deterministic given the seed, so
+a move in the notation of docs/rules.md §7, or ``next_round``). The engine is deterministic given the seed, so
 replaying the actions rebuilds every table exactly.
 
 When the database stops answering, :class:`Storage` says so (``available``, and a call to each

@@ -1,4 +1,4 @@
-"""The plain line mode: moves in RULES.md notation on standard input, the position as text.
+"""The plain line mode: moves in the notation of docs/rules.md §7 on standard input, the position as text.
 
 No colour and no cursor movement, so it works through a pipe and with a screen reader. Bad input
 gets one line starting ``error:`` and the prompt again.
