@@ -1,5 +1,5 @@
 """One illegal-action policy: refused with the reason by the raw interfaces, forfeited in the learning
-environments for less than any legal play could ever get (compared with RULES.md §5's scoring)."""
+environments for less than any legal play could ever get (compared with docs/rules.md §5's scoring)."""
 
 from __future__ import annotations
 

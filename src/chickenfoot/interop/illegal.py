@@ -1,7 +1,7 @@
 """The illegal-action policy shared by the PettingZoo, Gymnasium and OpenSpiel interfaces.
 
 An action is illegal when its bit in the observation's ``action_mask`` is 0 (or it is outside the
-action space): a move the rules (RULES.md) do not allow now, or any action of an agent whose turn
+action space): a move the rules (docs/rules.md) do not allow now, or any action of an agent whose turn
 it is not. There are two answers, one per kind of interface:
 
 - **Refused** by the engine-level interfaces, PettingZoo's ``raw_env`` and the OpenSpiel game:

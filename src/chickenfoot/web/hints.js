@@ -6,7 +6,7 @@ import { tileOf } from "./hand.js";
 
 const $ = (id) => document.getElementById(id);
 
-// A move of RULES.md notation as advice: "play 9-4 on 9-9", "draw a tile" (move.*).
+// A move in the notation of docs/rules.md §7 as advice: "play 9-4 on 9-9", "draw a tile" (move.*).
 export function moveWords(move) {
   if (move === "draw") return t("move.draw");
   if (move === "pass") return t("move.pass");
