@@ -22,8 +22,10 @@ from fastapi.encoders import jsonable_encoder
 
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
+from chickenfoot.server.protocol import NEXT_ROUND
 from chickenfoot.server.replay_frames import RoundJob, build
-from chickenfoot.server.table import NEXT_ROUND, Seat, Table, TableConfig, Timing
+from chickenfoot.server.table import Services, Table
+from chickenfoot.server.table_config import Seat, TableConfig, Timing
 
 
 def finished_match(players: int, seed: int) -> tuple[Match, list[str]]:
@@ -70,7 +72,7 @@ def main() -> None:
     record = match.record()
 
     def restore() -> Table:
-        return Table.restore("BENCH1", config, actions, None, None, Timing())  # type: ignore[arg-type]
+        return Table.restore("BENCH1", config, actions, Services(None, None, Timing()))  # type: ignore[arg-type]
 
     table = restore()
 

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.asyncio.client import connect
+
 from chickenfoot.testing.clients import CreatedTable, Measure, create_table, honest_players, loopback
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
-from websockets.asyncio.client import connect
 
 ONE_HUMAN = {"preset": "double-18", "seats": [{"kind": "human"}, *[{"kind": "bot", "bot": "greedy"}] * 3]}
 

@@ -186,7 +186,11 @@ class Code(Enum):
     ERROR_BAD_MESSAGE = msg("error.bad_message", "{reason}")
     ERROR_BAD_MOVE = msg("error.bad_move", "bad move {move}: {reason}")
     ERROR_STALE_VERSION = msg("error.stale_version", "stale version {version} (the table is at version {current})")
+    ERROR_SHUTTING_DOWN = msg("error.shutting_down", "the server is shutting down: reconnect in a moment")
+    ERROR_SPECTATOR_MOVE = msg("error.spectator_move", "spectators cannot play")
+    ERROR_NOT_STARTED = msg("error.not_started", "waiting for every player to join")
     ERROR_NEXT_ROUND_SEATED = msg("error.next_round_seated", "only a seated player can deal the next round")
+    ERROR_MOVE_NOT_STORED = msg("error.move_not_stored", "the move could not be stored; try again")
     ERROR_CHAT_NOT_STORED = msg("error.chat_not_stored", "the line could not be stored; try again")
     ERROR_CHAT_UNAVAILABLE = msg(
         "error.chat_unavailable", "the chat is unavailable while the game store is; try again shortly"

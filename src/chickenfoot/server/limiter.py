@@ -1,4 +1,4 @@
-"""Per-address limits on new WebSocket connections, new tables, chat lines, replays built and sign-ins (the ``limits`` library).
+"""Per-address limits on connections, new tables, chat lines, replays built and sign-ins (the ``limits`` library).
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes.

@@ -46,6 +46,7 @@ from chickenfoot.server.protocol import (
     parse_move,
     raw_events,
     round_start_events,
+    stale_version,
 )
 from chickenfoot.server.renaming import RenameThrottle
 from chickenfoot.server.state_texts import StateTexts
@@ -223,13 +224,13 @@ class Table:
         """The action in canonical form if ``seat`` may do it now; raises :class:`ProtocolError`."""
         match = self.match
         if self.closed:
-            raise ProtocolError("the server is shutting down")
+            raise ProtocolError.of(Said.of(Code.ERROR_SHUTTING_DOWN))
         if seat is None:
-            raise ProtocolError("spectators cannot play")
+            raise ProtocolError.of(Said.of(Code.ERROR_SPECTATOR_MOVE))
         if version is not None and version != self.version:
-            raise ProtocolError(f"stale version {version} (the table is at version {self.version})")
+            raise stale_version(version, self.version)
         if self.status == "waiting":
-            raise ProtocolError("waiting for every player to join")
+            raise ProtocolError.of(Said.of(Code.ERROR_NOT_STARTED))
         if action == NEXT_ROUND:
             if not match.round.is_over():
                 raise ProtocolError("the round is not over", Said.of(Code.ERROR_ROUND_NOT_OVER))
@@ -267,10 +268,10 @@ class Table:
             except VersionTaken:
                 # Another process (or an earlier attempt whose commit went through after all) was first.
                 await self._catch_up_or_refuse()
-                refused = ProtocolError(f"stale version {judged} (the table is at version {self.version})")
+                refused = stale_version(judged, self.version)
             except Exception:
                 log.exception("cannot store action %d of table %s", judged + 1, self.code)
-                raise ProtocolError("the move could not be stored; try again") from None
+                raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
             else:
                 events = self._apply(canonical)
                 self.turn_started = at  # as stored: a restart resumes the same clock
@@ -333,7 +334,7 @@ class Table:
             await self._catch_up({})
         except Exception:
             log.exception("cannot catch up table %s", self.code)
-            raise ProtocolError("the move could not be stored; try again") from None
+            raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
 
     async def reload_config(self) -> None:
         """Read the configuration again (another process seated a player or gave a seat to a bot)."""
