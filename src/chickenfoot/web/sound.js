@@ -50,13 +50,14 @@ export class Sounds {
   // renders on every state, and a button redrawn under a click can lose it).
   render() {
     const button = this.button;
-    const shown = `${this.muted}/${t("sound.toggle")}`;
+    const label = t("sound.toggle");
+    const shown = `${this.muted}/${label}`;
     if (this.shown === shown) return;
     this.shown = shown;
     button.hidden = false;
     button.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true">${ICONS[this.muted ? "off" : "on"]}</svg>`;
     button.setAttribute("aria-pressed", String(!this.muted));
-    button.setAttribute("aria-label", t("sound.toggle"));
+    button.setAttribute("aria-label", label);
     button.title = t(this.muted ? "sound.off" : "sound.on");
   }
 
