@@ -54,7 +54,7 @@ async def test_replay_steps_through_rounds_with_the_keys() -> None:
 async def test_replay_in_the_readers_language() -> None:
     match = played(rounds=2)
     names = [render(Code.SEAT, "lv", seat=s) for s in range(2)]
-    app = ReplayApp(match, lang="lv")
+    app = ReplayApp(match, lang="lv", step_seconds=3600)  # playing, but no step comes while the screen is read
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("right", "right", "space")
         status = shown(app.query_one("#status", Static))

@@ -75,9 +75,13 @@ class ReplayApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, match: Match, names: list[str] | None = None, lang: str = "en") -> None:
+    def __init__(
+        self, match: Match, names: list[str] | None = None, lang: str = "en", step_seconds: float = PLAY_SECONDS
+    ) -> None:
         super().__init__()
         self.lang = lang
+        self.step_seconds = step_seconds
+        """The pause between moves while playing (a test that reads the screen mid-play sets it long)."""
         self.title = f"{self.t(Code.GAME_NAME)} · {self.t(Code.REPLAY_BADGE)}"
         translated(
             self,
@@ -187,7 +191,7 @@ class ReplayApp(App[None]):
             self.timer.stop()
             self.timer = None
         else:
-            self.timer = self.set_interval(PLAY_SECONDS, self.tick)
+            self.timer = self.set_interval(self.step_seconds, self.tick)
         self.show()
 
     def tick(self) -> None:
