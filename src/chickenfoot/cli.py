@@ -224,8 +224,8 @@ def serve(
         str, typer.Option(help="Replays that must be built, per client address, e.g. 30/minute.")
     ] = "30/minute",
     hint_limit: Annotated[
-        str, typer.Option(help="Hints that must be searched, per client address, e.g. 20/minute.")
-    ] = "20/minute",
+        str, typer.Option(help="Hints that must be searched, per client address, e.g. 30/minute.")
+    ] = "30/minute",
     cutoff_pause: Annotated[
         str,
         typer.Option(

@@ -14,9 +14,11 @@ from chickenfoot.server.protocol import ProtocolError
 from chickenfoot.view import SeatView
 
 
-def opening(seed: int) -> SeatView:
-    """The view of the seat to move at the start of a dealt round (each seed its own position)."""
+def position(seed: int) -> SeatView:
+    """The first view of a dealt round with a choice to make (each seed its own position)."""
     r = Round.deal(players=2, seed=seed)
+    while len(r.view(r.to_move).legal_moves) < 2:
+        r.push(r.view(r.to_move).legal_moves[0])
     return r.view(r.to_move)
 
 
@@ -38,9 +40,9 @@ async def test_a_position_is_searched_once_and_counted_once() -> None:
     throttle = CountingThrottle()
     hints = Hints(throttle)
     try:
-        view = opening(1)
+        view = position(1)
         first, again = await asyncio.gather(hints.suggest(view, "a"), hints.suggest(view, "b"))
-        later = await hints.suggest(opening(1), "c")  # an equal view, built anew: the same position
+        later = await hints.suggest(position(1), "c")  # an equal view, built anew: the same position
         assert first == again == later
         assert first[0] in view.legal_moves
         assert throttle.counted == ["a"]  # the search joined and the kept hint cost nobody anything
@@ -53,15 +55,15 @@ async def test_the_address_limit_counts_searches_only() -> None:
     limiter = Limiter(AddressLimits(hints="2/minute"))
     hints = Hints(lambda address: limiter.refusal("hint", address))
     try:
-        await hints.suggest(opening(1), "a")
-        await hints.suggest(opening(2), "a")
-        await hints.suggest(opening(1), "a")  # kept: not counted
+        await hints.suggest(position(1), "a")
+        await hints.suggest(position(2), "a")
+        await hints.suggest(position(1), "a")  # kept: not counted
         with pytest.raises(ProtocolError) as refused:
-            await hints.suggest(opening(3), "a")
+            await hints.suggest(position(3), "a")
         said = refused.value.said
         assert said is not None and said.code == Code.ERROR_TOO_MANY_HINTS
         assert dict(said.params)["limit"] == 2 and dict(said.params)["window"] == 60
-        await hints.suggest(opening(3), "b")  # another address has its own count
+        await hints.suggest(position(3), "b")  # another address has its own count
     finally:
         hints.close()
 
@@ -71,14 +73,26 @@ async def test_past_the_queue_a_search_is_refused_as_busy_and_not_counted() -> N
     throttle = CountingThrottle()
     hints = Hints(throttle, pending=1)
     try:
-        searching = asyncio.create_task(hints.suggest(opening(1), "a"))
+        searching = asyncio.create_task(hints.suggest(position(1), "a"))
         await throttle.called.wait()  # counted, so now in the queue
         with pytest.raises(ProtocolError) as refused:
-            await hints.suggest(opening(2), "b")
+            await hints.suggest(position(2), "b")
         said = refused.value.said
         assert said is not None and said.code == Code.ERROR_HINT_BUSY
         assert throttle.counted == ["a"]
-        assert (await searching)[0] in opening(1).legal_moves
-        assert (await hints.suggest(opening(2), "b"))[0] in opening(2).legal_moves  # room again
+        assert (await searching)[0] in position(1).legal_moves
+        assert (await hints.suggest(position(2), "b"))[0] in position(2).legal_moves  # room again
     finally:
         hints.close()
+
+
+@pytest.mark.asyncio
+async def test_an_only_move_is_answered_at_once_and_not_counted() -> None:
+    throttle = CountingThrottle()
+    hints = Hints(throttle, pending=0)  # no search could start
+    r = Round.deal(players=2, seed=1)
+    view = r.view(r.to_move)
+    assert len(view.legal_moves) == 1
+    move, why = await hints.suggest(view, "a")
+    assert move == view.legal_moves[0] and why.code == Code.HINT_ONLY_MOVE
+    assert throttle.counted == []

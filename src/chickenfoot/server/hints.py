@@ -4,10 +4,11 @@ A hint searches for about a second of CPU (:func:`chickenfoot.bots.hint`). In th
 would share the GIL with the bots' thinking and the event loop, so many tables asking hints would slow
 every other table's bots and moves. Hints are searched instead by one low-priority process of their own
 (spawned, reniced, as the replays' and reviews'), a fixed share of the CPU that live play always comes
-before. The answer depends only on the asking seat's view, so hints are kept by the view's content and a
-position asked again, from any table or connection, costs nothing. Searches that must run are counted
-against the asker's address (``--hint-limit``) and wait in a bounded queue: past it a request is
-refused as busy rather than waiting for long.
+before; an only move needs no search and is answered at once. The answer depends only on the asking
+seat's view, so hints are kept by the view's content and a position asked again, from any table or
+connection, costs nothing. Searches that must run are counted against the asker's address
+(``--hint-limit``) and wait in a bounded queue: past it a request is refused as busy rather than
+waiting for long.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ class Hints:
     async def suggest(self, view: SeatView, address: str) -> Suggestion:
         """The hint for ``view``: kept, being searched for another request, or searched now if ``address``
         may start a search and a place in the queue is free; else raises :class:`ProtocolError`
-        (``error.too_many_hints``, ``error.hint_busy``)."""
+        (``error.too_many_hints``, ``error.hint_busy``). An only move is answered at once."""
+        if len(view.legal_moves) == 1:
+            return search(view)  # nothing to search: answered at once, here
         kept = self._cache.get(view)
         if kept is not None:
             self._cache.move_to_end(view)

@@ -53,7 +53,7 @@ class AddressLimits:
     client that opens many connections."""
     replays: str = "30/minute"
     """Replays of rounds that must be built (a replay already built, or the client's own copy, is not counted)."""
-    hints: str = "20/minute"
+    hints: str = "30/minute"
     """Hints that must be searched (about a second of a worker's CPU each; a position's hint already
     found, for any table, is not counted)."""
     sign_ins: str = "30/15minutes"
