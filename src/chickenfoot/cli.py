@@ -223,6 +223,9 @@ def serve(
     replay_limit: Annotated[
         str, typer.Option(help="Replays that must be built, per client address, e.g. 30/minute.")
     ] = "30/minute",
+    hint_limit: Annotated[
+        str, typer.Option(help="Hints that must be searched, per client address, e.g. 30/minute.")
+    ] = "30/minute",
     cutoff_pause: Annotated[
         str,
         typer.Option(
@@ -274,6 +277,7 @@ def serve(
         None if cutoff_pause == "off" else cutoff_pause,
         chat=chat_limit,
         replays=replay_limit,
+        hints=hint_limit,
     )
     try:
         run(

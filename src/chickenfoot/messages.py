@@ -509,6 +509,11 @@ class Code(Enum):
         "error.too_many_replays",
         "too many replays asked from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
+    ERROR_TOO_MANY_HINTS = msg(
+        "error.too_many_hints",
+        "too many hints asked from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    ERROR_HINT_BUSY = msg("error.hint_busy", "the server is busy finding other hints; try again shortly")
     ERROR_REPLAY_BUSY = msg("error.replay_busy", "the server is busy preparing other replays; try again shortly")
     ERROR_STORE_UNAVAILABLE = msg("error.store_unavailable", "the game store is unavailable; try again shortly")
     ERROR_BODY_JSON = msg("error.body.json", "the body is not valid JSON")

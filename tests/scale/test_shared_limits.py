@@ -48,3 +48,16 @@ def test_replays_built_are_counted_once_across_server_processes(redis_url: str, 
         return answers
 
     assert asyncio.run(scenario()) == [True, True, True, False]
+
+
+def test_hints_searched_are_counted_once_across_server_processes(redis_url: str, prefix: str) -> None:
+    address = f"{prefix}-203.0.113.9"  # this run's own counter on the shared Redis
+
+    async def scenario() -> list[bool]:
+        first, second = (Limiter(AddressLimits(hints="2/minute", storage=redis_url)) for _ in "ab")
+        answers = [await first.refusal("hint", address) is None, await second.refusal("hint", address) is None]
+        refused = await first.refusal("hint", address)
+        assert refused is not None and refused[0].code.id == "error.too_many_hints"
+        return answers
+
+    assert asyncio.run(scenario()) == [True, True]

@@ -8,6 +8,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from chickenfoot.messages import Said
+from chickenfoot.move import Move
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock
 from chickenfoot.server.connection import ConnectionLimits, SendWatch, serve_connection
@@ -15,12 +17,17 @@ from chickenfoot.server.fanout import CatchUp, LocalBus, Message, Subscriber, Un
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.storage import Storage, game_tables
 from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.view import SeatView
 
 from .conftest import INSTANT
 
 
 async def no_address_limit() -> None:
     """The per-address chat limit, never reached here."""
+
+
+async def no_hints(_view: SeatView) -> tuple[Move, Said]:
+    raise AssertionError("these clients ask no hint")
 
 
 class FakeSocket:
@@ -70,7 +77,9 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
         socket = FakeSocket({"token": token})
         await asyncio.wait_for(
-            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch(SYSTEM_CLOCK)),
+            serve_connection(
+                socket, code, hub, ConnectionLimits(), no_address_limit, no_hints, SendWatch(SYSTEM_CLOCK)
+            ),
             timeout=10,
         )  # type: ignore[arg-type]
         await hub.close()
@@ -107,7 +116,9 @@ def test_a_change_delivered_while_subscribing_finds_the_connections_outbox(tmp_p
         socket = FakeSocket({"token": token})
         # The replayed change arrives inside subscribe(), before the first state is queued.
         await asyncio.wait_for(
-            serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, SendWatch(SYSTEM_CLOCK)),
+            serve_connection(
+                socket, code, hub, ConnectionLimits(), no_address_limit, no_hints, SendWatch(SYSTEM_CLOCK)
+            ),
             timeout=10,
         )  # type: ignore[arg-type]
         await hub.close()
@@ -157,7 +168,7 @@ def test_a_client_that_stops_reading_is_cut_off_once_its_message_waited_too_long
         socket = StuckSocket({"token": token})
         limits = ConnectionLimits(send_timeout=0.3)
         watch = SendWatch(clock)
-        serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, watch))  # type: ignore[arg-type]
+        serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, no_hints, watch))  # type: ignore[arg-type]
         await socket.first_read.wait()
         table = hub.tables[code]
         await table.fanout.publish(table.channel(), {"version": table.version, "events": []})

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
 from chickenfoot.errors import ChickenfootError, quoted
 from chickenfoot.messages import Code, Said
+from chickenfoot.move import Move
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
@@ -41,6 +42,7 @@ from chickenfoot.server.connection import (
 )
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.hints import Hints
 from chickenfoot.server.hub import Expiry, Hub
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
@@ -53,6 +55,7 @@ from chickenfoot.server.security import HostCheck, SecurityHeaders, origin_allow
 from chickenfoot.server.storage import Storage, StorageUnavailable, default_database_url
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timing
+from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -206,6 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
     sends = SendWatch(clock)
     frames = ReplayFrames()
+    hints = Hints(lambda address: limiter.refusal("hint", address))
     accounts = Accounts(storage, clock, settings.accounts)
 
     @asynccontextmanager
@@ -219,6 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watch.cancel()
         await reviews.stop()
         frames.close()
+        hints.close()
         await hub.close()
         await cluster.close()
         await storage.close()
@@ -372,10 +377,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             refusal = await limiter.refusal("chat", address)
             return None if refusal is None else refusal[0]
 
+        async def hint(view: SeatView) -> tuple[Move, Said]:
+            return await hints.suggest(view, address)
+
         async def own_seat() -> int | None:  # no seat credential: the seat of the signed-in account, if any
             return await accounts.seat_at(websocket, code)
 
-        if await serve_connection(websocket, code, hub, settings.connection, address_chat, sends, own_seat) in (
+        if await serve_connection(websocket, code, hub, settings.connection, address_chat, hint, sends, own_seat) in (
             CLOSE_FLOODING,
             CLOSE_NOT_READING,
         ):

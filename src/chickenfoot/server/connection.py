@@ -26,6 +26,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat, company, renaming
 from chickenfoot.server.clock import Clock, Timer
 from chickenfoot.server.fanout import Message
+from chickenfoot.server.hints import HintSource
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
@@ -208,10 +209,11 @@ class Connection:
         seat: int | None,
         limits: ConnectionLimits,
         address_chat: ChatGate,
+        hint: HintSource,
         sends: SendWatch,
     ) -> None:
         self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
-        self.address_chat, self.sends = address_chat, sends
+        self.address_chat, self.hint, self.sends = address_chat, hint, sends
         self._sender: asyncio.Task[None] | None = None
         self.outbox = Outbox(limits.max_pending)
         self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second, table.clock)
@@ -319,7 +321,7 @@ class Connection:
                         ProtocolError.of(Said.of(Code.ERROR_FRAME_TOO_LARGE, limit=MAX_FRAME_BYTES)),
                     )
                     return
-                reply = await answer(self.table, self.seat, data, self.chat_refusal)
+                reply = await answer(self.table, self.seat, data, self.chat_refusal, self.hint)
                 if reply is not None:
                     self.outbox.put(dumps(reply))
 
@@ -354,12 +356,14 @@ async def serve_connection(
     hub: Hub,
     limits: ConnectionLimits,
     address_chat: ChatGate,
+    hint: HintSource,
     sends: SendWatch,
     own_seat: Callable[[], Awaitable[int | None]] | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
     ``address_chat`` counts a chat line against the client's address (over all its connections);
+    ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
     ``sends`` watches the process's connections for clients that stop reading; ``own_seat`` finds
     the seat of a client that brought no seat credential (its signed-in account's; none: it watches).
 
@@ -394,13 +398,15 @@ async def serve_connection(
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
     try:
-        connection = Connection(websocket, table, seat, limits, address_chat, sends)
+        connection = Connection(websocket, table, seat, limits, address_chat, hint, sends)
         return await connection.serve(query.since, hub.notice())
     finally:
         hub.left(table)
 
 
-async def answer(table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatGate) -> dict[str, Any] | None:
+async def answer(
+    table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatGate, hint: HintSource
+) -> dict[str, Any] | None:
     """The reply to one client message (``None`` when the reply is the broadcast state)."""
     try:
         request = parse_client_message(data)
@@ -422,7 +428,7 @@ async def answer(table: Table, seat: int | None, data: str | bytes, chat_refusal
         if isinstance(request, NameMessage):
             await renaming.rename(table, seat, request.name)
             return None
-        move, why = await table.hint(seat)
+        move, why = await hint(table.hint_view(seat))
         return hint_message(move, why)
     except ProtocolError as exc:
         return error_message(exc)

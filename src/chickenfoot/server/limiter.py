@@ -1,4 +1,5 @@
-"""Per-address limits on connections, new tables, chat lines, replays built and sign-ins (the ``limits`` library).
+"""Per-address limits (the ``limits`` library): connections, new tables, chat lines, replays built, hints
+searched and sign-ins.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes.
@@ -20,12 +21,13 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.redis_client import pool
 
-Action = Literal["connection", "table", "chat", "replay", "sign_in", "sign_in_name"]
+Action = Literal["connection", "table", "chat", "replay", "hint", "sign_in", "sign_in_name"]
 TOO_MANY = {
     "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
     "table": Code.ERROR_TOO_MANY_TABLES,
     "chat": Code.ERROR_TOO_MANY_CHAT_LINES,
     "replay": Code.ERROR_TOO_MANY_REPLAYS,
+    "hint": Code.ERROR_TOO_MANY_HINTS,
     "sign_in": Code.ACCOUNT_TOO_MANY_SIGN_INS,
     "sign_in_name": Code.ACCOUNT_TOO_MANY_SIGN_INS,
 }
@@ -51,6 +53,9 @@ class AddressLimits:
     client that opens many connections."""
     replays: str = "30/minute"
     """Replays of rounds that must be built (a replay already built, or the client's own copy, is not counted)."""
+    hints: str = "30/minute"
+    """Hints that must be searched (about a second of a worker's CPU each; a position's hint already
+    found, for any table, is not counted)."""
     sign_ins: str = "30/15minutes"
     """Sign-in attempts (password, passkey or one-time link) from one address."""
     sign_ins_per_name: str = "10/15minutes"
@@ -67,6 +72,7 @@ class Limiter:
             "table": limits.parse(settings.tables),
             "chat": limits.parse(settings.chat),
             "replay": limits.parse(settings.replays),
+            "hint": limits.parse(settings.hints),
             "sign_in": limits.parse(settings.sign_ins),
             "sign_in_name": limits.parse(settings.sign_ins_per_name),
         }

@@ -18,7 +18,6 @@ When this table applies the action that ends the match, it calls the ``finished`
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
@@ -26,7 +25,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from chickenfoot.bots import hint
 from chickenfoot.i18n import english
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
@@ -76,14 +74,6 @@ class Services:
     clock: Clock = SYSTEM_CLOCK
     finished: Callable[[str], None] = nobody_listens
     """Called with the table's code when this process applies the action that ends its match."""
-
-
-@functools.lru_cache(maxsize=256)
-def hint_for(view: SeatView) -> tuple[Move, Said]:
-    """A suggested move for the seat to move, with the reason (the search's second of thinking is
-    spent once per position, however often it is asked for)."""
-    suggestion = hint(view)
-    return suggestion.move, suggestion.why
 
 
 class Table:
@@ -441,10 +431,12 @@ class Table:
         else:
             self.autoplay.stop()
 
-    async def hint(self, seat: int | None) -> tuple[Move, Said]:
-        if seat is None or not self.match.round.view(seat).my_turn:
+    def hint_view(self, seat: int | None) -> SeatView:
+        """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask."""
+        view = None if seat is None else self.match.round.view(seat)
+        if view is None or not view.my_turn:
             raise ProtocolError("a hint is for the seat to move", Said.of(Code.ERROR_HINT_NOT_YOUR_TURN))
-        return await asyncio.to_thread(hint_for, self.match.round.view(seat))
+        return view
 
     async def close(self) -> None:
         """Stop automatic play; waits for an action being stored, so none is cut off mid-write."""
