@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +42,7 @@ from chickenfoot.server.connection import (
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.hints import Hints
-from chickenfoot.server.hub import Expiry, Hub
+from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.protocol import printable_name
@@ -85,6 +84,8 @@ class Settings:
     """Where the server reads the time and waits for it (tests move a fake one by hand)."""
     accounts: AccountSettings = field(default_factory=AccountSettings)
     """Sessions, cookies and the passkeys' relying party."""
+    seeds: Callable[[], int] = random_seed
+    """Deals each new table's seed (tests fix it to play a known deal)."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -123,7 +124,7 @@ class BotRequest(BaseModel):
     bot: str = Field(default="medium", max_length=40)
 
 
-def table_config(request: CreateRequest) -> TableConfig:
+def table_config(request: CreateRequest, seed: int) -> TableConfig:
     """A new table's configuration; raises :class:`Refused` (400) for bad rules or seats.
 
     The rules' own errors stay English inside the message (``reason``): they are the library's.
@@ -152,7 +153,7 @@ def table_config(request: CreateRequest) -> TableConfig:
     return TableConfig(
         rules,
         seats,
-        secrets.randbits(62),
+        seed,
         creator=creator,
         open=request.open or request.public,
         public=request.public,
@@ -203,7 +204,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     cluster = cluster_of(settings)
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
     listing = Lobby(storage, clock)
-    hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock)
+    hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
     hub.on_match_finished(reviews.request)
     hub.on_match_finished(listing.finished)
     limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
@@ -289,7 +290,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201)
     async def create_table(request: CreateRequest, http: Request) -> dict[str, Any]:
         """A new table: the creator's seat credential, and a single-use invite for every other human seat."""
-        config = table_config(request)
+        config = table_config(request, hub.seeds())
         if (refusal := await limiter.refusal("table", client_address(http))) is not None:
             reason, wait = refusal
             raise Refused(429, reason, {"Retry-After": str(wait)})

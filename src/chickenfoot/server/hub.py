@@ -57,6 +57,11 @@ def service_notice(available: bool) -> dict[str, Any]:
     } | said.wire()
 
 
+def random_seed() -> int:
+    """A new table's seed: unpredictable, so nobody can know the deal before it is dealt."""
+    return secrets.randbits(62)
+
+
 class Hub:
     """The tables of this process, loaded from storage on first use."""
 
@@ -68,8 +73,11 @@ class Hub:
         expiry: Expiry | None = None,
         cluster: Cluster | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        seeds: Callable[[], int] = random_seed,
     ) -> None:
         self.storage, self.fanout, self.clock = storage, fanout, clock
+        self.seeds = seeds
+        """Deals a new table's seed: random, or fixed by a test that needs a particular deal."""
         self.cluster = cluster or local(clock=clock)
         self.expiry = expiry or Expiry()
         self.services = Services(storage, fanout, timing, self.cluster, clock, self._match_finished)

@@ -11,7 +11,6 @@ theirs the same way when they come back; a player who left the match has a bot i
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import sqlalchemy as sa
@@ -35,7 +34,7 @@ def voters(table: Table) -> list[int]:
     ]
 
 
-def new_config(config: TableConfig) -> TableConfig:
+def new_config(config: TableConfig, seed: int) -> TableConfig:
     """The next match's table: the same seats, free for their players to claim; a bot for whoever left.
 
     It is invite-only and unlisted (nobody else may take a seat its player has not claimed yet);
@@ -54,7 +53,7 @@ def new_config(config: TableConfig) -> TableConfig:
     return TableConfig(
         config.rules,
         seats,
-        secrets.randbits(62),
+        seed,
         creator=creator,
         turn_timer=config.turn_timer,
     )
@@ -104,7 +103,7 @@ async def accept(hub: Hub, table: Table, seat: int) -> dict[str, Any]:
 
 
 async def _make(hub: Hub, table: Table) -> None:
-    new = await hub.create(new_config(table.config))
+    new = await hub.create(new_config(table.config, hub.seeds()))
     taken = game_tables.c.code == table.code
     async with table.storage._write() as conn:
         await conn.execute(game_tables.update().where(taken, game_tables.c.rematch.is_(None)).values(rematch=new.code))
