@@ -1,8 +1,8 @@
 """A table read back from storage covers a seat whose player is away, as a table that stayed in memory does.
 
-Through a real ``chickenfoot serve``: the players close their pages, the server stops (so the table
-can only come back from storage), and when someone connects to the restarted server, the absent seat
-is covered after the grace period and the table plays on without its player.
+The players close their pages and the table leaves memory (in the app, released by its last
+connection; through a real ``chickenfoot serve``, stopped with the server); when someone connects
+again, the absent seat is covered after the grace period and the table plays on without its player.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from chickenfoot.server.table_config import Timing
 from chickenfoot.testing.launch import free_port
 
-from .conftest import Player, settle
+from .conftest import Player, create_table, settle
 from .test_restart import SyncSocket, create, seat, server
 
 pytestmark = pytest.mark.timeout(120)
@@ -51,6 +52,28 @@ def until_turn(players: dict[int, Player], seat_: int, rng: random.Random) -> in
         version = mover.version
         mover.move(rng.choice(mover.state["legal"]))
         mover.until_state(lambda s, p=mover, v=version: p.version > v)
+
+
+@pytest.mark.parametrize("friends", [False, True], ids=["against-bots", "with-a-friend"])
+def test_a_table_released_from_memory_covers_its_absent_seat(client: TestClient, friends: bool) -> None:
+    bot, human = {"kind": "bot", "bot": "greedy"}, {"kind": "human"}
+    table = create_table(client, [human, human if friends else bot, bot], rounds=2)
+    code, tokens = table["code"], [seat.get("token") for seat in table["seats"]]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with ExitStack() as stack:
+        players = {
+            s: Player(stack.enter_context(client.websocket_connect(f"/ws/{code}?token={tokens[s]}")))
+            for s in ((0, 1) if friends else (0,))
+        }
+        version = until_turn(players, 0, random.Random(29))
+    client.get("/api/presets")  # let the server finish the disconnects
+    assert code not in hub.tables  # released: everything is in storage
+    with ExitStack() as stack:
+        # A spectator, or the friend coming back; seat 0's player stays away (the grace time is 0 here).
+        query = f"?token={tokens[1]}" if friends else ""
+        back = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}{query}")))
+        after = back.until_state(lambda s: s["covered"][0] and s["to_move"] != 0)
+        assert after["covered"] == [True, False, False] and back.version > version
 
 
 def test_a_table_read_back_from_storage_covers_its_absent_seats(tmp_path: Path) -> None:
