@@ -26,8 +26,15 @@ class Attendance:
         """Spectators' sockets in every process (as last counted)."""
         self.covered: set[int] = set()
         """Seats a bot plays while their player is away (the lease holder decides)."""
+        self.unseen: set[int] = set()
+        """Seats of a table read back from storage whose player no count has found yet: without a
+        socket anywhere, such a seat is gone, as if this process had seen its last socket leave."""
         self.epoch = 0
         """Counts up whenever who is here changes (the texts built for the last epoch are stale)."""
+
+    def read_back(self, seats: list[int]) -> None:
+        """The table was read back from storage with people in ``seats``: each is gone until counted."""
+        self.unseen = set(seats)
 
     def slot(self, seat: int | None) -> int:
         """Where ``seat``'s sockets are counted: spectators after the seats."""
@@ -56,14 +63,16 @@ class Attendance:
 
     def recounted(self, counts: list[int]) -> tuple[list[int], list[int]]:
         """Adopt every process's counts (the seats', then the spectators'); returns the seats present
-        and the seats that had sockets and now have none."""
+        and the seats that had sockets (or are :attr:`unseen`) and now have none."""
         # This process's own sockets count even when the shared count has not heard of them yet
         # (a recount may run between a socket's arrival here and its announcement).
         counts = [max(count, here) for count, here in zip(counts, [*self.here, self.spectators], strict=True)]
         seats = len(self.here)
         present = [seat for seat in range(seats) if counts[seat] > 0]
-        gone = [seat for seat in range(seats) if counts[seat] == 0 and self.connections[seat] > 0]
+        had = [count > 0 or seat in self.unseen for seat, count in enumerate(self.connections)]
+        gone = [seat for seat in range(seats) if counts[seat] == 0 and had[seat]]
         self.covered.difference_update(present)
+        self.unseen.difference_update(present)
         self.connections, self.audience = counts[:seats], counts[seats]
         self.epoch += 1
         return present, gone

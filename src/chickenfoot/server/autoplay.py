@@ -66,7 +66,8 @@ class Autoplay:
         """``seats`` lost their last socket: each is covered once its grace period is over."""
         table = self.table
         for seat in seats:
-            if table.driving and not table.closed and seat not in self._grace:
+            covered = seat in table.attendance.covered  # an unseen seat stays gone while its bot plays
+            if table.driving and not table.closed and not covered and seat not in self._grace:
                 self._grace[seat] = table.clock.call_later(table.timing.grace, self._grace_over, seat)
 
     def _grace_over(self, seat: int) -> None:
