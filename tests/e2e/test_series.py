@@ -74,4 +74,3 @@ def test_unlisting_a_table_makes_it_invite_only(page: Page, server: str) -> None
     assert join.status_code == 403 and join.json()["code"] == "error.invite_only"
     lobby = httpx.get(f"{server}/api/lobby").json()
     assert code not in [listed["code"] for listed in lobby["tables"]]
-
