@@ -4,13 +4,18 @@ table taken off the lobby's list, and the creator's invite card once an invite i
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
-from .helpers import state
-from .test_company import play_until_over, seated
+from .helpers import create_table, open_lobby, state
+from .test_company import person, play_until_over, seated
+
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images" / "table-life"
+"""Screenshots for the documentation, written by the tests."""
 
 ONE_ROUND = {"rules": {"max_pip": 6}, "rounds": 1, "turn_timer": None}
 
@@ -74,3 +79,76 @@ def test_unlisting_a_table_makes_it_invite_only(page: Page, server: str) -> None
     assert join.status_code == 403 and join.json()["code"] == "error.invite_only"
     lobby = httpx.get(f"{server}/api/lobby").json()
     assert code not in [listed["code"] for listed in lobby["tables"]]
+
+
+def won_column(page: Page, box: str) -> list[int]:
+    """The series table's "Matches won" per seat, as shown in ``box``."""
+    cells = page.locator(f"{box} .series tbody tr td:nth-child(2)").all_inner_texts()
+    return [int(cell) for cell in cells]
+
+
+def test_a_rematch_plays_on_as_a_series(browser: Browser, page: Page, server: str) -> None:
+    table = made(server, [{"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    first = table["code"]
+    sit_as_creator(page, server, table)
+    with person(browser, "Bo", phone=True) as bo:
+        seated(bo, f"{server}{table['seats'][1]['invite']}")
+        page.fill("#chat-text", "good luck")
+        page.press("#chat-text", "Enter")
+        bo.wait_for_function("() => document.querySelector('#chat-log').textContent.includes('good luck')")
+        assert page.locator("#scores .series").inner_text() == ""  # a first match is no series yet
+        play_until_over([page, bo])
+        winners = state(page)["match_over"]["winners"]
+        page.click("#rematch-offer")
+        bo.click("#rematch-offer")
+        # Both see a countdown before they move to the new table.
+        for player in (page, bo):
+            countdown = player.locator("#rematch-countdown")
+            countdown.wait_for()
+            assert re.fullmatch(r"The next match starts in [1-5] seconds?", countdown.inner_text())
+        assert state(bo)["code"] == first
+        second = moved_on(page, first)
+        assert moved_on(bo, first) == second
+        # The new table tells its series: one match played, won by the first match's winners; the
+        # chat goes on; the previous match is one click away.
+        page.wait_for_selector("#scores .series h3")
+        assert page.locator("#scores .series h3").inner_text() == "Series: 1 match played"
+        assert won_column(page, "#scores") == [winners.count(seat) for seat in range(3)]
+        assert page.locator("#scores .previous-match").get_attribute("href") == f"/r/{first}"
+        bo.wait_for_function("() => document.querySelector('#chat-log').textContent.includes('good luck')")
+        play_until_over([page, bo])
+        winners += state(page)["match_over"]["winners"]
+        for player, size in ((page, 1280), (bo, 390)):
+            player.wait_for_selector("#ro-body .series h3")
+            assert player.locator("#ro-body .series h3").inner_text() == "Series: 2 matches played"
+            assert won_column(player, "#ro-body") == [winners.count(seat) for seat in range(3)]
+            assert player.locator("#ro-body .previous-match").get_attribute("href") == f"/r/{first}"
+            IMAGES.mkdir(parents=True, exist_ok=True)
+            player.screenshot(path=str(IMAGES / f"series-{size}.png"))
+        page.click("#ro-body .previous-match")
+        page.wait_for_url(f"{server}/r/{first}")
+        page.wait_for_selector("#room")
+
+
+def test_the_invite_card_shows_who_took_a_used_invite(browser: Browser, page: Page, server: str) -> None:
+    code = create_table(page, server, ["human", "human", "human"])
+    links = page.locator("#share .links a[href*='invite=']")
+    assert links.count() == 2
+    first = links.first.get_attribute("href")
+    with person(browser, "Bo") as bo:
+        seated(bo, f"{server}{first}")
+        page.wait_for_selector("#share .invite-used")
+        assert page.locator("#share .invite-used").inner_text() == "The invite for seat 2 was used: Bo took it."
+        # Only the unused invite is still offered, and it is the one the copy button copies.
+        assert links.count() == 1 and links.first.get_attribute("href") != first
+    # "Join" with the code of this invite-only table says so before asking anyone for a name.
+    with person(browser) as eve:
+        open_lobby(eve, server)
+        eve.fill("#join-code", code)
+        eve.click("#join-form button[type=submit]")
+        eve.wait_for_function("() => document.querySelector('#lobby-error').textContent.length > 0")
+        assert eve.locator("#lobby-error").inner_text() == (
+            f"{code} is invite-only: open your invite link to take your seat, or watch."
+        )
+        assert eve.locator("#name-dialog").is_hidden()
+        assert eve.url == f"{server}/"
