@@ -11,6 +11,9 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page
 
+from chickenfoot.i18n import render
+from chickenfoot.messages import Code
+
 from .helpers import create_table, open_lobby, state
 from .test_company import person, play_until_over, seated
 
@@ -152,3 +155,16 @@ def test_the_invite_card_shows_who_took_a_used_invite(browser: Browser, page: Pa
         )
         assert eve.locator("#name-dialog").is_hidden()
         assert eve.url == f"{server}/"
+
+
+def test_a_company_refusal_is_shown_in_the_readers_language(page: Page, server: str) -> None:
+    table = made(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}])
+    sit_as_creator(page, server, table)
+    page.select_option("#language", "lt")
+    page.wait_for_function("() => document.documentElement.lang === 'lt'")
+    said = page.evaluate(
+        """c => import('/net.js').then((net) => net.api('POST', `/api/tables/${c}/leave`, {token: 'nobody'}))
+          .then(() => null, (err) => err.message)""",
+        table["code"],
+    )
+    assert said == render(Code.ERROR_TOKEN_OPENS_NO_SEAT, "lt")
