@@ -109,6 +109,8 @@ def test_a_rematch_plays_on_as_a_series(browser: Browser, page: Page, server: st
             countdown = player.locator("#rematch-countdown")
             countdown.wait_for()
             assert re.fullmatch(r"The next match starts in [1-5] seconds?", countdown.inner_text())
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        bo.screenshot(path=str(IMAGES / "countdown-390.png"))
         assert state(bo)["code"] == first
         second = moved_on(page, first)
         assert moved_on(bo, first) == second
@@ -126,7 +128,6 @@ def test_a_rematch_plays_on_as_a_series(browser: Browser, page: Page, server: st
             assert player.locator("#ro-body .series h3").inner_text() == "Series: 2 matches played"
             assert won_column(player, "#ro-body") == [winners.count(seat) for seat in range(3)]
             assert player.locator("#ro-body .previous-match").get_attribute("href") == f"/r/{first}"
-            IMAGES.mkdir(parents=True, exist_ok=True)
             player.screenshot(path=str(IMAGES / f"series-{size}.png"))
         page.click("#ro-body .previous-match")
         page.wait_for_url(f"{server}/r/{first}")
@@ -144,6 +145,8 @@ def test_the_invite_card_shows_who_took_a_used_invite(browser: Browser, page: Pa
         assert page.locator("#share .invite-used").inner_text() == "The invite for seat 2 was used: Bo took it."
         # Only the unused invite is still offered, and it is the one the copy button copies.
         assert links.count() == 1 and links.first.get_attribute("href") != first
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        page.locator("#share").screenshot(path=str(IMAGES / "invite-used-1280.png"))
     # "Join" with the code of this invite-only table says so before asking anyone for a name.
     with person(browser) as eve:
         open_lobby(eve, server)
