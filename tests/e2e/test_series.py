@@ -5,7 +5,6 @@ table taken off the lobby's list, and the creator's invite card once an invite i
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,11 +13,11 @@ from playwright.sync_api import Browser, Page
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code
 
-from .helpers import create_table, open_lobby, state
+from .helpers import ARTIFACTS, create_table, open_lobby, state
 from .test_company import person, play_until_over, seated
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images" / "table-life"
-"""Screenshots for the documentation, written by the tests."""
+IMAGES = ARTIFACTS / "table-life"
+"""Screenshots of the series, the countdown and a used invite (those in ``docs/images/table-life/`` are copies)."""
 
 ONE_ROUND = {"rules": {"max_pip": 6}, "rounds": 1, "turn_timer": None}
 
@@ -59,6 +58,8 @@ def test_a_reopened_seat_nobody_took_does_not_block_the_rematch(page: Page, serv
     assert reopened.status_code == 200, reopened.text
     play_until_over([page])  # a bot plays the free seat meanwhile
     page.click("#rematch-offer")
+    go = page.get_by_role("link", name="Go now")  # no need to sit out the countdown
+    go.click()
     new = moved_on(page, code)
     # Nobody holds an invite to the new table's seat 1: a bot takes it, and the new match is played.
     page.wait_for_function("() => window.chickenfoot.state.status === 'playing'")

@@ -101,7 +101,8 @@ export class Company {
   onRematch(message) {
     this.rematch = message;
     this.page.dismissedRound = null; // the match's results come back up, with the rematch
-    if (message.code && this.page.state?.seat !== null && !this.moving && !this.countdown) this.count(message.code);
+    const seated = this.page.state?.seat !== null;
+    if (message.code && seated && !this.moving && !this.countdown) this.count(message.code);
     if (this.page.state) this.page.render();
   }
 
@@ -126,7 +127,9 @@ export class Company {
     const shown = $("rematch-countdown");
     const c = this.countdown;
     shown.hidden = !c || this.moving;
-    if (!shown.hidden) shown.textContent = t("rematch.countdown", { count: Math.max(1, Math.ceil((c.ends - Date.now()) / 1000)) });
+    if (shown.hidden) return;
+    const count = Math.max(1, Math.ceil((c.ends - Date.now()) / 1000));
+    shown.textContent = t("rematch.countdown", { count });
   }
 
   // Take this seat at the new table with a fresh credential, then go there.
