@@ -324,3 +324,19 @@ def test_a_rematch_carries_the_series_and_the_chat_on(client: TestClient) -> Non
         first = Player(ws)
         first.until(lambda m: m["type"] == "rematch")
         assert not [m for m in first.messages if m["type"] == "series"]
+
+
+def test_the_next_matchs_table_carries_the_series_and_gives_unheld_seats_bots() -> None:
+    from chickenfoot.rules import Rules
+    from chickenfoot.server.rematch import new_config
+    from chickenfoot.server.table_config import Seat, Series, TableConfig
+
+    seats = [Seat("human", "Ann", taken=True), Seat("human", taken=False), Seat("human", "Cy", taken=True, left=True)]
+    seats.append(Seat("bot", bot="easy", taken=True))
+    first = new_config(TableConfig(Rules.preset("classic"), seats, 1), 2, "FIRST", winners=[0, 3])
+    assert [seat.kind for seat in first.seats] == ["human", "bot", "bot", "bot"]
+    assert first.series == Series("FIRST", 1, (1, 0, 0, 1))  # a shared win counts for each winner
+    first.seats[0].taken = True  # Ann claimed her seat there
+    second = new_config(first, 3, "SECOND", winners=[3])
+    assert second.series == Series("SECOND", 2, (1, 0, 0, 2))
+    assert TableConfig.from_json(second.to_json()) == second
