@@ -3,7 +3,7 @@
 import { t } from "./i18n.js";
 import { askName, rememberName, savedName } from "./name.js";
 import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
-import { showOpenTables } from "./opentables.js";
+import { joinRefusal, showOpenTables } from "./opentables.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -103,6 +103,11 @@ export async function showLobby() {
     // This browser already holds a seat there: back to it.
     if (seatSecret(code())) {
       location.href = `/t/${code()}`;
+      return;
+    }
+    const refusal = await joinRefusal(code()); // said before a name is asked for
+    if (refusal) {
+      error.textContent = refusal;
       return;
     }
     try {
