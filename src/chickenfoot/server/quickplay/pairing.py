@@ -4,8 +4,8 @@ Each waiting player accepts opponents within a rating *window* that widens the l
 (:class:`Schedule`; by default ±100 at once, 50 wider every 5 s, anyone after 60 s). Two players
 suit each other when their ratings differ by no more than the narrower of their two windows. The
 oldest waiting player is seated first, with the nearest-rated players who suit everyone already in
-the group; a group of 4 that lacks players is completed by bots once every player in it has waited
-as long as they chose to (their ``bots_after``).
+the group. A player of a 4-player pool who finds too few is seated with bots in the empty seats
+once they, and every player seated with them, have waited as long as they chose to (``bots_after``).
 
 >>> schedule = Schedule()
 >>> schedule.window(0), schedule.window(12), schedule.window(60)
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -65,6 +65,19 @@ class Group:
     """The players' mean rating (what the bots' level is chosen near)."""
 
 
+def gather(
+    anchor: Waiting, candidates: list[Waiting], size: int, suit: Callable[[Waiting, Waiting], bool]
+) -> list[Waiting]:
+    """``anchor`` and, nearest first, each candidate who suits everyone gathered so far, up to ``size``."""
+    group = [anchor]
+    for candidate in candidates:
+        if len(group) == size:
+            break
+        if all(suit(candidate, member) for member in group):
+            group.append(candidate)
+    return group
+
+
 def pair(waiting: Sequence[Waiting], size: int, now: float, schedule: Schedule) -> list[Group]:
     """Groups of ``size`` seats out of ``waiting``, nobody in two; those not grouped keep waiting.
 
@@ -82,6 +95,9 @@ def pair(waiting: Sequence[Waiting], size: int, now: float, schedule: Schedule) 
     def suit(one: Waiting, other: Waiting) -> bool:
         return abs(one.rating - other.rating) <= min(window(one), window(other))
 
+    def patient(player: Waiting) -> bool:
+        return player.bots_after is not None and now - player.joined >= player.bots_after
+
     for anchor in sorted(waiting, key=lambda w: (w.joined, w.ticket)):
         if anchor.ticket in seated:
             continue
@@ -92,15 +108,12 @@ def pair(waiting: Sequence[Waiting], size: int, now: float, schedule: Schedule) 
             (w for w in by_rating[low:high] if w.ticket not in seated and w.ticket != anchor.ticket),
             key=lambda w: (abs(w.rating - anchor.rating), w.joined, w.ticket),
         )
-        group = [anchor]
-        for candidate in candidates:
-            if len(group) == size:
-                break
-            if all(suit(candidate, member) for member in group):
-                group.append(candidate)
-        patient = all(m.bots_after is not None and now - m.joined >= m.bots_after for m in group)
-        if len(group) == size or (size > 2 and patient):
-            seated.update(m.ticket for m in group)
-            mean = sum(m.rating for m in group) / len(group)
-            groups.append(Group(tuple(m.ticket for m in group), size - len(group), mean))
+        group = gather(anchor, candidates, size, suit)
+        if len(group) < size and size > 2 and patient(anchor):
+            group = gather(anchor, [c for c in candidates if patient(c)], size, suit)  # the rest are bots
+        elif len(group) < size:
+            continue
+        seated.update(m.ticket for m in group)
+        mean = sum(m.rating for m in group) / len(group)
+        groups.append(Group(tuple(m.ticket for m in group), size - len(group), mean))
     return groups

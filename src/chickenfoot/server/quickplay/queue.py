@@ -81,8 +81,9 @@ class QuickPlaySettings:
     """The bot level near a rating (the ratings module's; the levels' order until it exists)."""
 
 
-class QueueFull(Exception):
-    """The queue (or the address's share of it) is full."""
+class QueueFull(LookupError):
+    """The queue (or the address's share of it) is full: no place found (a ``LookupError``, so the
+    storage rolls the join back as a refusal, not as an outage)."""
 
     def __init__(self, whole: bool) -> None:
         super().__init__("the quick play queue is full" if whole else "too many queue entries from this address")
