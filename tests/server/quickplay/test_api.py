@@ -1,0 +1,93 @@
+"""Quick play over HTTP: two browsers join, their heartbeats hand each a seat at one new table;
+guests play casual; leaving the page leaves the queue."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from chickenfoot.server.clock import FakeClock
+from chickenfoot.server.quickplay import QuickPlaySettings
+from chickenfoot.server.quickplay.routes import GUEST_COOKIE
+
+
+def join(client: TestClient, **body: Any) -> str:
+    """Join as a new browser (a cookie of its own); the ticket."""
+    client.cookies.clear()
+    response = client.post("/api/quickplay", json={"players": 2, **body})
+    assert response.status_code == 201, response.text
+    assert GUEST_COOKIE in response.cookies
+    return str(response.json()["ticket"])
+
+
+def beat(client: TestClient, ticket: str) -> dict[str, Any]:
+    response = client.post("/api/quickplay/beat", json={"ticket": ticket})
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def test_two_browsers_are_seated_at_one_new_table_and_play_there(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    client = make_client()
+    ann, bo = join(client, name="Ann"), join(client, name="Bo")
+    seated = [beat(client, ann), beat(client, bo)]
+    assert [s["status"] for s in seated] == ["seated", "seated"]
+    assert seated[0]["code"] == seated[1]["code"] and {s["seat"] for s in seated} == {0, 1}
+    code = seated[0]["code"]
+    table = client.get(f"/api/tables/{code}").json()
+    assert [(s["kind"], s["name"]) for s in table["seats"]] == [("human", "Ann"), ("human", "Bo")]
+    assert not table["open"] and table["status"] == "playing"
+    for s in seated:
+        with client.websocket_connect(f"/ws/{code}?token={s['token']}") as ws:
+            state = ws.receive_json()
+            assert state["type"] == "state" and state["state"]["seat"] == s["seat"]
+    again = client.post("/api/quickplay/beat", json={"ticket": ann})
+    assert again.status_code == 404 and again.json()["code"] == "quickplay.gone"  # a seat is handed out once
+
+
+def test_a_waiting_player_sees_how_many_wait_and_for_how_long(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    clock = FakeClock()
+    client = make_client(clock=clock)
+    ann = join(client, players=4, bots_after=None)
+    bo = join(client, players=4, bots_after=None)
+    client.portal.call(clock.advance, 7)  # type: ignore[union-attr]
+    assert beat(client, ann) | {"beat": 0} == {"status": "waiting", "waiting": 2, "waited": 7, "beat": 0}
+    assert beat(client, join(client, players=2))["waiting"] == 1  # another pool
+    client.post("/api/quickplay/leave", json={"ticket": bo})
+    assert beat(client, ann)["waiting"] == 1
+
+
+def test_leaving_the_page_leaves_the_queue_when_the_heartbeats_stop(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    clock = FakeClock()
+    client = make_client(clock=clock, quick_play=QuickPlaySettings(lease_seconds=15))
+    gone = join(client, players=4, bots_after=None)
+    stays = join(client, players=4, bots_after=None)
+    for _ in range(4):
+        client.portal.call(clock.advance, 5)  # type: ignore[union-attr]
+        assert beat(client, stays)["status"] == "waiting"
+    assert beat(client, stays)["waiting"] == 1
+    assert client.post("/api/quickplay/beat", json={"ticket": gone}).status_code == 404
+
+
+def test_a_browser_has_one_entry_and_guests_play_casual(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    client = make_client()
+    first = join(client, players=4, bots_after=None)
+    again = client.post("/api/quickplay", json={"players": 4, "bots_after": None})  # same cookie
+    assert again.status_code == 201
+    assert client.post("/api/quickplay/beat", json={"ticket": first}).status_code == 404
+    assert beat(client, again.json()["ticket"])["waiting"] == 1
+    rated = client.post("/api/quickplay", json={"players": 2, "rated": True})
+    assert rated.status_code == 401 and rated.json()["code"] == "quickplay.rated_needs_account"
+    for bad in ({"players": 3}, {"players": 2, "bots_after": -1}, {"players": 2, "name": "a\nb"}):
+        refused = client.post("/api/quickplay", json=bad)
+        assert refused.status_code == 400 and refused.json()["code"] == "error.invalid"
+    assert beat(client, again.json()["ticket"])["waiting"] == 1  # bad requests changed nothing
