@@ -91,3 +91,27 @@ def test_a_browser_has_one_entry_and_guests_play_casual(
         refused = client.post("/api/quickplay", json=bad)
         assert refused.status_code == 400 and refused.json()["code"] == "error.invalid"
     assert beat(client, again.json()["ticket"])["waiting"] == 1  # bad requests changed nothing
+
+
+def test_a_seat_found_for_a_player_who_left_before_taking_it_goes_to_a_bot(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    clock = FakeClock()
+    client = make_client(clock=clock, quick_play=QuickPlaySettings(lease_seconds=15))
+
+    def kinds(code: str) -> list[tuple[str, str | None]]:
+        return [(s["kind"], s["bot"]) for s in client.get(f"/api/tables/{code}").json()["seats"]]
+
+    ann, bo = join(client, name="Ann"), join(client, name="Bo")
+    seated = beat(client, ann)  # Ann and Bo are paired; Ann takes her seat
+    client.post("/api/quickplay/leave", json={"ticket": bo})  # Bo's page closed first
+    expected = [("human", None), ("bot", "medium")]
+    assert kinds(seated["code"]) == (expected if seated["seat"] == 0 else expected[::-1])
+    cy, _dee = join(client), join(client)
+    seated = beat(client, cy)  # Dee's page stops before her next heartbeat
+    eve = join(client, players=4, bots_after=None)
+    for _ in range(2):  # Eve's heartbeats keep her waiting; each runs a pass
+        client.portal.call(clock.advance, 8)  # type: ignore[union-attr]
+        assert beat(client, eve)["status"] == "waiting"
+    # 16 s without a heartbeat: Dee's lease has run out, and her seat has gone to a bot.
+    assert kinds(seated["code"]) == (expected if seated["seat"] == 0 else expected[::-1])

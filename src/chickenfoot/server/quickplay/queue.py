@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -118,6 +118,18 @@ class Seated:
     name: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Unclaimed:
+    """A seat found for a player who left before taking it: a bot near their rating takes it."""
+
+    code: str
+    seat: int
+    rating: float
+
+
+Abandoned = Callable[[Unclaimed], Awaitable[None]]
+
+
 def new_ticket() -> str:
     return secrets.token_urlsafe(32)
 
@@ -127,8 +139,17 @@ def _aware(at: datetime) -> datetime:
 
 
 class Queue:
-    def __init__(self, storage: Storage, clock: Clock, settings: QuickPlaySettings, seeds: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        clock: Clock,
+        settings: QuickPlaySettings,
+        seeds: Callable[[], int],
+        abandoned: Abandoned | None = None,
+    ) -> None:
         self.storage, self.clock, self.settings, self.seeds = storage, clock, settings, seeds
+        self.abandoned = abandoned
+        """Told of each seat found for a player who then left without taking it."""
         self._last_pass: float | None = None
         self._passing = asyncio.Lock()
 
@@ -192,9 +213,17 @@ class Queue:
         return InQueue(count, (now - _aware(row.joined_at)).total_seconds())
 
     async def leave(self, ticket: str) -> None:
-        """The player leaves the queue (a seat already found for them stays unclaimed)."""
+        """The player leaves the queue (a seat already found for them goes to a bot)."""
+        await self._drop(queue.c.ticket == digest(ticket))
+
+    async def _drop(self, which: sa.ColumnElement[bool]) -> None:
+        """Delete the entries ``which`` selects; their seats found but not taken are abandoned."""
+        found = queue.c.table_code, queue.c.seat, queue.c.rating
         async with self.storage.transaction() as conn:
-            await conn.execute(queue.delete().where(queue.c.ticket == digest(ticket)))
+            rows = (await conn.execute(queue.delete().where(which).returning(*found))).all()
+        for code, seat, rating in rows:
+            if code is not None and self.abandoned is not None:
+                await self.abandoned(Unclaimed(code, seat, rating))
 
     async def pass_if_due(self, *, force: bool = False) -> int:
         """Pair now unless this process did less than ``pass_seconds`` ago; players seated."""
@@ -211,8 +240,7 @@ class Queue:
     async def pass_once(self) -> int:
         """Pair the waiting players this process can lock, and store their tables; players seated."""
         now = utc(self.clock)
-        async with self.storage.transaction() as conn:
-            await conn.execute(queue.delete().where(queue.c.lease_until < now))
+        await self._drop(queue.c.lease_until < now)
         seated = 0
         async with self.storage.transaction() as conn:
             query = (

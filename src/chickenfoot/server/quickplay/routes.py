@@ -19,7 +19,7 @@ from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest, new_secret
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.limiter import Limiter
 from chickenfoot.server.protocol import printable_name
-from chickenfoot.server.quickplay.queue import Entry, InQueue, Queue, QueueFull, QuickPlaySettings
+from chickenfoot.server.quickplay.queue import Entry, InQueue, Queue, QueueFull, QuickPlaySettings, Unclaimed
 from chickenfoot.server.quickplay.ratings import EQUAL_RATING, family_of
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import Storage
@@ -45,7 +45,15 @@ def quickplay_router(
     settings: QuickPlaySettings, storage: Storage, clock: Clock, hub: Hub, accounts: Accounts, limiter: Limiter
 ) -> APIRouter:
     router = APIRouter()
-    line = Queue(storage, clock, settings, hub.seeds)
+
+    async def cover(seat: Unclaimed) -> None:
+        """A seat found for a player who left before taking it goes to a bot: their partners play on."""
+        table = await hub.get(seat.code)
+        if table is not None:
+            level = settings.bots.near(seat.rating)
+            await seating.cover_unclaimed(table, seat.seat, level, lambda: hub.credentials.revoke(seat.code, seat.seat))
+
+    line = Queue(storage, clock, settings, hub.seeds, cover)
 
     def address_of(request: Request) -> str:
         return request.client.host if request.client is not None else "unknown"
