@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -65,15 +65,33 @@ class Group:
     """The players' mean rating (what the bots' level is chosen near)."""
 
 
+def nearest(pool: list[Waiting], ratings: list[float], anchor: Waiting, reach: float) -> Iterator[Waiting]:
+    """The players of ``pool`` (sorted by rating; ``ratings`` theirs) within ``reach`` of ``anchor``'s
+    rating, nearest first, walking outwards from where the anchor's rating falls."""
+    right = bisect.bisect_left(ratings, anchor.rating)
+    left = right - 1
+    while left >= 0 or right < len(pool):
+        below = anchor.rating - ratings[left] if left >= 0 else math.inf
+        above = ratings[right] - anchor.rating if right < len(pool) else math.inf
+        if min(below, above) > reach:
+            return
+        if below <= above:
+            yield pool[left]
+            left -= 1
+        else:
+            yield pool[right]
+            right += 1
+
+
 def gather(
-    anchor: Waiting, candidates: list[Waiting], size: int, suit: Callable[[Waiting, Waiting], bool]
+    anchor: Waiting, candidates: Iterable[Waiting], size: int, suit: Callable[[Waiting, Waiting], bool]
 ) -> list[Waiting]:
-    """``anchor`` and, nearest first, each candidate who suits everyone gathered so far, up to ``size``."""
+    """``anchor`` and, in the order given, each candidate who suits everyone gathered so far, up to ``size``."""
     group = [anchor]
     for candidate in candidates:
         if len(group) == size:
             break
-        if all(suit(candidate, member) for member in group):
+        if candidate is not anchor and all(suit(candidate, member) for member in group):
             group.append(candidate)
     return group
 
@@ -81,11 +99,11 @@ def gather(
 def pair(waiting: Sequence[Waiting], size: int, now: float, schedule: Schedule) -> list[Group]:
     """Groups of ``size`` seats out of ``waiting``, nobody in two; those not grouped keep waiting.
 
-    Runs in O(n log n + n·k) for n players, k of them within a window: candidates are found by
-    bisection in the list sorted by rating, never by comparing every pair.
+    The players not yet seated are kept sorted by rating: each anchor's candidates are found by
+    walking outwards from its rating, nearest first, never by comparing every pair.
     """
-    by_rating = sorted(waiting, key=lambda w: (w.rating, w.joined, w.ticket))
-    ratings = [w.rating for w in by_rating]
+    pool = sorted(waiting, key=lambda w: (w.rating, w.joined, w.ticket))
+    ratings = [w.rating for w in pool]
     seated: set[str] = set()
     groups: list[Group] = []
 
@@ -98,22 +116,25 @@ def pair(waiting: Sequence[Waiting], size: int, now: float, schedule: Schedule) 
     def patient(player: Waiting) -> bool:
         return player.bots_after is not None and now - player.joined >= player.bots_after
 
+    def seat(player: Waiting) -> None:
+        index = bisect.bisect_left(ratings, player.rating)
+        while pool[index] is not player:
+            index += 1
+        del pool[index], ratings[index]
+
     for anchor in sorted(waiting, key=lambda w: (w.joined, w.ticket)):
         if anchor.ticket in seated:
             continue
         reach = window(anchor)
-        low = bisect.bisect_left(ratings, anchor.rating - reach)
-        high = bisect.bisect_right(ratings, anchor.rating + reach)
-        candidates = sorted(
-            (w for w in by_rating[low:high] if w.ticket not in seated and w.ticket != anchor.ticket),
-            key=lambda w: (abs(w.rating - anchor.rating), w.joined, w.ticket),
-        )
-        group = gather(anchor, candidates, size, suit)
+        group = gather(anchor, nearest(pool, ratings, anchor, reach), size, suit)
         if len(group) < size and size > 2 and patient(anchor):
-            group = gather(anchor, [c for c in candidates if patient(c)], size, suit)  # the rest are bots
+            patient_ones = (c for c in nearest(pool, ratings, anchor, reach) if patient(c))
+            group = gather(anchor, patient_ones, size, suit)  # the rest of the seats are bots
         elif len(group) < size:
             continue
-        seated.update(m.ticket for m in group)
+        for member in group:
+            seat(member)
+            seated.add(member.ticket)
         mean = sum(m.rating for m in group) / len(group)
         groups.append(Group(tuple(m.ticket for m in group), size - len(group), mean))
     return groups
