@@ -3,6 +3,7 @@ guests play casual; leaving the page leaves the queue."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -10,7 +11,10 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.quickplay import QuickPlaySettings
+from chickenfoot.server.quickplay.ratings import Family
 from chickenfoot.server.quickplay.routes import GUEST_COOKIE
+
+from ..accounts.conftest import GENEROUS, sign_up
 
 
 def join(client: TestClient, **body: Any) -> str:
@@ -115,3 +119,40 @@ def test_a_seat_found_for_a_player_who_left_before_taking_it_goes_to_a_bot(
         assert beat(client, eve)["status"] == "waiting"
     # 16 s without a heartbeat: Dee's lease has run out, and her seat has gone to a bot.
     assert kinds(seated["code"]) == (expected if seated["seat"] == 0 else expected[::-1])
+
+
+class Ratings:
+    """Each account's rating by its username's order of sign-up; records what it was asked."""
+
+    def __init__(self, ratings: list[float]) -> None:
+        self.ratings = ratings
+        self.ids: dict[int, int] = {}
+        self.asked: list[Family] = []
+
+    async def __call__(self, account_id: int, family: Family) -> float:
+        self.asked.append(family)
+        return self.ratings[self.ids.setdefault(account_id, len(self.ids))]
+
+
+def test_accounts_wait_in_the_rated_pool_paired_by_their_ratings(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    clock, ratings = FakeClock(), Ratings([1400, 1800])
+    client = make_client(clock=clock, addresses=GENEROUS, quick_play=QuickPlaySettings(ratings=ratings))
+    tickets = []
+    for _ in range(2):
+        client.cookies.clear()
+        sign_up(client, f"qp{secrets.token_hex(4)}")
+        joined = client.post("/api/quickplay", json={"players": 2, "rated": True})
+        assert joined.status_code == 201, joined.text
+        tickets.append(joined.json()["ticket"])
+    guest = join(client)  # casual: another pool, whatever its rating
+    assert ratings.asked == ["two", "two"]
+    for _ in range(5):  # 400 apart: each window reaches 400 after 30 s
+        client.portal.call(clock.advance, 5)  # type: ignore[union-attr]
+        assert [beat(client, t)["waiting"] for t in tickets] == [2, 2]
+        assert beat(client, guest)["waiting"] == 1
+    client.portal.call(clock.advance, 5)  # type: ignore[union-attr]
+    seated = [beat(client, t) for t in tickets]
+    assert [s["status"] for s in seated] == ["seated", "seated"] and seated[0]["code"] == seated[1]["code"]
+    assert beat(client, guest)["status"] == "waiting"
