@@ -16,6 +16,7 @@ most one per ``pass_seconds`` in each process, so a queue nobody waits in costs 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -34,9 +35,11 @@ from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, Level
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.table_config import Seat, TableConfig
 
-PLAYER_COUNTS = (2, 4)
+log = logging.getLogger(__name__)
+
 PRESET = "classic"
 TURN_TIMER = 60
+"""A quick play table's rules and turn timer (seconds): the classic game, with strangers."""
 
 metadata = sa.MetaData()
 queue = sa.Table(
@@ -223,7 +226,10 @@ class Queue:
             rows = (await conn.execute(queue.delete().where(which).returning(*found))).all()
         for code, seat, rating in rows:
             if code is not None and self.abandoned is not None:
-                await self.abandoned(Unclaimed(code, seat, rating))
+                try:
+                    await self.abandoned(Unclaimed(code, seat, rating))
+                except Exception:  # the entry is gone either way; its table's creator may still act
+                    log.exception("the abandoned seat %d of table %s was not handed to a bot", seat, code)
 
     async def pass_if_due(self, *, force: bool = False) -> int:
         """Pair now unless this process did less than ``pass_seconds`` ago; players seated."""
