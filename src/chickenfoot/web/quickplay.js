@@ -9,6 +9,7 @@ import { api, rememberSeat } from "./net.js";
 const $ = (id) => document.getElementById(id);
 const BOT_WAITS = [15, 30, 60, 120];
 const DEFAULT_BOT_WAIT = 30;
+const RETRY_MS = 2000;
 
 function choice(name, legend, options) {
   const fieldset = document.createElement("fieldset");
@@ -91,11 +92,15 @@ export async function showQuickPlay(section, name) {
         location.href = `/t/${heard.code}`;
         return;
       }
+      error.textContent = "";
       show(heard);
       timer = setTimeout(beat, heard.beat * 1000);
     } catch (err) {
-      stop();
       error.textContent = err.message;
+      // Out of the queue: choose again. Anything else (the server restarting, the network gone for
+      // a moment) is tried again while the entry's lease may still hold.
+      if (err.said?.code === "quickplay.gone") stop();
+      else timer = setTimeout(beat, RETRY_MS);
     }
   };
   form.addEventListener("submit", async (e) => {
