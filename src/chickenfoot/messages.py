@@ -633,6 +633,33 @@ class Code(Enum):
     REMATCH_WAITING = msg("rematch.waiting", "Waiting for {names}")
     REMATCH_READY = msg("rematch.ready", "The new match is at table {code}")
     REMATCH_GO = msg("rematch.go", "Go to the new match")
+    # --- quick play (server/quickplay, web/quickplay.js): the lobby's "Play now", its queue and refusals
+    QUICKPLAY_TITLE = msg("quickplay.title", "Play now")
+    QUICKPLAY_INTRO = msg("quickplay.intro", "Get a table with players waiting like you, in seconds.")
+    QUICKPLAY_PLAYERS = msg("quickplay.players", "Players")
+    QUICKPLAY_KIND = msg("quickplay.kind", "Game")
+    QUICKPLAY_CASUAL = msg("quickplay.casual", "Casual")
+    QUICKPLAY_RATED = msg("quickplay.rated", "Rated (needs an account)")
+    QUICKPLAY_BOTS_AFTER = msg("quickplay.bots_after", "Bots take the empty seats after")
+    QUICKPLAY_BOTS_NEVER = msg("quickplay.bots_never", "never")
+    QUICKPLAY_START = msg("quickplay.start", "Play now")
+    QUICKPLAY_SEARCHING = msg("quickplay.searching", "Looking for players…")
+    QUICKPLAY_WAITING = nmsg("quickplay.waiting", "{count} player waiting", "{count} players waiting")
+    QUICKPLAY_WAITED = msg("quickplay.waited", "You have waited {time}")
+    QUICKPLAY_LEAVE = msg("quickplay.leave", "Stop looking")
+    QUICKPLAY_FOUND = msg("quickplay.found", "Table {code} found: taking your seat")
+    QUICKPLAY_RATED_NEEDS_ACCOUNT = msg(
+        "quickplay.rated_needs_account", "rated games need an account: sign in, or play a casual game"
+    )
+    QUICKPLAY_FULL = msg("quickplay.full", "too many players are waiting right now; try again shortly")
+    QUICKPLAY_ADDRESS_FULL = msg(
+        "quickplay.address_full", "too many players are waiting from your address; try again shortly"
+    )
+    QUICKPLAY_GONE = msg("quickplay.gone", "you are no longer waiting: choose Play now again")
+    QUICKPLAY_TOO_MANY_JOINS = msg(
+        "quickplay.too_many_joins",
+        "too many Play now requests from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
 
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")

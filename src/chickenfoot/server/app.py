@@ -46,6 +46,7 @@ from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.protocol import printable_name
+from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
@@ -86,6 +87,8 @@ class Settings:
     """Sessions, cookies and the passkeys' relying party."""
     seeds: Callable[[], int] = random_seed
     """Deals each new table's seed (tests fix it to play a known deal)."""
+    quick_play: QuickPlaySettings = field(default_factory=QuickPlaySettings)
+    """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -360,6 +363,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir))
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
+    app.include_router(quickplay_router(settings.quick_play, storage, clock, hub, accounts, limiter))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

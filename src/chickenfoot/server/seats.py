@@ -84,10 +84,22 @@ async def replace_with_bot(table: Table, seat: int, level: str, revoke: Callable
             raise Refused(409, Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
         if table.attendance.connections[seat]:
             raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
-        await revoke()
-
-        def to_bot(config: TableConfig) -> None:
-            config.seats[seat] = Seat("bot", bot=level, taken=True)
-
-        await table.change_config(to_bot)
+        await _to_bot(table, seat, level, revoke)
     table.autoplay.schedule()
+
+
+async def cover_unclaimed(table: Table, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
+    """A bot takes a human seat nobody ever took (quick play's player left first); any seat, the creator's too."""
+    async with table.lock:
+        if table.config.seats[seat].kind == "human" and not table.config.seats[seat].taken:
+            await _to_bot(table, seat, level, revoke)
+    table.autoplay.schedule()
+
+
+async def _to_bot(table: Table, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
+    await revoke()
+
+    def to_bot(config: TableConfig) -> None:
+        config.seats[seat] = Seat("bot", bot=level, taken=True)
+
+    await table.change_config(to_bot)

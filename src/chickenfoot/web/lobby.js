@@ -4,6 +4,7 @@ import { t } from "./i18n.js";
 import { askName, rememberName, savedName } from "./name.js";
 import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
 import { joinRefusal, showOpenTables } from "./opentables.js";
+import { showQuickPlay } from "./quickplay.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -134,6 +135,7 @@ export async function showLobby() {
   $("spectate").addEventListener("click", () => {
     if (code()) location.href = `/t/${code()}`;
   });
+  showQuickPlay($("quickplay"), async () => $("my-name").value.trim() || (await askName()));
   showOpenTables(
     async () => savedName() || $("my-name").value.trim() || (await askName()),
     (message) => (error.textContent = message),
