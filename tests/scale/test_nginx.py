@@ -96,13 +96,15 @@ def play_through(front: Front, code: str, token: str) -> int:
     return wait_for_log(front, logged + 1)[-1]
 
 
-def wait_for_log(front: Front, sockets: int) -> list[int]:
-    """The servers of the logged sockets, once ``sockets`` are (nginx logs a socket when it closes)."""
-    for _ in range(100):
-        if len(served := front.served_by(101)) >= sockets:
-            return served
+def wait_for_log(front: Front, sockets: int, seconds: float = 30) -> list[int]:
+    """The servers of the logged sockets, once ``sockets`` are (nginx logs a socket when it closes and
+    tells no one: its log is read again until then)."""
+    deadline = time.monotonic() + seconds
+    while len(served := front.served_by(101)) < sockets:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"nginx logged {len(served)} sockets, not {sockets}, within {seconds} s")
         time.sleep(0.02)
-    raise AssertionError(f"nginx logged {len(front.served_by(101))} sockets, not {sockets}")
+    return served
 
 
 def test_the_sockets_of_one_table_reach_one_server_and_tables_spread_over_all(front: Front) -> None:

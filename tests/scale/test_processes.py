@@ -160,8 +160,8 @@ async def race(fleet: Fleet, delays: Delays, picks: tuple[int, int]) -> None:
                 state, version = await sockets[0, first].latest()
                 mover = state["to_move"]
                 own = await sockets[mover, first].at_least(version)
-                if sockets[mover, first].version != version:
-                    await asyncio.sleep(0.01)  # one socket is ahead of the other: look again
+                if sockets[mover, first].version != version:  # the mover's socket is ahead: catch up with it
+                    await sockets[0, first].at_least(sockets[mover, first].version)
                     continue
                 legal = own["legal"]
                 if len(legal) >= 2:
