@@ -11,9 +11,9 @@ import redis.asyncio as redis
 
 from chickenfoot.server.cluster_bus import RedisBus
 from chickenfoot.server.fanout import Message
+from chickenfoot.testing.waiting import until
 
 from .conftest import RedisDaemon, worker
-from .players import until
 
 
 class Follower:

@@ -28,10 +28,11 @@ from websockets.exceptions import ConnectionClosed
 from chickenfoot import Match
 from chickenfoot.server.protocol import whole_log
 from chickenfoot.testing.clients import CreatedTable, create_table
+from chickenfoot.testing.waiting import until
 from server.test_hidden_information import audit
 
 from .conftest import Fleet, RedisDaemon
-from .players import Recorder, until
+from .players import Recorder
 
 HUMAN: dict[str, Any] = {"kind": "human"}
 BOT: dict[str, Any] = {"kind": "bot", "bot": "easy"}

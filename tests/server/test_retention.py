@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
@@ -17,6 +16,7 @@ from fastapi.testclient import TestClient
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.retention import prune
 from chickenfoot.server.storage import Storage, actions, archived_actions, game_tables
+from chickenfoot.testing.waiting import until
 
 from .conftest import create_table, play_out, seat_players
 from .test_replay import BUDGET, poll_review
@@ -88,10 +88,7 @@ def test_a_pruned_match_keeps_its_replays_record_and_review(
     async def archive() -> tuple[list[str], tuple[int, int]]:
         storage = Storage(database_url)
         # The lobby marks the match over in a task of its own, which tells no one: read until it has.
-        deadline = time.monotonic() + 30
-        while not await over(storage, code):
-            assert time.monotonic() < deadline, "the match was not marked over within 30 s"
-            await asyncio.sleep(0.05)
+        await until(lambda: over(storage, code), 30, "the match marked over")
         clock = FakeClock(wall=LATER.timestamp() + 30 * 86_400)  # a month after tomorrow
         archived = await prune(database_url, 30, clock)
         rows = await rows_of(storage, code)
