@@ -23,9 +23,9 @@ from collections import Counter
 from typing import Any
 
 import httpx
+from attack import add_source, attack, pings, summary
 from websockets.asyncio.client import connect
 
-from attack import add_source, attack, pings, summary
 from chickenfoot.testing.clients import CreatedTable, Measure, create_table, honest_players, loopback
 from chickenfoot.testing.launch import OPEN_LIMITS
 

@@ -33,13 +33,14 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from strength import positions
+
 from chickenfoot import Match, Round, Rules, core
 from chickenfoot.bots import DIFFICULTIES, Budget, SearchBot, make_bot, sampling
 from chickenfoot.bots.policy import rollout_policy
 from chickenfoot.bots.search import rollout
 from chickenfoot.knowledge import Knowledge
 from chickenfoot.view import SeatView
-from strength import positions
 
 RULES = Rules()
 BATCH = 100

@@ -208,8 +208,9 @@ def outside(
     """Our search (``bot``, a search kind) at ``ratio`` times the simulations of each OpenSpiel searcher, one
     against the rest, single rounds on duplicate deals; each run kept under
     results/outside-<players>p-<opponent>-<ratio>x/."""
-    from chickenfoot.arena.report import write_json
     from outside import Entrant, outside_schedule, run_outside
+
+    from chickenfoot.arena.report import write_json
 
     rows = []
     for opponent in opponents:
