@@ -17,20 +17,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import statistics
-import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import httpx
+from attack import add_source, attack, pings, summary
 from websockets.asyncio.client import connect
 
 from chickenfoot.testing.clients import CreatedTable, Measure, create_table, honest_players, loopback
-from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.testing.launch import OPEN_LIMITS
 
 HONEST = {"seats": [{"kind": "human"}, *[{"kind": "bot", "bot": "greedy"}] * 3], "rounds": 5}
 ASKING = {"preset": "double-18", "seats": [{"kind": "human"}, {"kind": "human"}], "rounds": 10}
@@ -54,20 +51,6 @@ async def bot_gaps(url: str, moves: int) -> list[float]:
             if state["round_over"] is None and state["kinds"][state["to_move"]] == "bot":
                 turn_came = time.monotonic()
     return gaps
-
-
-async def pings(url: str, stop: asyncio.Event) -> list[float]:
-    """Round trips (ms) of pings at a person's pace (5 a second) until ``stop``."""
-    times = []
-    async with connect(url, ping_interval=None, max_size=2**22) as ws:
-        while not stop.is_set():
-            sent = time.perf_counter()
-            await ws.send('{"type": "ping"}')
-            while json.loads(await ws.recv())["type"] != "pong":
-                pass
-            times.append((time.perf_counter() - sent) * 1000)
-            await asyncio.sleep(0.2)
-    return times
 
 
 async def ask_hints(base: str, table: CreatedTable, seat: int, path: str, got: Counter[str]) -> None:
@@ -99,10 +82,6 @@ async def ask_hints(base: str, table: CreatedTable, seat: int, path: str, got: C
                 if state["to_move"] == seat and legal and not forced and asked is None:
                     asked = (version, legal)
                     await ws.send('{"type": "hint"}')
-
-
-def summary(values: list[float], unit: str) -> str:
-    return f"p50 {statistics.median(values):.2f} {unit}, max {max(values):.2f} {unit} ({len(values)})"
 
 
 async def phase(spectate: str, moves: int) -> tuple[list[float], list[float]]:
@@ -142,19 +121,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20, help="tables asking hints")
     parser.add_argument("--moves", type=int, default=30, help="bot moves watched in each phase")
-    parser.add_argument("--source", type=Path, help="serve this source tree's chickenfoot (PYTHONPATH)")
+    add_source(parser)
     parser.add_argument(
         "--open-hints", action="store_true", help="lift the per-address limit on hints searched (--hint-limit)"
     )
     args = parser.parse_args()
-    if args.source is not None:
-        os.environ["PYTHONPATH"] = str(args.source.resolve())
-    with tempfile.TemporaryDirectory() as directory:
-        port = free_port()
-        # The tables' limits out of the way; the hints' as served unless --open-hints.
-        options = [*OPEN_LIMITS, *(("--hint-limit", "1000000/minute") if args.open_hints else ())]
-        with served(port, f"sqlite+aiosqlite:///{directory}/games.db", pace=1.0, options=options, timeout=60):
-            result = asyncio.run(scenario(f"http://127.0.0.1:{port}", args))
+    # The tables' limits out of the way; the hints' as served unless --open-hints.
+    options = [*OPEN_LIMITS, *(("--hint-limit", "1000000/minute") if args.open_hints else ())]
+    result = attack(args, options, scenario, pace=1.0)
     for name, (gaps, times) in (("quiet", result["quiet"]), ("asked hints", result["busy"])):
         print(f"{name + ':':13} bot gaps {summary(gaps, 's')}; pings {summary(times, 'ms')}")
     print(f"attackers' answers: {result['answers']}")

@@ -15,21 +15,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
 import random
-import statistics
-import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+from attack import add_source, attack, pings, summary
 
 from chickenfoot.testing.clients import CreatedTable, Measure, create_table, honest_players, loopback
-from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.testing.launch import OPEN_LIMITS
 
 ONE_HUMAN = {"preset": "double-18", "seats": [{"kind": "human"}, *[{"kind": "bot", "bot": "greedy"}] * 3]}
 
@@ -38,21 +33,6 @@ async def play_to_the_end(base: str, tables: list[CreatedTable]) -> None:
     stop = asyncio.Event()
     players = honest_players(base, tables, 0.0, random.Random(1), Measure())
     await asyncio.gather(*(player.play(stop) for player in players))
-
-
-async def pings(url: str, count: int) -> list[float]:
-    """Round trips (ms) of ``count`` pings at a person's pace (5 a second)."""
-    times = []
-    async with connect(url, ping_interval=None, max_size=2**22) as ws:
-        await ws.recv()
-        for _ in range(count):
-            sent = time.perf_counter()
-            await ws.send('{"type": "ping"}')
-            while json.loads(await ws.recv())["type"] != "pong":
-                pass
-            times.append((time.perf_counter() - sent) * 1000)
-            await asyncio.sleep(0.2)
-    return times
 
 
 async def attacker(
@@ -68,10 +48,6 @@ async def attacker(
                 got[response.status_code] += 1
 
 
-def summary(times: list[float]) -> str:
-    return f"p50 {statistics.median(times):.1f} ms, max {max(times):.1f} ms ({len(times)} pings)"
-
-
 async def scenario(base: str, args: argparse.Namespace) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         tables = [await create_table(http, ONE_HUMAN) for _ in range(args.tables)]
@@ -84,13 +60,13 @@ async def scenario(base: str, args: argparse.Namespace) -> dict[str, Any]:
             rounds += [(table.code, r["round"]) for r in overview["rounds"]]
         honest = await create_table(http, {"seats": [{"kind": "human"}, {"kind": "human"}]})
     ws = base.replace("http://", "ws://") + honest.seats[0]
-    quiet = await pings(ws, args.pings)
     stop, got = asyncio.Event(), Counter[int]()
+    quiet = await pings(ws, stop, args.pings)
     attackers = [
         asyncio.create_task(attacker(base, rounds if i % 2 == 0 else rounds[::-1], loopback(9, i), stop, got))
         for i in range(args.attackers)
     ]
-    busy = await pings(ws, args.pings)
+    busy = await pings(ws, stop, args.pings)
     stop.set()
     await asyncio.gather(*attackers)
     return {"rounds": len(rounds), "played_seconds": played, "quiet": quiet, "busy": busy, "answers": dict(got)}
@@ -101,26 +77,21 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--attackers", type=int, default=2)
     parser.add_argument("--pings", type=int, default=50)
-    parser.add_argument("--source", type=Path, help="serve this source tree's chickenfoot (PYTHONPATH)")
+    add_source(parser)
     parser.add_argument(
         "--open-replays", action="store_true", help="lift the per-address limit on replays built (--replay-limit)"
     )
     args = parser.parse_args()
-    if args.source is not None:
-        os.environ["PYTHONPATH"] = str(args.source.resolve())
-    with tempfile.TemporaryDirectory() as directory:
-        port = free_port()
-        # The honest players' limits out of the way; the replays' as served unless --open-replays.
-        options = [*OPEN_LIMITS, *(() if args.open_replays else ("--replay-limit", "30/minute"))]
-        if args.source is not None:  # a server from before --replay-limit: without the option
-            while "--replay-limit" in options:
-                at = options.index("--replay-limit")
-                del options[at : at + 2]
-        with served(port, f"sqlite+aiosqlite:///{directory}/games.db", options=options, timeout=60):
-            result = asyncio.run(scenario(f"http://127.0.0.1:{port}", args))
+    # The honest players' limits out of the way; the replays' as served unless --open-replays.
+    options = [*OPEN_LIMITS, *(() if args.open_replays else ("--replay-limit", "30/minute"))]
+    if args.source is not None:  # a server from before --replay-limit: without the option
+        while "--replay-limit" in options:
+            at = options.index("--replay-limit")
+            del options[at : at + 2]
+    result = attack(args, options, scenario)
     print(f"{result['rounds']} finished rounds (played in {result['played_seconds']:.0f} s)")
-    print(f"quiet:        {summary(result['quiet'])}")
-    print(f"under attack: {summary(result['busy'])}")
+    print(f"quiet:        {summary(result['quiet'], 'ms', 1)}")
+    print(f"under attack: {summary(result['busy'], 'ms', 1)}")
     print(f"attackers' answers: {result['answers']}")
 
 

@@ -342,6 +342,33 @@ def account_reset(
     print(f"{origin.rstrip('/')}/account#link={link}")
 
 
+storage_app = typer.Typer(help="Operators' tools for the game store.", no_args_is_help=True)
+app.add_typer(storage_app, name="storage")
+
+
+@storage_app.command("prune")
+def storage_prune(
+    finished_before: Annotated[
+        float, typer.Option(min=1, help="Archive matches whose last move is older than this many days.")
+    ],
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+) -> None:
+    """Keep each long-finished match's moves as one row instead of one row a move.
+
+    Their replays, records and reviews stay as they were; unfinished matches are not touched. Safe
+    to run while servers are serving the same database.
+    """
+    need("web", "chickenfoot storage prune")
+    import asyncio
+
+    from chickenfoot.server.retention import prune
+
+    archived = asyncio.run(prune(database_url, finished_before))
+    print(f"archived the moves of {len(archived)} finished matches")
+
+
 @app.command()
 def arena(
     bots: Annotated[str, typer.Option(help="Line-up, comma-separated: bot kinds, levels, or cheater.")] = (

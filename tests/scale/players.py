@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import random
-from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -93,13 +92,3 @@ class Recorder:
         move = {"type": "move", "move": self.rng.choice(legal), "version": self.version}
         with contextlib.suppress(ConnectionClosed):
             await ws.send(json.dumps(move))
-
-
-async def until(condition: Callable[[], object], seconds: float, what: str) -> None:
-    """Wait for ``condition()`` to hold; ``AssertionError`` naming ``what`` after ``seconds``."""
-    try:
-        async with asyncio.timeout(seconds):
-            while not condition():
-                await asyncio.sleep(0.02)
-    except TimeoutError:
-        raise AssertionError(f"{what}: not within {seconds} s") from None

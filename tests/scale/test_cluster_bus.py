@@ -11,6 +11,7 @@ import redis.asyncio as redis
 
 from chickenfoot.server.cluster_bus import RedisBus
 from chickenfoot.server.fanout import Message
+from chickenfoot.testing.waiting import until
 
 from .conftest import RedisDaemon, worker
 
@@ -48,14 +49,6 @@ class Follower:
         return self.applied[-1] if self.applied else 0
 
 
-async def until(done: Callable[[], bool], seconds: float = 5.0) -> None:
-    for _ in range(round(seconds * 100)):
-        if done():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"waited {seconds} s in vain")
-
-
 async def wait_done(process: Any) -> None:
     line = await asyncio.to_thread(process.stdout.readline)
     assert line.strip() == "done", line
@@ -73,7 +66,7 @@ def test_every_subscribing_process_gets_every_message_once_in_publish_order(
         await asyncio.wait_for(asyncio.gather(*(f.live.wait() for f in followers)), 10)
         publisher = worker("publish", redis_url, prefix, str(count), "0", str(tmp_path / "record"))
         await wait_done(publisher)
-        await until(lambda: all(f.version == count for f in followers))
+        await until(lambda: all(f.version == count for f in followers), 30, f"every follower at version {count}")
         await first.close()
         await second.close()
         return followers
@@ -94,12 +87,12 @@ def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_dupl
         follower = Follower(bus, "a", record)
         await asyncio.wait_for(follower.live.wait(), 10)
         publisher = worker("publish", redis_daemon.url, prefix, str(count), "0.01", str(record))
-        await until(lambda: follower.version >= 50, seconds=30)  # the publisher starts first
+        await until(lambda: follower.version >= 50, 30, "version 50 followed")  # the publisher starts first
         await asyncio.to_thread(redis_daemon.stop)
-        await until(lambda: not bus._live, seconds=10)  # the subscriber saw its connection go
+        await until(lambda: not bus._live, 30, "the subscriber sees its connection go")
         await asyncio.to_thread(redis_daemon.start)
         await wait_done(publisher)
-        await until(lambda: follower.version == count)
+        await until(lambda: follower.version == count, 30, f"version {count} followed")
         await bus.close()
         return bus, follower
 
@@ -131,24 +124,24 @@ def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) 
         leave_first = bus.subscribe("a", lambda m: first.append(m["version"]), catch_up("1"))
         await asyncio.wait_for(live.wait(), 10)
         await bus.publish("a", {"version": 1})
-        await until(lambda: first == [1])
+        await until(lambda: first == [1], 30, "version 1 delivered")
         # A second subscriber of a live channel is told to catch up at once (version 1 passed it by).
         leave_second = bus.subscribe("a", lambda m: second.append(m["version"]), catch_up("2"))
         await bus.publish("a", {"version": 2})
-        await until(lambda: first[-1] == 2 and second[-1:] == [2])
+        await until(lambda: first[-1] == 2 and second[-1:] == [2], 30, "version 2 delivered to both")
         leave_first()
         await bus.publish("a", {"version": 3})
-        await until(lambda: second[-1] == 3)
+        await until(lambda: second[-1] == 3, 30, "version 3 delivered")
         leave_second()  # nobody left: the channel is dropped in Redis
-        async with redis.Redis.from_url(redis_url) as observer:
-            while (await observer.pubsub_numsub(prefix + "a"))[0][1] > 0:
+        async with redis.Redis.from_url(redis_url) as observer, asyncio.timeout(30):
+            while (await observer.pubsub_numsub(prefix + "a"))[0][1] > 0:  # Redis tells no one: ask it
                 await asyncio.sleep(0.01)
         await bus.publish("a", {"version": 4})
         live.clear()
         bus.subscribe("a", lambda m: second.append(m["version"]), catch_up("3"))
         await asyncio.wait_for(live.wait(), 10)
         await bus.publish("a", {"version": 5})
-        await until(lambda: second[-1] == 5)
+        await until(lambda: second[-1] == 5, 30, "version 5 delivered")
         await bus.close()
         return caught, first, second
 
@@ -180,7 +173,7 @@ def test_messages_published_together_go_in_one_round_trip_in_their_order(redis_u
 
         bus._publisher.pipeline = counted  # type: ignore[method-assign]
         await asyncio.gather(*(bus.publish("ab"[v % 2], {"version": v}) for v in range(100)))
-        await until(lambda: len(received) == 100)
+        await until(lambda: len(received) == 100, 30, "100 messages delivered")
         await bus.close()
         return received, pipelines
 

@@ -170,12 +170,14 @@ def test_the_images_entry_command_serves_from_a_writable_data_directory(tmp_path
     try:
         assert process.stdout is not None
         assert "Chicken Foot is served" in process.stdout.readline()  # printed once the games file is writable
-        for _ in range(300):
+        deadline = time.monotonic() + 60
+        while True:  # the port is open once the server answers: nothing tells before
             try:
                 answer = httpx.get(f"http://127.0.0.1:{port}/api/presets", headers={"Host": "localhost"})
                 break
             except httpx.TransportError:
                 assert process.poll() is None, "the server stopped"
+                assert time.monotonic() < deadline, "the server did not answer within 60 s"
                 time.sleep(0.1)
         assert answer.status_code == 200
         assert (tmp_path / "games.db").is_file()

@@ -222,9 +222,19 @@ def test_leases_asked_together_go_in_one_script_call_each_with_its_own_answer(re
     asyncio.run(scenario())
 
 
+async def asleep(clock: FakeClock, keepers: int) -> None:
+    """Until ``keepers`` wait for ``clock``: their Redis calls answered (a generous real-time bound:
+    Redis is real), they sleep to their next beat."""
+    async with asyncio.timeout(20):
+        while clock.pending() < keepers:
+            await asyncio.sleep(0)
+
+
 def test_keepers_started_apart_renew_together_on_the_process_beat(redis_url: str, prefix: str) -> None:
     async def scenario() -> list[int]:
-        leases = RedisLeases(redis_url, ttl=0.6, prefix=prefix)  # a renewal every 0.2 s
+        clock = FakeClock()
+        # A long lease, so that Redis (on real time) never expires one while the fake clock stands still.
+        leases = RedisLeases(redis_url, ttl=60, prefix=prefix, clock=clock)  # a renewal every 20 s
         calls: list[int] = []
         script = leases._renew.script
 
@@ -235,12 +245,16 @@ def test_keepers_started_apart_renew_together_on_the_process_beat(redis_url: str
         leases._renew.script = counted  # type: ignore[assignment]
         keepers = [LeaseKeeper(leases, f"table:beat{i}", lambda hold: None) for i in range(20)]
         tasks = []
-        for keeper in keepers:  # started 13 ms apart: over more than one beat
+        for started, keeper in enumerate(keepers, 1):  # started 1.3 s apart: over more than one beat
             tasks.append(asyncio.create_task(keeper.run()))
-            await asyncio.sleep(0.013)
-        await asyncio.sleep(0.25)  # the first beat after the last start
+            await asleep(clock, started)
+            clock.advance(1.3)
+        clock.advance(40 - clock.monotonic())  # the first beat after the last start
+        await asleep(clock, len(keepers))
         calls.clear()
-        await asyncio.sleep(1.0)
+        for _ in range(100):  # five beats, a second at a time: keepers woken apart would renew apart
+            clock.advance(1)
+            await asleep(clock, len(keepers))
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -248,4 +262,4 @@ def test_keepers_started_apart_renew_together_on_the_process_beat(redis_url: str
         return calls
 
     calls = asyncio.run(scenario())
-    assert len(calls) >= 4 and all(keys == 20 for keys in calls), calls  # one call a beat, every lease in it
+    assert calls == [20] * 5  # one call a beat, every lease in it

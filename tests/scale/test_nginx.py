@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -18,6 +17,7 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, nginx_binary, proxied, served
+from chickenfoot.testing.waiting import until_now
 
 from .conftest import TEMPLATE, unavailable
 
@@ -96,13 +96,11 @@ def play_through(front: Front, code: str, token: str) -> int:
     return wait_for_log(front, logged + 1)[-1]
 
 
-def wait_for_log(front: Front, sockets: int) -> list[int]:
-    """The servers of the logged sockets, once ``sockets`` are (nginx logs a socket when it closes)."""
-    for _ in range(100):
-        if len(served := front.served_by(101)) >= sockets:
-            return served
-        time.sleep(0.02)
-    raise AssertionError(f"nginx logged {len(front.served_by(101))} sockets, not {sockets}")
+def wait_for_log(front: Front, sockets: int, seconds: float = 30) -> list[int]:
+    """The servers of the logged sockets, once ``sockets`` are (nginx logs a socket when it closes and
+    tells no one: its log is read again until then)."""
+    until_now(lambda: len(front.served_by(101)) >= sockets, seconds, f"nginx logs {sockets} sockets")
+    return front.served_by(101)
 
 
 def test_the_sockets_of_one_table_reach_one_server_and_tables_spread_over_all(front: Front) -> None:

@@ -28,10 +28,11 @@ from websockets.exceptions import ConnectionClosed
 from chickenfoot import Match
 from chickenfoot.server.protocol import whole_log
 from chickenfoot.testing.clients import CreatedTable, create_table
+from chickenfoot.testing.waiting import until
 from server.test_hidden_information import audit
 
 from .conftest import Fleet, RedisDaemon
-from .players import Recorder, until
+from .players import Recorder
 
 HUMAN: dict[str, Any] = {"kind": "human"}
 BOT: dict[str, Any] = {"kind": "bot", "bot": "easy"}
@@ -160,8 +161,8 @@ async def race(fleet: Fleet, delays: Delays, picks: tuple[int, int]) -> None:
                 state, version = await sockets[0, first].latest()
                 mover = state["to_move"]
                 own = await sockets[mover, first].at_least(version)
-                if sockets[mover, first].version != version:
-                    await asyncio.sleep(0.01)  # one socket is ahead of the other: look again
+                if sockets[mover, first].version != version:  # the mover's socket is ahead: catch up with it
+                    await sockets[0, first].at_least(sockets[mover, first].version)
                     continue
                 legal = own["legal"]
                 if len(legal) >= 2:

@@ -29,6 +29,7 @@ from chickenfoot.testing.clients import (
     reconnect_storm,
 )
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.testing.waiting import until
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -80,15 +81,6 @@ def start(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Se
 def fast(start: Callable[..., Server]) -> Server:
     """Automatic play without pauses; limits per address out of the way."""
     return start(*OPEN_LIMITS)
-
-
-async def until(condition: Callable[[], Awaitable[bool]], seconds: float, what: str) -> None:
-    """Wait for ``condition``; fails the test with ``what`` after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not await condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {seconds} s: {what}")
-        await asyncio.sleep(0.05)
 
 
 async def ping_times(url: str, count: int) -> list[float]:
@@ -158,7 +150,7 @@ def test_clients_that_stop_reading_are_disconnected_with_a_final_error(fast: Ser
             asyncio.create_task(p.play(stop))
             for p in honest_players(fast.base, [table], 0.1, random.Random(3), measure)
         ]
-        await until(lambda: asyncio.sleep(0, measure.messages > 20), 20, "the table plays")
+        await until(lambda: measure.messages > 20, 20, "the table plays")
         started, before, peak = time.monotonic(), fast.memory(), 0.0
 
         async def all_cut() -> bool:
@@ -175,7 +167,7 @@ def test_clients_that_stop_reading_are_disconnected_with_a_final_error(fast: Ser
         cut.set()
         detected = time.monotonic() - started
         seen = measure.messages
-        await until(lambda: asyncio.sleep(0, measure.messages > seen + 20), 10, "the table plays on")
+        await until(lambda: measure.messages > seen + 20, 10, "the table plays on")
         stop.set()
         await asyncio.gather(*silent, *players)
         return attack, detected, (peak - before) / SILENT

@@ -19,9 +19,12 @@ pytestmark = pytest.mark.timeout(240)
 def test_every_acknowledged_move_survives_a_sigkill(database_url: str) -> None:
     with ExitStack() as stack:
         result = asyncio.run(
-            crash_and_resume(database_url, free_port(), stack, tables=6, rounds=2, think=0.1, seconds=2.0, seed=7)
+            crash_and_resume(
+                database_url, free_port(), stack, tables=6, rounds=2, think=0.1, seconds=0, seed=7, played=10
+            )
         )
     assert result["problems"] == []
-    assert result["versions_seen_at_kill"] > 0 and result["players_done_before_kill"] == 0  # killed mid-match
+    # Killed mid-match: once every seat has seen 10 versions, long before the end of two rounds.
+    assert result["versions_seen_at_kill"] >= 6 * 4 * 10 and result["players_done_before_kill"] == 0
     assert result["reconnects"] >= 6 * 4  # everyone was cut off and came back
     assert result["moves_checked"] > 0

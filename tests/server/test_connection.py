@@ -60,6 +60,19 @@ async def hub_with_table(tmp_path: Path, fanout: Any = None, clock: Clock = SYST
     return hub, table.code, token
 
 
+async def serve_to_the_end(hub: Hub, code: str, token: str) -> FakeSocket:
+    """Serve a client of ``token`` (it disconnects at its first read) until the connection ends; then
+    close the hub and its storage."""
+    socket = FakeSocket({"token": token})
+    await asyncio.wait_for(
+        serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, no_hints, SendWatch(SYSTEM_CLOCK)),  # type: ignore[arg-type]
+        timeout=10,
+    )
+    await hub.close()
+    await hub.storage.close()
+    return socket
+
+
 def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path: Path) -> None:
     async def scenario() -> FakeSocket:
         hub, code, token = await hub_with_table(tmp_path)
@@ -75,16 +88,7 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
             return await real_seat_of(code_, secret)
 
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
-        socket = FakeSocket({"token": token})
-        await asyncio.wait_for(
-            serve_connection(
-                socket, code, hub, ConnectionLimits(), no_address_limit, no_hints, SendWatch(SYSTEM_CLOCK)
-            ),
-            timeout=10,
-        )  # type: ignore[arg-type]
-        await hub.close()
-        await hub.storage.close()
-        return socket
+        return await serve_to_the_end(hub, code, token)
 
     socket = asyncio.run(scenario())
     assert socket.closed == 4404 and "no table" in socket.sent[-1]
@@ -113,17 +117,8 @@ def test_a_change_delivered_while_subscribing_finds_the_connections_outbox(tmp_p
         fanout = ReplayingBus()
         hub, code, token = await hub_with_table(tmp_path, fanout)
         await fanout.publish(hub.tables[code].channel(), {"version": 0, "events": []})
-        socket = FakeSocket({"token": token})
         # The replayed change arrives inside subscribe(), before the first state is queued.
-        await asyncio.wait_for(
-            serve_connection(
-                socket, code, hub, ConnectionLimits(), no_address_limit, no_hints, SendWatch(SYSTEM_CLOCK)
-            ),
-            timeout=10,
-        )  # type: ignore[arg-type]
-        await hub.close()
-        await hub.storage.close()
-        return socket
+        return await serve_to_the_end(hub, code, token)
 
     socket = asyncio.run(scenario())
     assert socket.closed is None and socket.sent and '"type":"state"' in socket.sent[0].replace(" ", "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 
 from rich.console import Console
 from textual.pilot import Pilot
@@ -25,6 +26,8 @@ HINT_SEED, HINT_PLY = 3, 10
 """Double-9, four seats: at move 10 or so the human has several moves to choose from."""
 
 ROUND_SEED = 1
+SETTLE_SECONDS = 60
+"""How long the bots may take to hand the game back to a human (generous: the machine may be busy)."""
 """With double-6, two seats and one round, seed 1 gives the human draws, chosen passes and chicken feet."""
 
 
@@ -66,15 +69,17 @@ def advance(session: Session, *, until_foot: bool = False, until_ply: int | None
 
 
 async def settle(pilot: Pilot[None], app: ChickenFootApp) -> None:
-    """Wait until the game waits for a human (or shows a hand-over or the round end)."""
-    for _ in range(1000):
+    """Wait until the game waits for a human (or shows a hand-over or the round end): looked at after
+    each short pause, as the bots think in threads and the screen says nothing when they are done."""
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while time.monotonic() < deadline:
         await pilot.pause(0.005)
         screen = app.screen
         if isinstance(screen, RoundEnd | HandOver):
             return
         if isinstance(screen, GameScreen) and not screen.busy:
             return
-    raise AssertionError("the game never waited for a human")
+    raise AssertionError(f"the game did not wait for a human within {SETTLE_SECONDS} s")
 
 
 def log_text(screen: GameScreen) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from chickenfoot.bots import hint
@@ -24,7 +23,7 @@ from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.server.protocol import ProtocolError
-from chickenfoot.server.worker_process import worker_pool
+from chickenfoot.server.worker_process import Worker
 from chickenfoot.view import SeatView
 
 CACHE_SIZE = 1024
@@ -55,8 +54,7 @@ class Hints:
         self.pending = pending
         self._cache: OrderedDict[SeatView, Suggestion] = OrderedDict()
         self._searching: dict[SeatView, asyncio.Future[Suggestion]] = {}
-        self._pool: ProcessPoolExecutor | None = None
-        self._starting = asyncio.Lock()
+        self._worker = Worker()
 
     async def suggest(self, view: SeatView, address: str) -> Suggestion:
         """The hint for ``view``: kept, being searched for another request, or searched now if ``address``
@@ -85,9 +83,8 @@ class Hints:
 
     async def _search(self, view: SeatView) -> Suggestion:
         try:
-            found = await asyncio.get_running_loop().run_in_executor(await self._executor(), search, view)
-        except BrokenProcessPool:
-            self._pool = None  # the worker died: the next search starts a new one
+            found = await self._worker.run(search, view)
+        except BrokenProcessPool:  # the worker died: the next search starts a new one
             raise ProtocolError.of(Said.of(Code.ERROR_HINT_BUSY)) from None
         finally:
             del self._searching[view]
@@ -96,13 +93,5 @@ class Hints:
             self._cache.popitem(last=False)
         return found
 
-    async def _executor(self) -> ProcessPoolExecutor:
-        async with self._starting:
-            if self._pool is None:
-                self._pool = await asyncio.to_thread(worker_pool)
-        return self._pool
-
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._worker.close()

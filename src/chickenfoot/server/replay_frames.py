@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +22,7 @@ from chickenfoot.match import Match
 from chickenfoot.move import Move
 from chickenfoot.round import Round
 from chickenfoot.rules import Rules
-from chickenfoot.server.worker_process import worker_pool
+from chickenfoot.server.worker_process import Worker
 from chickenfoot.tiles import Tile
 
 FORMAT = 1
@@ -116,8 +114,7 @@ class ReplayFrames:
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._size = 0
         self._building: dict[str, asyncio.Future[bytes]] = {}
-        self._pool: ProcessPoolExecutor | None = None
-        self._starting = asyncio.Lock()
+        self._worker = Worker()
 
     def keep(self, key: str, built: bytes) -> None:
         """Keep ``built`` under ``key`` (least recently used dropped past ``cache_bytes``)."""
@@ -148,22 +145,11 @@ class ReplayFrames:
 
     async def _build(self, digest: str, job: RoundJob) -> bytes:
         try:
-            built = await asyncio.get_running_loop().run_in_executor(await self._executor(), build, job)
-        except BrokenProcessPool:
-            self._pool = None  # the worker died: the next build starts a new one
-            raise
+            built = await self._worker.run(build, job)
         finally:
             del self._building[digest]
         self.keep(digest, built)
         return built
 
-    async def _executor(self) -> ProcessPoolExecutor:
-        async with self._starting:
-            if self._pool is None:
-                self._pool = await asyncio.to_thread(worker_pool)
-        return self._pool
-
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._worker.close()

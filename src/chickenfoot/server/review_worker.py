@@ -14,15 +14,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from chickenfoot.match import Match
 from chickenfoot.review import CHUNK, MoveReview, assemble, chunks, review_plies
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.worker_process import worker_pool
+from chickenfoot.server.worker_process import Worker
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +59,7 @@ class ReviewWorker:
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=queue_size)
         self.progress: dict[str, Progress] = {}
         """Matches queued or under review in this process (done ones are read from storage)."""
-        self._pool: ProcessPoolExecutor | None = None
+        self._worker = Worker()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -71,8 +69,7 @@ class ReviewWorker:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._worker.close()
 
     def request(self, code: str) -> Progress | None:
         """Queue the review of a finished match unless it is queued or running; ``None`` when the queue is full."""
@@ -91,11 +88,9 @@ class ReviewWorker:
             code = await self.queue.get()
             try:
                 await self._review(code)
-            except Exception as exc:
+            except Exception:  # a worker that died is started anew for the next review
                 log.exception("the review of table %s failed", code)
                 self.progress[code] = Progress("failed")
-                if isinstance(exc, BrokenProcessPool):
-                    self._pool = None  # the worker died: the next review starts a new one
 
     async def _review(self, code: str) -> None:
         if await self.storage.load_review(code) is not None:
@@ -109,19 +104,11 @@ class ReviewWorker:
         pieces = chunks(match, CHUNK)
         progress = self.progress[code] = Progress("running", 0, sum(len(p) for _, p in pieces))
         record = match.record()
-        loop = asyncio.get_running_loop()
         moves: list[MoveReview] = []
         for number, plies in pieces:
-            part = await loop.run_in_executor(
-                await self._executor(), _review_piece, record, number, plies.start, plies.stop, seats, self.budget
-            )
+            part = await self._worker.run(_review_piece, record, number, plies.start, plies.stop, seats, self.budget)
             moves += [MoveReview.from_dict(m) for m in part]
             progress.done = len(moves)
         review = assemble(match, seats, self.budget, REVIEW_SEED, moves)
         await self.storage.save_review(code, review.to_dict())
         self.progress.pop(code, None)
-
-    async def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:  # one review at a time: no other task starts it meanwhile
-            self._pool = await asyncio.to_thread(worker_pool)
-        return self._pool

@@ -120,6 +120,14 @@ rematch_votes = sa.Table(
     sa.Column("table_code", sa.String(16), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
 )
+archived_actions = sa.Table(
+    "archived_actions",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    # A JSON list: the table's actions from version 1 on, moved here from ``actions`` (one row, not thousands).
+    sa.Column("actions", sa.Text, nullable=False),
+    sa.Column("last_at", sa.DateTime(timezone=True), nullable=True),
+)
 reviews = sa.Table(
     "reviews",
     metadata,
@@ -345,8 +353,14 @@ class Storage:
             .order_by(actions.c.version)
         )
         async with self._read() as conn:
+            archived, last_at = await _archived(conn, code)
             rows = await conn.execute(query)
-            return [StoredAction(version, action, _aware(at) if at else None) for version, action, at in rows]
+            stored = [StoredAction(version, action, _aware(at) if at else None) for version, action, at in rows]
+        kept = [
+            StoredAction(version, action, last_at if version == len(archived) else None)
+            for version, action in enumerate(archived, 1)
+        ]
+        return kept[after:] + stored
 
     async def load_config(self, code: str) -> dict[str, Any] | None:
         async with self._read() as conn:
@@ -378,16 +392,18 @@ class Storage:
             row = (await conn.execute(sa.select(game_tables.c.config).where(game_tables.c.code == code))).first()
             if row is None:
                 return None
+            archived, _ = await _archived(conn, code)
             rows = await conn.execute(
                 sa.select(actions.c.action).where(actions.c.table_code == code).order_by(actions.c.version)
             )
-            return json.loads(row[0]), [r[0] for r in rows]
+            return json.loads(row[0]), archived + [r[0] for r in rows]
 
     async def last_action_time(self, code: str) -> datetime | None:
         """When the table's latest action was stored (``None``: no action, or stored before times were)."""
         async with self._reader.connect() as conn:
             query = sa.select(actions.c.at).where(actions.c.table_code == code).order_by(actions.c.version.desc())
-            at = (await conn.execute(query.limit(1))).scalar()
+            row = (await conn.execute(query.limit(1))).first()
+            at = row[0] if row is not None else (await _archived(conn, code))[1]
         return _aware(at) if at is not None else None
 
     async def secrets_of(self, code: str, purpose: str) -> list[tuple[int, str]]:
@@ -458,7 +474,10 @@ class Storage:
 
         Finished (and unfinished) matches have actions and are never touched: they are replays.
         """
-        played = sa.exists().where(actions.c.table_code == game_tables.c.code)
+        played = sa.or_(
+            sa.exists().where(actions.c.table_code == game_tables.c.code),
+            sa.exists().where(archived_actions.c.table_code == game_tables.c.code),
+        )
         query = (
             sa.select(game_tables.c.code)
             .where(game_tables.c.created_at < created_before, ~played)
@@ -474,6 +493,62 @@ class Storage:
                 await conn.execute(rematch_votes.delete().where(rematch_votes.c.table_code.in_(codes)))
                 await conn.execute(game_tables.delete().where(game_tables.c.code.in_(codes), ~played))
         return codes
+
+    # Retention of finished matches (chickenfoot storage prune)
+
+    async def archive_finished(self, finished_before: datetime, limit: int) -> list[str]:
+        """Move the actions of up to ``limit`` finished matches whose last action is older than
+        ``finished_before`` into one archive row each (a table at a time); their codes.
+
+        Everything that reads a table's actions (restoring it, its replays, record and review) reads
+        the archive row as it read the rows, so a finished match stays a replay.
+        """
+        last_at = (
+            sa.select(actions.c.at)
+            .where(actions.c.table_code == game_tables.c.code)
+            .order_by(actions.c.version.desc())
+            .limit(1)
+            .scalar_subquery()
+        )
+        query = (
+            sa.select(game_tables.c.code)
+            .where(game_tables.c.over.is_(True), last_at < finished_before)
+            .order_by(game_tables.c.code)
+            .limit(limit)
+        )
+        async with self._read() as conn:
+            codes = list((await conn.execute(query)).scalars())
+        for code in codes:
+            async with self._write() as conn:
+                rows = (
+                    await conn.execute(
+                        sa.select(actions.c.version, actions.c.action, actions.c.at)
+                        .where(actions.c.table_code == code)
+                        .order_by(actions.c.version)
+                    )
+                ).all()
+                archived, _ = await _archived(conn, code)  # archived before, then played on: one row again
+                await conn.execute(archived_actions.delete().where(archived_actions.c.table_code == code))
+                await conn.execute(
+                    archived_actions.insert().values(
+                        table_code=code, actions=json.dumps(archived + [r[1] for r in rows]), last_at=rows[-1][2]
+                    )
+                )
+                # Only the rows read: one a server stored meanwhile stays, and is read after the archive.
+                done = sa.and_(actions.c.table_code == code, actions.c.version <= rows[-1][0])
+                await conn.execute(actions.delete().where(done))
+        return codes
+
+
+async def _archived(conn: AsyncConnection, code: str) -> tuple[list[str], datetime | None]:
+    """A table's archived actions (from version 1 on) and when the last was made; none: ``[]``."""
+    query = sa.select(archived_actions.c.actions, archived_actions.c.last_at).where(
+        archived_actions.c.table_code == code
+    )
+    row = (await conn.execute(query)).first()
+    if row is None:
+        return [], None
+    return list(json.loads(row[0])), _aware(row[1]) if row[1] is not None else None
 
 
 def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:

@@ -17,6 +17,7 @@ import os
 import random
 import signal
 import socket
+import sys
 import time
 from contextlib import AsyncExitStack, ExitStack, suppress
 from dataclasses import dataclass, field
@@ -113,9 +114,16 @@ class HonestPlayer:
         self._sent_at: float | None = None
         self._sent_version = -1
         self._pending: asyncio.Task[None] | None = None
+        self._new_state = asyncio.Event()
 
     def over(self) -> bool:
         return bool(self.state) and self.state["match_over"] is not None
+
+    async def reached(self, version: int) -> None:
+        """Until this seat has seen ``version`` or the end of its match."""
+        while self.version < version and not self.over():
+            self._new_state.clear()
+            await self._new_state.wait()
 
     async def play(self, stop: asyncio.Event) -> None:
         """Play until ``stop`` is set or the match is over; reconnects (with ``since``) whenever the socket drops."""
@@ -164,6 +172,7 @@ class HonestPlayer:
 
     def _on_state(self, ws: aiohttp.ClientWebSocketResponse, version: int, state: dict[str, Any]) -> None:
         self.version, self.state = version, state
+        self._new_state.set()
         self.seen[state["round"]] = [entry["move"] for entry in state["log"]]
         if self._sent_at is not None and version > self._sent_version:
             if self.measure.measuring:
@@ -355,8 +364,10 @@ async def crash_and_resume(
     think: float,
     seconds: float,
     seed: int,
+    played: int = 0,
 ) -> dict[str, Any]:
-    """Play ``tables`` matches, SIGKILL the server after ``seconds``, restart it, play every match to its end.
+    """Play ``tables`` matches, SIGKILL the server after ``seconds`` once every seat has seen version
+    ``played``, restart it, play every match to its end.
 
     Servers are entered on ``stack``. Returns figures and ``problems``: every disagreement between
     what the players saw and the stored records (none expected).
@@ -369,7 +380,9 @@ async def crash_and_resume(
         created = [await create_table(http, body) for _ in range(tables)]
     players = honest_players(base, created, think, rng, measure)
     tasks = [asyncio.create_task(player.play(stop)) for player in players]
-    await asyncio.sleep(seconds)
+    await asyncio.sleep(seconds)  # the benchmark's share of play before the kill
+    async with asyncio.timeout(max(120.0, 10 * seconds)):
+        await asyncio.gather(*(player.reached(played) for player in players))
     seen_at_kill = sum(player.version for player in players)
     over_at_kill = sum(player.over() for player in players)
     os.kill(server.pid, signal.SIGKILL)
@@ -377,9 +390,9 @@ async def crash_and_resume(
     await asyncio.to_thread(server.wait)
     await asyncio.to_thread(stack.enter_context, served(port, database_url, options=OPEN_LIMITS))
     restarted = time.monotonic() - killed
-    deadline = time.monotonic() + max(120.0, 10 * seconds)
-    while not all(player.over() for player in players) and time.monotonic() < deadline:
-        await asyncio.sleep(0.2)
+    with suppress(TimeoutError):  # a match left unfinished is among the problems found below
+        async with asyncio.timeout(max(120.0, 10 * seconds)):
+            await asyncio.gather(*(player.reached(sys.maxsize) for player in players))
     finished = time.monotonic() - killed
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,4 +1,4 @@
-"""Quick play's queue, in the database every server process shares (migration 0010_quick_play).
+"""Quick play's queue, in the database every server process shares (migration 0009_quick_play).
 
 Why the database and not Redis: the queue must outlive any one process and be seen by all, and a
 pairing must seat each player exactly once *together with* the new table it seats them at. In the

@@ -1,7 +1,7 @@
 """Quick play's queue: who waits for which table, their rating, their lease, and the seat found for them.
 
-Revision ID: 0010_quick_play
-Revises: 0007_accounts
+Revision ID: 0009_quick_play
+Revises: 0008_archived_actions
 """
 
 from collections.abc import Sequence
@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010_quick_play"
-down_revision: str | None = "0007_accounts"
+revision: str = "0009_quick_play"
+down_revision: str | None = "0008_archived_actions"
 branch_labels: Sequence[str] | None = None
 depends_on: Sequence[str] | None = None
 
