@@ -1,0 +1,52 @@
+"""Usernames' skeletons and look-alike keys recomputed with Unicode's full confusables data (prototypes
+of several characters: ``rn`` for ``m``).
+
+Of two existing names that only now look alike, the older account takes the new skeleton and keys;
+the newer keeps its old skeleton (it still signs in) and the keys nobody holds.
+
+Revision ID: 0008_name_skeletons
+Revises: 0007_accounts
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+from chickenfoot.server.accounts.names import keys, skeleton
+
+revision: str = "0008_name_skeletons"
+down_revision: str | None = "0007_accounts"
+branch_labels: Sequence[str] | None = None
+depends_on: Sequence[str] | None = None
+
+accounts = sa.table(
+    "accounts", sa.column("id", sa.Integer), sa.column("username", sa.String), sa.column("skeleton", sa.String)
+)
+name_keys = sa.table("account_name_keys", sa.column("key", sa.String), sa.column("account_id", sa.Integer))
+
+
+def upgrade() -> None:
+    conn = op.get_bind()
+    named = conn.execute(
+        sa.select(accounts.c.id, accounts.c.username, accounts.c.skeleton)
+        .where(accounts.c.username.is_not(None))
+        .order_by(accounts.c.id)
+    ).all()
+    conn.execute(name_keys.delete())
+    conn.execute(accounts.update().values(skeleton=None))
+    taken_skeletons: set[str] = set()
+    taken_keys: set[str] = set()
+    for account_id, username, old in named:
+        new = skeleton(username)
+        kept = new if new not in taken_skeletons else old
+        taken_skeletons.add(kept)
+        conn.execute(accounts.update().where(accounts.c.id == account_id).values(skeleton=kept))
+        free = sorted(keys(username) - taken_keys)
+        taken_keys.update(free)
+        if free:
+            conn.execute(name_keys.insert(), [{"key": key, "account_id": account_id} for key in free])
+
+
+def downgrade() -> None:
+    """Nothing to undo: the older skeletons were a coarser reading of the same names."""
