@@ -1,10 +1,11 @@
-"""Usernames' skeletons and look-alike keys recomputed with Unicode's full confusables data (prototypes
+"""Profiles: each finished match's result per seat (``match_results``, server/history.py); and usernames'
+skeletons and look-alike keys recomputed with Unicode's full confusables data (prototypes
 of several characters: ``rn`` for ``m``).
 
 Of two existing names that only now look alike, the older account takes the new skeleton and keys;
 the newer keeps its old skeleton (it still signs in) and the keys nobody holds.
 
-Revision ID: 0008_name_skeletons
+Revision ID: 0008_profiles
 Revises: 0007_accounts
 """
 
@@ -15,7 +16,7 @@ from alembic import op
 
 from chickenfoot.server.accounts.names import keys, skeleton
 
-revision: str = "0008_name_skeletons"
+revision: str = "0008_profiles"
 down_revision: str | None = "0007_accounts"
 branch_labels: Sequence[str] | None = None
 depends_on: Sequence[str] | None = None
@@ -27,6 +28,16 @@ name_keys = sa.table("account_name_keys", sa.column("key", sa.String), sa.column
 
 
 def upgrade() -> None:
+    op.create_table(
+        "match_results",
+        sa.Column("table_code", sa.String(16), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("players", sa.Integer, nullable=False),
+        sa.Column("won", sa.Boolean, nullable=False),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False, index=True),
+        sa.Column("accuracy", sa.Float, nullable=True),
+        sa.Column("reviewed", sa.Boolean, nullable=False, server_default=sa.false()),
+    )
     conn = op.get_bind()
     named = conn.execute(
         sa.select(accounts.c.id, accounts.c.username, accounts.c.skeleton)
@@ -49,4 +60,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Nothing to undo: the older skeletons were a coarser reading of the same names."""
+    """The results go; the skeletons stay (the older ones were a coarser reading of the same names)."""
+    op.drop_table("match_results")
