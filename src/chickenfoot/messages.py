@@ -627,7 +627,7 @@ class Code(Enum):
     PROFILE_NO_MATCHES = msg("profile.no_matches", "No finished match yet.")
     PROFILE_ACCURACY = msg("profile.accuracy", "Accuracy in reviewed matches")
     PROFILE_ACCURACY_NONE = msg("profile.accuracy_none", "No reviewed match yet.")
-    PROFILE_ACCURACY_POINT = msg("profile.accuracy_point", "{date}: {accuracy}%")
+    PROFILE_ACCURACY_POINT = msg("profile.accuracy_point", "{date}: {accuracy}")
     PROFILE_UNKNOWN = msg("profile.unknown", "there is no player called {name}")
     HISTORY_DATE = msg("history.date", "Date")
     HISTORY_PLAYERS = msg("history.players", "Players")

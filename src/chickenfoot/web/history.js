@@ -16,8 +16,9 @@ export function day(iso) {
   return new Intl.DateTimeFormat(language(), { dateStyle: "medium" }).format(new Date(iso));
 }
 
+// An accuracy (0–100) as the reader's language writes a percentage.
 export function percent(value) {
-  return value.toFixed(1).replace(".", t("number.decimal_sign"));
+  return new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 1 }).format(value / 100);
 }
 
 function player(p, parent) {
@@ -47,9 +48,9 @@ export function matchTable(matches) {
     const row = h("tr", { "data-code": match.code }, body);
     h("td", {}, row, day(match.finished_at ?? match.created_at));
     players(match, row);
-    const result = match.result ? t(`history.${match.result}`) : t("history.unfinished");
+    const result = t({ won: "history.won", lost: "history.lost" }[match.result] ?? "history.unfinished");
     h("td", { class: `result ${match.result ?? "unfinished"}` }, row, result);
-    h("td", {}, row, match.accuracy === null ? "–" : `${percent(match.accuracy)} %`);
+    h("td", {}, row, match.accuracy === null ? "–" : percent(match.accuracy));
     const links = h("td", { class: "links" }, row);
     if (match.links.return) h("a", { href: match.links.return, class: "return" }, links, t("history.return"));
     if (match.links.replay) h("a", { href: match.links.replay }, links, t("history.replay"));

@@ -107,7 +107,8 @@ class ProfilePage {
       return;
     }
     const p = this.profile;
-    document.title = `${p.username} — ${t("profile.title")}`;
+    const title = t("profile.title");
+    document.title = `${p.username} — ${title}`;
     document.getElementById("username").textContent = p.username;
     document.getElementById("member-since").textContent = t("profile.member_since", { date: day(p.member_since) });
     const recent = h("section", { class: "card", "aria-labelledby": "recent-title" });
