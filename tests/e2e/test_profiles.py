@@ -65,7 +65,7 @@ def opened(browser: Browser, state: Any, lang: str, width: int) -> tuple[Browser
         viewport={"width": width, "height": 844 if width < 600 else 800},
         locale=LOCALES[lang],
         storage_state=state,
-        bypass_csp=False,
+        bypass_csp=True,  # axe-core is injected inline
     )
     context.set_default_timeout(30_000)
     page = context.new_page()

@@ -28,7 +28,7 @@ function player(p, parent) {
 }
 
 function players(match, parent) {
-  const cell = h("td", { class: "players" }, parent);
+  const cell = h("td", { class: "who" }, parent);
   match.players.forEach((p, i) => {
     if (i > 0) cell.append(", ");
     const node = player(p, cell);

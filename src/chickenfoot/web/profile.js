@@ -43,7 +43,7 @@ function tallies(profile) {
 }
 
 // Accuracy per reviewed match, oldest to newest: a line over a 0–100 % scale, a dot per match
-// (its date and accuracy as the dot's title, and in a list for screen readers).
+// (its date and accuracy as the dot's title, and in a list of links to the reviews for screen readers).
 function accuracyChart(points) {
   const section = h("section", { class: "card", "aria-labelledby": "accuracy-title" });
   h("h2", { id: "accuracy-title" }, section, t("profile.accuracy"));
@@ -52,7 +52,8 @@ function accuracyChart(points) {
     return section;
   }
   const W = 600, H = 160, pad = 28;
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "accuracy-chart", role: "img", "aria-labelledby": "accuracy-title" }, section);
+  // The picture is for the eye; the list after it says the same (with links to the reviews) to a screen reader.
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "accuracy-chart", "aria-hidden": "true" }, section);
   const x = (i) => pad + (points.length === 1 ? (W - 2 * pad) / 2 : (i * (W - 2 * pad)) / (points.length - 1));
   const y = (value) => H - pad - (value / 100) * (H - 2 * pad);
   for (const level of [0, 50, 100]) {
@@ -64,9 +65,8 @@ function accuracyChart(points) {
   const list = h("ul", { class: "sr-only" }, section);
   points.forEach((p, i) => {
     const words = t("profile.accuracy_point", { date: day(p.at), accuracy: percent(p.accuracy) });
-    const link = svg("a", { href: `/r/${p.code}#review` }, chart);
-    svg("circle", { cx: x(i), cy: y(p.accuracy), r: 4, class: "dot" }, link);
-    svg("title", {}, link).textContent = words;
+    const dot = svg("circle", { cx: x(i), cy: y(p.accuracy), r: 4, class: "dot" }, chart);
+    svg("title", {}, dot).textContent = words;
     h("a", { href: `/r/${p.code}#review` }, h("li", {}, list), words);
   });
   return section;
