@@ -3,7 +3,9 @@ skeletons and look-alike keys recomputed with Unicode's full confusables data (p
 of several characters: ``rn`` for ``m``).
 
 Of two existing names that only now look alike, the older account takes the new skeleton and keys;
-the newer keeps its old skeleton (it still signs in) and the keys nobody holds.
+the newer one keeps the keys nobody holds and no skeleton: its name can no longer be looked up (it
+signs in with its passkeys; its password would find the older account), as if it had been refused
+at sign-up, which it would be today.
 
 Revision ID: 0008_profiles
 Revises: 0007_accounts
@@ -40,19 +42,17 @@ def upgrade() -> None:
     )
     conn = op.get_bind()
     named = conn.execute(
-        sa.select(accounts.c.id, accounts.c.username, accounts.c.skeleton)
-        .where(accounts.c.username.is_not(None))
-        .order_by(accounts.c.id)
+        sa.select(accounts.c.id, accounts.c.username).where(accounts.c.username.is_not(None)).order_by(accounts.c.id)
     ).all()
     conn.execute(name_keys.delete())
     conn.execute(accounts.update().values(skeleton=None))
     taken_skeletons: set[str] = set()
     taken_keys: set[str] = set()
-    for account_id, username, old in named:
+    for account_id, username in named:
         new = skeleton(username)
-        kept = new if new not in taken_skeletons else old
-        taken_skeletons.add(kept)
-        conn.execute(accounts.update().where(accounts.c.id == account_id).values(skeleton=kept))
+        if new not in taken_skeletons:
+            taken_skeletons.add(new)
+            conn.execute(accounts.update().where(accounts.c.id == account_id).values(skeleton=new))
         free = sorted(keys(username) - taken_keys)
         taken_keys.update(free)
         if free:
