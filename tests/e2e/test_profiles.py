@@ -134,3 +134,30 @@ def test_unknown_names_and_guests_are_told_in_their_language(browser: Browser, s
     expect(page.locator("#sign-in")).to_have_text(render(Code.MATCHES_SIGN_IN, lang))
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def deleted_players_match(browser: Browser, server: str) -> Iterator[str]:
+    """A finished match of the account ``leaving`` against a bot, the account deleted since: its code."""
+    context = browser.new_context()
+    signed_up = context.request.post(f"{server}/api/account/signup", data={"username": "leaving", "password": PASSWORD})
+    assert signed_up.status == 201, signed_up.text()
+    seats = [{"kind": "human", "name": "Jonas Petraitis"}, {"kind": "bot", "bot": "easy"}]
+    table = context.request.post(f"{server}/api/tables", data={"rounds": 1, "seats": seats}).json()
+    code = play_to_the_end(server, table["code"], table["token"])
+    csrf = context.request.get(f"{server}/api/account").json()["csrf"]
+    assert context.request.delete(f"{server}/api/account", headers={"x-csrf-token": csrf}).status == 200
+    context.close()
+    yield code
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_replay_of_a_deleted_account_shows_a_deleted_player(
+    browser: Browser, server: str, deleted_players_match: str, lang: str
+) -> None:
+    context, page, errors = opened(browser, None, lang, 1280)
+    page.goto(f"{server}/r/{deleted_players_match}")
+    expect(page.locator("#hands")).to_contain_text(render(Code.PLAYER_DELETED, lang))
+    assert "Jonas" not in (page.locator("body").text_content() or "")
+    context.close()
+    assert not errors, errors
