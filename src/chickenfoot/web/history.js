@@ -12,8 +12,9 @@ export function h(tag, attrs = {}, parent = null, text = null) {
   return node;
 }
 
+// Digits only: every language of the catalogs has them in Intl, not all have month names.
 export function day(iso) {
-  return new Intl.DateTimeFormat(language(), { dateStyle: "medium" }).format(new Date(iso));
+  return new Intl.DateTimeFormat(language(), { year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
 }
 
 // An accuracy (0–100) as the reader's language writes a percentage.
@@ -59,8 +60,9 @@ export function matchTable(matches) {
   return table;
 }
 
-// "Newer · Page 2 of 5 · Older" links; `go(page)` shows another page.
+// "Newer · Page 2 of 5 · Older" buttons, as a list of nodes (none for a single page); `go(page)` shows another page.
 export function pager(data, go) {
+  if (data.pages < 2) return [];
   const nav = h("nav", { class: "pager", "aria-label": t("history.page", { page: data.page, pages: data.pages }) });
   const step = (code, page) => {
     const button = h("button", { type: "button" }, nav, t(code));
@@ -70,6 +72,6 @@ export function pager(data, go) {
   step("history.newer", data.page - 1);
   h("span", {}, nav, t("history.page", { page: data.page, pages: data.pages }));
   step("history.older", data.page + 1);
-  return nav;
+  return [nav];
 }
 

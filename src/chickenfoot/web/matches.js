@@ -44,7 +44,7 @@ class MatchesPage {
     }
     document.getElementById("profile-link").href = `/u/${encodeURIComponent(this.data.username)}`;
     if (this.data.matches.length === 0) list.replaceChildren(h("p", { class: "muted" }, null, t("matches.none")));
-    else list.replaceChildren(matchTable(this.data.matches), pager(this.data, (page) => this.load(page)));
+    else list.replaceChildren(matchTable(this.data.matches), ...pager(this.data, (page) => this.load(page)));
   }
 }
 

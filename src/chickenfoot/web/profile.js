@@ -51,7 +51,7 @@ function accuracyChart(points) {
     h("p", { class: "muted" }, section, t("profile.accuracy_none"));
     return section;
   }
-  const W = 600, H = 160, pad = 28;
+  const W = 400, H = 160, pad = 28;
   // The picture is for the eye; the list after it says the same (with links to the reviews) to a screen reader.
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "accuracy-chart", "aria-hidden": "true" }, section);
   const x = (i) => pad + (points.length === 1 ? (W - 2 * pad) / 2 : (i * (W - 2 * pad)) / (points.length - 1));
@@ -114,7 +114,7 @@ class ProfilePage {
     const recent = h("section", { class: "card", "aria-labelledby": "recent-title" });
     h("h2", { id: "recent-title" }, recent, t("profile.recent"));
     if (p.matches.length === 0) h("p", { class: "muted" }, recent, t("profile.no_matches"));
-    else recent.append(matchTable(p.matches), pager(p, (page) => this.load(page)));
+    else recent.append(matchTable(p.matches), ...pager(p, (page) => this.load(page)));
     const sections = [tallies(p), ...ratingSections(p), accuracyChart(p.accuracy), recent];
     document.getElementById("sections").replaceChildren(...sections);
   }

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.match import Match
 from chickenfoot.server.history import match_results
+from chickenfoot.server.profiles import PAGE_SIZE
 from chickenfoot.server.storage import Storage, game_tables
 
 from ..conftest import claim_invite, play_out, seat_players
@@ -174,3 +175,14 @@ def test_matches_finished_before_results_were_kept_are_counted_and_their_accurac
     expected = next(s["accuracy"] for s in review["summary"] if s["seat"] == 0)
     assert point["code"] == code and point["accuracy"] == expected
     assert profile["matches"][0]["accuracy"] == expected
+
+
+def test_matches_come_a_page_at_a_time_the_newest_first(accounts_client: TestClient) -> None:
+    client = accounts_client
+    sign_up(client, "kim")
+    codes = [new_table(client, [{"kind": "human"}, {"kind": "human"}])["code"] for _ in range(PAGE_SIZE + 1)]
+    first, second = (client.get(f"/api/matches?page={page}").json() for page in (1, 2))
+    assert (first["total"], first["pages"], second["page"]) == (PAGE_SIZE + 1, 2, 2)
+    listed = [m["code"] for m in first["matches"] + second["matches"]]
+    assert sorted(listed) == sorted(codes) and len(first["matches"]) == PAGE_SIZE
+    assert client.get("/api/matches?page=3").json()["matches"] == []
