@@ -661,6 +661,42 @@ class Code(Enum):
         "too many Play now requests from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
 
+    # --- profiles (/u/NAME) and "My matches" (/matches): server/profiles.py, web/profile.js, web/matches.js
+    PLAYER_DELETED = msg("player.deleted", "deleted player")
+    PROFILE_TITLE = msg("profile.title", "Player profile")
+    PROFILE_MEMBER_SINCE = msg("profile.member_since", "Member since {date}")
+    PROFILE_TALLY = msg("profile.tally", "Matches played and won")
+    PROFILE_TALLY_PLAYERS = msg("profile.tally_players", "Players at the table")
+    PROFILE_PLAYED = msg("profile.played", "Played")
+    PROFILE_WON = msg("profile.won", "Won")
+    PROFILE_RECENT = msg("profile.recent", "Recent matches")
+    PROFILE_NO_MATCHES = msg("profile.no_matches", "No finished match yet.")
+    PROFILE_ACCURACY = msg("profile.accuracy", "Accuracy in reviewed matches")
+    PROFILE_ACCURACY_NONE = msg("profile.accuracy_none", "No reviewed match yet.")
+    PROFILE_ACCURACY_POINT = msg("profile.accuracy_point", "{date}: {accuracy}")
+    PROFILE_UNKNOWN = msg("profile.unknown", "there is no player called {name}")
+    HISTORY_DATE = msg("history.date", "Date")
+    HISTORY_PLAYERS = msg("history.players", "Players")
+    HISTORY_RESULT = msg("history.result", "Result")
+    HISTORY_ACCURACY = msg("history.accuracy", "Accuracy")
+    HISTORY_WON = msg("history.won", "won")
+    HISTORY_LOST = msg("history.lost", "lost")
+    HISTORY_UNFINISHED = msg("history.unfinished", "not finished")
+    HISTORY_REPLAY = msg("history.replay", "Replay")
+    HISTORY_REVIEW = msg("history.review", "Review")
+    HISTORY_RETURN = msg("history.return", "Return")
+    HISTORY_NEWER = msg("history.newer", "Newer")
+    HISTORY_OLDER = msg("history.older", "Older")
+    HISTORY_PAGE = msg("history.page", "Page {page} of {pages}")
+    MATCHES_TITLE = msg("matches.title", "My matches")
+    MATCHES_NONE = msg("matches.none", "No match yet: start one from the lobby.")
+    MATCHES_SIGN_IN = msg("matches.sign_in", "Sign in to see your matches.")
+    MATCHES_PROFILE = msg("matches.profile", "Your profile")
+    ERROR_TOO_MANY_PROFILES = msg(
+        "error.too_many_profiles",
+        "too many profiles asked from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")
     TUI_START_MATCH = msg("tui.start_match", "Start match")

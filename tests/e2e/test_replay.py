@@ -33,7 +33,11 @@ def finished_match(base: str, names: tuple[str, str | None] = ("Ann", None)) -> 
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         table = json.load(response)
-    code, token = table["code"], table["token"]
+    return play_to_the_end(base, table["code"], table["token"])
+
+
+def play_to_the_end(base: str, code: str, token: str) -> str:
+    """Play a seat of a table (its first legal move each turn) until the match is over; the table's code."""
     answered = -1
     with connect(f"{base.replace('http', 'ws', 1)}/ws/{code}?token={token}", open_timeout=10) as ws:
         while True:

@@ -42,9 +42,11 @@ from chickenfoot.server.connection import (
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.hints import Hints
+from chickenfoot.server.history import MatchHistory
 from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
+from chickenfoot.server.profiles import profiles_router
 from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
@@ -210,6 +212,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
     hub.on_match_finished(reviews.request)
     hub.on_match_finished(listing.finished)
+    history = MatchHistory(storage, hub)
+    hub.on_match_finished(history.finished)
     limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
     sends = SendWatch(clock)
     frames = ReplayFrames()
@@ -360,10 +364,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_throttle(request: Request) -> tuple[Said, int] | None:
         return await limiter.refusal("replay", client_address(request))
 
-    app.include_router(replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir))
+    replays = replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir, history.deleted_seats)
+    app.include_router(replays)
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
     app.include_router(quickplay_router(settings.quick_play, storage, clock, hub, accounts, limiter))
+
+    async def profile_throttle(request: Request) -> tuple[Said, int] | None:
+        return await limiter.refusal("profile", client_address(request))
+
+    app.include_router(profiles_router(history, accounts, profile_throttle, clock, settings.web_dir))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

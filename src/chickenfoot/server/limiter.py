@@ -21,7 +21,9 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.redis_client import pool
 
-Action = Literal["connection", "table", "chat", "replay", "hint", "sign_in", "sign_in_name", "quick_play"]
+Action = Literal[
+    "connection", "table", "chat", "replay", "hint", "sign_in", "sign_in_name", "quick_play", "profile"
+]
 TOO_MANY = {
     "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
     "table": Code.ERROR_TOO_MANY_TABLES,
@@ -31,6 +33,7 @@ TOO_MANY = {
     "sign_in": Code.ACCOUNT_TOO_MANY_SIGN_INS,
     "sign_in_name": Code.ACCOUNT_TOO_MANY_SIGN_INS,
     "quick_play": Code.QUICKPLAY_TOO_MANY_JOINS,
+    "profile": Code.ERROR_TOO_MANY_PROFILES,
 }
 
 log = logging.getLogger(__name__)
@@ -64,6 +67,8 @@ class AddressLimits:
     skeleton, whether an account has it or not: the limit tells nothing about who exists)."""
     quick_plays: str = "20/minute"
     """Joins of the quick play queue (each one a database write and a pairing pass)."""
+    profiles: str = "60/minute"
+    """Pages of profiles and "My matches" built (a page built in the last seconds is not counted)."""
 
 
 class Limiter:
@@ -79,6 +84,7 @@ class Limiter:
             "sign_in": limits.parse(settings.sign_ins),
             "sign_in_name": limits.parse(settings.sign_ins_per_name),
             "quick_play": limits.parse(settings.quick_plays),
+            "profile": limits.parse(settings.profiles),
         }
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
         # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat, seats
+from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.refusal import Refused
@@ -127,11 +128,23 @@ async def accept(hub: Hub, table: Table, seat: int) -> dict[str, Any]:
 
 
 async def _make(hub: Hub, table: Table) -> None:
-    new = await hub.create(new_config(table.config, hub.seeds(), table.code, table.match.winners()))
+    config = new_config(table.config, hub.seeds(), table.code, table.match.winners())
+    new = await hub.create(config)
     await chat.carry(table.storage, table.code, new.code)
     taken = game_tables.c.code == table.code
+    # The accounts that sat at the old table sit in the same seats of the new one (a bot's seat follows nobody).
+    followed = sa.select(account_seats.c.seat, account_seats.c.account_id).where(
+        account_seats.c.table_code == table.code
+    )
     async with table.storage._write() as conn:
         await conn.execute(game_tables.update().where(taken, game_tables.c.rematch.is_(None)).values(rematch=new.code))
+        rows = [
+            {"table_code": new.code, "seat": seat, "account_id": account}
+            for seat, account in await conn.execute(followed)
+            if config.seats[seat].kind == "human"
+        ]
+        if rows:
+            await conn.execute(account_seats.insert(), rows)
 
 
 async def claim_seat(hub: Hub, credentials: Credentials, table: Table, seat: int) -> dict[str, Any]:

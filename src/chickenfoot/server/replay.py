@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from chickenfoot.errors import quoted
-from chickenfoot.i18n import DEFAULT, seat_names
+from chickenfoot.i18n import DEFAULT, render, seat_names
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.review import Review
@@ -25,6 +25,8 @@ from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.table import Table
 
 TableGetter = Callable[[str], Awaitable[Table | None]]
+DeletedSeats = Callable[[str], Awaitable[list[int]]]
+"""The seats of a table whose account has been deleted since: their names are not served ("deleted player")."""
 Throttle = Callable[[Request], Awaitable[tuple[Said, int] | None]]
 """The refusal, if any, of one more uncached replay for the request's address, and seconds to wait."""
 FINISHED = "public, max-age=3600"
@@ -66,7 +68,12 @@ def unchanged(request: Request, etag: str) -> bool:
 
 
 def replay_router(
-    get_table: TableGetter, reviews: ReviewWorker, frames: ReplayFrames, throttle: Throttle, web_dir: Path
+    get_table: TableGetter,
+    reviews: ReviewWorker,
+    frames: ReplayFrames,
+    throttle: Throttle,
+    web_dir: Path,
+    deleted_seats: DeletedSeats,
 ) -> APIRouter:
     router = APIRouter()
 
@@ -103,7 +110,14 @@ def replay_router(
     @router.get("/api/tables/{code}/replay")
     async def replay(code: str, request: Request) -> Response:
         table = await finished(code)
-        return await kept(f"overview:{table.code}", request, lambda: orjson.dumps(overview(table)))
+        deleted = await deleted_seats(table.code)
+
+        def write() -> bytes:
+            facts = overview(table)
+            facts["names"] = [None if s in deleted else name for s, name in enumerate(facts["names"])]
+            return orjson.dumps(facts | {"deleted": deleted})
+
+        return await kept(f"overview:{table.code}:{deleted}", request, write)
 
     @router.get("/api/tables/{code}/replay/{number}")
     async def replay_round(code: str, number: int, request: Request) -> Response:
@@ -112,7 +126,9 @@ def replay_router(
         if not 1 <= number <= len(table.match.rounds):
             raise Refused(404, Said.of(Code.ERROR_ROUND_NOT_PLAYED, round=number))
         config = table.config
+        deleted = await deleted_seats(table.code)
         names = seat_names([seat.name for seat in config.seats], config.bot_levels(), DEFAULT)
+        names = [render(Code.PLAYER_DELETED, DEFAULT) if s in deleted else name for s, name in enumerate(names)]
         job = RoundJob.of(table.match, number, names)
         digest = job.digest()
         headers = {"ETag": f'"{digest}"', "Cache-Control": FINISHED}

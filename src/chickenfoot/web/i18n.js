@@ -70,9 +70,10 @@ export function seatName(seat, name = null, bot = null) {
   return t(level in catalog.messages ? level : "bot.default", { number: seat + 1 });
 }
 
-// Every seat's name (seatName) of a STATE or a replay's overview: its `names` and `bots`.
+// Every seat's name (seatName) of a STATE or a replay's overview: its `names` and `bots`; a seat
+// listed in `deleted` (its player's account is gone) is "deleted player".
 export function seatNames(s) {
-  return s.names.map((name, seat) => seatName(seat, name, s.bots?.[seat]));
+  return s.names.map((name, seat) => (s.deleted?.includes(seat) ? t("player.deleted") : seatName(seat, name, s.bots?.[seat])));
 }
 
 // A message from the server ({code, ...params}, docs/protocol.md) in the reader's language: `seat`

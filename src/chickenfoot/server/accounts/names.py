@@ -2,15 +2,16 @@
 
 A name is NFC-normalised, 3 to 20 characters: letters (with their accents), digits, ``-``, ``_`` and
 ``.``, starting with a letter or a digit. Two names whose skeletons are equal look alike (``alice``,
-``ALICE``, ``аlice`` with a Cyrillic ``а``, ``a1ice``...): only one of them can exist. The skeleton maps
-each character of the case-folded name to one representative of its class in Unicode's confusables
-data (shipped by the ``confusable-homoglyphs`` package), as UTS #39's ``skeleton()`` does with its
-prototypes. Folding the case first makes names that differ only in case one name, but reads a
-capital that looks like another script's capital (Cyrillic ``В``, Latin ``B``) by its own small
-letter (``в``, unlike ``b``), and a small letter by itself though its capital looks like another
+``ALICE``, ``аlice`` with a Cyrillic ``а``, ``a1ice``, ``rnary`` and ``mary``...): only one of them can
+exist. The skeleton is UTS #39's ``skeleton()`` of the case-folded name: each character replaced by
+its prototype in Unicode's confusables data (``data/confusables.txt``, shipped as it is published;
+``scripts/refresh-confusables.sh`` fetches a newer one), a prototype being one character or several
+(``m`` → ``rn``), plus the few Latin look-alikes Unicode does not list (``data/confusables-extra.txt``:
+``w`` → ``vv``, ``d`` → ``cl``). Folding the case first makes names that differ only in case one name,
+but reads a capital that looks like another script's capital (Cyrillic ``В``, Latin ``B``) by its own
+small letter (``в``, unlike ``b``), and a small letter by itself though its capital looks like another
 (``o``, ``O`` like ``0``). So a name has several *keys* (:func:`keys`): its skeleton, and the skeletons
-of its characters' representatives as written and as capitals; two names sharing a key look alike.
-Multi-character look-alikes (``rn`` for ``m``) are not folded.
+of its characters' prototypes as written and as capitals; two names sharing a key look alike.
 
 >>> skeleton("Alice") == skeleton("аlice") == skeleton("ALICE")
 True
@@ -20,13 +21,14 @@ True
 (False, True)
 >>> skeleton("bob") == skeleton("rob")
 False
->>> problem("ab"), problem("-x-y"), problem("admin"), problem("Expert"), problem("Ėglė")
-('length', 'characters', 'reserved', 'reserved', None)
+>>> skeleton("mary") == skeleton("rnary"), skeleton("walt") == skeleton("vvalt"), skeleton("dave") == skeleton("clave")
+(True, True, True)
+>>> problem("ab"), problem("-x-y"), problem("admin"), problem("Expert"), problem("Ėglė"), problem("rnedium")
+('length', 'characters', 'reserved', 'reserved', None, 'reserved')
 """
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from functools import cache
 from importlib.resources import files
@@ -87,23 +89,26 @@ def _allowed(character: str) -> bool:
 
 def skeleton(name: str) -> str:
     """The name as it looks: equal for names a reader could take for one another."""
-    classes = _classes()
-    folded = unicodedata.normalize("NFD", name.casefold())
-    return unicodedata.normalize("NFD", "".join(classes.get(c, c) for c in folded))
+    return _look(name.casefold())
 
 
 def keys(name: str) -> frozenset[str]:
     """The name's skeleton, and those of its look as written and as capitals."""
-    classes = _classes()
-
-    def look(text: str) -> str:
-        return skeleton("".join(classes.get(c, c) for c in unicodedata.normalize("NFD", text)))
-
-    return frozenset({skeleton(name), look(name), look(name.upper())})
+    return frozenset({skeleton(name), skeleton(_look(name)), skeleton(_look(name.upper()))})
 
 
 def look_alike(first: frozenset[str], second: frozenset[str]) -> bool:
     return not first.isdisjoint(second)
+
+
+def _look(text: str) -> str:
+    """``text`` with each character replaced by its prototype, in NFD (UTS #39's skeleton without folding)."""
+    prototypes = _prototypes()
+    return _nfd("".join(prototypes.get(c, c) for c in _nfd(text)))
+
+
+def _nfd(text: str) -> str:
+    return unicodedata.normalize("NFD", text)
 
 
 @cache
@@ -111,23 +116,27 @@ def _reserved_keys() -> frozenset[str]:
     return frozenset().union(*(keys(name) for name in RESERVED))
 
 
+DATA = ("confusables.txt", "confusables-extra.txt")
+"""Unicode's confusables data and the project's additions (read in order: a later line wins)."""
+
+
 @cache
-def _classes() -> dict[str, str]:
-    """Each confusable character's representative: the smallest code point of its class (union-find)."""
-    data = json.loads(files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
-    parent: dict[str, str] = {}
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype (one character or several), as a fixed point.
 
-    def root(c: str) -> str:
-        while parent.setdefault(c, c) != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
-
-    for character, homoglyphs in data.items():
-        for glyph in homoglyphs:
-            other = glyph["c"]
-            if len(character) == 1 and len(other) == 1:
-                a, b = root(character), root(other)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    return {c: root(c) for c in parent}
+    A line reads ``source ; prototype ; type # comment``, code points in hexadecimal. The data's
+    prototypes are their own prototypes; the additions may map a character that is one of them
+    (``w`` → ``vv``), so prototypes are mapped again until nothing changes.
+    """
+    prototypes: dict[str, str] = {}
+    folder = files("chickenfoot.server.accounts").joinpath("data")
+    for name in DATA:
+        for line in folder.joinpath(name).read_text("utf-8-sig").splitlines():
+            fields = line.split("#", 1)[0].split(";")
+            if len(fields) < 2:
+                continue
+            source, target = ("".join(chr(int(h, 16)) for h in f.split()) for f in fields[:2])
+            prototypes[source] = _nfd(target)
+    for _ in range(len(DATA) + 1):
+        prototypes = {c: _nfd("".join(prototypes.get(t, t) for t in target)) for c, target in prototypes.items()}
+    return prototypes

@@ -1,0 +1,77 @@
+// A list of matches, as profiles (/u/NAME) and "My matches" (/matches) show them: date, players by
+// their public names (an account's name links to its profile; a deleted account is "deleted player"),
+// the result, the review's accuracy, and links to the replay and review, or back to an unfinished table.
+
+import { language, seatName, t } from "./i18n.js";
+
+export function h(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// Digits only: every language of the catalogs has them in Intl, not all have month names.
+export function day(iso) {
+  return new Intl.DateTimeFormat(language(), { year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
+}
+
+// An accuracy (0–100) as the reader's language writes a percentage.
+export function percent(value) {
+  return new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 1 }).format(value / 100);
+}
+
+function player(p, parent) {
+  if (p.deleted) return h("span", { class: "deleted" }, parent, t("player.deleted"));
+  if (p.account) return h("a", { href: `/u/${encodeURIComponent(p.account)}` }, parent, p.account);
+  return h("span", {}, parent, seatName(p.seat, p.name, p.bot));
+}
+
+function players(match, parent) {
+  const cell = h("td", { class: "who" }, parent);
+  match.players.forEach((p, i) => {
+    if (i > 0) cell.append(", ");
+    const node = player(p, cell);
+    if (p.seat === match.seat) node.classList.add("own");
+  });
+  return cell;
+}
+
+// A table of `matches` (the API's entries).
+export function matchTable(matches) {
+  const table = h("table", { class: "history" });
+  const head = h("tr", {}, h("thead", {}, table));
+  for (const code of ["history.date", "history.players", "history.result", "history.accuracy"]) h("th", { scope: "col" }, head, t(code));
+  h("th", { scope: "col" }, head, "").append(h("span", { class: "sr-only" }, null, t("history.replay")));
+  const body = h("tbody", {}, table);
+  for (const match of matches) {
+    const row = h("tr", { "data-code": match.code }, body);
+    h("td", {}, row, day(match.finished_at ?? match.created_at));
+    players(match, row);
+    const result = t({ won: "history.won", lost: "history.lost" }[match.result] ?? "history.unfinished");
+    h("td", { class: `result ${match.result ?? "unfinished"}` }, row, result);
+    h("td", {}, row, match.accuracy === null ? "–" : percent(match.accuracy));
+    const links = h("td", { class: "links" }, row);
+    if (match.links.return) h("a", { href: match.links.return, class: "return" }, links, t("history.return"));
+    if (match.links.replay) h("a", { href: match.links.replay }, links, t("history.replay"));
+    if (match.links.review) h("a", { href: match.links.review }, links, t("history.review"));
+  }
+  return table;
+}
+
+// "Newer · Page 2 of 5 · Older" buttons, as a list of nodes (none for a single page); `go(page)` shows another page.
+export function pager(data, go) {
+  if (data.pages < 2) return [];
+  const nav = h("nav", { class: "pager", "aria-label": t("history.page", { page: data.page, pages: data.pages }) });
+  const step = (code, page) => {
+    const button = h("button", { type: "button" }, nav, t(code));
+    button.disabled = page < 1 || page > data.pages;
+    button.addEventListener("click", () => go(page));
+  };
+  step("history.newer", data.page - 1);
+  h("span", {}, nav, t("history.page", { page: data.page, pages: data.pages }));
+  step("history.older", data.page + 1);
+  return [nav];
+}
+
