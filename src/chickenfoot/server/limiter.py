@@ -21,9 +21,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.redis_client import pool
 
-Action = Literal[
-    "connection", "table", "chat", "replay", "hint", "sign_in", "sign_in_name", "quick_play", "profile"
-]
+Action = Literal["connection", "table", "chat", "replay", "hint", "sign_in", "sign_in_name", "quick_play", "profile"]
 TOO_MANY = {
     "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
     "table": Code.ERROR_TOO_MANY_TABLES,
