@@ -25,6 +25,7 @@ from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
 from chickenfoot.server import seats as seating
+from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
@@ -41,6 +42,7 @@ from chickenfoot.server.connection import (
 )
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.handover import Handovers, handover_router
 from chickenfoot.server.hints import Hints
 from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
@@ -212,6 +214,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     frames = ReplayFrames()
     hints = Hints(lambda address: limiter.refusal("hint", address))
     accounts = Accounts(storage, clock, settings.accounts)
+    handovers = Handovers(storage, clock)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -360,6 +363,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir))
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
+    app.include_router(handover_router(hub, handovers, accounts, limiter))
+    app.include_router(account_pages_router(settings.web_dir))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
@@ -384,10 +389,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def own_seat() -> int | None:  # no seat credential: the seat of the signed-in account, if any
             return await accounts.seat_at(websocket, code)
 
-        if await serve_connection(websocket, code, hub, settings.connection, address_chat, hint, sends, own_seat) in (
-            CLOSE_FLOODING,
-            CLOSE_NOT_READING,
-        ):
+        served = await serve_connection(
+            websocket, code, hub, settings.connection, address_chat, hint, sends, own_seat, handovers.moved
+        )
+        if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limiter.cut_off(address)
 
     @app.get("/t/{code}", include_in_schema=False)
