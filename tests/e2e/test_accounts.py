@@ -219,8 +219,10 @@ def scan(page: Page, axe: Path, name: str) -> list[dict[str, Any]]:
 
 
 def photographed(page: Page, axe: Path, name: str) -> list[dict[str, Any]]:
-    """A screenshot of the page as it is, then its serious axe findings."""
+    """A screenshot of the page as it is, then its serious axe findings (and any sideways scrolling)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width, f"{name} is wider than the screen"
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     return scan(page, axe, name)
 

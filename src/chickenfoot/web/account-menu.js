@@ -7,9 +7,22 @@ import { t } from "./i18n.js";
 function link(href, code) {
   const a = document.createElement("a");
   a.href = href;
-  a.dataset.t = code;
-  a.textContent = t(code);
+  const words = document.createElement("span");
+  words.dataset.t = code;
+  words.textContent = t(code);
+  a.append(words);
   return a;
+}
+
+function personIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.classList.add("person");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0");
+  svg.append(path);
+  return svg;
 }
 
 // Fills `box` (an element of the top bar); returns the signed-in account, or null.
@@ -22,7 +35,9 @@ export async function showAccountMenu(box) {
   }
   if (!account) {
     const here = location.pathname + location.search;
-    box.replaceChildren(link(`/signin?next=${encodeURIComponent(here)}`, "account.sign_in"));
+    const signIn = link(`/signin?next=${encodeURIComponent(here)}`, "account.sign_in");
+    signIn.prepend(personIcon()); // a narrow screen shows the icon alone (the words stay its name)
+    box.replaceChildren(signIn);
     return null;
   }
   const menu = document.createElement("details");

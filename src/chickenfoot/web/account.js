@@ -45,6 +45,18 @@ function item(title, detail, ...actions) {
   return li;
 }
 
+// A session's browser and system from its User-Agent ("Firefox · Android"): proper names, in no
+// language; the whole string as its title.
+const BROWSERS = [["Edg/", "Edge"], ["OPR/", "Opera"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+const SYSTEMS = [["Android", "Android"], ["iPhone", "iOS"], ["iPad", "iPadOS"], ["Windows", "Windows"],
+  ["Mac OS X", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
+
+function deviceName(userAgent) {
+  const found = (pairs) => pairs.find(([mark]) => userAgent.includes(mark))?.[1];
+  const parts = [found(BROWSERS), found(SYSTEMS)].filter(Boolean);
+  return parts.length ? parts.join(" · ") : t("account.unknown_device");
+}
+
 function passkeyName(key) {
   return key.label || t("account.passkey_unnamed", { date: day(key.created) });
 }
@@ -69,7 +81,12 @@ function render() {
       ),
     ),
   );
-  if (!account.passkeys.length) $("passkeys").replaceChildren(item(t("account.no_passkeys"), ""));
+  if (!account.passkeys.length) {
+    const none = document.createElement("li");
+    none.className = "muted";
+    none.textContent = t("account.no_passkeys");
+    $("passkeys").replaceChildren(none);
+  }
   $("password-state").textContent = t(account.password ? "account.password_is_set" : "account.password_not_set");
   $("remove-password").hidden = !account.password;
   $("remove-password").disabled = last;
@@ -78,7 +95,7 @@ function render() {
   $("sessions").replaceChildren(
     ...sessions.map((session) => {
       const li = item(
-        session.user_agent || t("account.unknown_device"),
+        deviceName(session.user_agent),
         t("account.session_seen", { created: moment(session.created), seen: moment(session.last_seen) }),
         button("account.sign_out", () => endSession(session)),
       );
@@ -86,8 +103,9 @@ function render() {
         const mark = document.createElement("span");
         mark.className = "this-device";
         mark.textContent = t("account.this_device");
-        li.firstChild.prepend(mark);
+        li.firstChild.firstChild.after(mark); // beside the device's name
       }
+      li.firstChild.title = session.user_agent;
       return li;
     }),
   );
