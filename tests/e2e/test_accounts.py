@@ -140,7 +140,8 @@ def test_two_devices_of_one_account_share_the_seat_until_signed_out_everywhere(d
     username = next(names)
     sign_up_with_password(laptop, site, username)
     table = laptop.evaluate(
-        """async () => (await (await fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
+        """async () => (await (await fetch('/api/tables', {
+            method: 'POST', headers: {'content-type': 'application/json'},
             body: JSON.stringify({seats: [{kind: 'human'}, {kind: 'human'}]})})).json())"""
     )
     code = table["code"]
