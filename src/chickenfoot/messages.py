@@ -595,6 +595,7 @@ class Code(Enum):
         "too many links to continue on another device from your address (at most {limit} in {window} s); "
         "try again in {seconds} s",
     )
+    ERROR_SIGNED_OUT = msg("error.signed_out", "You were signed out: you are watching here")
     ERROR_SEAT_ELSEWHERE = msg("error.seat_elsewhere", "Your seat moved to another device: you are watching here")
     ACCOUNT_SIGN_IN = msg("account.sign_in", "Sign in")
     ACCOUNT_SIGN_UP = msg("account.sign_up", "Create an account")

@@ -150,7 +150,7 @@ def test_two_devices_of_one_account_share_the_seat_until_signed_out_everywhere(d
     sign_in_with_password(phone, site, username, f"/t/{code}")
     assert seat_of(phone) == 0
     assert signed_in_as(phone) == username
-    # The laptop ends every session; the phone, back at the table, only watches.
+    # The laptop ends every session: the phone, seated by its session, drops to watching at once.
     laptop.goto(f"{site}/account")
     laptop.wait_for_selector("#account:not([hidden])")
     assert laptop.locator("#session-count").inner_text() == "Signed in on 2 devices"
@@ -158,6 +158,8 @@ def test_two_devices_of_one_account_share_the_seat_until_signed_out_everywhere(d
     laptop.click("#sign-out-everywhere")
     laptop.locator("#confirm-dialog button[value=yes]").click()
     laptop.wait_for_selector("#gone:not([hidden])")
+    phone.wait_for_function("() => window.chickenfoot.state.seat === null")
+    phone.wait_for_function("() => document.querySelector('#toast').textContent.includes('signed out')")
     phone.reload()
     assert seat_of(phone) is None
     phone.wait_for_selector("#account-menu a[href^='/signin']")

@@ -53,8 +53,9 @@ const FIRST_RETRY = 1000;
 const LAST_RETRY = 30_000;
 // Close codes after which trying again cannot help: a bad address, no such table.
 const FINAL = new Set([4400, 4404]);
-// The seat's credential moved to another device: come back at once, to watch (told why).
-const SEAT_ELSEWHERE = 4409;
+// The seat's credential moved to another device, or the session that seated this page ended: come
+// back at once, to watch (told why).
+const WATCH_AT_ONCE = new Set([4401, 4409]);
 // A connection can die without closing (a phone's network gone, a server that hangs): after
 // HEARTBEAT of silence the page pings, and after SILENCE more without a word it gives the
 // connection up and reconnects; an attempt that has not opened after SILENCE is given up too.
@@ -115,7 +116,7 @@ export class TableSocket {
         forgetSeat(this.code);
         this.token = null;
       } else if (e.code === 4403) return;
-      if (e.code === SEAT_ELSEWHERE) this.connect();
+      if (WATCH_AT_ONCE.has(e.code)) this.connect();
       else this.retry();
     });
   }
