@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,11 +34,17 @@ Device = Callable[..., Page]
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """The site's address and its database's URL."""
     port = free_port()
-    database = tmp_path_factory.mktemp("accounts") / "games.sqlite3"
-    with served(port, f"sqlite+aiosqlite:///{database}", pace=0.25, options=OPEN_LIMITS):
-        yield f"http://localhost:{port}"
+    database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('accounts') / 'games.sqlite3'}"
+    with served(port, database, pace=0.25, options=OPEN_LIMITS):
+        yield f"http://localhost:{port}", database
+
+
+@pytest.fixture
+def site(served_site: tuple[str, str]) -> str:
+    return served_site[0]
 
 
 @pytest.fixture
@@ -182,6 +190,29 @@ def test_a_guest_who_signs_up_mid_match_keeps_the_seat(device: Device, site: str
     # The seat follows the account: another device of it, with no seat credential, sits there.
     sign_in_with_password(other, site, username, f"/t/{table['code']}")
     assert seat_of(other) == 0
+
+
+def test_the_operators_reset_link_lands_on_the_account_page(device: Device, served_site: tuple[str, str]) -> None:
+    site, database = served_site
+    page = device(authenticator=True)
+    username = next(names)
+    sign_up_with_password(page, site, username)
+    page.context.clear_cookies()
+    command = [sys.executable, "-m", "chickenfoot", "account", "reset", username, "--database-url", database]
+    printed = subprocess.run([*command, "--origin", site], capture_output=True, text=True, check=True).stdout.strip()
+    assert printed.startswith(f"{site}/account#link=")
+    page.goto(printed)
+    page.wait_for_selector("#account:not([hidden])")
+    assert page.url == f"{site}/account"  # the secret leaves the address
+    assert page.locator("#notice").inner_text().startswith("You are signed in with your operator's link")
+    assert page.locator("#password-state").inner_text() == "You have no password."
+    page.click("#add-passkey button")
+    page.wait_for_function("() => document.querySelectorAll('#passkeys li button').length === 1")
+    # Spent: the same link on another device says so.
+    again = device()
+    again.goto(printed)
+    again.wait_for_selector("#gone:not([hidden])")
+    assert "expired or was used" in again.locator("#gone-text").inner_text()
 
 
 def handover_link(page: Page) -> str:
