@@ -604,6 +604,112 @@ class Code(Enum):
     ACCOUNT_NO_PASSKEY = msg("account.no_passkey", "your account has no such passkey")
     ACCOUNT_NO_SESSION = msg("account.no_session", "your account has no such session")
     ACCOUNT_LINK_USED = msg("account.link_used", "this sign-in link has expired or was used already")
+    # --- account pages, passkeys in the browser, continue on another device
+    # (web/signin.js, account.js, accountmenu.js, handover.js; server/handover.py)
+    ERROR_HANDOVER_USED = msg(
+        "error.handover_used", "this link to continue on another device has expired or was used already"
+    )
+    ERROR_TOO_MANY_HANDOVERS = msg(
+        "error.too_many_handovers",
+        "too many links to continue on another device from your address (at most {limit} in {window} s); "
+        "try again in {seconds} s",
+    )
+    ERROR_SIGNED_OUT = msg("error.signed_out", "You were signed out: you are watching here")
+    ERROR_SEAT_ELSEWHERE = msg("error.seat_elsewhere", "Your seat moved to another device: you are watching here")
+    ACCOUNT_SIGN_IN = msg("account.sign_in", "Sign in")
+    ACCOUNT_SIGN_UP = msg("account.sign_up", "Create an account")
+    ACCOUNT_MENU = msg("account.menu", "Your account: {name}")
+    ACCOUNT_PROFILE = msg("account.profile", "Profile")
+    ACCOUNT_ACCOUNT = msg("account.account", "Account")
+    ACCOUNT_SIGN_OUT = msg("account.sign_out", "Sign out")
+    ACCOUNT_GUEST_NOTE = msg(
+        "account.guest_note",
+        "You can play without an account. With one you come back as yourself, on any device, and keep your seats.",
+    )
+    ACCOUNT_PASSKEY_SIGN_IN = msg("account.passkey_sign_in", "Sign in with a passkey")
+    ACCOUNT_PASSKEY_SIGN_UP = msg("account.passkey_sign_up", "Create it with a passkey")
+    ACCOUNT_PASSKEY_NOTE = msg(
+        "account.passkey_note",
+        "A passkey is kept by your phone, computer or security key: nothing to remember or type.",
+    )
+    ACCOUNT_OR_PASSWORD = msg("account.or_password", "Or with a username and password")
+    ACCOUNT_USERNAME = msg("account.username", "Username")
+    ACCOUNT_USERNAME_HINT = msg(
+        "account.username_hint", "{min} to {max} letters, digits, '-', '_' or '.'; everyone sees it"
+    )
+    ACCOUNT_PASSWORD = msg("account.password", "Password")
+    ACCOUNT_PASSWORD_HINT = msg("account.password_hint", "At least {min} characters, not a common one")
+    ACCOUNT_SIGN_IN_PASSWORD = msg("account.sign_in_password", "Sign in with the password")
+    ACCOUNT_SIGN_UP_PASSWORD = msg("account.sign_up_password", "Create it with a password")
+    ACCOUNT_TO_SIGN_UP = msg("account.to_sign_up", "No account yet? Create one")
+    ACCOUNT_TO_SIGN_IN = msg("account.to_sign_in", "Have an account already? Sign in")
+    ACCOUNT_PASSKEY_UNSUPPORTED = msg(
+        "account.passkey_unsupported", "This browser cannot use passkeys: use a username and password instead"
+    )
+    ACCOUNT_PASSKEY_CANCELLED = msg("account.passkey_cancelled", "No passkey was used; try again when you are ready")
+    ACCOUNT_TITLE = msg("account.title", "Your account")
+    ACCOUNT_MEMBER_SINCE = msg("account.member_since", "Member since {date}")
+    ACCOUNT_WAYS_IN = msg("account.ways_in", "Ways to sign in")
+    ACCOUNT_PASSKEYS = msg("account.passkeys", "Passkeys")
+    ACCOUNT_NO_PASSKEYS = msg("account.no_passkeys", "No passkey yet.")
+    ACCOUNT_PASSKEY_UNNAMED = msg("account.passkey_unnamed", "Passkey of {date}")
+    ACCOUNT_PASSKEY_USED = msg("account.passkey_used", "added {added}, last used {used}")
+    ACCOUNT_PASSKEY_UNUSED = msg("account.passkey_unused", "added {added}, not used yet")
+    ACCOUNT_PASSKEY_LABEL = msg("account.passkey_label", "Name of the new passkey (optional)")
+    ACCOUNT_ADD_PASSKEY = msg("account.add_passkey", "Add a passkey")
+    ACCOUNT_REMOVE = msg("account.remove", "Remove")
+    ACCOUNT_REMOVE_PASSKEY_CONFIRM = msg(
+        "account.remove_passkey_confirm", "Remove the passkey {label}? It will not sign you in any more."
+    )
+    ACCOUNT_PASSWORD_IS_SET = msg("account.password_is_set", "You have a password.")
+    ACCOUNT_PASSWORD_NOT_SET = msg("account.password_not_set", "You have no password.")
+    ACCOUNT_NEW_PASSWORD = msg("account.new_password", "New password")
+    ACCOUNT_SAVE_PASSWORD = msg("account.save_password", "Save the password")
+    ACCOUNT_REMOVE_PASSWORD = msg("account.remove_password", "Remove the password")
+    ACCOUNT_REMOVE_PASSWORD_CONFIRM = msg(
+        "account.remove_password_confirm", "Remove your password? You will sign in with a passkey only."
+    )
+    ACCOUNT_SAVED = msg("account.saved", "Saved")
+    ACCOUNT_LAST_WAY_NOTE = msg(
+        "account.last_way_note", "Your only way to sign in cannot be removed: add another first."
+    )
+    ACCOUNT_SESSIONS = msg("account.sessions", "Where you are signed in")
+    ACCOUNT_SESSION_COUNT = nmsg("account.session_count", "Signed in on {count} device", "Signed in on {count} devices")
+    ACCOUNT_THIS_DEVICE = msg("account.this_device", "this device")
+    ACCOUNT_SESSION_SEEN = msg("account.session_seen", "signed in {created}, last seen {seen}")
+    ACCOUNT_UNKNOWN_DEVICE = msg("account.unknown_device", "Unknown browser")
+    ACCOUNT_SIGN_OUT_OTHERS = msg("account.sign_out_others", "Sign out all other devices")
+    ACCOUNT_SIGN_OUT_EVERYWHERE = msg("account.sign_out_everywhere", "Sign out everywhere")
+    ACCOUNT_SIGN_OUT_EVERYWHERE_CONFIRM = msg(
+        "account.sign_out_everywhere_confirm", "Sign out on every device, this one included?"
+    )
+    ACCOUNT_DATA = msg("account.data", "Your data")
+    ACCOUNT_DOWNLOAD = msg("account.download", "Download everything stored about you (JSON)")
+    ACCOUNT_DELETE_TITLE = msg("account.delete_title", "Delete the account")
+    ACCOUNT_DELETE_NOTE = msg(
+        "account.delete_note",
+        'Your passkeys, password and sessions go at once; finished matches keep their moves under "deleted player".',
+    )
+    ACCOUNT_DELETE = msg("account.delete", "Delete my account")
+    ACCOUNT_DELETE_CONFIRM = msg("account.delete_confirm", "Delete the account {name} for good? This cannot be undone.")
+    ACCOUNT_DELETED = msg("account.deleted", "Your account is deleted.")
+    ACCOUNT_SIGNED_OUT = msg("account.signed_out", "You are signed out.")
+    ACCOUNT_LINK_SIGNED_IN = msg(
+        "account.link_signed_in", "You are signed in with your operator's link: add a passkey or a password now."
+    )
+    HANDOVER_BUTTON = msg("handover.button", "Continue on another device")
+    HANDOVER_NOTE = nmsg(
+        "handover.note",
+        "Scan the code or open the link on your other device. It works once, within {count} minute; "
+        "then this device only watches.",
+        "Scan the code or open the link on your other device. It works once, within {count} minutes; "
+        "then this device only watches.",
+    )
+    HANDOVER_QR = msg("handover.qr", "QR code of the link")
+    HANDOVER_COPY = msg("handover.copy", "Copy the link")
+    HANDOVER_COPIED = msg("handover.copied", "Link copied")
+    HANDOVER_CLOSE = msg("handover.close", "Close")
+    HANDOVER_ARRIVED = msg("handover.arrived", "Your seat is on this device now")
     TABLE_LEAVE = msg("table.leave", "Leave the table")
     TABLE_LEAVE_CONFIRM = msg(
         "table.leave_confirm", "Leave this match? A bot plays your seat; you can come back while the match lasts."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
 from chickenfoot.server import seats as seating
+from chickenfoot.server.accounts.live import SessionWatch
+from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
@@ -41,6 +44,7 @@ from chickenfoot.server.connection import (
 )
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.handover import Handovers, handover_router
 from chickenfoot.server.hints import Hints
 from chickenfoot.server.history import MatchHistory
 from chickenfoot.server.hub import Expiry, Hub, random_seed
@@ -218,18 +222,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     sends = SendWatch(clock)
     frames = ReplayFrames()
     hints = Hints(lambda address: limiter.refusal("hint", address))
-    accounts = Accounts(storage, clock, settings.accounts)
+    accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
+    handovers = Handovers(storage, clock)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.migrate()
         cluster.start()
+        accounts.live.start()
         hub.start()
         reviews.start()
         watch = asyncio.create_task(storage.watch(settings.health_seconds))
         yield
         watch.cancel()
         await reviews.stop()
+        accounts.live.stop()
         frames.close()
         hints.close()
         await hub.close()
@@ -374,6 +381,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await limiter.refusal("profile", client_address(request))
 
     app.include_router(profiles_router(history, accounts, profile_throttle, clock, settings.web_dir))
+    app.include_router(handover_router(hub, handovers, accounts, limiter))
+    app.include_router(account_pages_router(settings.web_dir))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
@@ -395,13 +404,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def hint(view: SeatView) -> tuple[Move, Said]:
             return await hints.suggest(view, address)
 
-        async def own_seat() -> int | None:  # no seat credential: the seat of the signed-in account, if any
-            return await accounts.seat_at(websocket, code)
+        async def own_seat() -> tuple[int, SessionWatch] | None:
+            """No seat credential: the seat of the signed-in account, if any, ended with its session."""
+            found = await accounts.seat_and_session(websocket, code)
+            if found is None:
+                return None
+            seat, session = found
+            return seat, functools.partial(accounts.live.watch, session)
 
-        if await serve_connection(websocket, code, hub, settings.connection, address_chat, hint, sends, own_seat) in (
-            CLOSE_FLOODING,
-            CLOSE_NOT_READING,
-        ):
+        served = await serve_connection(
+            websocket, code, hub, settings.connection, address_chat, hint, sends, own_seat, handovers.moved
+        )
+        if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limiter.cut_off(address)
 
     @app.get("/t/{code}", include_in_schema=False)

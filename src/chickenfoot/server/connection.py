@@ -24,8 +24,11 @@ from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat, company, renaming
+from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.clock import Clock, Timer
+from chickenfoot.server.credentials import digest
 from chickenfoot.server.fanout import Message
+from chickenfoot.server.handover import SEAT_ELSEWHERE
 from chickenfoot.server.hints import HintSource
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import (
@@ -58,6 +61,10 @@ CLOSE_FLOODING = 4429
 """The client kept sending more messages than its budget allows."""
 CLOSE_NOT_READING = 4408
 """The client stopped reading: a message waited longer than the send timeout."""
+CLOSE_SIGNED_OUT = 4401
+"""The session that seated the client ended (server/accounts/live.py): the client reconnects and watches."""
+CLOSE_SEAT_ELSEWHERE = 4409
+"""The seat's credential moved to another device (server/handover.py): the client reconnects and watches."""
 CLOSE_TRY_LATER = 1013
 """The game store is unavailable; the client may reconnect shortly."""
 MAX_MERGED_EVENTS = 500
@@ -211,8 +218,17 @@ class Connection:
         address_chat: ChatGate,
         hint: HintSource,
         sends: SendWatch,
+        credential: str | None = None,
+        watching: str | None = None,
+        watch_session: SessionWatch | None = None,
     ) -> None:
         self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
+        self.credential = credential
+        """The digest of the seat credential the client came with (``None``: none, or watching)."""
+        self.watching = watching
+        """Why a client with a credential only watches (``watching.reason`` of its states)."""
+        self.watch_session = watch_session
+        """For a client seated by its session: watches the session, calling back when it ends."""
         self.address_chat, self.hint, self.sends = address_chat, hint, sends
         self._sender: asyncio.Task[None] | None = None
         self.outbox = Outbox(limits.max_pending)
@@ -226,7 +242,12 @@ class Connection:
         """What this client was sent of the log: each state carries only the entries after it."""
 
     def on_change(self, message: Message) -> None:
-        """A table broadcast: a new state, or a notice about the service."""
+        """A table broadcast: a new state, a notice about the service, or a seat's credential moved."""
+        moved = message.get("moved")
+        if moved is not None:
+            if self.seat is not None and moved == {"seat": self.seat, "from": self.credential}:
+                self.moved_away()
+            return
         notice = message.get("notice")
         if notice is not None:
             self.outbox.put(dumps(notice))
@@ -238,9 +259,10 @@ class Connection:
         table, seat = self.table, self.seat
         # Subscribing and taking the first state happen with no await between: nothing can be missed.
         unsubscribe = table.fanout.subscribe(table.channel(), self.on_change)
+        unwatch = self.watch_session(self.signed_out) if self.watch_session is not None else None
         table.arrive(seat)
         # The first state is built now: it is the snapshot the protocol promises, with no later event merged in.
-        first, self.log_sent = table.texts.state(seat, table.events_since(since) or [])
+        first, self.log_sent = table.texts.state(seat, table.events_since(since) or [], watching=self.watching)
         self.outbox.put(first)
         if notice is not None:
             self.outbox.put(dumps(notice))
@@ -253,6 +275,8 @@ class Connection:
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
         finally:
             unsubscribe()
+            if unwatch is not None:
+                unwatch()
             sender.cancel()
             receiver.cancel()
             await table.disconnect(seat)
@@ -268,7 +292,7 @@ class Connection:
                 if isinstance(item, str):
                     text = item
                 else:
-                    text, self.log_sent = self.table.texts.state(self.seat, item, self.log_sent)
+                    text, self.log_sent = self.table.texts.state(self.seat, item, self.log_sent, self.watching)
                 self.sends.start(self)
                 try:
                     await self.websocket.send_text(text)
@@ -285,6 +309,21 @@ class Connection:
                 Said.of(Code.ERROR_NOT_READING, seconds=seconds),
             ),
         )
+        if self._sender is not None:
+            self._sender.cancel()
+
+    def moved_away(self) -> None:
+        """The seat's credential went to another device: this client is told, and reconnects to watch."""
+        self._end(
+            CLOSE_SEAT_ELSEWHERE, ProtocolError("your seat moved to another device", Said.of(Code.ERROR_SEAT_ELSEWHERE))
+        )
+
+    def signed_out(self) -> None:
+        """The session that seated this client ended: it is told, and reconnects to watch."""
+        self._end(CLOSE_SIGNED_OUT, ProtocolError("you were signed out", Said.of(Code.ERROR_SIGNED_OUT)))
+
+    def _end(self, code: int, error: ProtocolError) -> None:
+        self.farewell = (code, error)
         if self._sender is not None:
             self._sender.cancel()
 
@@ -358,14 +397,18 @@ async def serve_connection(
     address_chat: ChatGate,
     hint: HintSource,
     sends: SendWatch,
-    own_seat: Callable[[], Awaitable[int | None]] | None = None,
+    own_seat: Callable[[], Awaitable[tuple[int, SessionWatch] | None]] | None = None,
+    moved_away: Callable[[str, str], Awaitable[bool]] | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
     ``address_chat`` counts a chat line against the client's address (over all its connections);
     ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
     ``sends`` watches the process's connections for clients that stop reading; ``own_seat`` finds
-    the seat of a client that brought no seat credential (its signed-in account's; none: it watches).
+    the seat of a client that brought no seat credential (its signed-in account's, with a way to
+    watch the session that opens it; none: it watches);
+    ``moved_away`` says whether an unknown credential is one that moved to another device (the
+    client then watches, told why).
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -380,13 +423,18 @@ async def serve_connection(
             await refuse(websocket, CLOSE_BAD_QUERY, one_line(exc, "query"))
             return None
         seat: int | None = None
+        credential = watching = watch_session = None
         if query.token:
             seat = await hub.credentials.seat_of(table.code, query.token)
-            if seat is None:
+            if seat is not None:
+                credential = digest(query.token)
+            elif moved_away is not None and await moved_away(table.code, query.token):
+                watching = SEAT_ELSEWHERE
+            else:
                 await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_UNKNOWN_TOKEN))
                 return None
-        elif own_seat is not None:
-            seat = await own_seat()
+        elif own_seat is not None and (own := await own_seat()) is not None:
+            seat, watch_session = own
         while table.closed:  # released from memory meanwhile: read it back (it is in storage)
             table = await hub.get(code)
             if table is None:  # gone from storage meanwhile
@@ -398,7 +446,9 @@ async def serve_connection(
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
     try:
-        connection = Connection(websocket, table, seat, limits, address_chat, hint, sends)
+        connection = Connection(
+            websocket, table, seat, limits, address_chat, hint, sends, credential, watching, watch_session
+        )
         return await connection.serve(query.since, hub.notice())
     finally:
         hub.left(table)

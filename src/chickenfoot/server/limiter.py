@@ -21,7 +21,18 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.redis_client import pool
 
-Action = Literal["connection", "table", "chat", "replay", "hint", "sign_in", "sign_in_name", "quick_play", "profile"]
+Action = Literal[
+    "connection",
+    "table",
+    "chat",
+    "replay",
+    "hint",
+    "sign_in",
+    "sign_in_name",
+    "quick_play",
+    "profile",
+    "handover",
+]
 TOO_MANY = {
     "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
     "table": Code.ERROR_TOO_MANY_TABLES,
@@ -32,6 +43,7 @@ TOO_MANY = {
     "sign_in_name": Code.ACCOUNT_TOO_MANY_SIGN_INS,
     "quick_play": Code.QUICKPLAY_TOO_MANY_JOINS,
     "profile": Code.ERROR_TOO_MANY_PROFILES,
+    "handover": Code.ERROR_TOO_MANY_HANDOVERS,
 }
 
 log = logging.getLogger(__name__)
@@ -67,6 +79,8 @@ class AddressLimits:
     """Joins of the quick play queue (each one a database write and a pairing pass)."""
     profiles: str = "60/minute"
     """Pages of profiles and "My matches" built (a page built in the last seconds is not counted)."""
+    handovers: str = "20/minute"
+    """Links to continue on another device, made or spent, from one address."""
 
 
 class Limiter:
@@ -83,6 +97,7 @@ class Limiter:
             "sign_in_name": limits.parse(settings.sign_ins_per_name),
             "quick_play": limits.parse(settings.quick_plays),
             "profile": limits.parse(settings.profiles),
+            "handover": limits.parse(settings.handovers),
         }
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
         # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's

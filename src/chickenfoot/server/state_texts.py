@@ -46,12 +46,17 @@ class StateTexts:
         self._log_cache.clear()
 
     def state(
-        self, seat: int | None, events: list[dict[str, Any]], log_sent: LogSent | None = None
+        self,
+        seat: int | None,
+        events: list[dict[str, Any]],
+        log_sent: LogSent | None = None,
+        watching: str | None = None,
     ) -> tuple[str, LogSent]:
         """The ``state`` message for ``seat``, and what it leaves its recipient holding of the log.
 
         ``log_sent``: the log the recipient holds already (from the last state sent on its
-        connection); the message carries only the entries after it (``log_from``).
+        connection); the message carries only the entries after it (``log_from``). ``watching``:
+        why a spectator who came with a seat credential only watches (``{"watching": {"reason": ...}}``).
         """
         table = self.table
         if self._built_for != (table.version, table.attendance.epoch):
@@ -66,6 +71,8 @@ class StateTexts:
             start = log_sent.entries
         shown = dumps(events_for(events, seat))
         state = state_with_log(self._public_text, own, entries, start)
+        if watching is not None:
+            state = f'{state[:-1]},"watching":{dumps({"reason": watching})}}}'
         return (
             f'{{"type":"state","version":{table.version},"state":{state},"events":{shown}}}',
             LogSent(round_number, len(entries)),

@@ -71,6 +71,9 @@ class TableSync:
         notice = message.get("notice")
         if isinstance(notice, dict):
             self.table.relay(notice)  # chat and rematch news: shown as they come, nothing to read again
+        moved = message.get("moved")
+        if isinstance(moved, dict):
+            self.table.relay_moved(moved)  # a seat's credential went to another device: its sockets here end
         version = message.get("version")
         if isinstance(version, int) and version > self.table.version:
             self._actions = True

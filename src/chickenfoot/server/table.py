@@ -202,6 +202,17 @@ class Table:
         self.chat.heard(notice)
         self.spawn(self.fanout.publish(self.channel(), {"notice": notice}))
 
+    async def seat_moved(self, seat: int, credential_digest: str) -> None:
+        """The credential of ``seat`` (by its digest) moved to another device: its connections, in every
+        process, end and come back watching (server/handover.py)."""
+        moved = {"seat": seat, "from": credential_digest}
+        await self.fanout.publish(self.channel(), {"moved": moved})
+        await self.tell_others(moved=moved)
+
+    def relay_moved(self, moved: dict[str, Any]) -> None:
+        """Another process's :meth:`seat_moved`: tell this process's connections."""
+        self.spawn(self.fanout.publish(self.channel(), {"moved": moved}))
+
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` beside the caller (cancelled when the table closes)."""
         task = asyncio.create_task(work)

@@ -1,5 +1,7 @@
 // The page's entry point: theme, routing (lobby at /, a table at /t/CODE), and the table (table.js).
 
+import { showAccountMenu } from "./account-menu.js";
+import { takeHandover } from "./handover.js";
 import { languageSwitcher, loadCatalog, t, translatePage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { savedName } from "./name.js";
@@ -36,11 +38,14 @@ async function start() {
     else if (!window.chickenfoot) location.reload();
   });
   const match = location.pathname.match(/^\/t\/([^/]+)/);
+  const menu = showAccountMenu($("account-menu"));
   if (!match) {
     showLobby();
     return;
   }
   const code = decodeURIComponent(match[1]).toUpperCase();
+  await menu; // the session's form token, for a seat offered to another device
+  const handedOver = await takeHandover(code);
   const invite = new URLSearchParams(location.search).get("invite");
   // A browser that holds this table's seat already keeps it (a second claim would be refused).
   const refused = invite && !seatSecret(code) ? await claimInvite(code, invite) : null;
@@ -50,6 +55,7 @@ async function start() {
   // A friend seated by an invite on their first visit is asked for a name at once.
   window.chickenfoot.welcome = !!invite && !refused && !savedName();
   if (refused) window.chickenfoot.toast(t("table.watching_instead", { error: refused }));
+  if (handedOver) window.chickenfoot.toast(handedOver);
 }
 
 start();

@@ -4,10 +4,10 @@ import { say } from "./i18n.js";
 
 // A refused request throws an Error worded in the reader's language; its `said` is the server's
 // message ({code, ...params, detail}, docs/protocol.md), to word again in another language.
-export async function api(method, path, body) {
+export async function api(method, path, body, headers = {}) {
   const response = await fetch(path, {
     method,
-    headers: body ? { "content-type": "application/json" } : {},
+    headers: body ? { "content-type": "application/json", ...headers } : headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json().catch(() => ({}));
@@ -53,6 +53,9 @@ const FIRST_RETRY = 1000;
 const LAST_RETRY = 30_000;
 // Close codes after which trying again cannot help: a bad address, no such table.
 const FINAL = new Set([4400, 4404]);
+// The seat's credential moved to another device, or the session that seated this page ended: come
+// back at once, to watch (told why).
+const WATCH_AT_ONCE = new Set([4401, 4409]);
 // A connection can die without closing (a phone's network gone, a server that hangs): after
 // HEARTBEAT of silence the page pings, and after SILENCE more without a word it gives the
 // connection up and reconnects; an attempt that has not opened after SILENCE is given up too.
@@ -114,7 +117,8 @@ export class TableSocket {
         forgetSeat(this.code);
         this.token = null;
       } else if (e.code === 4403) return;
-      this.retry();
+      if (WATCH_AT_ONCE.has(e.code)) this.connect();
+      else this.retry();
     });
   }
 

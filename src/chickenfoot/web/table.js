@@ -9,6 +9,7 @@ import { Company, seatButton } from "./company.js";
 import { confirmAction } from "./confirm.js";
 import { ConnectionBar } from "./connection.js";
 import { Hand, sameTile, tileOf } from "./hand.js";
+import { Handover } from "./handover.js";
 import { Hints } from "./hints.js";
 import { say, seatNames, t } from "./i18n.js";
 import { bindKeys } from "./keys.js";
@@ -45,6 +46,7 @@ export class TablePage {
     this.connection = new ConnectionBar($("connection"), () => this.socket.retryNow());
     this.chat = new Chat((message) => this.socket.send(message));
     this.company = new Company(this);
+    this.handover = new Handover(this);
     this.hand = new Hand(this);
     this.hints = new Hints(this);
     this.status = new StatusLine();
@@ -181,6 +183,7 @@ export class TablePage {
     this.results.render(f, s, !!f && this.dismissedRound !== f.round);
     this.chat.render(seatNames(s));
     this.company.render(s);
+    this.handover.render(s);
   }
 
   renderBoard() {

@@ -313,6 +313,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         chosen = [session.digest for session in sessions if session_cookies.handle(session) == handle]
         if not chosen or not await store.end_sessions(me.account.id, chosen):
             raise Refused(404, Said.of(Code.ACCOUNT_NO_SESSION))
+        await accounts.live.ended(chosen)
         if me.session.digest in chosen:
             accounts.sessions.clear_cookie(request, response)
         return {"ended": len(chosen)}
@@ -321,7 +322,9 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
     async def end_every_session(request: Request, response: Response) -> dict[str, Any]:
         """Sign out everywhere, this device included."""
         me = await accounts.require(request, changing=True)
+        every = [session.digest for session in await store.sessions_of(me.account.id, utc(clock))]
         ended = await store.end_sessions(me.account.id)
+        await accounts.live.ended(every)
         accounts.sessions.clear_cookie(request, response)
         return {"ended": ended}
 
@@ -329,6 +332,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
     async def sign_out(request: Request, response: Response) -> dict[str, Any]:
         me = await accounts.require(request, changing=True)
         await store.end_sessions(me.account.id, [me.session.digest])
+        await accounts.live.ended([me.session.digest])
         accounts.sessions.clear_cookie(request, response)
         return {"ended": 1}
 
@@ -348,7 +352,9 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
     async def delete_account(request: Request, response: Response) -> dict[str, Any]:
         """Every way in and every session go at once; finished matches keep the moves, under "deleted player"."""
         me = await accounts.require(request, changing=True)
+        every = [session.digest for session in await store.sessions_of(me.account.id, utc(clock))]
         await store.delete(me.account.id)
+        await accounts.live.ended(every)
         accounts.sessions.clear_cookie(request, response)
         return {"deleted": True}
 

@@ -12,11 +12,13 @@ from starlette.requests import HTTPConnection
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts import sessions as session_cookies
+from chickenfoot.server.accounts.live import LiveSessions
 from chickenfoot.server.accounts.passwords import Hasher
 from chickenfoot.server.accounts.sessions import SessionPolicy, Sessions
 from chickenfoot.server.accounts.store import Account, AccountStore, Session
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.credentials import digest, new_secret
+from chickenfoot.server.fanout import Bus, LocalBus
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.security import origin_allowed
 from chickenfoot.server.storage import Storage
@@ -47,8 +49,10 @@ class SignedIn:
 
 
 class Accounts:
-    def __init__(self, storage: Storage, clock: Clock, settings: AccountSettings) -> None:
+    def __init__(self, storage: Storage, clock: Clock, settings: AccountSettings, bus: Bus | None = None) -> None:
         self.store = AccountStore(storage)
+        self.live = LiveSessions(bus or LocalBus())
+        """The table connections seated by a session, ended with it (``bus``: the cluster's)."""
         self.clock, self.settings = clock, settings
         self.sessions = Sessions(self.store, clock, settings.sessions)
         self.hasher = Hasher()
@@ -90,8 +94,14 @@ class Accounts:
 
     async def seat_at(self, connection: HTTPConnection, code: str) -> int | None:
         """The seat at table ``code`` of the account the connection is signed in as, or ``None``."""
+        found = await self.seat_and_session(connection, code)
+        return None if found is None else found[0]
+
+    async def seat_and_session(self, connection: HTTPConnection, code: str) -> tuple[int, str] | None:
+        """The account's seat at table ``code`` and the digest of the session that opens it, or ``None``."""
         signed_in = await self.signed_in(connection)
-        return None if signed_in is None else await self.store.seat_at(code, signed_in.account.id)
+        seat = None if signed_in is None else await self.store.seat_at(code, signed_in.account.id)
+        return None if seat is None or signed_in is None else (seat, signed_in.session.digest)
 
     async def reset(self, account: Account) -> str:
         """An operator's reset: every way in and session goes; a one-time sign-in link's secret comes back."""

@@ -1,0 +1,56 @@
+"""Table connections seated by a session (a signed-in device that brought no seat credential): when
+the session ends (signed out, ended from the account page, signed out everywhere, the account
+deleted), in whichever process, those connections end too, and their pages come back watching.
+
+The ended sessions' digests go over the cluster's bus (one channel for the whole server), so a
+process ends its own connections whichever process ended the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from chickenfoot.server.fanout import Bus, Message, Unsubscribe
+
+CHANNEL = "account-sessions"
+End = Callable[[], None]
+SessionWatch = Callable[[End], Callable[[], None]]
+"""Watches one session: calls its argument when the session ends; returns the function that stops watching."""
+
+
+class LiveSessions:
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self._ends: dict[str, set[End]] = {}
+        self._unsubscribe: Unsubscribe | None = None
+
+    def start(self) -> None:
+        self._unsubscribe = self.bus.subscribe(CHANNEL, self._heard)
+
+    def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def watch(self, session_digest: str, end: End) -> Callable[[], None]:
+        """Call ``end`` when the session ends; returns the function that stops watching."""
+        ends = self._ends.setdefault(session_digest, set())
+        ends.add(end)
+
+        def unwatch() -> None:
+            ends.discard(end)
+            if not ends and self._ends.get(session_digest) is ends:
+                del self._ends[session_digest]
+
+        return unwatch
+
+    async def ended(self, session_digests: Iterable[str]) -> None:
+        """These sessions ended: their connections end, in every process."""
+        digests = list(session_digests)
+        if digests:
+            await self.bus.publish(CHANNEL, {"ended": digests})
+
+    def _heard(self, message: Message) -> None:
+        ended = message.get("ended")
+        for digest in ended if isinstance(ended, list) else ():
+            for end in list(self._ends.get(digest, ()) if isinstance(digest, str) else ()):
+                end()

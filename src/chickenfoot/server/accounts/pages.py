@@ -1,0 +1,35 @@
+"""The account's pages: sign-in and sign-up (``/signin``, ``/signup``, both honouring ``?next=``) and the
+account itself (``/account``; ``/account#link=…`` is an operator's one-time sign-in link).
+
+The pages are static; they read everything from the account API (routes.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from chickenfoot.messages import Code, Said
+from chickenfoot.server.refusal import Refused
+
+PAGES = {"/signin": "signin.html", "/signup": "signin.html", "/account": "account.html"}
+
+
+def account_pages_router(web_dir: Path) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    def serving(name: str) -> Callable[[], Awaitable[FileResponse]]:
+        async def page() -> FileResponse:
+            path = web_dir / name
+            if not path.is_file():
+                raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
+            return FileResponse(path)
+
+        return page
+
+    for route, name in PAGES.items():
+        router.add_api_route(route, serving(name), methods=["GET"])
+    return router
