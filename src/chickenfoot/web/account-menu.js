@@ -56,6 +56,7 @@ export async function showAccountMenu(box) {
   });
   for (const item of [
     link(`/u/${encodeURIComponent(account.username)}`, "account.profile"),
+    link("/matches", "matches.title"),
     link("/account", "account.account"),
     out,
   ]) {

@@ -2,6 +2,7 @@
 // way back to the table; a guest is asked to sign in.
 
 import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
+import { showAccountMenu } from "./account-menu.js";
 import { api } from "./net.js";
 import { setupTheme } from "./theme.js";
 import { h, matchTable, pager } from "./history.js";
@@ -14,6 +15,7 @@ class MatchesPage {
 
   async start() {
     await loadCatalog();
+    showAccountMenu(document.getElementById("account-menu"));
     languageSwitcher(document.getElementById("language"), () => this.render());
     await this.load(1);
   }

@@ -3,6 +3,7 @@
 // has is answered 404, and the page says so in the reader's language.
 
 import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
+import { showAccountMenu } from "./account-menu.js";
 import { api } from "./net.js";
 import { setupTheme } from "./theme.js";
 import { day, h, matchTable, pager, percent } from "./history.js";
@@ -82,6 +83,7 @@ class ProfilePage {
 
   async start() {
     await loadCatalog();
+    showAccountMenu(document.getElementById("account-menu"));
     languageSwitcher(document.getElementById("language"), () => this.render());
     await this.load(1);
   }
