@@ -46,6 +46,8 @@ from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.protocol import printable_name
+from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
+from chickenfoot.server.ratings.service import Ratings
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
@@ -108,6 +110,8 @@ class CreateRequest(BaseModel):
     """Listed in the lobby (and so open)."""
     turn_timer: Literal[30, 60, 120] | None = None
     """Seconds per human turn; when absent, 60 with friends seated and off against bots only."""
+    rated: bool = False
+    """The match counts for its players' ratings (server/ratings): classic rules, signed-in players."""
 
 
 class JoinRequest(BaseModel):
@@ -184,6 +188,7 @@ def summary(table: Table) -> dict[str, Any]:
         "open": table.config.open,
         "public": table.config.public,
         "turn_timer": table.config.turn_timer,
+        "rated": table.config.rated,
         "round": table.match.round_number,
         "totals": table.match.totals(),
     }
@@ -212,6 +217,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     frames = ReplayFrames()
     hints = Hints(lambda address: limiter.refusal("hint", address))
     accounts = Accounts(storage, clock, settings.accounts)
+    ratings = Ratings(storage, clock)
+    ratings.follow(hub)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -223,6 +230,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         watch.cancel()
         await reviews.stop()
+        await ratings.settle()
         frames.close()
         hints.close()
         await hub.close()
@@ -291,6 +299,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_table(request: CreateRequest, http: Request) -> dict[str, Any]:
         """A new table: the creator's seat credential, and a single-use invite for every other human seat."""
         config = table_config(request, hub.seeds())
+        if request.rated:
+            await make_rated(accounts, http, config)
         if (refusal := await limiter.refusal("table", client_address(http))) is not None:
             reason, wait = refusal
             raise Refused(429, reason, {"Retry-After": str(wait)})
@@ -306,6 +316,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "open": table.config.open,
             "public": table.config.public,
             "turn_timer": table.config.turn_timer,
+            "rated": table.config.rated,
             "seats": [
                 {"seat": s, "kind": seat.kind} | ({"invite": f"/t/{code}?invite={invites[s]}"} if s in invites else {})
                 for s, seat in enumerate(table.config.seats)
@@ -322,6 +333,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await get_table(code)
         if not table.config.open:
             raise Refused(403, Said.of(Code.ERROR_INVITE_ONLY))
+        await admit(accounts, http, table.config)
         for seat in table.free_seats():
             token = await credentials.issue_seat(table.code, seat)
             if token is not None:
@@ -334,6 +346,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def claim(code: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
         """Exchange a single-use invite for the invited seat's credential (a fresh secret)."""
         table = await get_table(code)
+        await admit(accounts, http, table.config)
         claimed = await credentials.claim(table.code, request.invite)
         if claimed is None:
             raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
@@ -360,6 +373,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir))
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
+    app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

@@ -54,6 +54,8 @@ class TableConfig:
     turn_timer: int | None = None
     playing_since: float | None = None
     """When the last human seat was taken (seconds since the epoch): the first turn's clock starts."""
+    rated: bool = False
+    """The match counts for its players' ratings (server/ratings/rated.py)."""
 
     def bot_levels(self) -> list[str | None]:
         """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
@@ -69,6 +71,7 @@ class TableConfig:
             "public": self.public,
             "turn_timer": self.turn_timer,
             "playing_since": self.playing_since,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -82,4 +85,5 @@ class TableConfig:
             public=bool(data.get("public", False)),
             turn_timer=data.get("turn_timer"),
             playing_since=data.get("playing_since"),
+            rated=bool(data.get("rated", False)),
         )
