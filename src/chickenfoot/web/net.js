@@ -105,6 +105,7 @@ export class TableSocket {
       else if (msg.type === "error" || msg.type === "service") this.handlers.error(msg);
       else if (msg.type === "chat") this.handlers.chat(msg);
       else if (msg.type === "rematch") this.handlers.rematch(msg);
+      else if (msg.type === "rating") this.handlers.rating(msg);
     });
     ws.addEventListener("close", (e) => {
       if (ws !== this.ws || this.closed || FINAL.has(e.code)) return;

@@ -14,6 +14,7 @@ import { say, seatNames, t } from "./i18n.js";
 import { bindKeys } from "./keys.js";
 import { renderLog } from "./log.js";
 import { Motion } from "./motion.js";
+import { TableRating } from "./rating.js";
 import { askName } from "./name.js";
 import { TableSocket, api, invitesOf } from "./net.js";
 import { TurnNotice } from "./notice.js";
@@ -48,6 +49,7 @@ export class TablePage {
     this.hand = new Hand(this);
     this.hints = new Hints(this);
     this.status = new StatusLine();
+    this.rating = new TableRating(code, () => this.state && this.render());
     this.results = new ResultsDialog(() => {
       this.dismissedRound = this.finished?.round ?? null;
       this.results.close();
@@ -55,6 +57,7 @@ export class TablePage {
     this.socket = new TableSocket(code, token, {
       chat: (message) => this.chat.receive(message),
       rematch: (message) => this.company.onRematch(message),
+      rating: (message) => this.rating.receive(message),
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.hints.receive(hint),
       error: (message) => this.toast(say(message, this.state ? seatNames(this.state) : [])),
@@ -151,6 +154,7 @@ export class TablePage {
     const s = this.state;
     $("room").hidden = false;
     $("room").textContent = s.code;
+    this.rating.render($("room"));
     renderPlayers($("players"), s, {
       rename: (name) => this.rename(name ?? ""),
       actions: (seat, name) => this.seatActions(seat, name),
