@@ -404,7 +404,7 @@ class Code(Enum):
     RATING_EMPTY = msg("rating.empty", "Nobody here yet: play rated matches to appear.")
     RATING_HISTORY = msg("rating.history", "Rating history")
     RATING_PROVISIONAL = msg(
-        "rating.provisional", "A rating with ? is provisional: it settles after about 20 rated matches."
+        "rating.provisional", "A rating with ? is provisional: still uncertain, it moves more with each match."
     )
 
     # --- the replay page (web/replay.*) and the review's verdicts (chickenfoot.review)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chickenfoot.server.ratings.model import PROVISIONAL_SIGMA, Rating, family_of, placing, update
+from chickenfoot.server.ratings.model import FAMILIES, PROVISIONAL_SIGMA, Family, Rating, family_of, placing, update
 
 ratings = st.builds(Rating, st.floats(0.0, 50.0), st.floats(0.5, 8.34), st.integers(0, 500))
 
@@ -16,7 +16,8 @@ def test_a_sole_win_never_lowers_a_rating_and_a_sole_last_never_raises_one(
     players: list[Rating], data: st.DataObject
 ) -> None:
     ranks = data.draw(st.permutations(range(1, len(players) + 1)))
-    after = update(players, ranks)
+    family = family_of(len(players)) or "3-4"
+    after = update(players, ranks, family)
     first, last = ranks.index(1), ranks.index(len(players))
     assert after[first].mu >= players[first].mu
     assert after[last].mu <= players[last].mu
@@ -25,14 +26,18 @@ def test_a_sole_win_never_lowers_a_rating_and_a_sole_last_never_raises_one(
 
 @given(ratings, st.integers(2, 4))
 def test_equal_players_who_tie_keep_their_rating(rating: Rating, players: int) -> None:
-    after = update([rating] * players, [1] * players)
+    after = update([rating] * players, [1] * players, family_of(players) or "3-4")
     assert all(a.mu == pytest.approx(rating.mu, abs=1e-9) for a in after)
 
 
-def test_a_tie_moves_the_weaker_player_up_and_the_stronger_down() -> None:
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_tie_moves_the_weaker_player_up_and_the_stronger_down(family: Family) -> None:
     weak, strong = Rating(20.0, 3.0), Rating(30.0, 3.0)
-    after = update([weak, strong], [1, 1])
-    assert after[0].mu > weak.mu and after[1].mu < strong.mu
+    players = [weak, strong] if family == "2" else [weak, strong, Rating()]
+    after = update(players, [1, 1, 3][: len(players)], family)
+    assert after[0].mu - weak.mu > after[1].mu - strong.mu
+    if family == "2":
+        assert after[0].mu > weak.mu and after[1].mu < strong.mu
 
 
 def test_abandoning_counts_as_last_below_everyone_who_stayed() -> None:
@@ -53,11 +58,14 @@ def test_families_split_heads_up_from_tables_of_three_or_four() -> None:
     assert [family_of(n) for n in range(1, 9)] == [None, "2", "3-4", "3-4", None, None, None, None]
 
 
-def test_a_rating_settles_within_a_few_dozen_matches() -> None:
-    # Alternating wins and losses against an equal fixed opponent: the count the docs quote.
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_rating_settles_within_about_twenty_matches(family: Family) -> None:
+    # Winning half the matches against opponents of equal, well-known ratings: the count the docs quote.
+    players = 2 if family == "2" else 4
     player, opponent = Rating(), Rating(25.0, 1.0)
     matches = 0
     while player.provisional:
-        player = update([player, opponent], [1 + matches % 2, 2 - matches % 2])[0]
+        ranks = [1 + matches % players] + [r for r in range(1, players + 1) if r != 1 + matches % players]
+        player = update([player] + [opponent] * (players - 1), ranks, family)[0]
         matches += 1
-    assert 15 <= matches <= 22, matches
+    assert matches in (range(4, 11) if family == "2" else range(12, 26)), matches

@@ -1,14 +1,14 @@
-"""The rating arithmetic: OpenSkill's Plackett–Luce model over a match's finishing order (no storage, no clock).
+"""The rating arithmetic: an OpenSkill model over a match's finishing order (no storage, no clock).
 
 A rating is OpenSkill's ``mu`` and ``sigma``; people read it on a familiar scale (``1500 + 40 × (mu − 25)``,
 so a new player shows 1500). It is provisional (shown with ``?``) while ``sigma`` is above
-:data:`PROVISIONAL_SIGMA`. Why Plackett–Luce and why the two families: docs/bots/ratings.md (measured by
-``benchmarks/ratings.py``).
+:data:`PROVISIONAL_SIGMA`. Each family has the model that predicted held-out arena matches best; why
+those and why the two families: docs/bots/ratings.md (measured by ``benchmarks/ratings.py``).
 
 >>> new = Rating()
 >>> new.shown, new.provisional, new.text
 (1500, True, '1500?')
->>> winner, loser = update([new, new], [1, 2])
+>>> winner, loser = update([new, new], [1, 2], "2")
 >>> winner.mu > 25 > loser.mu
 True
 """
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, ThurstoneMostellerFull
 
 Family = Literal["2", "3-4"]
 FAMILIES: tuple[Family, ...] = ("2", "3-4")
@@ -27,12 +27,14 @@ FAMILIES: tuple[Family, ...] = ("2", "3-4")
 three or four rewards blocking and timing; the arena's ladder orders the levels differently in them
 (docs/bots/ratings.md)."""
 
-MODEL = PlackettLuce()
-"""The model that predicted held-out arena matches best (lowest log-loss, benchmarks/ratings.py)."""
+MODELS: dict[Family, PlackettLuce | ThurstoneMostellerFull] = {"2": ThurstoneMostellerFull(), "3-4": PlackettLuce()}
+"""Per family, the model with the lowest log-loss of held-out arena winners (benchmarks/ratings.py):
+Thurstone–Mosteller heads-up, Plackett–Luce at tables of three or four."""
+DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
 PROVISIONAL_SIGMA = 4.0
 """Above this ``sigma`` (160 points on the shown scale) a rating is provisional: a new account's 8.33
-falls under it after about 18 rated matches (half of them won, tests/server/ratings/test_model.py);
-before that one match moves a rating by 50 points or more."""
+falls under it after about 6 heads-up matches or 19 at tables of four (half of them won against
+well-rated opponents, tests/server/ratings/test_model.py); before that one match moves it 50 points or more."""
 SHOWN_PER_MU = 40.0
 SHOWN_AT_DEFAULT = 1500
 
@@ -48,15 +50,15 @@ def family_of(players: int) -> Family | None:
 
 def shown(mu: float) -> int:
     """``mu`` on the scale people read."""
-    return round(SHOWN_AT_DEFAULT + SHOWN_PER_MU * (mu - MODEL.mu))
+    return round(SHOWN_AT_DEFAULT + SHOWN_PER_MU * (mu - DEFAULT_MU))
 
 
 @dataclass(frozen=True, slots=True)
 class Rating:
     """One player's rating in one family."""
 
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
+    mu: float = DEFAULT_MU
+    sigma: float = DEFAULT_SIGMA
     matches: int = 0
 
     @property
@@ -73,18 +75,20 @@ class Rating:
         return f"{self.shown}{'?' if self.provisional else ''}"
 
 
-def update(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
+def update(ratings: Sequence[Rating], ranks: Sequence[int], family: Family) -> list[Rating]:
     """Every seat's rating after a match where seat ``s`` finished ``ranks[s]`` (1 first; equal ranks tie)."""
     if len(ratings) != len(ranks) or len(ratings) < 2:
         raise ValueError("a match needs two or more seats, each with its rank")
-    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-    after = MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
+    model = MODELS[family]
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    after = model.rate(teams, ranks=[float(rank) for rank in ranks])
     return [Rating(team[0].mu, team[0].sigma, r.matches + 1) for team, r in zip(after, ratings, strict=True)]
 
 
-def win_chances(ratings: Sequence[Rating]) -> list[float]:
-    """Each seat's chance of finishing first, by the model."""
-    return [float(p) for p in MODEL.predict_win([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings])]
+def win_chances(ratings: Sequence[Rating], family: Family) -> list[float]:
+    """Each seat's chance of finishing first, by the family's model."""
+    model = MODELS[family]
+    return [float(p) for p in model.predict_win([[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings])]
 
 
 def placing(ranks: Sequence[int], abandoned: Sequence[bool]) -> list[int]:

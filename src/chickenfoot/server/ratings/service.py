@@ -49,7 +49,7 @@ class Ratings:
             fixed = LEVEL_RATINGS[match.family]
             current = [before[s] if s in before else fixed[seat.level or ""] for s, seat in enumerate(match.seats)]
             ranks = [seat.rank for seat in match.seats]
-            after = update(current, ranks)
+            after = update(current, ranks, match.family)
             return {s: (after[s], ranks[s]) for s in accounts}
 
         return await self.store.record(match.code, match.family, accounts, rate, utc(self.clock))

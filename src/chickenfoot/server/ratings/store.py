@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chickenfoot.server.accounts.schema import account_seats, accounts
 from chickenfoot.server.ratings.model import PROVISIONAL_SIGMA, Family, Rating
@@ -211,9 +212,7 @@ class RatingStore:
             for r in rows
         ]
 
-    async def _forms(
-        self, conn: sa.ext.asyncio.AsyncConnection, family: Family, ids: Sequence[int]
-    ) -> dict[int, tuple[int, ...]]:
+    async def _forms(self, conn: AsyncConnection, family: Family, ids: Sequence[int]) -> dict[int, tuple[int, ...]]:
         if not ids:
             return {}
         newest = (
