@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from openskill.models import PlackettLuce, ThurstoneMostellerFull
 
@@ -79,7 +79,7 @@ def update(ratings: Sequence[Rating], ranks: Sequence[int], family: Family) -> l
     """Every seat's rating after a match where seat ``s`` finished ``ranks[s]`` (1 first; equal ranks tie)."""
     if len(ratings) != len(ranks) or len(ratings) < 2:
         raise ValueError("a match needs two or more seats, each with its rank")
-    model = MODELS[family]
+    model: Any = MODELS[family]  # each model's ratings are its own type: only ever given back to it
     teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
     after = model.rate(teams, ranks=[float(rank) for rank in ranks])
     return [Rating(team[0].mu, team[0].sigma, r.matches + 1) for team, r in zip(after, ratings, strict=True)]
@@ -87,7 +87,7 @@ def update(ratings: Sequence[Rating], ranks: Sequence[int], family: Family) -> l
 
 def win_chances(ratings: Sequence[Rating], family: Family) -> list[float]:
     """Each seat's chance of finishing first, by the family's model."""
-    model = MODELS[family]
+    model: Any = MODELS[family]  # each model's ratings are its own type: only ever given back to it
     return [float(p) for p in model.predict_win([[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings])]
 
 
