@@ -226,6 +226,12 @@ def serve(
     hint_limit: Annotated[
         str, typer.Option(help="Hints that must be searched, per client address, e.g. 30/minute.")
     ] = "30/minute",
+    quick_play_limit: Annotated[
+        str, typer.Option(help="Joins of the quick play queue per client address, e.g. 20/minute.")
+    ] = "20/minute",
+    quick_play_per_address: Annotated[
+        int, typer.Option(min=1, help="Players one client address may have waiting in the quick play queue at once.")
+    ] = 8,
     cutoff_pause: Annotated[
         str,
         typer.Option(
@@ -268,6 +274,7 @@ def serve(
     from chickenfoot.server.accounts.sessions import SessionPolicy
     from chickenfoot.server.hub import Expiry
     from chickenfoot.server.limiter import AddressLimits
+    from chickenfoot.server.quickplay import QuickPlaySettings
     from chickenfoot.server.run import run
 
     addresses = AddressLimits(
@@ -278,6 +285,7 @@ def serve(
         chat=chat_limit,
         replays=replay_limit,
         hints=hint_limit,
+        quick_plays=quick_play_limit,
     )
     try:
         run(
@@ -298,6 +306,7 @@ def serve(
             expiry=Expiry(idle_seconds=idle_seconds, unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
             gc_log=gc_log,
             accounts=AccountSettings(public_origin, SessionPolicy(secure_cookies=secure_cookies)),
+            quick_play=QuickPlaySettings(per_address=quick_play_per_address),
         )
     except ValueError as exc:
         fail(str(exc))

@@ -515,7 +515,8 @@ class Code(Enum):
     ERROR_NO_SEAT = msg("error.no_seat", "no seat {number} at this table")
     ERROR_NOT_FRIENDS_SEAT = msg("error.not_friends_seat", "seat {number} is not a friend's seat")
     ERROR_SEAT_CONNECTED = msg(
-        "error.seat_connected", "seat {number} is connected: only an absent player's seat can go to a bot"
+        "error.seat_connected",
+        "seat {number} is connected: only an absent player's seat can go to someone else or a bot",
     )
     ERROR_UNKNOWN_BOT = msg("error.unknown_bot", "unknown bot {bot} (choose from {choices})")
     ERROR_NO_HUMAN_SEAT = msg("error.no_human_seat", "a table needs at least one human seat")
@@ -558,6 +559,15 @@ class Code(Enum):
     INVALID_TYPE = msg("invalid.type", "a value of the wrong type")
     INVALID_NAME = msg("invalid.name", "a name is one line of printable text")
     INVALID_OTHER = msg("invalid.other", "not a valid value")
+    # Company refusals (leaving, reopening, the rematch: server/company.py, seats.py, rematch.py)
+    ERROR_TOKEN_OPENS_NO_SEAT = msg("error.token_opens_no_seat", "this credential opens no seat at this table")
+    ERROR_ONLY_CREATOR = msg("error.only_creator", "only the table's creator may do this")
+    ERROR_NOT_PLAYERS_SEAT = msg("error.not_players_seat", "seat {number} is not a player's seat")
+    ERROR_NOTHING_TO_LEAVE = msg("error.nothing_to_leave", "the match is over: there is nothing to leave")
+    ERROR_REMATCH_NOT_YET = msg("error.rematch_not_yet", "a rematch is offered once the match is over")
+    ERROR_NO_REMATCH_YET = msg("error.no_rematch_yet", "there is no rematch for this table yet")
+    ERROR_REMATCH_MADE = msg("error.rematch_made", "the rematch is made already, at table {table}")
+    ERROR_SEAT_TAKEN = msg("error.seat_taken", "your seat at the new table is taken already")
 
     # Ratings (server/ratings): refusals of rated tables and of the ratings API
     RATING_SIGN_IN = msg("rating.sign_in", "sign in to play at a rated table")
@@ -588,6 +598,15 @@ class Code(Enum):
         "error.too_many_chat_lines",
         "too many chat lines from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
+    # The rematch as a series (web/results.js, company.js) and the invite once used (share.js, lobby.js)
+    SERIES_TITLE = nmsg("series.title", "Series: {count} match played", "Series: {count} matches played")
+    SERIES_WON = msg("series.won", "Matches won")
+    SERIES_PREVIOUS = msg("series.previous", "The previous match: replay and review")
+    REMATCH_COUNTDOWN = nmsg(
+        "rematch.countdown", "The next match starts in {count} second", "The next match starts in {count} seconds"
+    )
+    REMATCH_GO_NOW = msg("rematch.go_now", "Go now")
+    TABLE_INVITE_USED = msg("table.invite_used", "The invite for seat {seat} was used: {name} took it.")
     # --- accounts (server/accounts): refusals of the account API
     ACCOUNT_SIGN_IN_FAILED = msg("account.sign_in_failed", "wrong username or password")
     ACCOUNT_TOO_MANY_SIGN_INS = msg(
@@ -650,6 +669,33 @@ class Code(Enum):
     REMATCH_WAITING = msg("rematch.waiting", "Waiting for {names}")
     REMATCH_READY = msg("rematch.ready", "The new match is at table {code}")
     REMATCH_GO = msg("rematch.go", "Go to the new match")
+    # --- quick play (server/quickplay, web/quickplay.js): the lobby's "Play now", its queue and refusals
+    QUICKPLAY_TITLE = msg("quickplay.title", "Play now")
+    QUICKPLAY_INTRO = msg("quickplay.intro", "Get a table with players waiting like you, in seconds.")
+    QUICKPLAY_PLAYERS = msg("quickplay.players", "Players")
+    QUICKPLAY_KIND = msg("quickplay.kind", "Game")
+    QUICKPLAY_CASUAL = msg("quickplay.casual", "Casual")
+    QUICKPLAY_RATED = msg("quickplay.rated", "Rated (needs an account)")
+    QUICKPLAY_BOTS_AFTER = msg("quickplay.bots_after", "Bots take the empty seats after")
+    QUICKPLAY_BOTS_NEVER = msg("quickplay.bots_never", "never")
+    QUICKPLAY_START = msg("quickplay.start", "Play now")
+    QUICKPLAY_SEARCHING = msg("quickplay.searching", "Looking for players…")
+    QUICKPLAY_WAITING = nmsg("quickplay.waiting", "{count} player waiting", "{count} players waiting")
+    QUICKPLAY_WAITED = msg("quickplay.waited", "You have waited {time}")
+    QUICKPLAY_LEAVE = msg("quickplay.leave", "Stop looking")
+    QUICKPLAY_FOUND = msg("quickplay.found", "Table {code} found: taking your seat")
+    QUICKPLAY_RATED_NEEDS_ACCOUNT = msg(
+        "quickplay.rated_needs_account", "rated games need an account: sign in, or play a casual game"
+    )
+    QUICKPLAY_FULL = msg("quickplay.full", "too many players are waiting right now; try again shortly")
+    QUICKPLAY_ADDRESS_FULL = msg(
+        "quickplay.address_full", "too many players are waiting from your address; try again shortly"
+    )
+    QUICKPLAY_GONE = msg("quickplay.gone", "you are no longer waiting: choose Play now again")
+    QUICKPLAY_TOO_MANY_JOINS = msg(
+        "quickplay.too_many_joins",
+        "too many Play now requests from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
 
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")

@@ -155,14 +155,16 @@ def test_the_creator_reopens_an_absent_players_seat(browser: Browser, page: Page
         seated(bo, f"{server}{invite}")
         bo_token = bo.evaluate("c => localStorage.getItem(`cf-token-${c}`)", code)
     page.wait_for_function("() => !window.chickenfoot.state.connected[1]")
+    assert page.locator("#share .invite-used").inner_text() == "The invite for seat 2 was used: Bo took it."
     page.click(".player[data-seat='1'] .reopen")
     page.click("#confirm-dialog button[value=yes]")
-    # The seat's link is replaced: the old invite opens nothing any more.
-    page.wait_for_function("old => document.querySelector('#share .links a').getAttribute('href') !== old", arg=invite)
-    fresh = page.locator("#share .links a").first.get_attribute("href")
+    # The seat's link comes back, replaced: the old invite opens nothing any more.
+    page.wait_for_selector("#share .links a[href*='invite=']")
+    fresh = page.locator("#share .links a[href*='invite=']").first.get_attribute("href")
     assert fresh is not None and fresh != invite and "invite=" in fresh
     refused = httpx.post(f"{server}/api/tables/{code}/leave", json={"token": bo_token})
     assert refused.status_code == 403  # Bo's old credential opens nothing now
+    assert refused.json()["code"] == "error.token_opens_no_seat"
     with person(browser) as dee:
         open_lobby(dee, server)
         dee.fill("#my-name", "Dee")

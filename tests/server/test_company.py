@@ -191,6 +191,13 @@ def test_public_tables_are_listed_with_an_etag_and_leave_the_list_when_over(clie
     assert client.post(f"/api/tables/{private['code']}/public", json=flag).status_code == 403
     made = client.post(f"/api/tables/{private['code']}/public", json={**flag, "token": private["token"]})
     assert made.status_code == 200 and made.json()["public"] is True and made.json()["open"] is True
+    # Unlisted again, the table is invite-only: its code no longer takes a seat.
+    hidden = client.post(
+        f"/api/tables/{private['code']}/public", json={**flag, "token": private["token"], "public": False}
+    )
+    assert hidden.json()["public"] is False and hidden.json()["open"] is False
+    joined = client.post(f"/api/tables/{private['code']}/join", json={"name": "Eve"})
+    assert joined.status_code == 403 and joined.json()["code"] == "error.invite_only"
 
 
 def test_a_finished_public_match_leaves_the_list(make_client: Callable[..., TestClient]) -> None:
@@ -241,3 +248,95 @@ def test_rematch_moves_every_seated_player_to_a_new_table(client: TestClient) ->
         assert Player(ws).until_state(lambda s: True)["seat"] == 1
     with client.websocket_connect(f"/ws/{code}") as ws:  # a late spectator learns where the match went on
         assert Player(ws).until(lambda m: m["type"] == "rematch")["code"] == new
+
+
+def refusal(response: Any, status: int) -> dict[str, Any]:
+    """The coded refusal of a company request (server/refusal.py), checked for its status."""
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert body["detail"] and body["code"]
+    return body
+
+
+def test_company_refusals_carry_message_codes(client: TestClient) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN, HUMAN], rounds=1)
+    code, ann, bo = table["code"], table["token"], table["seats"][1]["token"]
+    post = client.post
+    assert refusal(post(f"/api/tables/{code}/leave", json={"token": "nobody"}), 403)["code"] == (
+        "error.token_opens_no_seat"
+    )
+    assert refusal(post(f"/api/tables/{code}/seats/2/reopen", json={"token": bo}), 403)["code"] == "error.only_creator"
+    assert refusal(post(f"/api/tables/{code}/seats/9/reopen", json={"token": ann}), 404) == {
+        "detail": "no seat 9 at this table",
+        "code": "error.no_seat",
+        "number": 9,
+    }
+    assert refusal(post(f"/api/tables/{code}/seats/0/reopen", json={"token": ann}), 409)["code"] == (
+        "error.not_friends_seat"
+    )
+    with client.websocket_connect(f"/ws/{code}?token={bo}") as ws:
+        Player(ws).until_state(lambda s: s["connected"][1])
+        connected = refusal(post(f"/api/tables/{code}/seats/1/reopen", json={"token": ann}), 409)
+        assert connected["code"] == "error.seat_connected" and connected["number"] == 1
+    assert refusal(post(f"/api/tables/{code}/rematch", json={"token": ann}), 409)["code"] == "error.rematch_not_yet"
+    assert refusal(post(f"/api/tables/{code}/rematch/seat", json={"token": ann}), 409)["code"] == (
+        "error.no_rematch_yet"
+    )
+    with ExitStack() as stack:
+        play_out(seat_players(client, table, stack), random.Random(3))
+    assert refusal(post(f"/api/tables/{code}/leave", json={"token": bo}), 409)["code"] == "error.nothing_to_leave"
+    assert refusal(post(f"/api/tables/{code}/seats/2/reopen", json={"token": ann}), 409)["code"] == ("error.match_over")
+    new = post(f"/api/tables/{code}/rematch", json={"token": ann}).json()["code"]  # nobody else is present
+    assert new is not None
+    again = refusal(post(f"/api/tables/{code}/rematch", json={"token": bo}), 409)
+    assert again["code"] == "error.rematch_made" and again["table"] == new
+    assert post(f"/api/tables/{code}/rematch/seat", json={"token": ann}).status_code == 200
+    assert refusal(post(f"/api/tables/{code}/rematch/seat", json={"token": ann}), 409)["code"] == "error.seat_taken"
+
+
+def test_a_rematch_carries_the_series_and_the_chat_on(client: TestClient) -> None:
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, BOT], rounds=1)
+    first_code = table["code"]
+    winners: list[int] = []
+    for played in (1, 2):
+        code = table["code"]
+        with ExitStack() as stack:
+            players = seat_players(client, table, stack)
+            players[0].send({"type": "chat", "text": f"match {played}"})
+            assert chat_of(players[0])["line"]["text"] == f"match {played}"
+            over = play_out(players, random.Random(played))
+            winners += over["match_over"]["winners"]
+            made = client.post(f"/api/tables/{code}/rematch", json={"token": table["token"]}).json()
+        seat = client.post(f"/api/tables/{code}/rematch/seat", json={"token": table["token"]}).json()
+        table = {"code": seat["code"], "token": seat["token"], "seats": [{"seat": 0, "kind": "human", **seat}]}
+        assert made["code"] == seat["code"]
+        with client.websocket_connect(f"/ws/{seat['code']}?token={seat['token']}") as ws:
+            player = Player(ws)
+            series = player.until(lambda m: m["type"] == "series")
+            assert series == {
+                "type": "series",
+                "previous": code,
+                "played": played,
+                "wins": [winners.count(0), winners.count(1)],
+            }
+            assert [line["text"] for line in history(player)] == [f"match {n}" for n in range(1, played + 1)]
+    with client.websocket_connect(f"/ws/{first_code}") as ws:  # the first match of a series has no series
+        first = Player(ws)
+        first.until(lambda m: m["type"] == "rematch")
+        assert not [m for m in first.messages if m["type"] == "series"]
+
+
+def test_the_next_matchs_table_carries_the_series_and_gives_unheld_seats_bots() -> None:
+    from chickenfoot.rules import Rules
+    from chickenfoot.server.rematch import new_config
+    from chickenfoot.server.table_config import Seat, Series, TableConfig
+
+    seats = [Seat("human", "Ann", taken=True), Seat("human", taken=False), Seat("human", "Cy", taken=True, left=True)]
+    seats.append(Seat("bot", bot="easy", taken=True))
+    first = new_config(TableConfig(Rules.preset("classic"), seats, 1), 2, "FIRST", winners=[0, 3])
+    assert [seat.kind for seat in first.seats] == ["human", "bot", "bot", "bot"]
+    assert first.series == Series("FIRST", 1, (1, 0, 0, 1))  # a shared win counts for each winner
+    first.seats[0].taken = True  # Ann claimed her seat there
+    second = new_config(first, 3, "SECOND", winners=[3])
+    assert second.series == Series("SECOND", 2, (1, 0, 0, 2))
+    assert TableConfig.from_json(second.to_json()) == second

@@ -46,8 +46,10 @@ from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.protocol import printable_name
+from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
+from chickenfoot.server.quickplay.ratings import EqualRatings
 from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
-from chickenfoot.server.ratings.service import Ratings
+from chickenfoot.server.ratings.service import LevelRatings, Ratings
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
@@ -88,6 +90,8 @@ class Settings:
     """Sessions, cookies and the passkeys' relying party."""
     seeds: Callable[[], int] = random_seed
     """Deals each new table's seed (tests fix it to play a known deal)."""
+    quick_play: QuickPlaySettings = field(default_factory=QuickPlaySettings)
+    """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -219,6 +223,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     accounts = Accounts(storage, clock, settings.accounts)
     ratings = Ratings(storage, clock)
     ratings.follow(hub)
+    quick_play = settings.quick_play
+    if isinstance(quick_play.ratings, EqualRatings):  # not chosen by a test: pair by the real ratings
+        quick_play = dataclasses.replace(quick_play, ratings=ratings.shown_of, bots=LevelRatings())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -374,6 +381,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
     app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
+    app.include_router(quickplay_router(quick_play, storage, clock, hub, accounts, limiter))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

@@ -99,6 +99,21 @@ async def recent(storage: Storage, code: str) -> list[Line]:
         return [line_of(*row) for row in await conn.execute(query)]
 
 
+async def carry(storage: Storage, old: str, new: str) -> None:
+    """Copy table ``old``'s kept lines to table ``new`` (its rematch), numbers and all: the talk goes on there."""
+    columns = ["table_code", "number", "seat", "text", "reaction", "at"]
+    kept = sa.select(
+        sa.literal(new, sa.String(16)),
+        chat_lines.c.number,
+        chat_lines.c.seat,
+        chat_lines.c.text,
+        chat_lines.c.reaction,
+        chat_lines.c.at,
+    ).where(chat_lines.c.table_code == old)
+    async with storage._write() as conn:
+        await conn.execute(chat_lines.insert().from_select(columns, kept))
+
+
 async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessage) -> None:
     """Store one line from ``seat`` (``None``: a spectator) and publish it to the table."""
     if not table.storage.available:

@@ -7,12 +7,14 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat, lobby, rematch, seats
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Hub
+from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import StorageUnavailable
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TableConfig
@@ -27,14 +29,16 @@ class PublicRequest(SeatRequest):
 
 
 async def greetings(table: Table) -> list[dict[str, Any]]:
-    """What a client gets after its first state: the chat's kept lines (if any), and the rematch if one is asked for."""
+    """What a client gets after its first state: the series (at a rematch's table), the chat's kept lines
+    (if any), and the rematch if one is asked for."""
+    told = rematch.series(table)
     try:
         lines = await chat.history(table)
-        messages = [lines] if lines["lines"] else []
+        messages = ([told] if told else []) + ([lines] if lines["lines"] else [])
         if table.match.is_over() and (offer := await asyncio.shield(rematch.status(table))) is not None:
             messages.append(offer)
     except StorageUnavailable:
-        return []  # the client is told of the outage; the lines come with its next connection
+        return [told] if told else []  # the client is told of the outage; the lines come with its next connection
     return messages
 
 
@@ -47,12 +51,12 @@ def company_router(
     async def seat_of(table: Table, token: str) -> int:
         seat = await credentials.seat_of(table.code, token)
         if seat is None:
-            raise HTTPException(403, "this credential opens no seat at this table")
+            raise Refused(403, Said.of(Code.ERROR_TOKEN_OPENS_NO_SEAT))
         return seat
 
     async def creator(table: Table, token: str) -> None:
         if await seat_of(table, token) != table.config.creator:
-            raise HTTPException(403, "only the table's creator may do this")
+            raise Refused(403, Said.of(Code.ERROR_ONLY_CREATOR))
 
     @router.get("/api/lobby")
     async def open_tables(request: Request) -> Response:
@@ -70,8 +74,7 @@ def company_router(
         await creator(table, request.token)
 
         def listed(config: TableConfig) -> None:
-            config.public = request.public
-            config.open = config.open or request.public
+            config.public = config.open = request.public  # unlisted, the table is invite-only again
 
         async with table.lock:
             await table.change_config(listed)
@@ -81,10 +84,7 @@ def company_router(
     async def leave(code: str, request: SeatRequest) -> Any:
         """The player leaves: a bot plays their seat until they come back with the same credential."""
         table = await get_table(code)
-        try:
-            await seats.leave(table, await seat_of(table, request.token))
-        except LookupError as exc:
-            raise HTTPException(409, str(exc)) from None
+        await seats.leave(table, await seat_of(table, request.token))
         return summary(table)
 
     @router.post("/api/tables/{code}/seats/{seat}/reopen")
@@ -93,11 +93,8 @@ def company_router(
         table = await get_table(code)
         await creator(table, request.token)
         if not 0 <= seat < len(table.config.seats):
-            raise HTTPException(404, f"no seat {seat} at this table")
-        try:
-            await seats.reopen(table, seat, revoke=lambda: credentials.revoke(table.code, seat))
-        except LookupError as exc:
-            raise HTTPException(409, str(exc)) from None
+            raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
+        await seats.reopen(table, seat, revoke=lambda: credentials.revoke(table.code, seat))
         invite = await credentials.invite(table.code, seat)
         return summary(table) | {"invite": f"/t/{table.code}?invite={invite}"}
 
@@ -105,19 +102,12 @@ def company_router(
     async def accept(code: str, request: SeatRequest) -> dict[str, Any]:
         """A seated player accepts a rematch (same seats, new match); the last acceptance makes the new table."""
         table = await get_table(code)
-        try:
-            return await rematch.accept(hub, table, await seat_of(table, request.token))
-        except LookupError as exc:
-            raise HTTPException(409, str(exc)) from None
+        return await rematch.accept(hub, table, await seat_of(table, request.token))
 
     @router.post("/api/tables/{code}/rematch/seat")
     async def rematch_seat(code: str, request: SeatRequest) -> dict[str, Any]:
         """The player's seat at the rematch's table: a fresh credential, handed out once."""
         table = await get_table(code)
-        seat = await seat_of(table, request.token)
-        try:
-            return await rematch.claim_seat(hub, credentials, table, seat)
-        except LookupError as exc:
-            raise HTTPException(409, str(exc)) from None
+        return await rematch.claim_seat(hub, credentials, table, await seat_of(table, request.token))
 
     return router

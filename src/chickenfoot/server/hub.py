@@ -57,6 +57,11 @@ def service_notice(available: bool) -> dict[str, Any]:
     } | said.wire()
 
 
+def new_code() -> str:
+    """A random table code (storing it fails in the rare case it is taken already)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
 def random_seed() -> int:
     """A new table's seed: unpredictable, so nobody can know the deal before it is dealt."""
     return secrets.randbits(62)
@@ -123,7 +128,7 @@ class Hub:
 
     async def create(self, config: TableConfig) -> Table:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            code = new_code()
             if await self.storage.create_table(code, config.to_json()):
                 break
         async with self._lock:

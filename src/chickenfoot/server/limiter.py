@@ -1,5 +1,5 @@
 """Per-address limits (the ``limits`` library): connections, new tables, chat lines, replays built, hints
-searched and sign-ins.
+searched, sign-ins and quick play's joins.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes.
@@ -21,7 +21,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.redis_client import pool
 
-Action = Literal["connection", "table", "chat", "replay", "hint", "sign_in", "sign_in_name"]
+Action = Literal["connection", "table", "chat", "replay", "hint", "sign_in", "sign_in_name", "quick_play"]
 TOO_MANY = {
     "connection": Code.ERROR_TOO_MANY_CONNECTIONS,
     "table": Code.ERROR_TOO_MANY_TABLES,
@@ -30,6 +30,7 @@ TOO_MANY = {
     "hint": Code.ERROR_TOO_MANY_HINTS,
     "sign_in": Code.ACCOUNT_TOO_MANY_SIGN_INS,
     "sign_in_name": Code.ACCOUNT_TOO_MANY_SIGN_INS,
+    "quick_play": Code.QUICKPLAY_TOO_MANY_JOINS,
 }
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,8 @@ class AddressLimits:
     sign_ins_per_name: str = "10/15minutes"
     """Password sign-in attempts at one username from all addresses together (the key is the name's
     skeleton, whether an account has it or not: the limit tells nothing about who exists)."""
+    quick_plays: str = "20/minute"
+    """Joins of the quick play queue (each one a database write and a pairing pass)."""
 
 
 class Limiter:
@@ -75,6 +78,7 @@ class Limiter:
             "hint": limits.parse(settings.hints),
             "sign_in": limits.parse(settings.sign_ins),
             "sign_in_name": limits.parse(settings.sign_ins_per_name),
+            "quick_play": limits.parse(settings.quick_plays),
         }
         self.cutoff = None if settings.cutoff is None else limits.parse(settings.cutoff)
         # The ``redis`` package (redis-py) rather than ``limits``' default client, on the server's

@@ -6,7 +6,13 @@ with the old table (the first process to store it wins; a table made by a losing
 played and is swept like any unplayed table) and announced on the old table's channel. No secret
 travels with the announcement: each player's page then asks for its seat at the new table with
 its old credential (:func:`claim_seat`), and gets a fresh one, once. A player who was away claims
-theirs the same way when they come back; a player who left the match has a bot in the new one.
+theirs the same way when they come back; a player who left the match, or a seat reopened and never
+taken again, has a bot in the new one.
+
+The rematches of a table form a series: each new table stores the series so far (the previous
+table's code, the matches played and won per seat) in its configuration, so a table tells its
+series without walking the chain; the chat's kept lines are copied to the new table, so the talk
+goes on there.
 """
 
 from __future__ import annotations
@@ -16,12 +22,14 @@ from typing import Any
 import sqlalchemy as sa
 
 from chickenfoot.bots import DEFAULT_LEVEL
-from chickenfoot.server import seats
+from chickenfoot.messages import Code, Said
+from chickenfoot.server import chat, seats
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.hub import Hub
+from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import game_tables, rematch_votes
 from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table_config import Seat, Series, TableConfig
 
 
 def voters(table: Table) -> list[int]:
@@ -34,29 +42,42 @@ def voters(table: Table) -> list[int]:
     ]
 
 
-def new_config(config: TableConfig, seed: int) -> TableConfig:
-    """The next match's table: the same seats, free for their players to claim; a bot for whoever left.
+def new_config(config: TableConfig, seed: int, code: str, winners: list[int]) -> TableConfig:
+    """The next match's table after table ``code`` (its match won by ``winners``): the same seats,
+    free for their players to claim; a bot for whoever left, and for a seat nobody holds (reopened
+    and never taken again: no credential could claim it, and the table would wait for it forever).
 
     It is invite-only and unlisted (nobody else may take a seat its player has not claimed yet);
-    its creator may list it again.
+    its creator may list it again. It carries the series on.
     """
     seats = []
     for seat in config.seats:
         if seat.kind == "bot":
             seats.append(Seat("bot", seat.name, bot=seat.bot))
-        elif seat.left:
+        elif seat.left or not seat.taken:
             seats.append(Seat("bot", bot=DEFAULT_LEVEL))
         else:
             seats.append(Seat("human", seat.name))
     humans = [s for s, seat in enumerate(seats) if seat.kind == "human"]
     creator = config.creator if config.creator in humans else humans[0]
+    series = config.series or Series(code, 0, (0,) * len(seats))
     return TableConfig(
         config.rules,
         seats,
         seed,
         creator=creator,
         turn_timer=config.turn_timer,
+        series=series.after(code, winners),
     )
+
+
+def series(table: Table) -> dict[str, Any] | None:
+    """The ``series`` message: the matches before this table's, won per seat, and the previous table
+    (``None`` for a table that is no rematch)."""
+    done = table.config.series
+    if done is None:
+        return None
+    return {"type": "series", "previous": done.previous, "played": done.played, "wins": list(done.wins)}
 
 
 async def _stored(table: Table) -> tuple[list[int], str | None]:
@@ -81,20 +102,23 @@ async def status(table: Table) -> dict[str, Any] | None:
 async def accept(hub: Hub, table: Table, seat: int) -> dict[str, Any]:
     """``seat`` accepts a rematch; the last acceptance needed makes the new table. Announces and returns the status.
 
-    Raises :class:`LookupError` before the match is over, or for a seat that is not a seated player's.
+    Refuses (409) before the match is over, a seat that is not a seated player's, and once the
+    rematch is made.
     """
     entry = table.config.seats[seat]
     if not table.match.is_over():
-        raise LookupError("a rematch is offered once the match is over")
+        raise Refused(409, Said.of(Code.ERROR_REMATCH_NOT_YET))
     if entry.kind != "human" or not entry.taken:
-        raise LookupError(f"seat {seat} is not a player's seat")
+        raise Refused(409, Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
     async with table.lock:
         accepted, code = await _stored(table)
+        if code is not None:
+            raise Refused(409, Said.of(Code.ERROR_REMATCH_MADE, table=code))
         if seat not in accepted:
             async with table.storage._write() as conn:
                 await conn.execute(rematch_votes.insert().values(table_code=table.code, seat=seat))
             accepted.append(seat)
-        if code is None and all(s in accepted for s in voters(table)):
+        if all(s in accepted for s in voters(table)):
             await _make(hub, table)
     message = await status(table)
     assert message is not None
@@ -103,7 +127,8 @@ async def accept(hub: Hub, table: Table, seat: int) -> dict[str, Any]:
 
 
 async def _make(hub: Hub, table: Table) -> None:
-    new = await hub.create(new_config(table.config, hub.seeds()))
+    new = await hub.create(new_config(table.config, hub.seeds(), table.code, table.match.winners()))
+    await chat.carry(table.storage, table.code, new.code)
     taken = game_tables.c.code == table.code
     async with table.storage._write() as conn:
         await conn.execute(game_tables.update().where(taken, game_tables.c.rematch.is_(None)).values(rematch=new.code))
@@ -112,16 +137,16 @@ async def _make(hub: Hub, table: Table) -> None:
 async def claim_seat(hub: Hub, credentials: Credentials, table: Table, seat: int) -> dict[str, Any]:
     """A fresh credential for ``seat`` at the rematch's table, for the holder of the seat's old one (once).
 
-    Raises :class:`LookupError` when there is no rematch yet or the seat there is not free for them.
+    Refuses (409) when there is no rematch yet or the seat there is not free for them.
     """
     _accepted, code = await _stored(table)
     if code is None:
-        raise LookupError("there is no rematch for this table yet")
+        raise Refused(409, Said.of(Code.ERROR_NO_REMATCH_YET))
     new = await hub.get(code)
     if new is None or new.config.seats[seat].kind != "human" or new.config.seats[seat].taken:
-        raise LookupError("your seat at the new table is taken already")
+        raise Refused(409, Said.of(Code.ERROR_SEAT_TAKEN))
     token = await credentials.issue_seat(new.code, seat)
     if token is None:
-        raise LookupError("your seat at the new table is taken already")
+        raise Refused(409, Said.of(Code.ERROR_SEAT_TAKEN))
     await seats.take(new, seat, "")
     return {"code": new.code, "seat": seat, "token": token}

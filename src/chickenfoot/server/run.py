@@ -18,6 +18,7 @@ from chickenfoot.server.accounts.service import AccountSettings
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.hub import Expiry
 from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.quickplay import QuickPlaySettings
 from chickenfoot.server.security import checked_origin, checked_proxy, redact_logs
 from chickenfoot.server.storage import default_database_url
 from chickenfoot.server.table_config import Timing
@@ -60,6 +61,7 @@ def run(
     expiry: Expiry | None = None,
     gc_log: Path | None = None,
     accounts: AccountSettings | None = None,
+    quick_play: QuickPlaySettings | None = None,
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
@@ -72,7 +74,8 @@ def run(
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
     ``review_budget``: sampled deals per move of the reviews of finished matches;
     ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
-    ``accounts``: session cookies and the passkeys' relying party.
+    ``accounts``: session cookies and the passkeys' relying party;
+    ``quick_play``: quick play's queue (its bounds).
 
     Raises ``ValueError`` in one line for a limit of ``addresses`` that is not in the ``limits``
     notation (``60/minute``), an origin that is not ``scheme://host[:port]`` or a proxy that is not an
@@ -101,6 +104,7 @@ def run(
         addresses=addresses or AddressLimits(),
         expiry=expiry or Expiry(),
         accounts=accounts or AccountSettings(),
+        quick_play=quick_play or QuickPlaySettings(),
     )
     app = create_app(settings)
     collector.tune()

@@ -31,14 +31,14 @@ async def take(table: Table, seat: int, name: str) -> None:
 async def leave(table: Table, seat: int) -> None:
     """The player of ``seat`` leaves: from now on a bot plays it, until they connect again with their credential.
 
-    Raises :class:`LookupError` when there is nothing to leave (a bot's seat, a finished match).
+    Refuses (409) a seat that is not a player's, and a finished match (nothing to leave).
     """
     async with table.lock:
         entry = table.config.seats[seat]
         if entry.kind != "human" or not entry.taken:
-            raise LookupError(f"seat {seat} is not a player's seat")
+            raise Refused(409, Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
         if table.match.is_over():
-            raise LookupError("the match is over: there is nothing to leave")
+            raise Refused(409, Said.of(Code.ERROR_NOTHING_TO_LEAVE))
         if not entry.left:
 
             def away(config: TableConfig) -> None:
@@ -52,17 +52,17 @@ async def leave(table: Table, seat: int) -> None:
 async def reopen(table: Table, seat: int, revoke: Callable[[], Awaitable[None]]) -> None:
     """Free an absent player's seat for someone else, after ``revoke`` of its credential and invite.
 
-    Until the seat is taken again a bot plays it (once the match has begun). Raises
-    :class:`LookupError` for the creator's seat, a bot's, a connected player's, or a finished match.
+    Until the seat is taken again a bot plays it (once the match has begun). Refuses (409) the
+    creator's seat, a bot's, a connected player's, or a seat of a finished match.
     """
     async with table.lock:
         entry = table.config.seats[seat]
         if entry.kind != "human" or seat == table.config.creator:
-            raise LookupError(f"seat {seat} is not a friend's seat")
+            raise Refused(409, Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
         if table.attendance.connections[seat]:
-            raise LookupError(f"seat {seat} is connected: only an absent player's seat can be reopened")
+            raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
         if table.match.is_over():
-            raise LookupError("the match is over")
+            raise Refused(409, Said.of(Code.ERROR_MATCH_OVER))
         await revoke()
 
         def free(config: TableConfig) -> None:
@@ -84,10 +84,22 @@ async def replace_with_bot(table: Table, seat: int, level: str, revoke: Callable
             raise Refused(409, Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
         if table.attendance.connections[seat]:
             raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
-        await revoke()
-
-        def to_bot(config: TableConfig) -> None:
-            config.seats[seat] = Seat("bot", bot=level, taken=True)
-
-        await table.change_config(to_bot)
+        await _to_bot(table, seat, level, revoke)
     table.autoplay.schedule()
+
+
+async def cover_unclaimed(table: Table, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
+    """A bot takes a human seat nobody ever took (quick play's player left first); any seat, the creator's too."""
+    async with table.lock:
+        if table.config.seats[seat].kind == "human" and not table.config.seats[seat].taken:
+            await _to_bot(table, seat, level, revoke)
+    table.autoplay.schedule()
+
+
+async def _to_bot(table: Table, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
+    await revoke()
+
+    def to_bot(config: TableConfig) -> None:
+        config.seats[seat] = Seat("bot", bot=level, taken=True)
+
+    await table.change_config(to_bot)

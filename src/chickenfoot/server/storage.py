@@ -284,14 +284,16 @@ class Storage:
         """Store a new table; ``False`` if the code is taken."""
         try:
             async with self._write() as conn:
-                await conn.execute(
-                    game_tables.insert().values(
-                        code=code, config=json.dumps(config), created_at=utc(self.clock), public=_public(config)
-                    )
-                )
+                await conn.execute(self.new_table(code, config))
         except sa.exc.IntegrityError:
             return False
         return True
+
+    def new_table(self, code: str, config: dict[str, Any]) -> sa.Insert:
+        """The statement storing a new table, for a transaction that stores more with it (quick play's seating)."""
+        return game_tables.insert().values(
+            code=code, config=json.dumps(config), created_at=utc(self.clock), public=_public(config)
+        )
 
     async def append_action(self, code: str, version: int, action: str, at: datetime | None = None) -> None:
         """Store action number ``version`` of a table (numbered from 1), made at ``at`` (default: now).

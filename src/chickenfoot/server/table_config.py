@@ -39,6 +39,23 @@ class Seat:
     """The player left the match: a bot plays the seat until they come back with their credential."""
 
 
+@dataclass(frozen=True, slots=True)
+class Series:
+    """The matches before a rematch's table, along its chain of rematches."""
+
+    previous: str
+    """The code of the table whose rematch this is."""
+    played: int
+    """Matches played before this one."""
+    wins: tuple[int, ...]
+    """Matches each seat won among them (each winner of a shared win counts it)."""
+
+    def after(self, code: str, winners: list[int]) -> Series:
+        """The series of the rematch of table ``code`` (this series' latest match), won by ``winners``."""
+        wins = tuple(won + (seat in winners) for seat, won in enumerate(self.wins))
+        return Series(code, self.played + 1, wins)
+
+
 @dataclass(slots=True)
 class TableConfig:
     """What is stored about a table besides its actions (never a secret)."""
@@ -56,6 +73,8 @@ class TableConfig:
     """When the last human seat was taken (seconds since the epoch): the first turn's clock starts."""
     rated: bool = False
     """The match counts for its players' ratings (server/ratings/rated.py)."""
+    series: Series | None = None
+    """The matches before this one when this table is a rematch."""
 
     def bot_levels(self) -> list[str | None]:
         """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
@@ -72,6 +91,7 @@ class TableConfig:
             "turn_timer": self.turn_timer,
             "playing_since": self.playing_since,
             "rated": self.rated,
+            "series": None if self.series is None else asdict(self.series),
         }
 
     @classmethod
@@ -86,4 +106,11 @@ class TableConfig:
             turn_timer=data.get("turn_timer"),
             playing_since=data.get("playing_since"),
             rated=bool(data.get("rated", False)),
+            series=_series(data.get("series")),
         )
+
+
+def _series(data: dict[str, Any] | None) -> Series | None:
+    if data is None:
+        return None
+    return Series(str(data["previous"]), int(data["played"]), tuple(int(won) for won in data["wins"]))

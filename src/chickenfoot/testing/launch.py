@@ -39,6 +39,7 @@ http {{
 OPEN_LIMITS = (
     *("--connection-limit", "1000000/minute", "--table-limit", "1000000/minute"),
     *("--chat-limit", "1000000/minute", "--cutoff-pause", "off", "--replay-limit", "1000000/minute"),
+    *("--quick-play-limit", "1000000/minute", "--quick-play-per-address", "1000"),
 )
 """``chickenfoot serve`` options for scripted runs: all their clients share 127.0.0.1, so the limits
 per client address are raised out of the way."""

@@ -8,6 +8,9 @@ import { api, invitesOf, rememberInvites, rememberSeat } from "./net.js";
 const $ = (id) => document.getElementById(id);
 const LEFT = "cf-left"; // tables this browser left, to come back to from the lobby
 const REMEMBERED = 5;
+// Seconds between the rematch being made and the player moving to its table: long enough to read
+// the last result and say goodbye in the chat, short enough to keep the evening's rhythm.
+const COUNTDOWN = 5;
 
 // The tables this browser left while their match went on (newest first).
 export function leftTables() {
@@ -24,9 +27,15 @@ export class Company {
     this.page = page;
     this.rematch = null; // the last `rematch` message
     this.moving = false;
+    this.countdown = null; // {code, ends, timer} while the player is about to move to the rematch
     $("leave").addEventListener("click", () => this.leave());
     $("table-public").addEventListener("change", () => this.makePublic($("table-public").checked));
     $("rematch-offer").addEventListener("click", () => this.offer());
+    $("rematch-go").addEventListener("click", (e) => {
+      if (!this.countdown) return; // a spectator follows the plain link
+      e.preventDefault();
+      this.move(this.countdown.code);
+    });
   }
 
   get path() {
@@ -92,12 +101,41 @@ export class Company {
   onRematch(message) {
     this.rematch = message;
     this.page.dismissedRound = null; // the match's results come back up, with the rematch
-    if (message.code && this.page.state?.seat !== null && !this.moving) this.move(message.code);
+    const seated = this.page.state?.seat !== null;
+    if (message.code && seated && !this.moving && !this.countdown) this.count(message.code);
     if (this.page.state) this.page.render();
+  }
+
+  // A short countdown, shown, before the player takes their seat at the new table (whose first
+  // round is played once every seat there is taken), or at once with "Go now".
+  count(code) {
+    const ends = Date.now() + COUNTDOWN * 1000;
+    const tick = () => {
+      const left = Math.ceil((ends - Date.now()) / 1000);
+      if (left <= 0) {
+        this.move(code);
+        return;
+      }
+      this.countdown.timer = setTimeout(tick, ends - (left - 1) * 1000 - Date.now());
+      this.renderCountdown();
+    };
+    this.countdown = { code, ends, timer: null };
+    tick();
+  }
+
+  renderCountdown() {
+    const shown = $("rematch-countdown");
+    const c = this.countdown;
+    shown.hidden = !c || this.moving;
+    if (shown.hidden) return;
+    const count = Math.max(1, Math.ceil((c.ends - Date.now()) / 1000));
+    shown.textContent = t("rematch.countdown", { count });
   }
 
   // Take this seat at the new table with a fresh credential, then go there.
   async move(code) {
+    if (this.moving) return;
+    clearTimeout(this.countdown?.timer);
     this.moving = true;
     try {
       const seat = await api("POST", `${this.path}/rematch/seat`, { token: this.page.token });
@@ -126,6 +164,8 @@ export class Company {
     const go = $("rematch-go");
     go.hidden = !r.code;
     if (r.code) go.href = `/t/${encodeURIComponent(r.code)}`;
+    go.textContent = t(this.countdown ? "rematch.go_now" : "rematch.go");
+    this.renderCountdown();
   }
 }
 

@@ -3,7 +3,8 @@
 import { t } from "./i18n.js";
 import { askName, rememberName, savedName } from "./name.js";
 import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
-import { showOpenTables } from "./opentables.js";
+import { joinRefusal, showOpenTables } from "./opentables.js";
+import { showQuickPlay } from "./quickplay.js";
 import { watchRatedChoice } from "./rating.js";
 
 const $ = (id) => document.getElementById(id);
@@ -108,6 +109,11 @@ export async function showLobby() {
       location.href = `/t/${code()}`;
       return;
     }
+    const refusal = await joinRefusal(code()); // said before a name is asked for
+    if (refusal) {
+      error.textContent = refusal;
+      return;
+    }
     try {
       const name = savedName() || $("my-name").value.trim() || (await askName());
       const seat = await api("POST", `/api/tables/${encodeURIComponent(code())}/join`, { name });
@@ -132,6 +138,7 @@ export async function showLobby() {
   $("spectate").addEventListener("click", () => {
     if (code()) location.href = `/t/${code()}`;
   });
+  showQuickPlay($("quickplay"), async () => $("my-name").value.trim() || (await askName()));
   showOpenTables(
     async () => savedName() || $("my-name").value.trim() || (await askName()),
     (message) => (error.textContent = message),

@@ -7,6 +7,17 @@ import { leftTables } from "./company.js";
 
 const $ = (id) => document.getElementById(id);
 
+// Why the table `code` cannot be joined with its code (it is invite-only, or there is no such table),
+// asked before the player is asked for a name; null when it can.
+export async function joinRefusal(code) {
+  try {
+    const table = await api("GET", `/api/tables/${encodeURIComponent(code)}`);
+    return table.open ? null : t("lobby.join_invite", { code: table.code });
+  } catch (err) {
+    return err.message;
+  }
+}
+
 function entry(table, join) {
   const li = document.createElement("li");
   li.dataset.code = table.code;
@@ -48,6 +59,11 @@ export function showOpenTables(name, onError) {
   let tag = null;
   let wait = 5;
   const join = async (code) => {
+    const refusal = await joinRefusal(code); // unlisted since the list was read
+    if (refusal) {
+      onError(refusal);
+      return;
+    }
     try {
       const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name: await name() });
       rememberSeat(code, seat.token);

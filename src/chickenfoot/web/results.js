@@ -48,15 +48,48 @@ function scoreTable(s, withHands) {
   return table;
 }
 
-export function renderScores(box, s) {
+// The series of rematches this match belongs to (the server's `series` message: the matches before
+// this one and the matches each seat won among them), counting this match once it is over; with the
+// previous match's replay one click away. Nothing for a match that is no rematch.
+export function seriesBox(s, series) {
+  const box = document.createElement("div");
+  box.className = "series";
+  if (!series) return box;
+  const winners = s.match_over?.winners ?? [];
+  const played = series.played + (s.match_over ? 1 : 0);
+  const title = document.createElement("h3");
+  title.textContent = t("series.title", { count: played });
+  const table = document.createElement("table");
+  const head = table.createTHead().insertRow();
+  for (const text of [t("ui.player"), t("series.won")]) {
+    const th = document.createElement("th");
+    th.textContent = text;
+    head.appendChild(th);
+  }
+  const body = table.createTBody();
+  seatNames(s).forEach((name, seat) => {
+    const row = body.insertRow();
+    row.insertCell().textContent = name;
+    row.insertCell().textContent = String((series.wins[seat] ?? 0) + (winners.includes(seat) ? 1 : 0));
+  });
+  const previous = document.createElement("a");
+  previous.href = `/r/${encodeURIComponent(series.previous)}`;
+  previous.className = "previous-match";
+  previous.textContent = t("series.previous");
+  box.append(title, table, previous);
+  return box;
+}
+
+export function renderScores(box, s, series) {
   box.className = "scores";
-  box.replaceChildren(scoreTable(s, false));
+  box.replaceChildren(scoreTable(s, false), seriesBox(s, series));
 }
 
 export class ResultsDialog {
   constructor(onClose) {
     this.dialog = $("round-over");
     this.returnTo = null; // what had focus before the dialog opened
+    this.series = null; // the table's `series` message, if it is a rematch
     $("ro-close").addEventListener("click", onClose);
   }
 
@@ -99,7 +132,7 @@ export class ResultsDialog {
       win.textContent = say({ code: "event.match_over", names: winners, count: winners.length }, names);
       const why = document.createElement("p");
       why.textContent = s.match_over.why ? say(s.match_over.why, names) : s.match_over.explanation;
-      body.append(win, why, ratingChanges(s), replayLink(s.code));
+      body.append(win, why, ratingChanges(s), seriesBox(s, this.series), replayLink(s.code));
     }
     if (dealt) {
       const next = document.createElement("p");

@@ -58,6 +58,7 @@ export class TablePage {
       chat: (message) => this.chat.receive(message),
       rematch: (message) => this.company.onRematch(message),
       rating: (message) => this.rating.receive(message),
+      series: (message) => this.onSeries(message),
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.hints.receive(hint),
       error: (message) => this.toast(say(message, this.state ? seatNames(this.state) : [])),
@@ -138,6 +139,12 @@ export class TablePage {
     if (!this.hints.hint) this.hints.ask();
   }
 
+  // The series of rematches this table belongs to: shown with the scores and the match's results.
+  onSeries(message) {
+    this.results.series = message;
+    if (this.state) this.render();
+  }
+
   play(move) {
     if (!this.myTurn || !this.state.legal.includes(move)) return;
     this.selected = null;
@@ -169,7 +176,7 @@ export class TablePage {
     this.hand.render();
     this.renderBoard();
     renderLog($("log"), s);
-    renderScores($("scores"), s);
+    renderScores($("scores"), s, this.results.series);
     renderShare($("share"), s, (text) => this.copy(text));
     this.hints.render();
     // The results of the last finished round, from its own STATE: they stay up, even once the next

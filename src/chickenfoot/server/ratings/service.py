@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
-from chickenfoot.server.ratings.model import Family, Rating, update
+from chickenfoot.server.ratings.model import Family, Rating, family_of, update
 from chickenfoot.server.ratings.rated import RatedMatch, rated_match
 from chickenfoot.server.ratings.store import Change, RatingStore
 from chickenfoot.server.storage import Storage
@@ -25,6 +25,14 @@ monthly, so a week would empty the board between club nights; a season-long wind
 def rating_notice(code: str, changes: list[Change]) -> dict[str, object]:
     """The ``rating`` message every client of the table gets once its match is rated (docs/protocol.md)."""
     return {"type": "rating", "code": code, "changes": [change.wire() for change in changes]}
+
+
+class LevelRatings:
+    """The bot level whose fixed rating is nearest a rating (tables of four): quick play's ``BotRatings``."""
+
+    def near(self, rating: float) -> str:
+        levels = LEVEL_RATINGS["3-4"]
+        return min(levels, key=lambda level: abs(levels[level].shown - rating))
 
 
 class Ratings:
@@ -53,6 +61,13 @@ class Ratings:
             return {s: (after[s], ranks[s]) for s in accounts}
 
         return await self.store.record(match.code, match.family, accounts, rate, utc(self.clock))
+
+    async def shown_of(self, account_id: int, family: str) -> float:
+        """The account's rating as people read it, in quick play's family names (``two``, ``multi``):
+        quick play's ``RatingLookup``."""
+        known = family_of(2 if family == "two" else 4)
+        assert known is not None
+        return float((await self.of(account_id, known)).shown)
 
     def active_since(self) -> datetime:
         return utc(self.clock) - timedelta(days=ACTIVE_DAYS)

@@ -1,0 +1,287 @@
+"""Quick play's queue, in the database every server process shares (migration 0010_quick_play).
+
+Why the database and not Redis: the queue must outlive any one process and be seen by all, and a
+pairing must seat each player exactly once *together with* the new table it seats them at. In the
+database both are one transaction: a pass locks the waiting rows (PostgreSQL's ``SELECT … FOR
+UPDATE SKIP LOCKED``: a second process passing at the same moment skips the rows the first holds,
+never waits for them, never pairs them again), stores each new table and writes its code and seat
+into the rows it seats. Either all of that is stored or none. On SQLite (one process) the storage's
+single writer gives the same. Redis would need the table's creation outside its atomic script.
+
+A row is held by its player's heartbeats: each one moves its lease on; a row whose lease ran out
+is gone (the page was left, the browser closed). Passes run on the back of those heartbeats, at
+most one per ``pass_seconds`` in each process, so a queue nobody waits in costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+import sqlalchemy as sa
+
+from chickenfoot.bots import LEVELS
+from chickenfoot.rules import Rules
+from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.credentials import digest
+from chickenfoot.server.hub import new_code
+from chickenfoot.server.quickplay.pairing import Group, Schedule, Waiting, pair
+from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, LevelOrder, RatingLookup
+from chickenfoot.server.storage import Storage
+from chickenfoot.server.table_config import Seat, TableConfig
+
+log = logging.getLogger(__name__)
+
+PRESET = "classic"
+TURN_TIMER = 60
+"""A quick play table's rules and turn timer (seconds): the classic game, with strangers."""
+
+metadata = sa.MetaData()
+queue = sa.Table(
+    "quick_play_queue",
+    metadata,
+    # The ticket's SHA-256 digest: the ticket itself (it claims the seat) stays with its browser.
+    sa.Column("ticket", sa.String(64), primary_key=True),
+    # ``account:ID`` or ``guest:DIGEST`` (a browser cookie's): one entry each.
+    sa.Column("owner", sa.String(80), nullable=False, unique=True),
+    sa.Column("address", sa.String(64), nullable=False, index=True),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("bots_after", sa.Float, nullable=True),
+    sa.Column("name", sa.String(160), nullable=True),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("lease_until", sa.DateTime(timezone=True), nullable=False, index=True),
+    # Set when a pass seats the player: the new table and their seat, until they claim it.
+    sa.Column("table_code", sa.String(16), nullable=True, index=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QuickPlaySettings:
+    lease_seconds: float = 15.0
+    """A queue entry without a heartbeat for this long is gone."""
+    beat_seconds: float = 3.0
+    """How often a waiting page sends its heartbeat (told to it with every answer)."""
+    pass_seconds: float = 1.0
+    """Each process pairs at most this often."""
+    max_waiting: int = 1000
+    """The queue's bound: a join beyond it is refused until someone leaves or is seated."""
+    per_address: int = 8
+    """Entries one client address may hold at once (several players behind one router)."""
+    bots_after: float = 30.0
+    """The default wait before bots may fill a 4-player table's empty seats."""
+    schedule: Schedule = field(default_factory=Schedule)
+    ratings: RatingLookup = field(default_factory=EqualRatings)
+    """Each account's rating (the ratings module's; everyone alike until it exists)."""
+    bots: BotRatings = field(default_factory=lambda: LevelOrder(LEVELS))
+    """The bot level near a rating (the ratings module's; the levels' order until it exists)."""
+
+
+class QueueFull(LookupError):
+    """The queue (or the address's share of it) is full: no place found (a ``LookupError``, so the
+    storage rolls the join back as a refusal, not as an outage)."""
+
+    def __init__(self, whole: bool) -> None:
+        super().__init__("the quick play queue is full" if whole else "too many queue entries from this address")
+        self.whole = whole
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    owner: str
+    address: str
+    players: int
+    rated: bool
+    rating: float
+    bots_after: float | None
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class InQueue:
+    """A heartbeat's answer while the player waits: players waiting in their pool, seconds waited."""
+
+    waiting: int
+    waited: float
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A heartbeat's answer once a pass seated the player (the entry is gone now)."""
+
+    code: str
+    seat: int
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Unclaimed:
+    """A seat found for a player who left before taking it: a bot near their rating takes it."""
+
+    code: str
+    seat: int
+    rating: float
+
+
+Abandoned = Callable[[Unclaimed], Awaitable[None]]
+
+
+def new_ticket() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
+
+
+class Queue:
+    def __init__(
+        self,
+        storage: Storage,
+        clock: Clock,
+        settings: QuickPlaySettings,
+        seeds: Callable[[], int],
+        abandoned: Abandoned | None = None,
+    ) -> None:
+        self.storage, self.clock, self.settings, self.seeds = storage, clock, settings, seeds
+        self.abandoned = abandoned
+        """Told of each seat found for a player who then left without taking it."""
+        self._last_pass: float | None = None
+        self._passing = asyncio.Lock()
+
+    def _lease(self, now: datetime) -> datetime:
+        return now + timedelta(seconds=self.settings.lease_seconds)
+
+    async def join(self, entry: Entry) -> str:
+        """Put ``entry`` in the queue (replacing its owner's earlier entry); its ticket.
+
+        Raises :class:`QueueFull` when the queue or the address's share of it is full.
+        """
+        ticket, now = new_ticket(), utc(self.clock)
+        live = queue.c.lease_until >= now
+        async with self.storage.transaction() as conn:
+            await conn.execute(queue.delete().where(queue.c.owner == entry.owner))
+            count = sa.select(sa.func.count()).select_from(queue).where(live)
+            if (await conn.execute(count)).scalar_one() >= self.settings.max_waiting:
+                raise QueueFull(whole=True)
+            mine = count.where(queue.c.address == entry.address)
+            if (await conn.execute(mine)).scalar_one() >= self.settings.per_address:
+                raise QueueFull(whole=False)
+            await conn.execute(
+                queue.insert().values(
+                    ticket=digest(ticket),
+                    owner=entry.owner,
+                    address=entry.address,
+                    players=entry.players,
+                    rated=entry.rated,
+                    rating=entry.rating,
+                    bots_after=entry.bots_after,
+                    name=entry.name,
+                    joined_at=now,
+                    lease_until=self._lease(now),
+                )
+            )
+        await self.pass_if_due(force=True)
+        return ticket
+
+    async def beat(self, ticket: str) -> InQueue | Seated | None:
+        """The heartbeat of ``ticket``'s player: their lease moves on, and they hear whether they are
+        seated (the entry then goes: the seat is theirs to claim, once). ``None``: no such entry."""
+        await self.pass_if_due()
+        now = utc(self.clock)
+        key = queue.c.ticket == digest(ticket)
+        async with self.storage.transaction() as conn:
+            query = sa.select(queue).where(key, queue.c.lease_until >= now).with_for_update()
+            row = (await conn.execute(query)).first()
+            if row is None:
+                return None
+            if row.table_code is not None:
+                await conn.execute(queue.delete().where(key))
+                return Seated(row.table_code, row.seat, row.name)
+            await conn.execute(queue.update().where(key).values(lease_until=self._lease(now)))
+            pool = (queue.c.players == row.players) & (queue.c.rated == row.rated)
+            waiting = (
+                sa.select(sa.func.count())
+                .select_from(queue)
+                .where(pool, queue.c.table_code.is_(None), queue.c.lease_until >= now)
+            )
+            count = (await conn.execute(waiting)).scalar_one()
+        return InQueue(count, (now - _aware(row.joined_at)).total_seconds())
+
+    async def leave(self, ticket: str) -> None:
+        """The player leaves the queue (a seat already found for them goes to a bot)."""
+        await self._drop(queue.c.ticket == digest(ticket))
+
+    async def _drop(self, which: sa.ColumnElement[bool]) -> None:
+        """Delete the entries ``which`` selects; their seats found but not taken are abandoned."""
+        found = queue.c.table_code, queue.c.seat, queue.c.rating
+        async with self.storage.transaction() as conn:
+            rows = (await conn.execute(queue.delete().where(which).returning(*found))).all()
+        for code, seat, rating in rows:
+            if code is not None and self.abandoned is not None:
+                try:
+                    await self.abandoned(Unclaimed(code, seat, rating))
+                except Exception:  # the entry is gone either way; its table's creator may still act
+                    log.exception("the abandoned seat %d of table %s was not handed to a bot", seat, code)
+
+    async def pass_if_due(self, *, force: bool = False) -> int:
+        """Pair now unless this process did less than ``pass_seconds`` ago; players seated."""
+        due = self._last_pass is None or self.clock.monotonic() - self._last_pass >= self.settings.pass_seconds
+        if not (force or due) or self._passing.locked():
+            return 0
+        async with self._passing:
+            self._last_pass = self.clock.monotonic()
+            try:
+                return await self.pass_once()
+            except (LookupError, sa.exc.IntegrityError):
+                return 0  # nothing stored (a race lost, a table code taken): the next pass pairs them
+
+    async def pass_once(self) -> int:
+        """Pair the waiting players this process can lock, and store their tables; players seated."""
+        now = utc(self.clock)
+        await self._drop(queue.c.lease_until < now)
+        seated = 0
+        async with self.storage.transaction() as conn:
+            query = (
+                sa.select(queue.c.ticket, queue.c.players, queue.c.rated, queue.c.rating)
+                .add_columns(queue.c.joined_at, queue.c.bots_after)
+                .where(queue.c.table_code.is_(None), queue.c.lease_until >= now)
+                .order_by(queue.c.joined_at)
+                .limit(self.settings.max_waiting)
+                .with_for_update(skip_locked=True)
+            )
+            pools: dict[tuple[int, bool], list[Waiting]] = defaultdict(list)
+            for ticket, players, rated, rating, joined, bots_after in await conn.execute(query):
+                pools[players, rated].append(Waiting(ticket, rating, _aware(joined).timestamp(), bots_after))
+            # Sorting and bisecting a thousand players is more than a millisecond: off the event loop.
+            paired = await asyncio.to_thread(self._pair, pools, now.timestamp())
+            for players, group in paired:
+                code = new_code()
+                await conn.execute(self.storage.new_table(code, self._config(players, group).to_json()))
+                for seat, ticket in enumerate(group.tickets):
+                    mine = (queue.c.ticket == ticket) & queue.c.table_code.is_(None)
+                    done = await conn.execute(queue.update().where(mine).values(table_code=code, seat=seat))
+                    if done.rowcount != 1:
+                        raise LookupError(f"queue entry {ticket[:8]} was seated meanwhile")  # rolls all back
+                seated += len(group.tickets)
+        return seated
+
+    def _pair(self, pools: dict[tuple[int, bool], list[Waiting]], now: float) -> list[tuple[int, Group]]:
+        return [
+            (players, group)
+            for (players, _rated), waiting in sorted(pools.items())
+            for group in pair(waiting, players, now, self.settings.schedule)
+        ]
+
+    def _config(self, players: int, group: Group) -> TableConfig:
+        """The new table: the players' seats, free for each to claim with their ticket, then the bots."""
+        level = self.settings.bots.near(group.rating)
+        seats = [Seat("human") for _ in group.tickets] + [Seat("bot", bot=level) for _ in range(group.bots)]
+        return TableConfig(Rules.preset(PRESET), seats, self.seeds(), creator=0, turn_timer=TURN_TIMER)
