@@ -17,7 +17,18 @@ import importlib.util
 from chickenfoot.errors import ChickenfootError
 
 MODULES: dict[str, tuple[str, ...]] = {
-    "web": ("fastapi", "uvicorn", "sqlalchemy", "aiosqlite", "alembic", "platformdirs", "redis", "limits", "orjson"),
+    "web": (
+        "fastapi",
+        "uvicorn",
+        "sqlalchemy",
+        "aiosqlite",
+        "alembic",
+        "platformdirs",
+        "redis",
+        "limits",
+        "orjson",
+        "openskill",
+    ),
     "tui": ("textual",),
     "arena": ("openskill", "matplotlib", "rich"),
     "review": ("matplotlib", "rich"),

@@ -381,6 +381,32 @@ class Code(Enum):
     A11Y_FOOT = msg("a11y.foot", "chicken foot")
     A11Y_CHANGED = msg("a11y.changed", "{tile} played. {line}")
 
+    # Ratings (server/ratings, web/rating.js, web/leaderboard.js): rated tables, rating changes, leaderboards
+    RATING_RATED = msg("rating.rated", "Rated")
+    RATING_CASUAL = msg("rating.casual", "Casual")
+    RATING_RATED_CHOICE = msg(
+        "rating.rated_choice", "Rated: the match counts for your rating (classic rules, signed-in players)"
+    )
+    RATING_CHANGE = msg("rating.change", "{name}: {before} → {after} ({delta})")
+    RATING_LEADERBOARD = msg("rating.leaderboard", "Leaderboard")
+    RATING_FAMILY_2 = msg("rating.family.2", "2 players")
+    RATING_FAMILY_3_4 = msg("rating.family.3-4", "3–4 players")
+    RATING_RANK = msg("rating.rank", "Rank")
+    RATING_RATING = msg("rating.rating", "Rating")
+    RATING_MATCHES = msg("rating.matches", "Matches")
+    RATING_FORM = msg("rating.form", "Recent form")
+    RATING_BOTS = msg("rating.bots", "Bots (fixed ratings)")
+    RATING_ACTIVE = nmsg(
+        "rating.active",
+        "Players with an established rating and a rated match in the last {count} day.",
+        "Players with an established rating and a rated match in the last {count} days.",
+    )
+    RATING_EMPTY = msg("rating.empty", "Nobody here yet: play rated matches to appear.")
+    RATING_HISTORY = msg("rating.history", "Rating history")
+    RATING_PROVISIONAL = msg(
+        "rating.provisional", "A rating with ? is provisional: still uncertain, it moves more with each match."
+    )
+
     # --- the replay page (web/replay.*) and the review's verdicts (chickenfoot.review)
     REPLAY_TITLE = msg("replay.title", "Chicken Foot — replay")
     REPLAY_BADGE = msg("replay.badge", "Replay")
@@ -542,6 +568,16 @@ class Code(Enum):
     ERROR_NO_REMATCH_YET = msg("error.no_rematch_yet", "there is no rematch for this table yet")
     ERROR_REMATCH_MADE = msg("error.rematch_made", "the rematch is made already, at table {table}")
     ERROR_SEAT_TAKEN = msg("error.seat_taken", "your seat at the new table is taken already")
+
+    # Ratings (server/ratings): refusals of rated tables and of the ratings API
+    RATING_SIGN_IN = msg("rating.sign_in", "sign in to play at a rated table")
+    RATING_NOT_PRESET = msg("rating.not_preset", "only the classic rules are rated")
+    RATING_NOT_PLAYERS = msg("rating.not_players", "only tables of 2, 3 or 4 players are rated")
+    RATING_NOT_BOT = msg(
+        "rating.not_bot", "at a rated table every bot is one of the levels: easy, medium, hard or expert"
+    )
+    RATING_NO_PLAYER = msg("rating.no_player", "no player {name}")
+    RATING_NO_FAMILY = msg("rating.no_family", "no leaderboard {family}")
 
     # --- company at the table: chat, reactions, leaving, reopening, public tables, rematch
     CHAT_TITLE = msg("chat.title", "Chat")

@@ -53,6 +53,9 @@ from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.profiles import profiles_router
 from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
+from chickenfoot.server.quickplay.ratings import EqualRatings
+from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
+from chickenfoot.server.ratings.service import LevelRatings, Ratings
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
@@ -117,6 +120,8 @@ class CreateRequest(BaseModel):
     """Listed in the lobby (and so open)."""
     turn_timer: Literal[30, 60, 120] | None = None
     """Seconds per human turn; when absent, 60 with friends seated and off against bots only."""
+    rated: bool = False
+    """The match counts for its players' ratings (server/ratings): classic rules, signed-in players."""
 
 
 class JoinRequest(BaseModel):
@@ -193,6 +198,7 @@ def summary(table: Table) -> dict[str, Any]:
         "open": table.config.open,
         "public": table.config.public,
         "turn_timer": table.config.turn_timer,
+        "rated": table.config.rated,
         "round": table.match.round_number,
         "totals": table.match.totals(),
     }
@@ -224,6 +230,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hints = Hints(lambda address: limiter.refusal("hint", address))
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
     handovers = Handovers(storage, clock)
+    ratings = Ratings(storage, clock)
+    ratings.follow(hub)
+    quick_play = settings.quick_play
+    if isinstance(quick_play.ratings, EqualRatings):  # not chosen by a test: pair by the real ratings
+        quick_play = dataclasses.replace(quick_play, ratings=ratings.shown_of, bots=LevelRatings())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -237,6 +248,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watch.cancel()
         await reviews.stop()
         accounts.live.stop()
+        await ratings.settle()
         frames.close()
         hints.close()
         await hub.close()
@@ -305,6 +317,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_table(request: CreateRequest, http: Request) -> dict[str, Any]:
         """A new table: the creator's seat credential, and a single-use invite for every other human seat."""
         config = table_config(request, hub.seeds())
+        if request.rated:
+            await make_rated(accounts, http, config)
         if (refusal := await limiter.refusal("table", client_address(http))) is not None:
             reason, wait = refusal
             raise Refused(429, reason, {"Retry-After": str(wait)})
@@ -320,6 +334,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "open": table.config.open,
             "public": table.config.public,
             "turn_timer": table.config.turn_timer,
+            "rated": table.config.rated,
             "seats": [
                 {"seat": s, "kind": seat.kind} | ({"invite": f"/t/{code}?invite={invites[s]}"} if s in invites else {})
                 for s, seat in enumerate(table.config.seats)
@@ -336,6 +351,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await get_table(code)
         if not table.config.open:
             raise Refused(403, Said.of(Code.ERROR_INVITE_ONLY))
+        await admit(accounts, http, table.config)
         for seat in table.free_seats():
             token = await credentials.issue_seat(table.code, seat)
             if token is not None:
@@ -348,6 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def claim(code: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
         """Exchange a single-use invite for the invited seat's credential (a fresh secret)."""
         table = await get_table(code)
+        await admit(accounts, http, table.config)
         claimed = await credentials.claim(table.code, request.invite)
         if claimed is None:
             raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
@@ -375,7 +392,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replays)
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
-    app.include_router(quickplay_router(settings.quick_play, storage, clock, hub, accounts, limiter))
+    app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
+    app.include_router(quickplay_router(quick_play, storage, clock, hub, accounts, limiter))
 
     async def profile_throttle(request: Request) -> tuple[Said, int] | None:
         return await limiter.refusal("profile", client_address(request))

@@ -71,6 +71,8 @@ class TableConfig:
     turn_timer: int | None = None
     playing_since: float | None = None
     """When the last human seat was taken (seconds since the epoch): the first turn's clock starts."""
+    rated: bool = False
+    """The match counts for its players' ratings (server/ratings/rated.py)."""
     series: Series | None = None
     """The matches before this one when this table is a rematch."""
 
@@ -88,6 +90,7 @@ class TableConfig:
             "public": self.public,
             "turn_timer": self.turn_timer,
             "playing_since": self.playing_since,
+            "rated": self.rated,
             "series": None if self.series is None else asdict(self.series),
         }
 
@@ -102,6 +105,7 @@ class TableConfig:
             public=bool(data.get("public", False)),
             turn_timer=data.get("turn_timer"),
             playing_since=data.get("playing_since"),
+            rated=bool(data.get("rated", False)),
             series=_series(data.get("series")),
         )
 

@@ -5,11 +5,12 @@ import { askName, rememberName, savedName } from "./name.js";
 import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
 import { joinRefusal, showOpenTables } from "./opentables.js";
 import { showQuickPlay } from "./quickplay.js";
+import { watchRatedChoice } from "./rating.js";
 
 const $ = (id) => document.getElementById(id);
 
 // A bot's level in words; a level the server adds and the catalog lacks shows as it is named.
-const LEVEL_WORDS = {
+export const LEVEL_WORDS = {
   easy: () => t("ui.bot.easy"),
   medium: () => t("ui.bot.medium"),
   hard: () => t("ui.bot.hard"),
@@ -64,6 +65,7 @@ export async function showLobby() {
     seats.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, presets.bots, presets.default_bot)));
   };
   count.addEventListener("change", drawSeats);
+  watchRatedChoice($("rated-table"), $("rated-kind"));
   drawSeats();
   // A name typed while the presets were loading is kept.
   if (!$("my-name").value) $("my-name").value = savedName();
@@ -79,6 +81,7 @@ export async function showLobby() {
       rounds: $("rounds").value ? Number($("rounds").value) : null,
       open: $("open-table").checked,
       public: $("public-table").checked,
+      rated: $("rated-table").checked,
       ...(timer === "auto" ? {} : { turn_timer: timer === "off" ? null : Number(timer) }),
       seats: [...seats.children].map((li, i) => {
         if (i === 0) return { kind: "human", name };

@@ -108,6 +108,7 @@ export class TableSocket {
       else if (msg.type === "error" || msg.type === "service") this.handlers.error(msg);
       else if (msg.type === "chat") this.handlers.chat(msg);
       else if (msg.type === "rematch") this.handlers.rematch(msg);
+      else if (msg.type === "rating") this.handlers.rating(msg);
       else if (msg.type === "series") this.handlers.series(msg);
     });
     ws.addEventListener("close", (e) => {

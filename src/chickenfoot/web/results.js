@@ -2,6 +2,7 @@
 // The dialog takes focus when it opens and gives it back to where the player was when it closes.
 
 import { say, seatNames, t } from "./i18n.js";
+import { ratingChanges } from "./rating.js";
 import { tileSvg } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -131,7 +132,7 @@ export class ResultsDialog {
       win.textContent = say({ code: "event.match_over", names: winners, count: winners.length }, names);
       const why = document.createElement("p");
       why.textContent = s.match_over.why ? say(s.match_over.why, names) : s.match_over.explanation;
-      body.append(win, why, seriesBox(s, this.series), replayLink(s.code));
+      body.append(win, why, ratingChanges(s), seriesBox(s, this.series), replayLink(s.code));
     }
     if (dealt) {
       const next = document.createElement("p");

@@ -15,6 +15,7 @@ import { say, seatNames, t } from "./i18n.js";
 import { bindKeys } from "./keys.js";
 import { renderLog } from "./log.js";
 import { Motion } from "./motion.js";
+import { TableRating } from "./rating.js";
 import { askName } from "./name.js";
 import { TableSocket, api, invitesOf } from "./net.js";
 import { TurnNotice } from "./notice.js";
@@ -50,6 +51,7 @@ export class TablePage {
     this.hand = new Hand(this);
     this.hints = new Hints(this);
     this.status = new StatusLine();
+    this.rating = new TableRating(code, () => this.state && this.render());
     this.results = new ResultsDialog(() => {
       this.dismissedRound = this.finished?.round ?? null;
       this.results.close();
@@ -57,6 +59,7 @@ export class TablePage {
     this.socket = new TableSocket(code, token, {
       chat: (message) => this.chat.receive(message),
       rematch: (message) => this.company.onRematch(message),
+      rating: (message) => this.rating.receive(message),
       series: (message) => this.onSeries(message),
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.hints.receive(hint),
@@ -160,6 +163,7 @@ export class TablePage {
     const s = this.state;
     $("room").hidden = false;
     $("room").textContent = s.code;
+    this.rating.render($("room"));
     renderPlayers($("players"), s, {
       rename: (name) => this.rename(name ?? ""),
       actions: (seat, name) => this.seatActions(seat, name),

@@ -11,8 +11,9 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.quickplay import QuickPlaySettings
-from chickenfoot.server.quickplay.ratings import Family
+from chickenfoot.server.quickplay.ratings import EQUAL_RATING, Family
 from chickenfoot.server.quickplay.routes import GUEST_COOKIE
+from chickenfoot.server.ratings.service import LevelRatings
 
 from ..accounts.conftest import GENEROUS, sign_up
 
@@ -109,7 +110,7 @@ def test_a_seat_found_for_a_player_who_left_before_taking_it_goes_to_a_bot(
     ann, bo = join(client, name="Ann"), join(client, name="Bo")
     seated = beat(client, ann)  # Ann and Bo are paired; Ann takes her seat
     client.post("/api/quickplay/leave", json={"ticket": bo})  # Bo's page closed first
-    expected = [("human", None), ("bot", "medium")]
+    expected = [("human", None), ("bot", LevelRatings().near(EQUAL_RATING))]  # the level nearest a new player
     assert kinds(seated["code"]) == (expected if seated["seat"] == 0 else expected[::-1])
     cy, _dee = join(client), join(client)
     seated = beat(client, cy)  # Dee's page stops before her next heartbeat

@@ -1,0 +1,143 @@
+"""A rated match against the fastest bot level, in a real server and browser: the Rated mark when
+creating the table and at it, the rating change in the match-over results, and the leaderboard.
+Screenshots of both at 390 and 1280 px go to docs/images/ratings/."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from chickenfoot.server.accounts.store import AccountStore
+from chickenfoot.server.clock import SYSTEM_CLOCK, utc
+from chickenfoot.server.ratings.rated import RatedMatch, RatedSeat
+from chickenfoot.server.ratings.service import Ratings
+from chickenfoot.server.storage import Storage
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
+
+from .helpers import open_lobby
+
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images" / "ratings"
+PASSWORD = "tile hub toe chicken"
+# The player's own moves, made by the page itself whenever it is their turn (the first legal move):
+# the test is about what the page shows at the end, not about clicking a whole match.
+AUTOPLAY = """() => { window.autoplay = setInterval(() => {
+  const table = window.chickenfoot;
+  if (table?.myTurn) table.play(table.state.legal[0]);
+}, 20); }"""
+
+
+@pytest.fixture(scope="module")
+def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server whose bots move at once (pace 0), and its database's URL."""
+    port = free_port()
+    database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('ratings') / 'games.sqlite3'}"
+    with served(port, database, pace=0.0, options=OPEN_LIMITS):
+        yield f"http://127.0.0.1:{port}", database
+
+
+def sign_up(page: Page, username: str) -> None:
+    status = page.evaluate(
+        """([username, password]) => fetch('/api/account/signup', {method: 'POST',
+             headers: {'content-type': 'application/json'}, body: JSON.stringify({username, password})})
+           .then((r) => r.status)""",
+        [username, PASSWORD],
+    )
+    assert status == 201
+
+
+def seed_leaderboard(database: str) -> None:
+    """Players with established ratings, written as finished rated matches would (in a thread of its
+    own: Playwright's loop runs in this one)."""
+
+    async def seed() -> None:
+        storage = Storage(database)
+        store, ratings = AccountStore(storage), Ratings(storage, SYSTEM_CLOCK)
+        ids = []
+        for name in ("Aušra", "Jildou", "Mārtiņš", "Wietske", "Tomas"):
+            account = await store.create(name, f"handle-{name}", utc(SYSTEM_CLOCK))
+            assert account is not None
+            ids.append(account.id)
+        for n in range(24):
+            for a, b in ((0, 1), (2, 3), (1, 4), (0, 2), (3, 4)):
+                first, second = (a, b) if (n + a + b) % 5 else (b, a)
+                await ratings.record(
+                    RatedMatch(f"S{n:02}{a}{b}", "2", (RatedSeat(1, ids[first]), RatedSeat(2, ids[second])))
+                )
+        await storage.close()
+
+    thread = threading.Thread(target=asyncio.run, args=(seed(),))
+    thread.start()
+    thread.join()
+
+
+def sized(browser: Browser, width: int) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": 860 if width > 500 else 844})
+    context.set_default_timeout(60_000)
+    return context.new_page()
+
+
+def test_a_rated_match_ends_with_the_rating_change(browser: Browser, rated_server: tuple[str, str]) -> None:
+    base, database = rated_server
+    page = sized(browser, 1280)
+    open_lobby(page, base)
+    sign_up(page, "Ann")
+    open_lobby(page, base)
+    page.select_option("#seat-count", "2")
+    page.fill("#my-name", "Ann")
+    page.locator("#seats li").nth(1).locator(".seat-bot").select_option("easy")
+    assert page.locator("#rated-kind").inner_text().strip() == "CASUAL"  # text-transform: shown in capitals
+    page.check("#rated-table")
+    assert page.locator("#rated-kind .rated-mark").text_content() == "Rated"
+    page.click("#create")
+    page.wait_for_selector(".player")
+    page.wait_for_selector(".topbar .rated-mark.rated")
+    page.evaluate(AUTOPLAY)
+    page.wait_for_function("() => window.chickenfoot.state?.match_over", timeout=240_000)
+    line = page.locator("#ro-body .rating-change.mine")
+    line.wait_for()
+    text = line.inner_text()
+    assert text.startswith("Ann: 1500 → ") and text.endswith(")"), text
+    before, after = text.removeprefix("Ann: ").split(" (")[0].split(" → ")
+    delta = text.split(" (")[1].rstrip(")").replace("\u2212", "-").replace("\u00b1", "")
+    assert int(after.rstrip("?")) - int(before) == int(delta)
+    won = page.evaluate("() => window.chickenfoot.state.match_over.winners.includes(0)")
+    assert (int(delta) > 0) == won
+    page.evaluate("() => clearInterval(window.autoplay)")
+    page.screenshot(path=str(IMAGES / "match-over-1280.png"))
+    code = page.evaluate("() => window.chickenfoot.code")
+    small = sized(browser, 390)
+    small.goto(f"{base}/t/{code}")  # someone watching on a narrow screen sees the same results
+    small.wait_for_function("() => window.chickenfoot?.state?.match_over")
+    small.locator("#ro-body .rating-change").wait_for()
+    assert small.locator("#ro-body .rating-change").inner_text() == text
+    small.screenshot(path=str(IMAGES / "match-over-390.png"))
+
+    seed_leaderboard(database)
+    for width, view in ((1280, page), (390, small)):
+        view.goto(f"{base}/leaderboard")
+        view.locator("#players tbody tr").first.wait_for()
+        view.screenshot(path=str(IMAGES / f"leaderboard-{width}.png"), full_page=True)
+    rows = page.locator("#players tbody tr")
+    assert rows.count() == 5  # Ann is provisional after one match: not listed
+    assert page.locator("#bots tbody tr").count() == 4
+    # The profile's chart (drawn by web/rating.js for the profile page): one dot per rated match.
+    history = page.evaluate("() => fetch('/api/ratings/Aušra').then((r) => r.json())")["families"]["2"]["history"]
+    assert len(history) == 48
+    drawn = page.evaluate(
+        """(history) => import('/rating.js').then(({ drawRatingHistory }) => {
+             const box = document.createElement('div');
+             document.body.append(box);
+             const chart = drawRatingHistory(box, history);
+             const points = chart.querySelector('polyline').getAttribute('points').split(' ');
+             return [chart.querySelectorAll('circle').length, points.length];
+           })""",
+        history,
+    )
+    assert drawn == [48, 48]
+    page.context.close()
+    small.context.close()

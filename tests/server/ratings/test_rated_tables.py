@@ -1,0 +1,93 @@
+"""Rated tables over HTTP and the WebSocket: who may create and join one, the rating change at the end
+of a match, a player's history and rank, the leaderboards (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import random
+from contextlib import ExitStack
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from chickenfoot.server.ratings.levels import LEVEL_RATINGS
+
+from ..accounts.conftest import sign_up
+from ..conftest import claim_invite, create_table, play_out, seat_players
+
+EASY_BOT = {"kind": "bot", "bot": "easy"}
+ME = {"kind": "human"}
+
+
+def refusal(response: Any, status: int) -> str:
+    assert response.status_code == status, response.text
+    return str(response.json()["code"])
+
+
+def test_a_rated_table_needs_an_account_classic_rules_and_bot_levels(ratings_client: TestClient) -> None:
+    client = ratings_client
+    assert refusal(client.post("/api/tables", json={"seats": [ME, EASY_BOT], "rated": True}), 403) == "rating.sign_in"
+    sign_up(client, "kim")
+    double_6 = {"seats": [ME, EASY_BOT], "rated": True, "preset": "double-6"}
+    assert refusal(client.post("/api/tables", json=double_6), 400) == "rating.not_preset"
+    short = {"seats": [ME, EASY_BOT], "rated": True, "rounds": 3}
+    assert refusal(client.post("/api/tables", json=short), 400) == "rating.not_preset"
+    greedy = {"seats": [ME, {"kind": "bot", "bot": "greedy"}], "rated": True}
+    assert refusal(client.post("/api/tables", json=greedy), 400) == "rating.not_bot"
+    five = {"seats": [ME] + [EASY_BOT] * 4, "rated": True}
+    assert refusal(client.post("/api/tables", json=five), 400) == "rating.not_players"
+    casual = create_table(client, [ME, EASY_BOT])
+    assert client.get(f"/api/ratings/tables/{casual['code']}").json() == {"rated": False, "family": "2", "changes": []}
+    rated = create_table(client, [ME, EASY_BOT, EASY_BOT], rated=True)
+    assert rated["rated"] is True
+    assert client.get(f"/api/tables/{rated['code']}").json()["rated"] is True
+    assert client.get(f"/api/ratings/tables/{rated['code']}").json()["family"] == "3-4"
+
+
+def test_a_guest_cannot_take_a_seat_at_a_rated_table(ratings_client: TestClient) -> None:
+    client = ratings_client
+    sign_up(client, "kim")
+    table = create_table(client, [ME, ME], claim=False, rated=True, open=True)
+    invite = table["seats"][1]["invite"]
+    code, claim = invite.removeprefix("/t/").split("?invite=")
+    client.cookies.clear()  # a guest
+    assert refusal(client.post(f"/api/tables/{code}/claim", json={"invite": claim}), 403) == "rating.sign_in"
+    assert refusal(client.post(f"/api/tables/{code}/join", json={}), 403) == "rating.sign_in"
+    sign_up(client, "sam")
+    assert claim_invite(client, invite)["seat"] == 1  # the invite still works for an account
+
+
+def test_a_rated_match_changes_the_rating_once_and_tells_the_table(ratings_client: TestClient) -> None:
+    client = ratings_client
+    sign_up(client, "kim")
+    table = create_table(client, [ME, EASY_BOT], rated=True)
+    with ExitStack() as stack:
+        players = seat_players(client, table, stack)
+        final = play_out(players, random.Random(5))
+        notice = players[0].until(lambda m: m["type"] == "rating")
+    (change,) = notice["changes"]
+    won = final["match_over"]["winners"] == [0]
+    assert change["seat"] == 0 and change["before"] == 1500 and change["provisional"] is True
+    assert change["delta"] == change["after"] - change["before"] and (change["delta"] > 0) == won
+    assert client.get(f"/api/ratings/tables/{table['code']}").json()["changes"] == [change]
+    profile = client.get("/api/ratings/KIM").json()
+    assert profile["username"] == "kim"
+    heads_up = profile["families"]["2"]
+    assert heads_up["rating"] == change["after"] and heads_up["matches"] == 1
+    assert heads_up["rank"] is None  # provisional: not on the leaderboard
+    assert [point["table"] for point in heads_up["history"]] == [table["code"]]
+    assert profile["families"]["3-4"]["history"] == [] and profile["families"]["3-4"]["rating"] == 1500
+
+
+def test_unknown_players_and_families_are_refused_in_one_line(ratings_client: TestClient) -> None:
+    client = ratings_client
+    assert refusal(client.get("/api/ratings/nobody"), 404) == "rating.no_player"
+    assert refusal(client.get("/api/leaderboard/5"), 404) == "rating.no_family"
+    assert refusal(client.get("/api/ratings/tables/NOSUCH"), 404) == "error.no_table"
+
+
+def test_the_leaderboard_lists_the_bot_levels_at_their_fixed_ratings(ratings_client: TestClient) -> None:
+    board = ratings_client.get("/api/leaderboard/3-4").json()
+    assert board["players"] == [] and board["active_days"] == 30
+    assert [bot["level"] for bot in board["bots"]] == list(LEVEL_RATINGS["3-4"])
+    assert [bot["rating"] for bot in board["bots"]] == [r.shown for r in LEVEL_RATINGS["3-4"].values()]
+    assert ratings_client.get("/leaderboard").status_code == 200
