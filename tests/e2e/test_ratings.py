@@ -125,19 +125,16 @@ def test_a_rated_match_ends_with_the_rating_change(browser: Browser, rated_serve
     rows = page.locator("#players tbody tr")
     assert rows.count() == 5  # Ann is provisional after one match: not listed
     assert page.locator("#bots tbody tr").count() == 4
-    # The profile's chart (drawn by web/rating.js for the profile page): one dot per rated match.
+    # The profile shows the rating, the rank and the history: one dot per rated match.
     history = page.evaluate("() => fetch('/api/ratings/Aušra').then((r) => r.json())")["families"]["2"]["history"]
     assert len(history) == 48
-    drawn = page.evaluate(
-        """(history) => import('/rating.js').then(({ drawRatingHistory }) => {
-             const box = document.createElement('div');
-             document.body.append(box);
-             const chart = drawRatingHistory(box, history);
-             const points = chart.querySelector('polyline').getAttribute('points').split(' ');
-             return [chart.querySelectorAll('circle').length, points.length];
-           })""",
-        history,
-    )
-    assert drawn == [48, 48]
+    for width, view in ((1280, page), (390, small)):
+        view.goto(f"{base}/u/Aušra")
+        section = view.locator("section[aria-labelledby='rating-title-2']")
+        section.wait_for()
+        assert section.locator("svg.rating-history circle").count() == 48
+        assert section.locator("svg.rating-history polyline").get_attribute("points").count(",") == 48
+        assert f"{history[-1]['rating']}" in section.locator(".rating-now").inner_text()
+        view.screenshot(path=str(IMAGES / f"profile-{width}.png"), full_page=True)
     page.context.close()
     small.context.close()

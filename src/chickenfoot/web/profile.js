@@ -5,6 +5,7 @@
 import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
 import { showAccountMenu } from "./account-menu.js";
 import { api } from "./net.js";
+import { drawRatingHistory, ratingText } from "./rating.js";
 import { setupTheme } from "./theme.js";
 import { day, h, matchTable, pager, percent } from "./history.js";
 
@@ -17,10 +18,22 @@ function svg(tag, attrs, parent) {
   return node;
 }
 
-// The ratings' sections (web/rating.js, the rating history): the elements to show for `profile`,
-// after its tallies; none until ratings exist.
-export function ratingSections(_profile) {
-  return [];
+// The ratings' sections: per player-count family the player has played rated, the rating (with
+// "?" while provisional), the rank among active players and the history chart.
+function ratingSections(ratings) {
+  if (ratings === null) return [];
+  return Object.entries(ratings.families)
+    .filter(([, family]) => family.matches > 0)
+    .map(([family, rated]) => {
+      const id = `rating-title-${family}`;
+      const section = h("section", { class: "card", "aria-labelledby": id });
+      h("h2", { id }, section, `${t("rating.rating")} · ${t(`rating.family.${family}`)}`);
+      const line = [ratingText(rated.rating, rated.provisional)];
+      if (rated.rank !== null) line.push(`${t("rating.rank")} ${rated.rank}`);
+      h("p", { class: "rating-now" }, section, line.join(" · "));
+      drawRatingHistory(h("div", { class: "rating-chart" }, section), rated.history);
+      return section;
+    });
 }
 
 function tallies(profile) {
@@ -78,6 +91,7 @@ class ProfilePage {
     this.name = name;
     this.page = 1;
     this.profile = null;
+    this.ratings = null;
     this.refusal = null;
   }
 
@@ -90,7 +104,11 @@ class ProfilePage {
 
   async load(page) {
     try {
-      this.profile = await api("GET", `/api/players/${encodeURIComponent(this.name)}?page=${page}`);
+      const name = encodeURIComponent(this.name);
+      [this.profile, this.ratings] = await Promise.all([
+        api("GET", `/api/players/${name}?page=${page}`),
+        api("GET", `/api/ratings/${name}`).catch(() => null), // no ratings section rather than no profile
+      ]);
       this.refusal = null;
     } catch (error) {
       this.refusal = error.said ?? { detail: error.message };
@@ -117,7 +135,7 @@ class ProfilePage {
     h("h2", { id: "recent-title" }, recent, t("profile.recent"));
     if (p.matches.length === 0) h("p", { class: "muted" }, recent, t("profile.no_matches"));
     else recent.append(matchTable(p.matches), ...pager(p, (page) => this.load(page)));
-    const sections = [tallies(p), ...ratingSections(p), accuracyChart(p.accuracy), recent];
+    const sections = [tallies(p), ...ratingSections(this.ratings), accuracyChart(p.accuracy), recent];
     document.getElementById("sections").replaceChildren(...sections);
   }
 }
