@@ -44,7 +44,7 @@ def test_two_browsers_are_seated_at_one_new_table_and_play_there(
     code = seated[0]["code"]
     table = client.get(f"/api/tables/{code}").json()
     assert [(s["kind"], s["name"]) for s in table["seats"]] == [("human", "Ann"), ("human", "Bo")]
-    assert not table["open"] and table["status"] == "playing"
+    assert not table["open"] and table["status"] == "playing" and table["rated"] is False
     for s in seated:
         with client.websocket_connect(f"/ws/{code}?token={s['token']}") as ws:
             state = ws.receive_json()
@@ -157,3 +157,4 @@ def test_accounts_wait_in_the_rated_pool_paired_by_their_ratings(
     seated = [beat(client, t) for t in tickets]
     assert [s["status"] for s in seated] == ["seated", "seated"] and seated[0]["code"] == seated[1]["code"]
     assert beat(client, guest)["status"] == "waiting"
+    assert client.get(f"/api/tables/{seated[0]['code']}").json()["rated"] is True

@@ -262,9 +262,9 @@ class Queue:
                 pools[players, rated].append(Waiting(ticket, rating, _aware(joined).timestamp(), bots_after))
             # Sorting and bisecting a thousand players is more than a millisecond: off the event loop.
             paired = await asyncio.to_thread(self._pair, pools, now.timestamp())
-            for players, group in paired:
+            for rated, group in paired:
                 code = new_code()
-                await conn.execute(self.storage.new_table(code, self._config(players, group).to_json()))
+                await conn.execute(self.storage.new_table(code, self._config(rated, group).to_json()))
                 for seat, ticket in enumerate(group.tickets):
                     mine = (queue.c.ticket == ticket) & queue.c.table_code.is_(None)
                     done = await conn.execute(queue.update().where(mine).values(table_code=code, seat=seat))
@@ -273,15 +273,16 @@ class Queue:
                 seated += len(group.tickets)
         return seated
 
-    def _pair(self, pools: dict[tuple[int, bool], list[Waiting]], now: float) -> list[tuple[int, Group]]:
+    def _pair(self, pools: dict[tuple[int, bool], list[Waiting]], now: float) -> list[tuple[bool, Group]]:
         return [
-            (players, group)
-            for (players, _rated), waiting in sorted(pools.items())
+            (rated, group)
+            for (players, rated), waiting in sorted(pools.items())
             for group in pair(waiting, players, now, self.settings.schedule)
         ]
 
-    def _config(self, players: int, group: Group) -> TableConfig:
-        """The new table: the players' seats, free for each to claim with their ticket, then the bots."""
+    def _config(self, rated: bool, group: Group) -> TableConfig:
+        """The new table: the players' seats, free for each to claim with their ticket, then the bots;
+        rated when its players asked for a rated game (the classic preset and the bot levels are rated)."""
         level = self.settings.bots.near(group.rating)
         seats = [Seat("human") for _ in group.tickets] + [Seat("bot", bot=level) for _ in range(group.bots)]
-        return TableConfig(Rules.preset(PRESET), seats, self.seeds(), creator=0, turn_timer=TURN_TIMER)
+        return TableConfig(Rules.preset(PRESET), seats, self.seeds(), creator=0, turn_timer=TURN_TIMER, rated=rated)
