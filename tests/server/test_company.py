@@ -340,3 +340,8 @@ def test_the_next_matchs_table_carries_the_series_and_gives_unheld_seats_bots() 
     second = new_config(first, 3, "SECOND", winners=[3])
     assert second.series == Series("SECOND", 2, (1, 0, 0, 2))
     assert TableConfig.from_json(second.to_json()) == second
+    assert not second.rated
+    rated = TableConfig(
+        Rules.preset("classic"), [Seat("human", "Ann", taken=True), Seat("bot", bot="easy")], 4, rated=True
+    )
+    assert new_config(rated, 5, "RATED", winners=[1]).rated  # the same accounts and rules: rated again

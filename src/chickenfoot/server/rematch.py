@@ -49,7 +49,8 @@ def new_config(config: TableConfig, seed: int, code: str, winners: list[int]) ->
     and never taken again: no credential could claim it, and the table would wait for it forever).
 
     It is invite-only and unlisted (nobody else may take a seat its player has not claimed yet);
-    its creator may list it again. It carries the series on.
+    its creator may list it again. It carries the series on, and is rated when the match was: the
+    same accounts sit in the same seats (a seat given to a bot gets a rated level).
     """
     seats = []
     for seat in config.seats:
@@ -69,6 +70,7 @@ def new_config(config: TableConfig, seed: int, code: str, winners: list[int]) ->
         creator=creator,
         turn_timer=config.turn_timer,
         series=series.after(code, winners),
+        rated=config.rated,
     )
 
 
