@@ -27,6 +27,8 @@ from chickenfoot.server import i18n_routes
 from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.routes import accounts_router
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
+from chickenfoot.server.botapi.routes import bot_api_router
+from chickenfoot.server.botapi.throttle import TokenLimits, TokenThrottle
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
@@ -86,6 +88,8 @@ class Settings:
     """Sessions, cookies and the passkeys' relying party."""
     seeds: Callable[[], int] = random_seed
     """Deals each new table's seed (tests fix it to play a known deal)."""
+    bot_limits: TokenLimits = field(default_factory=TokenLimits)
+    """What each API token of the Bot API may do (server/botapi/throttle.py)."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -360,6 +364,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir))
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
+    bot_throttle = TokenThrottle(settings.bot_limits, cluster.limits_storage)
+    configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
+    app.include_router(bot_api_router(hub, accounts, bot_throttle, settings.connection, sends, configure))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

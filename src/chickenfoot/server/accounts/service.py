@@ -83,15 +83,18 @@ class Accounts:
             raise Refused(403, Said.of(Code.ACCOUNT_CROSS_SITE))
 
     async def sit(self, connection: HTTPConnection, code: str, seat: int) -> None:
-        """A seat just taken follows the account the request is signed in as (if any)."""
+        """A seat just taken follows the account the request is signed in as (if any; a bot account's
+        seats come through the Bot API only)."""
         signed_in = await self.signed_in(connection)
-        if signed_in is not None:
+        if signed_in is not None and not signed_in.account.bot:
             await self.store.sit(code, seat, signed_in.account.id)
 
     async def seat_at(self, connection: HTTPConnection, code: str) -> int | None:
         """The seat at table ``code`` of the account the connection is signed in as, or ``None``."""
         signed_in = await self.signed_in(connection)
-        return None if signed_in is None else await self.store.seat_at(code, signed_in.account.id)
+        if signed_in is None or signed_in.account.bot:  # a bot account plays through the Bot API only
+            return None
+        return await self.store.seat_at(code, signed_in.account.id)
 
     async def reset(self, account: Account) -> str:
         """An operator's reset: every way in and session goes; a one-time sign-in link's secret comes back."""
