@@ -11,7 +11,10 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.botapi.admin import make_bot_account
 
-from ..accounts.conftest import GENEROUS, no_accounts_yet, sign_up  # noqa: F401 (a fixture)
+from ..accounts import conftest as accounts_fixtures
+from ..accounts.conftest import GENEROUS, sign_up
+
+no_accounts_yet = accounts_fixtures.no_accounts_yet
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 from collections.abc import Callable
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
@@ -16,7 +17,7 @@ from chickenfoot.server.storage import Storage
 
 from ..accounts.conftest import GENEROUS, sign_in, sign_up
 from ..conftest import create_table
-from .conftest import bearer, bot_account, csrf, no_accounts_yet  # noqa: F401 (a fixture)
+from .conftest import bearer, bot_account, csrf
 
 
 def test_tokens_are_shown_once_stored_hashed_listed_and_revocable(bot_client: TestClient, database_url: str) -> None:
@@ -79,8 +80,9 @@ def test_bad_tokens_and_missing_scopes_are_refused(bot_client: TestClient, datab
     assert (response.status_code, response.json()["code"]) == (403, "botapi.scope_missing")
 
 
+@pytest.mark.usefixtures("no_accounts_yet")
 def test_a_bot_creates_a_table_and_plays_it_with_the_pages_checks(
-    make_client: Callable[..., TestClient], database_url: str, no_accounts_yet: None
+    make_client: Callable[..., TestClient], database_url: str
 ) -> None:
     client = make_client(addresses=GENEROUS, bot_limits=TokenLimits(moves="1000/second", reads="1000/second"))
     token = bot_account(client, database_url, "player")
@@ -153,8 +155,9 @@ def test_people_invite_a_bot_account_and_it_accepts_or_declines(bot_client: Test
     assert client.post(f"/api/tables/{code}/seats/1/invite", json=body).json()["code"] == "botapi.seat_not_free"
 
 
+@pytest.mark.usefixtures("no_accounts_yet")
 def test_a_flooding_token_gets_429_then_a_pause_and_others_do_not(
-    make_client: Callable[..., TestClient], database_url: str, no_accounts_yet: None
+    make_client: Callable[..., TestClient], database_url: str
 ) -> None:
     limits = TokenLimits(reads="5/minute", strikes="3/minute", pause="1/hour")
     client = make_client(addresses=GENEROUS, bot_limits=limits)

@@ -33,8 +33,9 @@ log = logging.getLogger(__name__)
 class TokenLimits:
     """What one token may do (``limits`` notation)."""
 
-    moves: str = "10/second"
-    """Moves (and next-round requests): a bot moves once per turn, far below this."""
+    moves: str = "20/second"
+    """Moves (and next-round requests): one per turn; two bots at a table of their own may take many
+    turns a second, and a bot plays several tables."""
     reads: str = "10/second"
     """Seat views read (a streaming bot reads none: every state comes on its stream)."""
     streams: str = "30/minute"
