@@ -4,6 +4,7 @@ import { t } from "./i18n.js";
 import { askName, rememberName, savedName } from "./name.js";
 import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
 import { showOpenTables } from "./opentables.js";
+import { showBots } from "./bots.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -130,6 +131,11 @@ export async function showLobby() {
     if (code()) location.href = `/t/${code()}`;
   });
   showOpenTables(
+    async () => savedName() || $("my-name").value.trim() || (await askName()),
+    (message) => (error.textContent = message),
+  );
+  showBots(
+    $("open-tables").closest("section"),
     async () => savedName() || $("my-name").value.trim() || (await askName()),
     (message) => (error.textContent = message),
   );

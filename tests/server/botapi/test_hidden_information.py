@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 
 from chickenfoot import Match
+from chickenfoot.testing.bot_accounts import bot_token
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 from ..test_hidden_information import TILE, audit
-from .test_examples import bot_token
 
 STREAM = httpx.Timeout(10, read=None)
 
