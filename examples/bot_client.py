@@ -65,12 +65,15 @@ def play(client: httpx.Client, table: str, choose: Choose) -> dict[str, Any]:
         state, version = whole_log(message["state"], state), message["version"]
         if state["match_over"] is not None:
             return state
-        if state["status"] != "playing" or state["to_move"] != state["seat"] or state["forced"] is not None:
-            continue  # waiting for players, not our turn, or the server makes the only move for us
-        if not state["legal"] or version <= moved:
-            continue  # the round is over, or we moved at this version already
-        move = choose(seat_view(state))
-        if send(client, f"/api/bot/tables/{table}/move", {"move": str(move), "version": version}):
+        if state["status"] != "playing" or version <= moved:
+            continue  # waiting for players, or we acted at this version already
+        if state["round_over"] is not None:
+            move = "next_round"  # at a table of programs (or people) the next round starts when one asks
+        elif state["to_move"] == state["seat"] and state["legal"] and state["forced"] is None:
+            move = str(choose(seat_view(state)))
+        else:
+            continue  # not our turn, or the server makes our only move (a draw or a pass) for us
+        if send(client, f"/api/bot/tables/{table}/move", {"move": move, "version": version}):
             moved = version
     raise RuntimeError(f"table {table}: the stream ended before the match did")
 

@@ -30,11 +30,14 @@ def play(client: httpx.Client, table: str) -> dict:
         state, version = message["state"], message["version"]
         if state["match_over"] is not None:
             return state
-        if state["to_move"] == state["seat"] and state["legal"] and state["forced"] is None and version > moved:
-            move = {"move": random.choice(state["legal"]), "version": version}
-            while (answer := client.post(f"/api/bot/tables/{table}/move", json=move)).status_code == 429:
-                time.sleep(int(answer.headers["retry-after"]))  # over the token's limits: wait as told
-            moved = version if answer.status_code == 200 else moved  # refused: try again at the next state
+        mine = state["to_move"] == state["seat"] and state["legal"] and state["forced"] is None
+        if version <= moved or not (mine or state["round_over"]):
+            continue  # not our turn, the server makes our only move for us, or we moved at this version
+        # A round over: at a table of programs the next round starts when one of them asks.
+        body = {"move": "next_round" if state["round_over"] else random.choice(state["legal"]), "version": version}
+        while (answer := client.post(f"/api/bot/tables/{table}/move", json=body)).status_code == 429:
+            time.sleep(int(answer.headers["retry-after"]))  # over the token's limits: wait as told
+        moved = version if answer.status_code == 200 else moved  # refused: try again at the next state
     raise RuntimeError("the stream ended before the match")
 
 

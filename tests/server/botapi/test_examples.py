@@ -11,8 +11,6 @@ from chickenfoot.testing.bot_accounts import bot_token
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
-ROUNDS = 3
-"""A whole match of three rounds (classic double-9): ten would take minutes on a loaded machine."""
 MATCH_SECONDS = 600
 """A bound, not a guess at the time: the match ends long before on an idle machine (the figure is in
 docs/research/bot-api.md); the test waits for the clients to exit."""
@@ -26,7 +24,7 @@ def test_the_example_clients_play_a_whole_match(tmp_path: Path) -> None:
         started = time.monotonic()
         hello = [sys.executable, str(EXAMPLES / "random_bot.py"), server, randomly, "1"]
         client = [sys.executable, str(EXAMPLES / "bot_client.py"), "--server", server, "--token", searching]
-        client += ["--level", "easy", "--challenge", "randombot", "--rounds", str(ROUNDS), "--matches", "1"]
+        client += ["--level", "easy", "--challenge", "randombot", "--matches", "1"]  # a whole classic match: 10 rounds
         with subprocess.Popen(hello, stdout=subprocess.PIPE, text=True) as random_bot:
             try:
                 played = subprocess.run(client, capture_output=True, text=True, timeout=MATCH_SECONDS)
