@@ -369,6 +369,36 @@ def storage_prune(
     print(f"archived the moves of {len(archived)} finished matches")
 
 
+@account_app.command("bot")
+def account_bot(
+    name: Annotated[str, typer.Argument(help="The account's username.")],
+    token: Annotated[
+        bool, typer.Option("--token", help="Also mint an API token with every scope, and print it (shown once).")
+    ] = False,
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+) -> None:
+    """Mark an account as a bot account: it plays through the Bot API only (docs/research/bot-api.md).
+
+    An account that has sat at a table as a person cannot become a bot account: its matches were a person's.
+    """
+    need("web", "chickenfoot account bot")
+    import asyncio
+
+    from chickenfoot.server.botapi.admin import make_bot_account
+
+    try:
+        outcome = asyncio.run(make_bot_account(database_url, name, token))
+    except ValueError as exc:
+        fail(str(exc))
+    if outcome is None:
+        fail(f"no account named {name!r}")
+    if outcome is False:
+        fail(f"{name!r} has played as a person: create a new account for the bot")
+    print(outcome if token else f"{name} is a bot account")
+
+
 @app.command()
 def arena(
     bots: Annotated[str, typer.Option(help="Line-up, comma-separated: bot kinds, levels, or cheater.")] = (

@@ -30,6 +30,8 @@ from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
+from chickenfoot.server.botapi.routes import bot_api_router
+from chickenfoot.server.botapi.throttle import TokenLimits, TokenThrottle
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
@@ -98,6 +100,8 @@ class Settings:
     """Deals each new table's seed (tests fix it to play a known deal)."""
     quick_play: QuickPlaySettings = field(default_factory=QuickPlaySettings)
     """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
+    bot_limits: TokenLimits = field(default_factory=TokenLimits)
+    """What each API token of the Bot API may do (server/botapi/throttle.py)."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -401,6 +405,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(profiles_router(history, accounts, profile_throttle, clock, settings.web_dir))
     app.include_router(handover_router(hub, handovers, accounts, limiter))
     app.include_router(account_pages_router(settings.web_dir))
+    bot_throttle = TokenThrottle(settings.bot_limits, cluster.limits_storage)
+    configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
+    app.include_router(bot_api_router(hub, accounts, bot_throttle, settings.connection, sends, configure))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

@@ -6,6 +6,7 @@ import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
 import { joinRefusal, showOpenTables } from "./opentables.js";
 import { showQuickPlay } from "./quickplay.js";
 import { watchRatedChoice } from "./rating.js";
+import { showBots } from "./bots.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -140,6 +141,11 @@ export async function showLobby() {
   });
   showQuickPlay($("quickplay"), async () => $("my-name").value.trim() || (await askName()));
   showOpenTables(
+    async () => savedName() || $("my-name").value.trim() || (await askName()),
+    (message) => (error.textContent = message),
+  );
+  showBots(
+    $("open-tables").closest("section"),
     async () => savedName() || $("my-name").value.trim() || (await askName()),
     (message) => (error.textContent = message),
   );

@@ -87,9 +87,10 @@ class Accounts:
             raise Refused(403, Said.of(Code.ACCOUNT_CROSS_SITE))
 
     async def sit(self, connection: HTTPConnection, code: str, seat: int) -> None:
-        """A seat just taken follows the account the request is signed in as (if any)."""
+        """A seat just taken follows the account the request is signed in as (if any; a bot account's
+        seats come through the Bot API only)."""
         signed_in = await self.signed_in(connection)
-        if signed_in is not None:
+        if signed_in is not None and not signed_in.account.bot:
             await self.store.sit(code, seat, signed_in.account.id)
 
     async def seat_at(self, connection: HTTPConnection, code: str) -> int | None:
@@ -100,8 +101,10 @@ class Accounts:
     async def seat_and_session(self, connection: HTTPConnection, code: str) -> tuple[int, str] | None:
         """The account's seat at table ``code`` and the digest of the session that opens it, or ``None``."""
         signed_in = await self.signed_in(connection)
-        seat = None if signed_in is None else await self.store.seat_at(code, signed_in.account.id)
-        return None if seat is None or signed_in is None else (seat, signed_in.session.digest)
+        if signed_in is None or signed_in.account.bot:  # a bot account plays through the Bot API only
+            return None
+        seat = await self.store.seat_at(code, signed_in.account.id)
+        return None if seat is None else (seat, signed_in.session.digest)
 
     async def reset(self, account: Account) -> str:
         """An operator's reset: every way in and session goes; a one-time sign-in link's secret comes back."""

@@ -28,6 +28,8 @@ class Account:
     username: str
     user_handle: str
     created_at: datetime
+    bot: bool = False
+    """A bot account: it plays through the Bot API only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,7 @@ def _aware(at: datetime) -> datetime:
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.username, row.user_handle, _aware(row.created_at))
+    return Account(row.id, row.username, row.user_handle, _aware(row.created_at), bool(row.bot))
 
 
 def _passkey(row: Any) -> Passkey:

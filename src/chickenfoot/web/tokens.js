@@ -1,0 +1,112 @@
+// A bot account's personal API tokens (docs/research/bot-api.md): the list, a new token (its secret
+// shown once) and revoking one. drawTokens(container) draws the section into an element of the account page.
+
+import { say, t } from "./i18n.js";
+import { api } from "./net.js";
+
+async function changing(method, path, body) {
+  // Account changes carry the session's CSRF token, as every account route wants.
+  const { csrf } = await api("GET", "/api/account");
+  const response = await fetch(path, {
+    method,
+    headers: { "content-type": "application/json", "x-csrf-token": csrf },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(say(typeof data.code === "string" ? data : { code: "error.http", status: response.status }));
+  return data;
+}
+
+function tokenRow(token, redraw, onError) {
+  const li = document.createElement("li");
+  const label = document.createElement("span");
+  label.textContent = `${token.label} · ${token.scopes.join(" ")}`;
+  const created = document.createElement("span");
+  created.className = "facts";
+  created.textContent = t("tokens.created", { date: new Date(token.created).toLocaleDateString() });
+  const revoke = document.createElement("button");
+  revoke.type = "button";
+  revoke.textContent = t("tokens.revoke");
+  revoke.addEventListener("click", async () => {
+    try {
+      await changing("DELETE", `/api/account/tokens/${token.id}`);
+      redraw();
+    } catch (err) {
+      onError(err.message);
+    }
+  });
+  li.append(label, revoke, created);
+  return li;
+}
+
+export async function drawTokens(container) {
+  const section = document.createElement("section");
+  const title = document.createElement("h2");
+  title.textContent = t("tokens.title");
+  const error = document.createElement("p");
+  error.className = "error";
+  error.setAttribute("role", "alert");
+  const onError = (message) => (error.textContent = message);
+  const redraw = () => drawTokens(container);
+  let listed;
+  try {
+    listed = await api("GET", "/api/account/tokens");
+  } catch (err) {
+    section.append(title, error);
+    container.replaceChildren(section);
+    onError(err.message);
+    return;
+  }
+  section.appendChild(title);
+  if (!listed.bot) {
+    const only = document.createElement("p");
+    only.className = "muted";
+    only.textContent = t("tokens.not_bot");
+    section.appendChild(only);
+    container.replaceChildren(section);
+    return;
+  }
+  const list = document.createElement("ul");
+  list.className = "open-tables";
+  list.replaceChildren(...listed.tokens.map((token) => tokenRow(token, redraw, onError)));
+  const none = document.createElement("p");
+  none.className = "muted";
+  none.textContent = t("tokens.none");
+  none.hidden = listed.tokens.length > 0;
+  const form = document.createElement("form");
+  const label = document.createElement("input");
+  label.maxLength = 64;
+  label.placeholder = t("tokens.label");
+  label.setAttribute("aria-label", t("tokens.label"));
+  const scopes = listed.scopes.map((scope) => {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = true;
+    box.value = scope;
+    const text = document.createElement("label");
+    text.append(box, ` ${scope}`);
+    return text;
+  });
+  const mint = document.createElement("button");
+  mint.className = "primary";
+  mint.textContent = t("tokens.mint");
+  const secret = document.createElement("output");
+  form.append(label, ...scopes, mint);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const wanted = scopes.map((l) => l.firstChild).filter((box) => box.checked).map((box) => box.value);
+    try {
+      const token = await changing("POST", "/api/account/tokens", { label: label.value.trim(), scopes: wanted });
+      await redraw();
+      const shown = document.createElement("p");
+      const code = document.createElement("code");
+      code.textContent = token.token; // the only time anyone sees it
+      shown.append(t("tokens.shown_once"), " ", code);
+      container.querySelector("section")?.appendChild(shown);
+    } catch (err) {
+      onError(err.message);
+    }
+  });
+  section.append(list, none, form, secret, error);
+  container.replaceChildren(section);
+}

@@ -1,0 +1,50 @@
+"""The lobby's Bots section: a bot account listed with its BOT tag, and "Play" starting a table that invites it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, expect
+
+from chickenfoot.testing.bot_accounts import bot_token
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
+
+from .conftest import watch_errors
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def test_a_person_invites_a_bot_account_from_the_lobby(browser: Browser, tmp_path: Path) -> None:
+    port, database_url = free_port(), f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    server = f"http://127.0.0.1:{port}"
+    with (tmp_path / "serve.log").open("w") as log, served(port, database_url, output=log, options=OPEN_LIMITS):
+        token = bot_token(server, database_url, "dominobot")
+        for width, height in ((1280, 900), (390, 844)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            context.set_default_timeout(30_000)
+            page = context.new_page()
+            errors = watch_errors(page)
+            page.goto(server)
+            bots = page.locator("section", has=page.get_by_role("heading", name="Bots"))
+            expect(bots.locator("li")).to_have_text("dominobotBOTPlay")
+            bots.scroll_into_view_if_needed()
+            bots.screenshot(path=str(SHOTS / f"lobby-bots-{width}.png"))
+            context.close()
+            assert not errors, errors
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(server)
+        page.locator("#my-name").fill("Ada")
+        with httpx.stream(
+            "GET", f"{server}/api/bot/stream", headers={"Authorization": f"Bearer {token}"}, timeout=30
+        ) as events:
+            lines = (json.loads(line) for line in events.iter_lines() if line)
+            assert next(lines)["type"] == "hello"
+            page.get_by_role("button", name="Play").click()
+            page.wait_for_url("**/t/*")
+            invitation = next(lines)
+        code = page.url.rsplit("/", 1)[1]
+        assert invitation["type"] == "invitation" and invitation["table"] == code and invitation["from"] == "Ada"
+        context.close()
