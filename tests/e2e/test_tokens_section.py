@@ -1,4 +1,4 @@
-"""web/tokens.js on a page: a bot account mints a token (shown once), sees it listed and revokes it."""
+"""The account page's tokens section (web/tokens.js): a bot account mints a token (shown once), sees it listed and revokes it."""
 
 from __future__ import annotations
 
@@ -31,14 +31,7 @@ def test_a_bot_account_mints_and_revokes_a_token(browser: Browser, tmp_path: Pat
         )
         command = [sys.executable, "-m", "chickenfoot", "account", "bot", "tokenbot", "--database-url", database_url]
         subprocess.run(command, check=True, capture_output=True)
-        page.evaluate(
-            """async () => {
-                const box = document.createElement("div");
-                box.id = "tokens";
-                document.body.prepend(box);
-                (await import("/tokens.js")).drawTokens(box);
-            }"""
-        )
+        page.goto(f"{server}/account")  # the account page draws its tokens section
         tokens = page.locator("#tokens")
         expect(tokens.get_by_text("No token yet.")).to_be_visible()
         tokens.get_by_placeholder("Name of the new token").fill("laptop")

@@ -4,6 +4,7 @@
 
 import { changeAccount, signedIn, usePasskey, welcome } from "./account-api.js";
 import { showAccountMenu } from "./account-menu.js";
+import { drawTokens } from "./tokens.js";
 import { confirmAction } from "./confirm.js";
 import { language, languageSwitcher, loadCatalog, t, translatePage } from "./i18n.js";
 import { api } from "./net.js";
@@ -226,7 +227,10 @@ async function start() {
   const linkError = await spendLink();
   languageSwitcher($("language"), () => {
     if ($("account").hidden) translatePage();
-    else render();
+    else {
+      render();
+      drawTokens($("tokens"));
+    }
   });
   if (!(await refresh())) {
     if (linkError) gone(linkError);
@@ -235,6 +239,7 @@ async function start() {
   }
   $("error").textContent = linkError;
   wire();
+  drawTokens($("tokens"));
   showAccountMenu($("account-menu"));
   $("account").hidden = false;
 }
