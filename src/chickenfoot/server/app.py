@@ -46,6 +46,7 @@ from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.protocol import printable_name
+from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
@@ -148,6 +149,7 @@ def table_config(request: CreateRequest, seed: int) -> TableConfig:
     creator = next(s for s, seat in enumerate(seats) if seat.kind == "human")
     seats[creator].taken = True
     friends = sum(seat.kind == "human" for seat in seats) > 1
+    seats[creator].ready = not friends  # with friends, the creator too says when they are ready
     timer = request.turn_timer if "turn_timer" in request.model_fields_set else (60 if friends else None)
     assert timer is None or timer in TURN_TIMERS
     return TableConfig(
@@ -325,7 +327,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for seat in table.free_seats():
             token = await credentials.issue_seat(table.code, seat)
             if token is not None:
-                await seating.take(table, seat, (request.name or "") if request else "")
+                await seating.take(table, seat, (request.name or "") if request else "", ready=False)
                 await accounts.sit(http, table.code, seat)
                 return {"seat": seat, "token": token}
         raise Refused(409, Said.of(Code.ERROR_NO_FREE_SEAT))
@@ -338,7 +340,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if claimed is None:
             raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
-        await seating.take(table, seat, request.name or "")
+        await seating.take(table, seat, request.name or "", ready=False)
         await accounts.sit(http, table.code, seat)
         return {"seat": seat, "token": token}
 
@@ -359,6 +361,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir))
     app.include_router(company_router(hub, listing, get_table, summary))
+    app.include_router(readiness_router(credentials, get_table, bot_level, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
 
     @app.websocket("/ws/{code}")
@@ -384,10 +387,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def own_seat() -> int | None:  # no seat credential: the seat of the signed-in account, if any
             return await accounts.seat_at(websocket, code)
 
-        if await serve_connection(websocket, code, hub, settings.connection, address_chat, hint, sends, own_seat) in (
-            CLOSE_FLOODING,
-            CLOSE_NOT_READING,
-        ):
+        async def watching_reason() -> str:
+            return await accounts.watching_reason(websocket, code)
+
+        served = serve_connection(
+            websocket, code, hub, settings.connection, address_chat, hint, sends, own_seat, watching_reason
+        )
+        if await served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limiter.cut_off(address)
 
     @app.get("/t/{code}", include_in_schema=False)

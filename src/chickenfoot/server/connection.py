@@ -233,8 +233,12 @@ class Connection:
         else:
             self.outbox.put_state(message["events"])
 
-    async def serve(self, since: int | None, notice: dict[str, Any] | None) -> int | None:
-        """Serve the client until it leaves; the close code if the server cut it off."""
+    async def serve(
+        self, since: int | None, notice: dict[str, Any] | None, watching: dict[str, Any] | None = None
+    ) -> int | None:
+        """Serve the client until it leaves; the close code if the server cut it off.
+
+        ``watching``: what a spectator is told after its first state (why it watches)."""
         table, seat = self.table, self.seat
         # Subscribing and taking the first state happen with no await between: nothing can be missed.
         unsubscribe = table.fanout.subscribe(table.channel(), self.on_change)
@@ -242,6 +246,8 @@ class Connection:
         # The first state is built now: it is the snapshot the protocol promises, with no later event merged in.
         first, self.log_sent = table.texts.state(seat, table.events_since(since) or [])
         self.outbox.put(first)
+        if watching is not None:
+            self.outbox.put(dumps(watching))
         if notice is not None:
             self.outbox.put(dumps(notice))
         sender = self._sender = asyncio.create_task(self._send_all())
@@ -359,13 +365,15 @@ async def serve_connection(
     hint: HintSource,
     sends: SendWatch,
     own_seat: Callable[[], Awaitable[int | None]] | None = None,
+    watching_reason: Callable[[], Awaitable[str]] | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
     ``address_chat`` counts a chat line against the client's address (over all its connections);
     ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
     ``sends`` watches the process's connections for clients that stop reading; ``own_seat`` finds
-    the seat of a client that brought no seat credential (its signed-in account's; none: it watches).
+    the seat of a client that brought no seat credential (its signed-in account's; none: it watches);
+    ``watching_reason`` says why a client without a seat watches (``no_seat`` when not given).
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -394,12 +402,16 @@ async def serve_connection(
                 return None
         if query.since is not None and query.since > table.version:
             await table.catch_up()  # the client saw more through another process than this one knows yet
+        watching = None
+        if seat is None:
+            reason = "no_seat" if watching_reason is None else await watching_reason()
+            watching = {"type": "watching", "reason": reason}
     except StorageUnavailable:
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
     try:
         connection = Connection(websocket, table, seat, limits, address_chat, hint, sends)
-        return await connection.serve(query.since, hub.notice())
+        return await connection.serve(query.since, hub.notice(), watching)
     finally:
         hub.left(table)
 
