@@ -112,7 +112,7 @@ def readiness_router(
         """The creator starts the match now, with bots in the seats nobody has taken."""
         table = await get_table(code)
         if await seat_of(table, request.token) != table.config.creator:
-            raise Refused(403, Said.of(Code.ERROR_CREATOR_ONLY))
+            raise Refused(403, Said.of(Code.ERROR_START_CREATOR_ONLY))
         level = bot_level(request.bot)
         await start_with_bots(table, level, lambda seat: credentials.revoke(table.code, seat))
         return summary(table)

@@ -63,7 +63,7 @@ export class TableSocket {
   constructor(code, token, handlers) {
     this.code = code;
     this.token = token;
-    this.handlers = handlers; // {state, hint, error, connection({up, attempt, retryAt}), chat, rematch}
+    this.handlers = handlers; // {state, hint, error, connection({up, attempt, retryAt}), chat, rematch, watching}
     this.version = null;
     this.closed = false;
     this.attempt = 0; // failed attempts since the connection was last up
@@ -105,6 +105,7 @@ export class TableSocket {
       else if (msg.type === "error" || msg.type === "service") this.handlers.error(msg);
       else if (msg.type === "chat") this.handlers.chat(msg);
       else if (msg.type === "rematch") this.handlers.rematch(msg);
+      else if (msg.type === "watching") this.handlers.watching(msg);
     });
     ws.addEventListener("close", (e) => {
       if (ws !== this.ws || this.closed || FINAL.has(e.code)) return;

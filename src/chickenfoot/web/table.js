@@ -25,6 +25,7 @@ import { StatusLine } from "./status.js";
 import { Toasts } from "./toasts.js";
 import { parseTile } from "./tiles.js";
 import { renderWaiting } from "./waiting.js";
+import { renderSpectators, renderWatching } from "./watching.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,6 +37,7 @@ export class TablePage {
     this.selected = null;
     this.dismissedRound = null;
     this.finished = null; // the last finished round's STATE: its results stay up until closed
+    this.watching = null; // why this page watches (the server's `watching` message), null for a player
     this.board = new Board($("board"), (move) => this.play(move));
     this.boardText = new BoardText($("board-text"));
     this.toasts = new Toasts($("toast"), $("banner"));
@@ -55,6 +57,10 @@ export class TablePage {
     this.socket = new TableSocket(code, token, {
       chat: (message) => this.chat.receive(message),
       rematch: (message) => this.company.onRematch(message),
+      watching: (message) => {
+        this.watching = message.reason;
+        if (this.state) this.render();
+      },
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.hints.receive(hint),
       error: (message) => this.toast(say(message, this.state ? seatNames(this.state) : [])),
@@ -155,7 +161,12 @@ export class TablePage {
       rename: (name) => this.rename(name ?? ""),
       actions: (seat, name) => this.seatActions(seat, name),
     });
-    renderWaiting($("waiting"), s, invitesOf(s.code), (url) => this.copy(url));
+    renderWaiting($("waiting"), s, invitesOf(s.code), (url) => this.copy(url), {
+      ready: () => this.seatRequest("ready"),
+      start: () => this.seatRequest("start"),
+    });
+    renderWatching($("watching"), s, this.watching);
+    renderSpectators($("spectators"), s);
     this.boardText.render(s);
     const title = [t("ui.game_name"), s.code].join(" · ");
     $("table-title").textContent = title; // the page's heading, for screen readers
@@ -196,6 +207,15 @@ export class TablePage {
   async rename(current, offered = current) {
     const name = await askName(offered);
     if (name && name !== current) this.socket.send({ type: "name", name });
+  }
+
+  // Ready for the first deal, or (the creator) start now with bots in the empty seats.
+  async seatRequest(what) {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/${what}`, { token: this.token });
+    } catch (err) {
+      this.toast(err.message);
+    }
   }
 
   async replaceWithBot(seat, name) {
