@@ -558,6 +558,8 @@ class Code(Enum):
     ERROR_START_CREATOR_ONLY = msg("error.start_creator_only", "only the table's creator may start with bots")
     READY_BUTTON = msg("ready.button", "Ready")
     READY_START_BOTS = msg("ready.start_bots", "Start with bots")
+    READY_START_NOW = msg("ready.start_now", "Start now")
+    READY_START_NOW_EXPLAIN = msg("ready.start_now_explain", "Or start now, without waiting for everyone to be ready.")
     READY_SEAT_EMPTY = msg("ready.seat_empty", "empty")
     READY_SEAT_JOINED = msg("ready.seat_joined", "joined")
     READY_SEAT_READY = msg("ready.seat_ready", "ready")

@@ -20,8 +20,11 @@ export function renderWaiting(box, s, invites, copy, actions) {
   if (mine && !s.ready?.[s.seat]) box.append(button(t("ready.button"), "primary ready", actions.ready));
   else if (mine) box.append(paragraph(t("ready.you_are")));
   const links = free.map((seat) => [seat, invites.find((i) => i.seat === seat)]).filter(([, i]) => i);
-  if (s.seat === s.creator && free.length) {
-    box.append(paragraph(t("ready.start_explain")), button(t("ready.start_bots"), "start-bots", actions.start));
+  // The creator need not wait for everyone: bots take the empty seats, and a friend who never pressed
+  // Ready plays (or is covered) like any other once the match has begun.
+  if (s.seat === s.creator) {
+    const [explain, label] = free.length ? ["ready.start_explain", "ready.start_bots"] : ["ready.start_now_explain", "ready.start_now"];
+    box.append(paragraph(t(explain)), button(t(label), "start-bots", actions.start));
   }
   if (s.seat === s.creator && links.length) {
     box.append(paragraph(t("waiting.invites")));
