@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.table_config import Timing
 
-from .conftest import INSTANT, Player, claim_invite, create_table, ready, seat_players, settle
+from .conftest import INSTANT, Player, claim_invite, create_table, ready, settle
 
 HUMAN = {"kind": "human"}
 GRACE = 12.0
