@@ -68,11 +68,15 @@ class Autoplay:
     def gone(self, seats: list[int]) -> None:
         """``seats`` lost their last socket: each is covered once its grace period is over."""
         table = self.table
+        started = False
         for seat in seats:
             covered = seat in table.attendance.covered  # an unseen seat stays gone while its bot plays
             if table.driving and not table.closed and not covered and seat not in self._grace:
                 self._grace[seat] = table.clock.call_later(table.timing.grace, self._grace_over, seat)
                 self.grace_until[seat] = table.clock.now() + table.timing.grace
+                started = True
+        if started:  # the other processes' clients are shown the countdown too
+            table.spawn(table.tell_others(presence=True, events=[]))
 
     def _grace_over(self, seat: int) -> None:
         self._grace.pop(seat, None)

@@ -216,6 +216,7 @@ class Table:
         """Tell the other processes: the table's version, and what else changed (see docs/scale-out.md)."""
         if self.driving and what.get("presence"):
             what["covered"] = sorted(self.attendance.covered)  # the lease holder decides who is covered
+            what["grace"] = sorted(self.autoplay.grace_until.items())  # and when
         await self.cluster.bus.publish(self.channel(), {"version": self.version, "from": self.cluster.process, **what})
 
     async def notify(self, notice: dict[str, Any]) -> None:
@@ -432,13 +433,18 @@ class Table:
             await self.tell_others(presence=True, events=disconnected)
         self.autoplay.schedule()  # a turn clock stands while its player is away
 
-    async def refresh_presence(self, events: list[dict[str, Any]], covered: list[int] | None) -> None:
+    async def refresh_presence(
+        self, events: list[dict[str, Any]], covered: list[int] | None, grace: dict[int, float] | None = None
+    ) -> None:
         """Count the sockets again (another process's came or went) and tell the connections.
 
-        ``covered``: the seats the lease holder covers, when it says so.
+        ``covered``: the seats the lease holder covers, when it says so; ``grace``: when it covers
+        the seats whose player has gone (shown as a countdown).
         """
         if covered is not None:
             self.attendance.covered = {seat for seat in covered if 0 <= seat < len(self.config.seats)}
+        if grace is not None and not self.driving:
+            self.autoplay.grace_until = {seat: at for seat, at in grace.items() if 0 <= seat < len(self.config.seats)}
         await self._recount(list(self.attendance.connections))
         await self.publish(events, presence=True)
         self.autoplay.schedule()
