@@ -607,6 +607,32 @@ class Code(Enum):
     )
     REMATCH_GO_NOW = msg("rematch.go_now", "Go now")
     TABLE_INVITE_USED = msg("table.invite_used", "The invite for seat {seat} was used: {name} took it.")
+    # --- a table's life: the ready step, a player's grace, spectators
+    # (server/readiness.py, web/waiting.js, web/players.js, web/watching.js)
+    ERROR_READY_STARTED = msg("error.ready_started", "the match has begun already")
+    ERROR_START_CREATOR_ONLY = msg("error.start_creator_only", "only the table's creator may start with bots")
+    READY_BUTTON = msg("ready.button", "Ready")
+    READY_START_BOTS = msg("ready.start_bots", "Start with bots")
+    READY_START_NOW = msg("ready.start_now", "Start now")
+    READY_START_NOW_EXPLAIN = msg("ready.start_now_explain", "Or start now, without waiting for everyone to be ready.")
+    READY_SEAT_EMPTY = msg("ready.seat_empty", "empty")
+    READY_SEAT_JOINED = msg("ready.seat_joined", "joined")
+    READY_SEAT_READY = msg("ready.seat_ready", "ready")
+    READY_TITLE = msg("ready.title", "Waiting for every player to be ready")
+    READY_EXPLAIN = msg(
+        "ready.explain", "The first round is dealt once every seat is taken and each player has pressed Ready."
+    )
+    READY_YOU_ARE = msg("ready.you_are", "You are ready. The deal comes when everyone is.")
+    READY_START_EXPLAIN = msg("ready.start_explain", "Or start now: bots take the empty seats.")
+    READY_SEAT = msg("ready.seat", "{name}: {state}")
+    GRACE_COUNTDOWN = msg("grace.countdown", "{name} left — a bot takes over in {seconds} s")
+    WATCHING_TITLE = msg("watching.title", "You are watching")
+    WATCHING_NO_SEAT = msg("watching.no_seat", "You have no seat at this table.")
+    WATCHING_SEAT_ELSEWHERE = msg("watching.seat_elsewhere", "Your seat is open on another device.")
+    WATCHING_SIGN_IN = msg("watching.sign_in", "A seat here belongs to an account.")
+    WATCHING_SIGN_IN_LINK = msg("watching.sign_in_link", "Sign in to take your seat")
+    SPECTATORS = nmsg("table.spectators", "{count} watching", "{count} watching")
+
     # --- accounts (server/accounts): refusals of the account API
     ACCOUNT_SIGN_IN_FAILED = msg("account.sign_in_failed", "wrong username or password")
     ACCOUNT_TOO_MANY_SIGN_INS = msg(

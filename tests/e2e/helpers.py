@@ -80,6 +80,14 @@ def play_one(page: Page) -> str | None:
     return move
 
 
+def ready_all(*pages: Page) -> None:
+    """Each player presses Ready on the waiting card; the match begins."""
+    for page in pages:
+        page.click("#waiting button.ready")
+    for page in pages:
+        page.wait_for_function("() => window.chickenfoot.state.status === 'playing'")
+
+
 def frames_of(page: Page) -> list[dict[str, Any]]:
     """Collect every WebSocket frame the page receives (parsed), from now on."""
     frames: list[dict[str, Any]] = []

@@ -13,7 +13,7 @@ import httpx
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, create_table, open_lobby, shot, state
+from .helpers import ARTIFACTS, create_table, open_lobby, ready_all, shot, state
 
 PLAYING = "() => window.chickenfoot && window.chickenfoot.state"
 HUMAN = {"kind": "human"}
@@ -216,6 +216,7 @@ def test_rematch_moves_the_seated_players_to_a_new_table(browser: Browser, page:
     with person(browser, "Bo") as bo, person(browser, "Cy", phone=True) as cy:
         seated(bo, f"{server}{invite}")
         seated(cy, f"{server}/t/{code}")
+        ready_all(page, bo)
         play_until_over([page, bo])
         page.wait_for_selector("#rematch-offer:visible")
         assert cy.locator("#rematch-offer").is_hidden()  # a spectator has no seat to bring

@@ -23,7 +23,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, open_lobby, play_one, state
+from .helpers import ARTIFACTS, open_lobby, play_one, ready_all, state
 from .test_howto import LOCALES
 
 DOCS = ARTIFACTS / "languages"
@@ -171,6 +171,8 @@ def test_two_players_at_one_table_each_in_their_own_language(browser: Browser, s
         bo.add_init_script("localStorage.setItem('cf-lang', 'lv'); localStorage.setItem('cf-name', 'Bo')")
         bo_errors = watch_errors(bo)
         bo.goto(f"{server}{invite}")
+        bo.wait_for_selector("#waiting button.ready")
+        ready_all(ann, bo)
         for page, lang in ((ann, "lt"), (bo, "lv")):
             page.wait_for_function("() => window.chickenfoot?.state?.status === 'playing'")
             assert page.evaluate("document.documentElement.lang") == lang

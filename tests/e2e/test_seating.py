@@ -65,10 +65,13 @@ def test_a_waiting_table_names_who_is_missing_and_offers_no_move(browser: Browse
         assert not errors, errors
     finally:
         bo_context.close()
-    # The last friend arrives: the waiting panel goes, the table plays.
+    # The last friend arrives and the creator starts: the waiting panel goes, the table plays.
     cy = browser.new_context().new_page()
     cy.add_init_script("localStorage.setItem('cf-name', 'Cy')")
     cy.goto(f"{server}{table['seats'][2]['invite']}")
+    page.wait_for_function("() => !window.chickenfoot.state.free_seats.length")
+    # Everyone is seated; Bo went away before pressing Ready: the creator starts now.
+    page.click("#waiting button.start-bots")
     page.wait_for_function("() => window.chickenfoot.state.status === 'playing'")
     page.wait_for_selector("#waiting", state="hidden")
     assert page.inner_text("#status") != render(Code.TABLE_STATUS_WAITING, "en")

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Browser, Page
 
 from .conftest import watch_errors
-from .helpers import open_lobby, state
+from .helpers import open_lobby, ready_all, state
 
 
 def test_a_stranger_joins_an_open_table_by_code_and_a_reload_keeps_the_seat(
@@ -40,6 +40,7 @@ def test_a_stranger_joins_an_open_table_by_code_and_a_reload_keeps_the_seat(
         cy.wait_for_function("() => window.chickenfoot && window.chickenfoot.state")
         assert state(cy)["seat"] == 1 and state(cy)["names"][1] == "Cy"
         assert cy.evaluate("localStorage.getItem('cf-name')") == "Cy"
+        ready_all(page, cy)
         # The table now plays: on a human's turn everyone sees the turn timer's countdown.
         cy.wait_for_function(
             "() => !document.querySelector('#clock').hidden"

@@ -1,4 +1,5 @@
-"""The account page's tokens section (web/tokens.js): a bot account mints a token (shown once), sees it listed and revokes it."""
+"""The account page's tokens section (web/tokens.js): a bot account mints a token (shown once), lists
+and revokes it."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from .conftest import watch_errors
-from .helpers import ACTIONABLE, create_table, frames_of, play_one, shot, state
+from .helpers import ACTIONABLE, create_table, frames_of, play_one, ready_all, shot, state
 
 
 def tiles_in(text: str, tiles: list[str]) -> list[str]:
@@ -67,6 +67,7 @@ def test_each_player_sees_only_their_own_hand(browser: Browser, page: Page, serv
         assert state(eve)["seat"] is None and state(eve)["hand"] == []
         eve.wait_for_function("() => document.querySelector('#toast').textContent.includes('opens nothing')")
         eve.context.close()
+        ready_all(page, bo)  # the first deal waits for both
         # Let both play a few moves each so hands, draws and the log change: whoever the game waits
         # for moves (a forced draw or pass is made by the server, so the turn order varies).
         moved = {0: 0, 1: 0}

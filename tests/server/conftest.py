@@ -88,7 +88,8 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
 
 
 def create_table(client: TestClient, seats: list[dict[str, Any]], claim: bool = True, **extra: Any) -> dict[str, Any]:
-    """Create a table; with ``claim`` every invite is claimed and each human seat lists its ``token``."""
+    """Create a table; with ``claim`` every invite is claimed, each human seat lists its ``token``
+    and every player has pressed Ready (the match has begun)."""
     response = client.post("/api/tables", json={"seats": seats, **extra})
     assert response.status_code == 201, response.text
     table = dict(response.json())
@@ -97,7 +98,17 @@ def create_table(client: TestClient, seats: list[dict[str, Any]], claim: bool = 
             seat["token"] = table["token"]
         elif "invite" in seat and claim:
             seat["token"] = claim_invite(client, seat["invite"])["token"]
+    people = [seat for seat in table["seats"] if seat["kind"] == "human"]
+    if claim and len(people) > 1:
+        for seat in people:
+            ready(client, table["code"], seat["token"])
     return table
+
+
+def ready(client: TestClient, code: str, token: str) -> None:
+    """The player of ``token`` presses Ready."""
+    response = client.post(f"/api/tables/{code}/ready", json={"token": token})
+    assert response.status_code == 200, response.text
 
 
 def claim_invite(client: TestClient, invite: str, name: str | None = None) -> dict[str, Any]:

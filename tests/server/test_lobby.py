@@ -13,7 +13,7 @@ from chickenfoot import PRESETS
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS
 from chickenfoot.rules import MAX_PLAYERS
 
-from .conftest import create_table
+from .conftest import create_table, ready
 
 HUMAN = {"kind": "human"}
 
@@ -64,7 +64,11 @@ def test_join_takes_free_human_seats_of_an_open_table_then_409(client: TestClien
     assert joined.status_code == 200
     assert joined.json()["seat"] == 2 and joined.json()["token"] != table["token"]
     summary = client.get(f"/api/tables/{code}").json()
-    assert summary["status"] == "playing" and summary["seats"][2]["name"] == "Bo" and summary["open"] is True
+    # Seated, not yet dealt: the match begins once both have pressed Ready.
+    assert summary["status"] == "waiting" and summary["seats"][2]["name"] == "Bo" and summary["open"] is True
+    ready(client, code, table["token"])
+    ready(client, code, joined.json()["token"])
+    assert client.get(f"/api/tables/{code}").json()["status"] == "playing"
     full = client.post(f"/api/tables/{code}/join", json={"name": "Cy"})
     assert full.status_code == 409 and "no free seat" in full.json()["detail"]
     # The seat's invite, handed out at creation, opens nothing once a stranger joined.

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.i18n import render_wire, seat_names
 
-from .conftest import Player, claim_invite, create_table, seat_players, settled
+from .conftest import Player, claim_invite, create_table, ready, seat_players, settled
 
 HUMAN = {"kind": "human"}
 
@@ -24,12 +24,16 @@ def test_free_seats_name_who_is_still_missing(client: TestClient) -> None:
         ann = Player(ws)
         state = ann.until_state(lambda s: True)
         assert state["status"] == "waiting" and state["free_seats"] == [1, 3]
-        claim_invite(client, table["seats"][3]["invite"], "Di")
+        di = claim_invite(client, table["seats"][3]["invite"], "Di")
         state = ann.until_state(lambda s: s["free_seats"] == [1])
         assert state["names"][3] == "Di" and state["status"] == "waiting"
-        claim_invite(client, table["seats"][1]["invite"], "Bo")
+        bo = claim_invite(client, table["seats"][1]["invite"], "Bo")
         state = ann.until_state(lambda s: s["free_seats"] == [])
-        assert state["status"] == "playing"
+        assert state["status"] == "waiting"  # seated, and each to press Ready
+        for token in (table["token"], di["token"], bo["token"]):
+            ready(client, code, token)
+        state = ann.until_state(lambda s: s["status"] == "playing")
+        assert state["ready"] == [True, True, True, True]
 
 
 def test_a_new_name_is_stored_and_announced_to_everyone(make_client: Callable[..., TestClient]) -> None:

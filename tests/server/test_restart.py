@@ -63,7 +63,8 @@ def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
 
 
 def create(port: int, body: dict[str, Any]) -> dict[str, Any]:
-    """A new table whose invites are claimed: each human seat lists its player's ``token``."""
+    """A new table whose invites are claimed and whose players are ready: each human seat lists its
+    player's ``token``."""
     table: dict[str, Any] = http(port, "/api/tables", body)
     for entry in table["seats"]:
         if entry["seat"] == table["seat"]:
@@ -71,6 +72,9 @@ def create(port: int, body: dict[str, Any]) -> dict[str, Any]:
         elif "invite" in entry:
             claim = entry["invite"].split("?invite=")[1]
             entry["token"] = http(port, f"/api/tables/{table['code']}/claim", {"invite": claim})["token"]
+    people = [entry for entry in table["seats"] if entry["kind"] == "human"]
+    for entry in people if len(people) > 1 else []:
+        http(port, f"/api/tables/{table['code']}/ready", {"token": entry["token"]})
     return table
 
 
@@ -82,7 +86,10 @@ def seat(stack: ExitStack, port: int, code: str, token: str) -> Player:
 def snapshot(port: int, code: str, token: str) -> tuple[int, dict[str, Any]]:
     with connect(f"ws://127.0.0.1:{port}/ws/{code}?token={token}") as conn:
         message = json.loads(conn.recv(timeout=20))
-    state = {k: v for k, v in message["state"].items() if k not in ("connected", "covered")}
+    # Who is connected, and what follows from it (a bot's cover, a player's grace, a clock that
+    # runs only for a player who is there), differs between the two servers' connections.
+    presence = ("connected", "covered", "grace", "spectators", "turn_deadline")
+    state = {k: v for k, v in message["state"].items() if k not in presence}
     return message["version"], state
 
 

@@ -133,6 +133,8 @@ def test_the_deadline_survives_a_restart_unchanged(tmp_path: Path) -> None:
         services = Services(storage, LocalBus(), INSTANT, clock=clock)
         again = Table.restore("TIMER1", TableConfig.from_json(loaded[0]), loaded[1], services)
         again.resume_clock(await storage.last_action_time("TIMER1"))
+        for seat in (0, 1):
+            again.arrive(seat)  # a clock runs for a player who has the table open: both are back
         await storage.close()
         return before, again.turn_deadline(), moved_at
 
@@ -159,7 +161,9 @@ def test_end_to_end_a_silent_player_loses_the_turn_to_a_bot(make_client: Callabl
     table = create_table(client, [HUMAN, HUMAN], turn_timer=30)
     with ExitStack() as stack:
         players = seat_players(client, table, stack)
-        state = settle(players)
+        settle(players)
+        # A turn clock runs once its player has the table open: read on until both are counted.
+        state = players[0].until_state(lambda s: all(s["connected"]))
         assert state["turn_timer"] == 30 and state["turn_deadline"] > clock.now() + 20
         live = client.app.state.hub.tables[table["code"]]  # type: ignore[attr-defined]
         version, mover = live.version, state["to_move"]

@@ -58,6 +58,7 @@ from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
 from chickenfoot.server.quickplay.ratings import EqualRatings
 from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
+from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
@@ -166,6 +167,7 @@ def table_config(request: CreateRequest, seed: int) -> TableConfig:
     creator = next(s for s, seat in enumerate(seats) if seat.kind == "human")
     seats[creator].taken = True
     friends = sum(seat.kind == "human" for seat in seats) > 1
+    seats[creator].ready = not friends  # with friends, the creator too says when they are ready
     timer = request.turn_timer if "turn_timer" in request.model_fields_set else (60 if friends else None)
     assert timer is None or timer in TURN_TIMERS
     return TableConfig(
@@ -359,7 +361,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for seat in table.free_seats():
             token = await credentials.issue_seat(table.code, seat)
             if token is not None:
-                await seating.take(table, seat, (request.name or "") if request else "")
+                await seating.take(table, seat, (request.name or "") if request else "", ready=False)
                 await accounts.sit(http, table.code, seat)
                 return {"seat": seat, "token": token}
         raise Refused(409, Said.of(Code.ERROR_NO_FREE_SEAT))
@@ -373,7 +375,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if claimed is None:
             raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
-        await seating.take(table, seat, request.name or "")
+        await seating.take(table, seat, request.name or "", ready=False)
         await accounts.sit(http, table.code, seat)
         return {"seat": seat, "token": token}
 
@@ -395,6 +397,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     replays = replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir, history.deleted_seats)
     app.include_router(replays)
     app.include_router(company_router(hub, listing, get_table, summary))
+    app.include_router(readiness_router(credentials, get_table, bot_level, summary))
     app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
     app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
     app.include_router(quickplay_router(quick_play, storage, clock, hub, accounts, limiter))
@@ -437,8 +440,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seat, session = found
             return seat, functools.partial(accounts.live.watch, session)
 
+        async def watching_reason() -> str:
+            return await accounts.watching_reason(websocket, code)
+
         served = await serve_connection(
-            websocket, code, hub, settings.connection, address_chat, hint, sends, own_seat, handovers.moved
+            websocket,
+            code,
+            hub,
+            settings.connection,
+            address_chat,
+            hint,
+            sends,
+            own_seat,
+            handovers.moved,
+            watching_reason,
         )
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limiter.cut_off(address)

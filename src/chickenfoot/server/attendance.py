@@ -77,9 +77,13 @@ class Attendance:
         self.epoch += 1
         return present, gone
 
+    def watching(self) -> int:
+        """Spectators' sockets in every process (at least those here)."""
+        return max(self.audience, self.spectators)
+
     def idle(self) -> bool:
         """Nobody is connected to any process: the table pauses (bots too)."""
-        return max(self.audience, self.spectators) == 0 and not any(self.connections)
+        return self.watching() == 0 and not any(self.connections)
 
     def watched_here(self) -> bool:
         """Someone is connected to this process (otherwise the table may leave its memory)."""

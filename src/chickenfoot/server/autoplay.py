@@ -46,6 +46,8 @@ class Autoplay:
         """Wakes the planned automatic action: one timer per table, stopped when the plan changes."""
         self._grace: dict[int, Timer] = {}
         """Seats whose player has gone, each with the timer that covers it when its grace is over."""
+        self.grace_until: dict[int, float] = {}
+        """When each of those seats is covered (wall time): the others are shown the countdown."""
 
     def adopt(self, config: TableConfig) -> None:
         """A new configuration: a seat given to a bot gets its bot (and is no longer covered)."""
@@ -61,17 +63,24 @@ class Autoplay:
         for seat in seats:
             if (timer := self._grace.pop(seat, None)) is not None:
                 timer.cancel()
+            self.grace_until.pop(seat, None)
 
     def gone(self, seats: list[int]) -> None:
         """``seats`` lost their last socket: each is covered once its grace period is over."""
         table = self.table
+        started = False
         for seat in seats:
             covered = seat in table.attendance.covered  # an unseen seat stays gone while its bot plays
             if table.driving and not table.closed and not covered and seat not in self._grace:
                 self._grace[seat] = table.clock.call_later(table.timing.grace, self._grace_over, seat)
+                self.grace_until[seat] = table.clock.now() + table.timing.grace
+                started = True
+        if started:  # the other processes' clients are shown the countdown too
+            table.spawn(table.tell_others(presence=True, events=[]))
 
     def _grace_over(self, seat: int) -> None:
         self._grace.pop(seat, None)
+        self.grace_until.pop(seat, None)
         self.table.spawn(self._cover(seat))
 
     async def _cover(self, seat: int) -> None:
@@ -88,6 +97,7 @@ class Autoplay:
         for timer in self._grace.values():
             timer.cancel()
         self._grace.clear()
+        self.grace_until.clear()
 
     # --- the plan -----------------------------------------------------------------------------
 

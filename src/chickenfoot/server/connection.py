@@ -226,7 +226,7 @@ class Connection:
         self.credential = credential
         """The digest of the seat credential the client came with (``None``: none, or watching)."""
         self.watching = watching
-        """Why a client with a credential only watches (``watching.reason`` of its states)."""
+        """Why a client without a seat watches (``watching.reason`` of its states)."""
         self.watch_session = watch_session
         """For a client seated by its session: watches the session, calling back when it ends."""
         self.address_chat, self.hint, self.sends = address_chat, hint, sends
@@ -399,6 +399,7 @@ async def serve_connection(
     sends: SendWatch,
     own_seat: Callable[[], Awaitable[tuple[int, SessionWatch] | None]] | None = None,
     moved_away: Callable[[str, str], Awaitable[bool]] | None = None,
+    watching_reason: Callable[[], Awaitable[str]] | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
@@ -408,7 +409,8 @@ async def serve_connection(
     the seat of a client that brought no seat credential (its signed-in account's, with a way to
     watch the session that opens it; none: it watches);
     ``moved_away`` says whether an unknown credential is one that moved to another device (the
-    client then watches, told why).
+    client then watches, told why); ``watching_reason`` says why any other client without a seat
+    watches (``no_seat`` when not given).
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -442,6 +444,8 @@ async def serve_connection(
                 return None
         if query.since is not None and query.since > table.version:
             await table.catch_up()  # the client saw more through another process than this one knows yet
+        if seat is None and watching is None:
+            watching = "no_seat" if watching_reason is None else await watching_reason()
     except StorageUnavailable:
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None

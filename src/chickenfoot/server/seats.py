@@ -15,11 +15,13 @@ from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import Seat, TableConfig
 
 
-async def take(table: Table, seat: int, name: str) -> None:
-    """Record that a player now holds ``seat`` (its credential was issued) under ``name``."""
+async def take(table: Table, seat: int, name: str, ready: bool = True) -> None:
+    """Record that a player now holds ``seat`` (its credential was issued) under ``name``; ``ready``:
+    whether they are ready for the first deal already (a rematch's players accepted it)."""
 
     def taken(config: TableConfig) -> None:
         config.seats[seat].taken = True
+        config.seats[seat].ready = ready
         if name:
             config.seats[seat].name = name
 

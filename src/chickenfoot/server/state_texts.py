@@ -102,6 +102,9 @@ class StateTexts:
             turn_timer=config.turn_timer,
             turn_deadline=table.turn_deadline(),
             free_seats=table.free_seats(),
+            ready=[seat.ready for seat in config.seats],
+            grace=[table.autoplay.grace_until.get(seat) for seat in range(len(config.seats))],
+            spectators=table.attendance.watching(),
         )
         for seat, connected in enumerate(table.attendance.here):
             if connected:

@@ -47,6 +47,7 @@ class TableSync:
         """The highest version announced; ``None`` when unknown (read everything after this table's)."""
         self._events: list[dict[str, Any]] = []
         self._covered: list[int] | None = None
+        self._grace: dict[int, float] | None = None
         self._worker: asyncio.Task[None] | None = None
         self._keeping: asyncio.Task[None] | None = None
         self._unsubscribe: Unsubscribe | None = None
@@ -93,6 +94,9 @@ class TableSync:
             covered = message.get("covered")
             if isinstance(covered, list):
                 self._covered = [seat for seat in covered if isinstance(seat, int)]
+            grace = message.get("grace")
+            if isinstance(grace, list):
+                self._grace = dict(pair for pair in grace[:MAX_EVENTS] if _seat_and_time(pair))
         self._wake()
 
     def _missed(self) -> None:
@@ -121,7 +125,8 @@ class TableSync:
                     self._presence = False
                     events, self._events = self._events, []
                     covered, self._covered = self._covered, None
-                    await table.refresh_presence(events, covered)
+                    grace, self._grace = self._grace, None
+                    await table.refresh_presence(events, covered, grace)
             except Exception as exc:
                 log.warning("table %s not caught up (%s); trying again", table.code, exc)
                 self._actions = self._config = self._presence = True
@@ -144,3 +149,8 @@ def _announced(version: int, action: Any) -> StoredAction | None:
         return StoredAction(version, action[0], datetime.fromtimestamp(at, UTC))
     except (OverflowError, OSError, ValueError):
         return None
+
+
+def _seat_and_time(pair: Any) -> bool:
+    """A ``[seat, wall time]`` pair of the lease holder's grace periods."""
+    return isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int) and isinstance(pair[1], int | float)

@@ -46,6 +46,7 @@ from chickenfoot.server.protocol import (
     round_start_events,
     stale_version,
 )
+from chickenfoot.server.readiness import may_start
 from chickenfoot.server.renaming import RenameThrottle
 from chickenfoot.server.state_texts import StateTexts
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
@@ -92,7 +93,10 @@ class Table:
         self.lock = asyncio.Lock()
         self.closed = False
         self.turn_started = config.playing_since or self.clock.now()
-        """When the current turn began (seconds since the epoch): the turn timer counts from it."""
+        """When the current turn began (seconds since the epoch): the turn timer counts from it,
+        moved on by any time its player spent away (:meth:`_clock_follows_presence`)."""
+        self.away_since: float | None = None
+        """Since when the seat to move has had no socket anywhere (its turn clock stands meanwhile)."""
         self.attendance = Attendance(len(config.seats))
         self.texts = StateTexts(self)
         self.autoplay = Autoplay(self)
@@ -117,11 +121,34 @@ class Table:
             self.turn_started = max(times)
 
     def turn_deadline(self) -> float | None:
-        """When the seat to move loses its turn to its bot (seconds since the epoch), if it can."""
+        """When the seat to move loses its turn to its bot (seconds since the epoch), if it can.
+
+        A clock runs only for a player who has the table open: while the seat to move has no socket
+        its clock stands (``None``), and its bot covers it once the grace period is over.
+        """
         timer, match = self.config.turn_timer, self.match
         if timer is None or self.status != "playing" or match.round.is_over() or self.automatic(match.to_move):
             return None
+        if self.away_since is not None or self.attendance.connections[match.to_move] == 0:
+            return None
         return self.turn_started + timer
+
+    def _turn_begins(self, at: float) -> None:
+        """A new turn's clock starts at ``at`` (standing at once if its player is away)."""
+        self.turn_started = at
+        self.away_since = None
+        self._clock_follows_presence()
+
+    def _clock_follows_presence(self) -> None:
+        """Stop the turn clock while the seat to move has no socket; on its return, move the turn's
+        start on by the time away, so the clock goes on from where it stood."""
+        now, seat = self.clock.now(), self.match.to_move
+        present = self.attendance.connections[seat] > 0
+        if not present and self.away_since is None:
+            self.away_since = max(now, self.turn_started)
+        elif present and self.away_since is not None:
+            self.turn_started += max(0.0, now - self.away_since)
+            self.away_since = None
 
     def _apply(self, action: str) -> list[dict[str, Any]]:
         """Apply a checked action to the match; returns its events and records them."""
@@ -147,7 +174,7 @@ class Table:
     def status(self) -> str:
         if self.match.is_over():
             return "finished"
-        if self.config.playing_since is not None or not self.free_seats():
+        if self.config.playing_since is not None or may_start(self.config):
             return "playing"  # a seat reopened once the match began is played by a bot meanwhile
         return "waiting"
 
@@ -189,6 +216,7 @@ class Table:
         """Tell the other processes: the table's version, and what else changed (see docs/scale-out.md)."""
         if self.driving and what.get("presence"):
             what["covered"] = sorted(self.attendance.covered)  # the lease holder decides who is covered
+            what["grace"] = sorted(self.autoplay.grace_until.items())  # and when
         await self.cluster.bus.publish(self.channel(), {"version": self.version, "from": self.cluster.process, **what})
 
     async def notify(self, notice: dict[str, Any]) -> None:
@@ -275,7 +303,7 @@ class Table:
                 raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
             else:
                 events = self._apply(canonical)
-                self.turn_started = at  # as stored: a restart resumes the same clock
+                self._turn_begins(at)  # as stored: a restart resumes the same clock
                 await self.publish(events)
                 # The stored action itself: the others apply it without reading it back.
                 await self.tell_others(action=[canonical, at])
@@ -327,7 +355,7 @@ class Table:
     def _apply_stored(self, stored: StoredAction) -> list[dict[str, Any]]:
         events = self._apply(stored.action)
         if stored.at is not None:
-            self.turn_started = stored.at.timestamp()
+            self._turn_begins(stored.at.timestamp())
         return events
 
     async def _catch_up_or_refuse(self) -> None:
@@ -352,12 +380,13 @@ class Table:
     ) -> None:
         """Apply ``change`` to the stored configuration (whatever other processes changed meanwhile),
         adopt the result and tell every client, with ``events``; the first turn's clock starts once
-        every human seat is taken. Called holding :attr:`lock` (``autoplay.schedule()`` after)."""
+        every human seat is taken and ready (:func:`~chickenfoot.server.readiness.may_start`).
+        Called holding :attr:`lock` (``autoplay.schedule()`` after)."""
 
         def edit(data: dict[str, Any]) -> dict[str, Any]:
             config = TableConfig.from_json(data)
             change(config)
-            if config.playing_since is None and all(s.taken for s in config.seats if s.kind == "human"):
+            if config.playing_since is None and may_start(config):
                 config.playing_since = self.clock.now()
             return config.to_json()
 
@@ -386,6 +415,7 @@ class Table:
         await self.cluster.connections.arrive(self.code, self.attendance.slot(seat))
         await self._recount(list(self.attendance.connections))
         if seat is None:
+            await self.publish([], presence=True)  # the spectator count
             await self.tell_others(presence=True, events=[])
             self.autoplay.schedule()  # a spectator alone also wakes a paused table
             return
@@ -406,19 +436,26 @@ class Table:
         await self.cluster.connections.leave(self.code, self.attendance.slot(seat))
         await self._recount(fallback)  # a seat left by all its sockets is covered after the grace period
         if seat is None:
+            await self.publish([], presence=True)  # the spectator count
             await self.tell_others(presence=True, events=[])
         elif self.attendance.connections[seat] == 0:
             disconnected = [{"kind": "disconnected", "seat": seat, "move": None}]
             await self.publish(disconnected, presence=True)
             await self.tell_others(presence=True, events=disconnected)
+        self.autoplay.schedule()  # a turn clock stands while its player is away
 
-    async def refresh_presence(self, events: list[dict[str, Any]], covered: list[int] | None) -> None:
+    async def refresh_presence(
+        self, events: list[dict[str, Any]], covered: list[int] | None, grace: dict[int, float] | None = None
+    ) -> None:
         """Count the sockets again (another process's came or went) and tell the connections.
 
-        ``covered``: the seats the lease holder covers, when it says so.
+        ``covered``: the seats the lease holder covers, when it says so; ``grace``: when it covers
+        the seats whose player has gone (shown as a countdown).
         """
         if covered is not None:
             self.attendance.covered = {seat for seat in covered if 0 <= seat < len(self.config.seats)}
+        if grace is not None and not self.driving:
+            self.autoplay.grace_until = {seat: at for seat, at in grace.items() if 0 <= seat < len(self.config.seats)}
         await self._recount(list(self.attendance.connections))
         await self.publish(events, presence=True)
         self.autoplay.schedule()
@@ -432,6 +469,7 @@ class Table:
             log.warning("table %s: connections not counted (%s)", self.code, exc)
             counts = [*fallback, max(attendance.audience, attendance.spectators)]
         present, gone = attendance.recounted(counts)
+        self._clock_follows_presence()
         self.autoplay.returned(present)
         self.autoplay.gone(gone)
 

@@ -17,7 +17,8 @@ class Timing:
     bot_delay: float = 0.8
     forced_delay: float = 0.8
     next_round_delay: float = 6.0
-    grace: float = 20.0
+    grace: float = 12.0
+    """Seconds a player who closed the page keeps their seat before their bot covers it (docs/players/browser.md)."""
     bot_seconds: float | None = None
     """A cap on a bot's thinking per move (``None``: each level's own budget)."""
     cover_bot: str = DEFAULT_LEVEL
@@ -37,6 +38,9 @@ class Seat:
     """A player holds the seat's credential (the credential itself is in storage, as a digest)."""
     left: bool = False
     """The player left the match: a bot plays the seat until they come back with their credential."""
+    ready: bool = True
+    """``False`` while its player has yet to press "Ready" for the first deal: a seat taken by invite
+    or room code, and the creator's at a table for several people (:mod:`chickenfoot.server.readiness`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +74,7 @@ class TableConfig:
     """Listed in the lobby (a public table is open)."""
     turn_timer: int | None = None
     playing_since: float | None = None
-    """When the last human seat was taken (seconds since the epoch): the first turn's clock starts."""
+    """When the last human seat was taken and ready (seconds since the epoch): the first turn's clock starts."""
     rated: bool = False
     """The match counts for its players' ratings (server/ratings/rated.py)."""
     series: Series | None = None

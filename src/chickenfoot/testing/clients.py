@@ -43,7 +43,8 @@ class CreatedTable:
 
 
 async def create_table(http: httpx.AsyncClient, body: dict[str, Any], source: str | None = None) -> CreatedTable:
-    """``POST /api/tables``, every friend's invite claimed, and every human seat's WebSocket path.
+    """``POST /api/tables``, every friend's invite claimed and every player ready, and every human
+    seat's WebSocket path.
 
     Raises ``httpx.HTTPStatusError``. With ``source`` the requests, and later the table's players,
     come from that local address.
@@ -65,6 +66,8 @@ async def create_table(http: httpx.AsyncClient, body: dict[str, Any], source: st
                 claimed = await http.post(f"/api/tables/{code}/claim", json=claim)
                 claimed.raise_for_status()
                 tokens[s["seat"]] = claimed.json()["token"]
+        for token in tokens.values() if len(tokens) > 1 else ():
+            (await http.post(f"/api/tables/{code}/ready", json={"token": token})).raise_for_status()
     seats = {seat: f"/ws/{code}?token={token}" for seat, token in sorted(tokens.items())}
     return CreatedTable(code, seats, source)
 

@@ -36,6 +36,7 @@ export class Hand {
   render() {
     const page = this.page;
     const s = page.state;
+    $("hand").closest(".dock").hidden = s.seat === null; // a spectator has no hand to hold
     const hint = page.hints.hint;
     let playable = 0;
     $("hand").replaceChildren(

@@ -1,5 +1,6 @@
 // The line over the board that says what the table waits for (a polite live region: it is written
 // only when its words change, so a screen reader hears each once), the turn timer's countdown, the
+// countdown of a player who left before their bot takes over (both from the server's deadlines), the
 // boneyard's count and the draw and pass buttons.
 
 import { seatNames, t } from "./i18n.js";
@@ -9,12 +10,13 @@ const $ = (id) => document.getElementById(id);
 export class StatusLine {
   constructor() {
     this.clockTimer = null;
+    this.graceTimer = null;
   }
 
   render(s, myTurn, reconnecting) {
     let text;
     if (reconnecting) text = t("connection.paused");
-    else if (s.status === "waiting") text = t("table.status_waiting");
+    else if (s.status === "waiting") text = t((s.free_seats ?? []).length ? "table.status_waiting" : "ready.title");
     else if (s.match_over) text = t("match.over");
     else if (s.round_over) text = t("round.over", { round: s.round });
     else if (s.phase === "empty") text = t("table.waiting_hub", { round: s.round, tile: `${s.start_double}-${s.start_double}` });
@@ -22,6 +24,7 @@ export class StatusLine {
     else text = t("event.turn", { name: seatNames(s)[s.to_move] });
     if ($("status").textContent !== text) $("status").textContent = text;
     this.renderClock(s, myTurn);
+    this.renderGrace(s);
     $("boneyard").textContent = t("ui.boneyard", { count: s.boneyard });
     const legal = myTurn ? s.legal : [];
     $("draw").hidden = !legal.includes("draw");
@@ -42,5 +45,20 @@ export class StatusLine {
     clock.textContent = myTurn ? t("table.clock_you", { seconds: left }) : t("table.clock", { name: seatNames(s)[s.to_move], seconds: left });
     clock.classList.toggle("low", left <= 10);
     if (left > 0) this.clockTimer = setTimeout(() => this.renderClock(s, myTurn), 1000);
+  }
+
+  // "Bo left — a bot takes over in 8 s": for each other seat in its grace, until it is covered or back.
+  renderGrace(s) {
+    const box = $("grace");
+    clearTimeout(this.graceTimer);
+    const now = Date.now() / 1000;
+    const names = seatNames(s);
+    const lines = (s.grace ?? [])
+      .map((deadline, seat) => [deadline, seat])
+      .filter(([deadline, seat]) => deadline !== null && seat !== s.seat)
+      .map(([deadline, seat]) => t("grace.countdown", { name: names[seat], seconds: Math.max(0, Math.ceil(deadline - now)) }));
+    box.hidden = !lines.length;
+    box.textContent = lines.join(" · ");
+    if (lines.length) this.graceTimer = setTimeout(() => this.renderGrace(s), 1000);
   }
 }

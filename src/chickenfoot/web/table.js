@@ -27,6 +27,7 @@ import { StatusLine } from "./status.js";
 import { Toasts } from "./toasts.js";
 import { parseTile } from "./tiles.js";
 import { renderWaiting } from "./waiting.js";
+import { renderSpectators, renderWatching } from "./watching.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -168,7 +169,12 @@ export class TablePage {
       rename: (name) => this.rename(name ?? ""),
       actions: (seat, name) => this.seatActions(seat, name),
     });
-    renderWaiting($("waiting"), s, invitesOf(s.code), (url) => this.copy(url));
+    renderWaiting($("waiting"), s, invitesOf(s.code), (url) => this.copy(url), {
+      ready: () => this.seatRequest("ready"),
+      start: () => this.seatRequest("start"),
+    });
+    renderWatching($("watching"), s);
+    renderSpectators($("spectators"), s);
     this.boardText.render(s);
     const title = [t("ui.game_name"), s.code].join(" · ");
     $("table-title").textContent = title; // the page's heading, for screen readers
@@ -210,6 +216,15 @@ export class TablePage {
   async rename(current, offered = current) {
     const name = await askName(offered);
     if (name && name !== current) this.socket.send({ type: "name", name });
+  }
+
+  // Ready for the first deal, or (the creator) start now with bots in the empty seats.
+  async seatRequest(what) {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/${what}`, { token: this.token });
+    } catch (err) {
+      this.toast(err.message);
+    }
   }
 
   async replaceWithBot(seat, name) {

@@ -106,6 +106,13 @@ class Accounts:
         seat = await self.store.seat_at(code, signed_in.account.id)
         return None if seat is None else (seat, signed_in.session.digest)
 
+    async def watching_reason(self, connection: HTTPConnection, code: str) -> str:
+        """Why a connection with no seat at table ``code`` watches: ``sign_in`` when it is signed in as
+        nobody and a seat there follows an account (it may be theirs), otherwise ``no_seat``."""
+        if await self.signed_in(connection) is None and await self.store.any_seat_at(code):
+            return "sign_in"
+        return "no_seat"
+
     async def reset(self, account: Account) -> str:
         """An operator's reset: every way in and session goes; a one-time sign-in link's secret comes back."""
         await self.store.remove_ways_in(account.id)

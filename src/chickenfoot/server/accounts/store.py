@@ -352,6 +352,12 @@ class AccountStore:
             seat = (await conn.execute(query)).scalar()
         return None if seat is None else int(seat)
 
+    async def any_seat_at(self, code: str) -> bool:
+        """Some seat of table ``code`` follows an account."""
+        query = sa.select(account_seats.c.seat).where(account_seats.c.table_code == code).limit(1)
+        async with self.storage.reading() as conn:
+            return (await conn.execute(query)).first() is not None
+
     async def seats_of(self, account_id: int) -> list[tuple[str, int]]:
         query = (
             sa.select(account_seats.c.table_code, account_seats.c.seat)
