@@ -403,6 +403,8 @@ class Code(Enum):
     )
     RATING_EMPTY = msg("rating.empty", "Nobody here yet: play rated matches to appear.")
     RATING_HISTORY = msg("rating.history", "Rating history")
+    RATING_PROFILE_TITLE = msg("rating.profile_title", "Rating: {family}")
+    RATING_RANKED = msg("rating.ranked", "{rating}, rank {rank}")
     RATING_PROVISIONAL = msg(
         "rating.provisional", "A rating with ? is provisional: still uncertain, it moves more with each match."
     )

@@ -42,7 +42,7 @@ def test_a_person_invites_a_bot_account_from_the_lobby(browser: Browser, tmp_pat
         ) as events:
             lines = (json.loads(line) for line in events.iter_lines() if line)
             assert next(lines)["type"] == "hello"
-            page.get_by_role("button", name="Play").click()
+            page.get_by_role("button", name="Play", exact=True).click()
             page.wait_for_url("**/t/*")
             invitation = next(lines)
         code = page.url.rsplit("/", 1)[1]

@@ -18,6 +18,8 @@ function svg(tag, attrs, parent) {
   return node;
 }
 
+const FAMILY_NAMES = { 2: "rating.family.2", "3-4": "rating.family.3-4" };
+
 // The ratings' sections: per player-count family the player has played rated, the rating (with
 // "?" while provisional), the rank among active players and the history chart.
 function ratingSections(ratings) {
@@ -27,10 +29,10 @@ function ratingSections(ratings) {
     .map(([family, rated]) => {
       const id = `rating-title-${family}`;
       const section = h("section", { class: "card", "aria-labelledby": id });
-      h("h2", { id }, section, `${t("rating.rating")} · ${t(`rating.family.${family}`)}`);
-      const line = [ratingText(rated.rating, rated.provisional)];
-      if (rated.rank !== null) line.push(`${t("rating.rank")} ${rated.rank}`);
-      h("p", { class: "rating-now" }, section, line.join(" · "));
+      h("h2", { id }, section, t("rating.profile_title", { family: t(FAMILY_NAMES[family]) }));
+      const rating = ratingText(rated.rating, rated.provisional);
+      const now = rated.rank === null ? rating : t("rating.ranked", { rating, rank: rated.rank });
+      h("p", { class: "rating-now" }, section, now);
       drawRatingHistory(h("div", { class: "rating-chart" }, section), rated.history);
       return section;
     });
