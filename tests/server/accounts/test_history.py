@@ -19,7 +19,7 @@ from chickenfoot.server.history import match_results
 from chickenfoot.server.profiles import PAGE_SIZE
 from chickenfoot.server.storage import Storage, game_tables
 
-from ..conftest import claim_invite, play_out, seat_players
+from ..conftest import claim_invite, play_out, ready, seat_players
 from .conftest import GENEROUS, sign_up
 from .test_api import csrf
 
@@ -29,6 +29,10 @@ ONE_ROUND = {"rounds": 1}
 def finish(client: TestClient, table: dict[str, Any], seed: int = 3) -> dict[str, Any]:
     """Play a created table (its human seats' ``token`` filled in) to the end, and wait for the server to
     have stored it as finished; its match record."""
+    if client.get(f"/api/tables/{table['code']}").json()["status"] == "waiting":  # friends: everyone is ready
+        for seat in table["seats"]:
+            if seat["kind"] == "human":
+                ready(client, table["code"], seat["token"])
     with ExitStack() as stack:
         play_out(seat_players(client, table, stack), random.Random(seed))
     storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
