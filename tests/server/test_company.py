@@ -16,7 +16,7 @@ from chickenfoot.server import chat
 from chickenfoot.server.connection import ConnectionLimits
 from chickenfoot.server.limiter import AddressLimits
 
-from .conftest import Player, claim_invite, create_table, play_out, seat_players
+from .conftest import Player, claim_invite, create_table, play_out, ready, seat_players
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "bot": "random"}
@@ -198,6 +198,29 @@ def test_public_tables_are_listed_with_an_etag_and_leave_the_list_when_over(clie
     assert hidden.json()["public"] is False and hidden.json()["open"] is False
     joined = client.post(f"/api/tables/{private['code']}/join", json={"name": "Eve"})
     assert joined.status_code == 403 and joined.json()["code"] == "error.invite_only"
+
+
+def test_a_public_table_seated_but_not_ready_is_listed_as_waiting(make_client: Callable[..., TestClient]) -> None:
+    from chickenfoot.server import lobby
+
+    client = make_client()
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN], claim=False, public=True)
+    code = table["code"]
+    bo = client.post(f"/api/tables/{code}/join", json={"name": "Bo"}).json()["token"]
+
+    def listed() -> dict[str, Any]:
+        return next(t for t in client.get("/api/lobby").json()["tables"] if t["code"] == code)
+
+    lobby.CACHE_SECONDS, cached = 0.0, lobby.CACHE_SECONDS
+    try:
+        # Every seat taken, nobody ready yet: no seat to join, but the match has not begun.
+        assert listed()["free"] == 0 and listed()["status"] == "waiting"
+        ready(client, code, bo)
+        assert listed()["status"] == "waiting"
+        ready(client, code, table["token"])
+        assert listed()["status"] == "playing"
+    finally:
+        lobby.CACHE_SECONDS = cached
 
 
 def test_a_finished_public_match_leaves_the_list(make_client: Callable[..., TestClient]) -> None:
