@@ -115,6 +115,10 @@ def test_a_rematch_plays_on_as_a_series(browser: Browser, page: Page, server: st
         assert state(bo)["code"] == first
         second = moved_on(page, first)
         assert moved_on(bo, first) == second
+        # Accepting the rematch was their Ready: the new table deals with no Ready to press.
+        for player in (page, bo):
+            player.wait_for_function("() => window.chickenfoot.state.status === 'playing'")
+            assert player.locator("#waiting button.ready").count() == 0
         # The new table tells its series: one match played, won by the first match's winners; the
         # chat goes on; the previous match is one click away.
         page.wait_for_selector("#scores .series h3")

@@ -259,12 +259,15 @@ def test_rematch_moves_every_seated_player_to_a_new_table(client: TestClient) ->
         new = second["code"]
         assert new and new != code and second["waiting"] == []
         assert players[0].until(lambda m: m["type"] == "rematch" and m["code"] is not None)["code"] == new
-    fresh = [client.post(f"/api/tables/{code}/rematch/seat", json={"token": t}).json() for t in tokens]
+    fresh = [client.post(f"/api/tables/{code}/rematch/seat", json={"token": tokens[0]}).json()]
+    assert client.get(f"/api/tables/{fresh[0]['code']}").json()["status"] == "waiting"  # for Bo's seat
+    fresh.append(client.post(f"/api/tables/{code}/rematch/seat", json={"token": tokens[1]}).json())
     assert [f["seat"] for f in fresh] == [0, 1] and all(f["code"] == new for f in fresh)
     assert {f["token"] for f in fresh}.isdisjoint(tokens)
     again = client.post(f"/api/tables/{code}/rematch/seat", json={"token": tokens[0]})
     assert again.status_code == 409  # handed out once
     summary = client.get(f"/api/tables/{new}").json()
+    # The accept was each player's Ready: with both seats taken, the match is on without one.
     assert summary["status"] == "playing" and summary["rules"] == client.get(f"/api/tables/{code}").json()["rules"]
     assert [s["name"] for s in summary["seats"]][:2] == ["Ann", "Bo"] and summary["seats"][2]["kind"] == "bot"
     with client.websocket_connect(f"/ws/{new}?token={fresh[1]['token']}") as ws:
