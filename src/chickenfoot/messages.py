@@ -381,6 +381,9 @@ class Code(Enum):
     A11Y_FOOT = msg("a11y.foot", "chicken foot")
     A11Y_CHANGED = msg("a11y.changed", "{tile} played. {line}")
 
+    # One seat open on several devices (web/players.js): the player's own card says so
+    TABLE_OPEN_ELSEWHERE = msg("table.open_elsewhere", "also open on another device")
+
     # Ratings (server/ratings, web/rating.js, web/leaderboard.js): rated tables, rating changes, leaderboards
     RATING_RATED = msg("rating.rated", "Rated")
     RATING_CASUAL = msg("rating.casual", "Casual")

@@ -21,7 +21,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, new_table, open_lobby, sit_down
+from .helpers import ARTIFACTS, api, new_table, open_lobby, sit_down
 
 SERIOUS = ("serious", "critical")
 RESULTS = ARTIFACTS / "axe"
@@ -69,6 +69,17 @@ def test_lobby(scanned: Any, server: str, width: int) -> None:
     page = open_page(width)
     open_lobby(page, server)
     assert scan(page, f"lobby-{width}") == []
+
+
+@pytest.mark.parametrize(("width", "theme"), [(1280, "light"), (1280, "dark"), (390, "dark")])
+def test_lobby_listing_a_table_that_waits(scanned: Any, server: str, width: int, theme: str) -> None:
+    open_page, scan = scanned
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}]
+    api(server, "POST", "/api/tables", {"seats": seats, "public": True})
+    page = open_page(width, theme)
+    open_lobby(page, server)
+    page.wait_for_selector("#open-tables .status-waiting")  # the badge in the theme's colours
+    assert scan(page, f"lobby-open-{width}-{theme}") == []
 
 
 @pytest.mark.parametrize(("width", "theme"), [(1280, "light"), (1280, "dark"), (390, "light")])

@@ -158,6 +158,15 @@ def test_two_devices_of_one_account_share_the_seat_until_signed_out_everywhere(d
     sign_in_with_password(phone, site, username, f"/t/{code}")
     assert seat_of(phone) == 0
     assert signed_in_as(phone) == username
+    # Both devices play the seat, and each says on its own card that the other is open too.
+    elsewhere = "#players .player.me .badge.elsewhere"
+    for each in (laptop, phone):
+        each.wait_for_selector(elsewhere)
+        assert each.text_content(elsewhere) == "also open on another device"
+    phone.goto(f"{site}/")  # the phone leaves the table: the laptop is the seat's only device again
+    laptop.wait_for_selector(elsewhere, state="detached")
+    phone.goto(f"{site}/t/{code}")
+    assert seat_of(phone) == 0
     # The laptop ends every session: the phone, seated by its session, drops to watching at once.
     laptop.goto(f"{site}/account")
     laptop.wait_for_selector("#account:not([hidden])")

@@ -123,8 +123,13 @@ def test_public_tables_in_the_lobby_leaving_and_coming_back(browser: Browser, pa
         bo.wait_for_url(re.compile(rf".*/t/{code}$"))
         bo.wait_for_function(PLAYING)
         assert state(bo)["seat"] == 1
-        # A third person's lobby follows along: the table is now in play, to be watched.
+        # Every seat taken, nobody ready yet: a third person's lobby lists it as waiting, not in play.
         cy.goto(f"{server}/")
+        cy.wait_for_function(
+            'c => document.querySelector(`#open-tables li[data-code="${c}"] .status-waiting`)', arg=code
+        )
+        ready_all(page, bo)
+        # Cy's lobby follows along: the table is now in play, to be watched.
         cy.wait_for_function(
             "c => document.querySelector(`#open-tables li[data-code=\"${c}\"]`)?.textContent.includes('in play')",
             arg=code,

@@ -5,8 +5,8 @@ board, a drag hint shown once, and dialogs and toasts that behave.
 Slides are caught mid-flight by a stand-in installed before the page loads: it pauses every slide
 the moment it starts (a mutation observer runs right after the script that started it), so a test
 looks at a slide without racing its 450 ms. Screenshots of a move mid-slide and of the chat badge
-are saved with the test artifacts (``artifacts/feel/``; the ones in ``docs/screenshots/`` are
-copies of them)."""
+are saved with the test artifacts (``artifacts/feel/``; those in ``docs/images/table-life/move-*``
+and ``docs/screenshots/`` are copies of them)."""
 
 from __future__ import annotations
 
@@ -123,12 +123,13 @@ def test_a_placed_tile_slides_from_its_seat_and_stays_marked(browser: Browser, s
         sit_down(page, server, new_table(server, ["Ann", "Bo", "Cy"]))
         until_a_tile_slides(page)
         # Mid-slide: the tile just placed, on its way (not yet where the layout puts it), shown
-        # 200 ms into its 450 (it starts outside the board, at the seat or in the hand).
+        # 120 ms into its 450 (it starts outside the board, at the seat or in the hand; eased, it has
+        # come about half way).
         flight = page.evaluate(
             """() => {
               const wrap = document.querySelector("#board .arriving");
               const [slide] = wrap.getAnimations();
-              slide.currentTime = 200;
+              slide.currentTime = 120;
               return { last: !!wrap.querySelector(":scope > .tile.last"), paused: slide.playState,
                        at: slide.currentTime, offset: getComputedStyle(wrap).transform };
             }"""

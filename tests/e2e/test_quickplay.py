@@ -47,6 +47,11 @@ def test_two_browsers_pressing_play_now_end_at_one_table(browser: Browser, page:
         for player in (page, bo):
             player.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
         assert {state(page)["seat"], state(bo)["seat"]} == {0, 1}
+        # Both asked to play now: the first deal comes once both have taken their seats, with no
+        # Ready to press (a Ready asked for would keep the table waiting and this wait would fail).
+        for player in (page, bo):
+            player.wait_for_function("() => window.chickenfoot.state.status === 'playing'")
+            assert player.locator("#waiting").is_hidden() and player.locator("#waiting button.ready").count() == 0
         assert state(page)["names"] == state(bo)["names"] and set(state(bo)["names"]) == {"Ann", "Bo"}
         assert not bo_errors, bo_errors
     finally:

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code
 
-from .helpers import ARTIFACTS, create_table, open_lobby, state
+from .helpers import ARTIFACTS, create_table, open_lobby, ready_all, state
 from .test_company import person, play_until_over, seated
 
 IMAGES = ARTIFACTS / "table-life"
@@ -52,8 +52,10 @@ def test_a_reopened_seat_nobody_took_does_not_block_the_rematch(page: Page, serv
     code = table["code"]
     invite = table["seats"][1]["invite"].split("invite=")[1]
     claimed = httpx.post(f"{server}/api/tables/{code}/claim", json={"invite": invite, "name": "Bo"})
-    assert claimed.status_code == 200  # Bo takes the seat and never comes: the match begins
+    assert claimed.status_code == 200  # Bo takes the seat, says he is ready and never comes: the match begins
+    assert httpx.post(f"{server}/api/tables/{code}/ready", json={"token": claimed.json()["token"]}).status_code == 200
     sit_as_creator(page, server, table)
+    ready_all(page)
     reopened = httpx.post(f"{server}/api/tables/{code}/seats/1/reopen", json={"token": table["token"]})
     assert reopened.status_code == 200, reopened.text
     play_until_over([page])  # a bot plays the free seat meanwhile
@@ -97,6 +99,7 @@ def test_a_rematch_plays_on_as_a_series(browser: Browser, page: Page, server: st
     sit_as_creator(page, server, table)
     with person(browser, "Bo", phone=True) as bo:
         seated(bo, f"{server}{table['seats'][1]['invite']}")
+        ready_all(page, bo)
         page.fill("#chat-text", "good luck")
         page.press("#chat-text", "Enter")
         bo.wait_for_function("() => document.querySelector('#chat-log').textContent.includes('good luck')")
@@ -115,6 +118,10 @@ def test_a_rematch_plays_on_as_a_series(browser: Browser, page: Page, server: st
         assert state(bo)["code"] == first
         second = moved_on(page, first)
         assert moved_on(bo, first) == second
+        # Accepting the rematch was their Ready: the new table deals with no Ready to press.
+        for player in (page, bo):
+            player.wait_for_function("() => window.chickenfoot.state.status === 'playing'")
+            assert player.locator("#waiting button.ready").count() == 0
         # The new table tells its series: one match played, won by the first match's winners; the
         # chat goes on; the previous match is one click away.
         page.wait_for_selector("#scores .series h3")

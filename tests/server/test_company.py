@@ -16,7 +16,7 @@ from chickenfoot.server import chat
 from chickenfoot.server.connection import ConnectionLimits
 from chickenfoot.server.limiter import AddressLimits
 
-from .conftest import Player, claim_invite, create_table, play_out, seat_players
+from .conftest import Player, claim_invite, create_table, play_out, ready, seat_players
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "bot": "random"}
@@ -200,6 +200,29 @@ def test_public_tables_are_listed_with_an_etag_and_leave_the_list_when_over(clie
     assert joined.status_code == 403 and joined.json()["code"] == "error.invite_only"
 
 
+def test_a_public_table_seated_but_not_ready_is_listed_as_waiting(make_client: Callable[..., TestClient]) -> None:
+    from chickenfoot.server import lobby
+
+    client = make_client()
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, HUMAN], claim=False, public=True)
+    code = table["code"]
+    bo = client.post(f"/api/tables/{code}/join", json={"name": "Bo"}).json()["token"]
+
+    def listed() -> dict[str, Any]:
+        return next(t for t in client.get("/api/lobby").json()["tables"] if t["code"] == code)
+
+    lobby.CACHE_SECONDS, cached = 0.0, lobby.CACHE_SECONDS
+    try:
+        # Every seat taken, nobody ready yet: no seat to join, but the match has not begun.
+        assert listed()["free"] == 0 and listed()["status"] == "waiting"
+        ready(client, code, bo)
+        assert listed()["status"] == "waiting"
+        ready(client, code, table["token"])
+        assert listed()["status"] == "playing"
+    finally:
+        lobby.CACHE_SECONDS = cached
+
+
 def test_a_finished_public_match_leaves_the_list(make_client: Callable[..., TestClient]) -> None:
     from chickenfoot.server import lobby
 
@@ -236,12 +259,15 @@ def test_rematch_moves_every_seated_player_to_a_new_table(client: TestClient) ->
         new = second["code"]
         assert new and new != code and second["waiting"] == []
         assert players[0].until(lambda m: m["type"] == "rematch" and m["code"] is not None)["code"] == new
-    fresh = [client.post(f"/api/tables/{code}/rematch/seat", json={"token": t}).json() for t in tokens]
+    fresh = [client.post(f"/api/tables/{code}/rematch/seat", json={"token": tokens[0]}).json()]
+    assert client.get(f"/api/tables/{fresh[0]['code']}").json()["status"] == "waiting"  # for Bo's seat
+    fresh.append(client.post(f"/api/tables/{code}/rematch/seat", json={"token": tokens[1]}).json())
     assert [f["seat"] for f in fresh] == [0, 1] and all(f["code"] == new for f in fresh)
     assert {f["token"] for f in fresh}.isdisjoint(tokens)
     again = client.post(f"/api/tables/{code}/rematch/seat", json={"token": tokens[0]})
     assert again.status_code == 409  # handed out once
     summary = client.get(f"/api/tables/{new}").json()
+    # The accept was each player's Ready: with both seats taken, the match is on without one.
     assert summary["status"] == "playing" and summary["rules"] == client.get(f"/api/tables/{code}").json()["rules"]
     assert [s["name"] for s in summary["seats"]][:2] == ["Ann", "Bo"] and summary["seats"][2]["kind"] == "bot"
     with client.websocket_connect(f"/ws/{new}?token={fresh[1]['token']}") as ws:

@@ -119,3 +119,21 @@ def test_spectators_are_counted_and_told_why_they_watch(make_client: Callable[..
             assert ann.until_state(lambda s: s["spectators"] == 1)["spectators"] == 1
         assert ann.until_state(lambda s: s["spectators"] == 0)["spectators"] == 0
         assert not any("watching" in m["state"] for m in ann.messages if m["type"] == "state")  # a player is not
+
+
+def test_each_device_of_a_seat_is_told_how_many_have_it_open(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(timing=INSTANT)
+    table = create_table(client, [HUMAN, {"kind": "bot"}])
+    seat = f"/ws/{table['code']}?token={table['token']}"
+    with client.websocket_connect(seat) as ws:
+        laptop = Player(ws)
+        assert laptop.until_state(lambda s: True)["devices"] == 1
+        with client.websocket_connect(seat) as other:
+            phone = Player(other)
+            assert phone.until_state(lambda s: True)["devices"] == 2
+            assert laptop.until_state(lambda s: s["devices"] == 2)["connected"][0]
+        # The phone closed: the laptop is told it holds the seat alone, and the seat stays connected.
+        alone = laptop.until_state(lambda s: s["devices"] == 1)
+        assert alone["connected"][0] and not alone["covered"][0]
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        assert "devices" not in Player(ws).until_state(lambda s: True)  # a spectator holds no seat

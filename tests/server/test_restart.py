@@ -88,7 +88,7 @@ def snapshot(port: int, code: str, token: str) -> tuple[int, dict[str, Any]]:
         message = json.loads(conn.recv(timeout=20))
     # Who is connected, and what follows from it (a bot's cover, a player's grace, a clock that
     # runs only for a player who is there), differs between the two servers' connections.
-    presence = ("connected", "covered", "grace", "spectators", "turn_deadline")
+    presence = ("connected", "covered", "grace", "spectators", "devices", "turn_deadline")
     state = {k: v for k, v in message["state"].items() if k not in presence}
     return message["version"], state
 

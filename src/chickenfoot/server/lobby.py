@@ -20,6 +20,7 @@ import sqlalchemy as sa
 
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import Clock
+from chickenfoot.server.readiness import may_start
 from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables
 from chickenfoot.server.table_config import TableConfig
 
@@ -33,9 +34,10 @@ POLL_SECONDS = 5
 
 
 def listing(code: str, config: TableConfig) -> dict[str, Any]:
-    """One public table as the lobby shows it."""
+    """One public table as the lobby shows it: ``waiting`` until its first deal (for free seats, or
+    for the seated to be ready), ``playing`` from then on."""
     seats = config.seats
-    waiting = config.playing_since is None and any(s.kind == "human" and not s.taken for s in seats)
+    waiting = config.playing_since is None and not may_start(config)
     rules: Rules = config.rules
     return {
         "code": code,

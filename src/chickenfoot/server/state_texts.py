@@ -73,6 +73,9 @@ class StateTexts:
         state = state_with_log(self._public_text, own, entries, start)
         if watching is not None:
             state = f'{state[:-1]},"watching":{dumps({"reason": watching})}}}'
+        elif seat is not None:  # the seat's connections, this one included: "also open on another device"
+            devices = max(table.attendance.connections[seat], table.attendance.here[seat], 1)
+            state = f'{state[:-1]},"devices":{devices}}}'
         return (
             f'{{"type":"state","version":{table.version},"state":{state},"events":{shown}}}',
             LogSent(round_number, len(entries)),

@@ -442,6 +442,9 @@ class Table:
             disconnected = [{"kind": "disconnected", "seat": seat, "move": None}]
             await self.publish(disconnected, presence=True)
             await self.tell_others(presence=True, events=disconnected)
+        else:  # the seat's other devices learn that they are its only ones now
+            await self.publish([], presence=True)
+            await self.tell_others(presence=True, events=[])
         self.autoplay.schedule()  # a turn clock stands while its player is away
 
     async def refresh_presence(

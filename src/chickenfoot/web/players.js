@@ -20,7 +20,10 @@ export function renderPlayers(box, s, { rename, actions }) {
       const on = s.connected[seat];
       const bot = s.kinds[seat] === "bot" || s.covered?.[seat] || s.left?.[seat];
       const count = s.hand_sizes[seat];
-      const presence = t(free.has(seat) ? "table.not_joined" : on ? "table.connected" : "table.disconnected");
+      const elsewhere = s.seat === seat && s.devices > 1; // this seat is open on another device too
+      const presence = t(
+        free.has(seat) ? "table.not_joined" : elsewhere ? "table.open_elsewhere" : on ? "table.connected" : "table.disconnected",
+      );
       const shown = s.seat === seat ? t("ui.name_you", { name }) : name;
       const label = t("table.player", { name: shown, count, presence });
       card.setAttribute("aria-label", turn ? [label, t("table.to_play")].join(", ") : label);
@@ -43,6 +46,7 @@ export function renderPlayers(box, s, { rename, actions }) {
         edit.addEventListener("click", () => rename(s.names[seat]));
         meta.append(edit);
       }
+      if (elsewhere) meta.append(span("badge elsewhere", t("table.open_elsewhere")));
       if (free.has(seat)) meta.append(span("badge", t("table.not_joined")));
       else if (bot) meta.append(span("badge", t(s.left?.[seat] ? "table.left" : "ui.bot")));
       if (turn) meta.append(span("turn-mark", t("table.to_play")));
