@@ -238,6 +238,7 @@ def bot_api_router(
                 seats.append({"kind": "bot", "bot": opponent.bot or DEFAULT_LEVEL})
         wanted = body.model_dump(exclude={"opponents"}, exclude_unset=True) | {"seats": seats}
         config = configure(wanted)
+        config.seats[0].ready = True  # a program that asks for a table is ready for its first deal
         table = await hub.create(config)
         await sit_down(table, 0, bearer)
         for seat, opponent in enumerate(body.opponents, 1):
