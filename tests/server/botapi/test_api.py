@@ -155,7 +155,9 @@ def test_people_invite_a_bot_account_and_it_accepts_or_declines(bot_client: Test
     assert client.post(f"/api/tables/{code}/ready", json={"token": table["token"]}).status_code == 200
     summary = client.get(f"/api/tables/{code}").json()
     assert summary["status"] == "playing" and summary["seats"][1]["name"] == "visitor"
-    assert client.get(f"/api/bot/tables/{code}", headers=auth).json()["state"]["seat"] == 1
+    state = client.get(f"/api/bot/tables/{code}", headers=auth).json()["state"]
+    assert state["seat"] == 1 and state["bot_accounts"] == [False, True]  # the page tags seat 1's name BOT
+    assert client.get("/api/players/visitor").json()["bot"] is True  # and so does its profile
     assert client.post(f"/api/tables/{code}/seats/1/invite", json=body).json()["code"] == "botapi.seat_not_free"
 
 

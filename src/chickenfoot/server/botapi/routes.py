@@ -176,8 +176,15 @@ def bot_api_router(
         await tell(found[0], invitation_event(table, invitation))
 
     async def sit_down(table: Table, seat: int, bearer: Bearer) -> None:
-        """Seat the bot account; a bot sitting down is ready (it has no ready button to press)."""
+        """Seat the bot account, marked so (its name shows the BOT tag); a bot sitting down is ready
+        (it has no ready button to press)."""
         await accounts.store.sit(table.code, seat, bearer.account_id)
+
+        def marked(config: TableConfig) -> None:
+            config.seats[seat].bot_account = True
+
+        async with table.lock:
+            await table.change_config(marked)
         if table.status == "waiting":
             await readiness.ready(table, seat)
         await tell(bearer.account_id, {"type": "table_started", "table": table.code, "seat": seat})
