@@ -36,11 +36,13 @@ export function challengeButton(bot, name, onError) {
   return button;
 }
 
+const FAMILY_NAMES = { 2: "rating.family.2", "3-4": "rating.family.3-4" };
+
 function ratings(bot) {
   const line = document.createElement("small");
   line.className = "muted bot-ratings";
   line.textContent = Object.entries(bot.ratings)
-    .map(([family, rated]) => `${t(`rating.family.${family}`)} ${ratingText(rated.rating, rated.provisional)}`)
+    .map(([family, rated]) => [t(FAMILY_NAMES[family]), ratingText(rated.rating, rated.provisional)].join(" "))
     .join(" · ");
   return line;
 }
