@@ -28,7 +28,7 @@ def test_a_person_invites_a_bot_account_from_the_lobby(browser: Browser, tmp_pat
             errors = watch_errors(page)
             page.goto(server)
             bots = page.locator("section", has=page.get_by_role("heading", name="Bots"))
-            expect(bots.locator("li")).to_have_text("dominobotBOTPlay")
+            expect(bots.locator("li")).to_have_text("dominobotBOT2 players 1500? · 3–4 players 1500?Play")
             bots.scroll_into_view_if_needed()
             bots.screenshot(path=str(SHOTS / f"lobby-bots-{width}.png"))
             context.close()
@@ -42,7 +42,7 @@ def test_a_person_invites_a_bot_account_from_the_lobby(browser: Browser, tmp_pat
         ) as events:
             lines = (json.loads(line) for line in events.iter_lines() if line)
             assert next(lines)["type"] == "hello"
-            page.get_by_role("button", name="Play").click()
+            page.get_by_role("button", name="Play", exact=True).click()
             page.wait_for_url("**/t/*")
             invitation = next(lines)
         code = page.url.rsplit("/", 1)[1]

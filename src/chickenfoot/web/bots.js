@@ -53,7 +53,7 @@ function entry(bot, name, onError) {
   const link = document.createElement("a");
   link.href = `/u/${encodeURIComponent(bot.name)}`;
   link.textContent = bot.name;
-  who.append(link, botTag(), " ", ratings(bot));
+  who.append(link, botTag(), ratings(bot));
   li.append(who, challengeButton(bot.name, name, onError));
   return li;
 }
