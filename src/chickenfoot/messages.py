@@ -795,6 +795,11 @@ class Code(Enum):
     BOTAPI_SEAT_NOT_FREE = msg("botapi.seat_not_free", "seat {number} is not free")
     BOTAPI_NO_HINTS = msg("botapi.no_hints", "hints are for people, not for bots")
     BOT_TAG = msg("bot.tag", "BOT")
+    # Bot API under a flood (server/botapi/gate.py)
+    BOTAPI_TOO_MANY_LOOKUPS = msg(
+        "botapi.too_many_lookups",
+        "too many unknown tokens from your address (at most {limit} in {window} s): wait {seconds} s",
+    )
     LOBBY_BOTS = msg("lobby.bots", "Bots")
     LOBBY_NO_BOTS = msg("lobby.no_bots", "No bot account plays here yet.")
     LOBBY_CHALLENGE = msg("lobby.challenge", "Play")

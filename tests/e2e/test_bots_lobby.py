@@ -28,7 +28,7 @@ def test_a_person_invites_a_bot_account_from_the_lobby(browser: Browser, tmp_pat
             errors = watch_errors(page)
             page.goto(server)
             bots = page.locator("section", has=page.get_by_role("heading", name="Bots"))
-            expect(bots.locator("li")).to_have_text("dominobotBOTPlay")
+            expect(bots.locator("li")).to_have_text("dominobotBOT2 players 1500? · 3–4 players 1500?Play")
             bots.scroll_into_view_if_needed()
             bots.screenshot(path=str(SHOTS / f"lobby-bots-{width}.png"))
             context.close()

@@ -30,6 +30,7 @@ from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
+from chickenfoot.server.botapi.gate import FloodGate, PausedTokens
 from chickenfoot.server.botapi.routes import bot_api_router
 from chickenfoot.server.botapi.throttle import TokenLimits, TokenThrottle
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
@@ -271,6 +272,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     if settings.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
+    paused_tokens = PausedTokens()
+    app.add_middleware(FloodGate, paused=paused_tokens)  # inside the security headers: its refusals get them too
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     app.state.hub = hub
     app.state.storage = storage
@@ -410,7 +413,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_pages_router(settings.web_dir))
     bot_throttle = TokenThrottle(settings.bot_limits, cluster.limits_storage)
     configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
-    app.include_router(bot_api_router(hub, accounts, bot_throttle, settings.connection, sends, configure))
+    bot_api = bot_api_router(hub, accounts, bot_throttle, settings.connection, sends, configure, paused_tokens)
+    app.include_router(bot_api)
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

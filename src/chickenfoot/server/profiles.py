@@ -169,6 +169,7 @@ def profiles_router(
             chart = await history.accuracy(account.id, CHART_MATCHES)
             return {
                 "username": account.username,
+                "bot": account.bot,
                 "member_since": iso(account.created_at),
                 "played": sum(t.played for t in tallies),
                 "won": sum(t.won for t in tallies),

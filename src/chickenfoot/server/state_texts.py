@@ -106,6 +106,7 @@ class StateTexts:
             turn_deadline=table.turn_deadline(),
             free_seats=table.free_seats(),
             ready=[seat.ready for seat in config.seats],
+            bot_accounts=[seat.bot_account for seat in config.seats],
             grace=[table.autoplay.grace_until.get(seat) for seat in range(len(config.seats))],
             spectators=table.attendance.watching(),
         )

@@ -1,8 +1,10 @@
-// The lobby's "Bots" section: the bot accounts (GET /api/bots), each with its BOT tag and a button that
-// starts a table for two and invites the bot to the other seat (it takes the seat when it accepts).
+// The lobby's "Bots" section: the bot accounts (GET /api/bots), each with its BOT tag, its rating per
+// player-count family ("?" while provisional) and a button that starts a table for two and invites the
+// bot to the other seat (it takes the seat when it accepts). A bot account's profile offers the same button.
 
 import { t } from "./i18n.js";
 import { api, rememberSeat } from "./net.js";
+import { ratingText } from "./rating.js";
 
 export function botTag() {
   const tag = document.createElement("small");
@@ -11,17 +13,48 @@ export function botTag() {
   return tag;
 }
 
-function entry(bot, play) {
-  const li = document.createElement("li");
-  const name = document.createElement("span");
-  name.textContent = bot.name;
+// Start a table for two, invite bot account `bot` to the other seat and go to the table; `name()` gives the
+// player's name, `onError` shows a refusal.
+export async function challenge(bot, name, onError) {
+  try {
+    const table = await api("POST", "/api/tables", { seats: [{ kind: "human", name: await name() }, { kind: "human" }] });
+    rememberSeat(table.code, table.token);
+    await api("POST", `/api/tables/${table.code}/seats/1/invite`, { token: table.token, bot });
+    location.href = `/t/${table.code}`;
+  } catch (err) {
+    onError(err.message);
+  }
+}
+
+// A "Play" button challenging bot account `bot`.
+export function challengeButton(bot, name, onError) {
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = t("lobby.challenge");
-  button.title = t("lobby.challenge_title", { name: bot.name });
-  button.addEventListener("click", () => play(bot.name));
-  name.append(botTag());
-  li.append(name, button);
+  button.title = t("lobby.challenge_title", { name: bot });
+  button.addEventListener("click", () => challenge(bot, name, onError));
+  return button;
+}
+
+const FAMILY_NAMES = { 2: "rating.family.2", "3-4": "rating.family.3-4" };
+
+function ratings(bot) {
+  const line = document.createElement("small");
+  line.className = "muted bot-ratings";
+  line.textContent = Object.entries(bot.ratings)
+    .map(([family, rated]) => [t(FAMILY_NAMES[family]), ratingText(rated.rating, rated.provisional)].join(" "))
+    .join(" · ");
+  return line;
+}
+
+function entry(bot, name, onError) {
+  const li = document.createElement("li");
+  const who = document.createElement("span");
+  const link = document.createElement("a");
+  link.href = `/u/${encodeURIComponent(bot.name)}`;
+  link.textContent = bot.name;
+  who.append(link, botTag(), ratings(bot));
+  li.append(who, challengeButton(bot.name, name, onError));
   return li;
 }
 
@@ -35,16 +68,6 @@ export async function showBots(after, name, onError) {
   list.className = "open-tables";
   section.append(title, list);
   after.after(section);
-  const play = async (bot) => {
-    try {
-      const table = await api("POST", "/api/tables", { seats: [{ kind: "human", name: await name() }, { kind: "human" }] });
-      rememberSeat(table.code, table.token);
-      await api("POST", `/api/tables/${table.code}/seats/1/invite`, { token: table.token, bot });
-      location.href = `/t/${table.code}`;
-    } catch (err) {
-      onError(err.message);
-    }
-  };
   try {
     const { bots } = await api("GET", "/api/bots");
     if (!bots.length) {
@@ -53,7 +76,7 @@ export async function showBots(after, name, onError) {
       none.textContent = t("lobby.no_bots");
       section.appendChild(none);
     }
-    list.replaceChildren(...bots.map((bot) => entry(bot, play)));
+    list.replaceChildren(...bots.map((bot) => entry(bot, name, onError)));
   } catch (err) {
     onError(err.message);
   }

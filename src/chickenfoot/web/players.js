@@ -2,6 +2,7 @@
 // once from two players to eight, on a phone as on a desktop. Each card says by words and shape,
 // not by colour alone, who is to play, who is connected and which seat is yours.
 
+import { botTag } from "./bots.js";
 import { seatNames, t } from "./i18n.js";
 
 // `actions(seat, name)` adds buttons to a card (replacing an absent player, ...); `rename` opens the
@@ -34,6 +35,7 @@ export function renderPlayers(box, s, { rename, actions }) {
       const nameBox = span("name", shown);
       nameBox.title = shown; // the whole name, where the card cuts it short
       top.append(nameBox);
+      if (s.bot_accounts?.[seat]) top.append(botTag());
       const meta = span("meta");
       meta.append(dot, span("count", String(count)));
       if (s.seat === seat && s.kinds[seat] === "human") {

@@ -5,6 +5,8 @@
 import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
 import { showAccountMenu } from "./account-menu.js";
 import { api } from "./net.js";
+import { botTag, challengeButton } from "./bots.js";
+import { askName, savedName } from "./name.js";
 import { drawRatingHistory, ratingText } from "./rating.js";
 import { setupTheme } from "./theme.js";
 import { day, h, matchTable, pager, percent } from "./history.js";
@@ -118,6 +120,17 @@ class ProfilePage {
     this.render();
   }
 
+  // A bot account's "Play" button: a table for two with the bot invited (as in the lobby's Bots section).
+  challenge(bot) {
+    const error = document.getElementById("profile-error");
+    const button = challengeButton(bot, async () => savedName() || (await askName()), (message) => {
+      error.hidden = false;
+      error.textContent = message;
+    });
+    button.id = "challenge";
+    return button;
+  }
+
   render() {
     translatePage();
     const error = document.getElementById("profile-error");
@@ -131,7 +144,13 @@ class ProfilePage {
     const p = this.profile;
     const title = t("profile.title");
     document.title = `${p.username} — ${title}`;
-    document.getElementById("username").textContent = p.username;
+    const heading = document.getElementById("username");
+    heading.textContent = p.username;
+    document.getElementById("challenge")?.remove();
+    if (p.bot) {
+      heading.append(botTag());
+      heading.after(this.challenge(p.username));
+    }
     document.getElementById("member-since").textContent = t("profile.member_since", { date: day(p.member_since) });
     const recent = h("section", { class: "card", "aria-labelledby": "recent-title" });
     h("h2", { id: "recent-title" }, recent, t("profile.recent"));

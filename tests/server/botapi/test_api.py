@@ -136,7 +136,9 @@ def test_people_invite_a_bot_account_and_it_accepts_or_declines(bot_client: Test
     client = bot_client
     token = bot_account(client, database_url, "visitor")
     auth = bearer(token)
-    assert client.get("/api/bots").json() == {"bots": [{"name": "visitor", "tag": "BOT"}]}
+    new = {"rating": 1500, "provisional": True, "text": "1500?", "matches": 0, "mu": 25.0, "sigma": 8.333}
+    listed = {"name": "visitor", "tag": "BOT", "ratings": {"2": new, "3-4": new}}
+    assert client.get("/api/bots").json() == {"bots": [listed]}
     table = create_table(client, [{"kind": "human"}, {"kind": "human"}], claim=False)
     code = table["code"]
     body = {"token": table["token"], "bot": "visitor"}
@@ -149,9 +151,13 @@ def test_people_invite_a_bot_account_and_it_accepts_or_declines(bot_client: Test
     assert client.get(f"/api/tables/{code}").json()["status"] == "waiting"
     client.post(f"/api/tables/{code}/seats/1/invite", json=body)
     assert client.post(f"/api/bot/tables/{code}/accept", headers=auth).json() == {"table": code, "seat": 1}
+    assert client.get(f"/api/tables/{code}").json()["status"] == "waiting"  # for the person to be ready
+    assert client.post(f"/api/tables/{code}/ready", json={"token": table["token"]}).status_code == 200
     summary = client.get(f"/api/tables/{code}").json()
     assert summary["status"] == "playing" and summary["seats"][1]["name"] == "visitor"
-    assert client.get(f"/api/bot/tables/{code}", headers=auth).json()["state"]["seat"] == 1
+    state = client.get(f"/api/bot/tables/{code}", headers=auth).json()["state"]
+    assert state["seat"] == 1 and state["bot_accounts"] == [False, True]  # the page tags seat 1's name BOT
+    assert client.get("/api/players/visitor").json()["bot"] is True  # and so does its profile
     assert client.post(f"/api/tables/{code}/seats/1/invite", json=body).json()["code"] == "botapi.seat_not_free"
 
 
@@ -168,3 +174,20 @@ def test_a_flooding_token_gets_429_then_a_pause_and_others_do_not(
     assert all(0 < int(a.headers["retry-after"]) <= 3600 for a in answers[5:])
     assert int(answers[-1].headers["retry-after"]) > 60  # paused for the hour, not the reads' minute
     assert client.get("/api/bot/account", headers=bearer(honest)).status_code == 200
+    # Known paused, the token is refused in front of the routes: its malformed move is not even read.
+    unread = client.post("/api/bot/tables/nothing/move", content=b"{", headers=bearer(flood))
+    assert (unread.status_code, unread.json()["code"]) == (429, "botapi.paused")
+    assert unread.headers["retry-after"] == str(unread.json()["seconds"])
+    assert unread.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.usefixtures("no_accounts_yet")
+def test_forged_tokens_are_looked_up_at_most_so_often_per_address(
+    make_client: Callable[..., TestClient], database_url: str
+) -> None:
+    client = make_client(addresses=GENEROUS, bot_limits=TokenLimits(lookups="3/hour"))
+    known = bot_account(client, database_url, "known")
+    assert client.get("/api/bot/account", headers=bearer(known)).status_code == 200  # looked up once, then cached
+    forged = [client.get("/api/bot/account", headers=bearer(f"cfb_forged{n}")) for n in range(4)]
+    assert [a.status_code for a in forged] == [401, 401, 429, 429]
+    assert forged[-1].json()["code"] == "botapi.too_many_lookups"

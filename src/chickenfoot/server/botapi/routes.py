@@ -1,14 +1,15 @@
 """The Bot API under ``/api/bot`` (docs/research/bot-api.md): programs playing as bot accounts.
 
 Authenticated by a personal API token (``Authorization: Bearer cfb_...``), never by a cookie, so there
-is no CSRF to defend against. Each request is counted against its token's limits (:mod:`.throttle`)
-before anything else is done. A bot plays through the table's own path: its moves and chat lines are
-the page's WebSocket messages, answered by :func:`chickenfoot.server.connection.answer`, and its
-table stream is a :class:`~chickenfoot.server.connection.Connection` (:mod:`.stream`). It holds no
-rules of its own.
+is no CSRF to defend against. Each request's token is looked up (cached a few seconds; unknown tokens
+limited per address) and counted against its limits (:mod:`.throttle`) before anything else is done;
+a token known to be paused is refused in front of the routes (:mod:`.gate`). A bot plays through the
+table's own path: its moves and chat lines are the page's WebSocket messages, answered by
+:func:`chickenfoot.server.connection.answer`, and its table stream is a
+:class:`~chickenfoot.server.connection.Connection` (:mod:`.stream`). It holds no rules of its own.
 
-Beside it: ``GET /api/bots`` (the bot accounts, for the lobby) and the invitation of a bot account to
-a free seat by a table's creator (``POST /api/tables/{code}/seats/{seat}/invite``).
+Beside it: ``GET /api/bots`` (the bot accounts and their ratings, for the lobby) and the invitation of
+a bot account to a free seat by a table's creator (``POST /api/tables/{code}/seats/{seat}/invite``).
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.rules import MAX_PLAYERS
+from chickenfoot.server import readiness
 from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.accounts.tokens import Bearer, TokenStore, tokens_router
+from chickenfoot.server.botapi.gate import Lookups, PausedTokens, bearer_secret
 from chickenfoot.server.botapi.store import BotStore, Invitation
 from chickenfoot.server.botapi.stream import MEDIA_TYPE, LineSocket, ndjson
 from chickenfoot.server.botapi.throttle import TokenThrottle, Use
@@ -38,6 +41,8 @@ from chickenfoot.server.connection import Connection, ConnectionLimits, SendWatc
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import MAX_VERSION, ProtocolError, dumps
+from chickenfoot.server.ratings.model import FAMILIES, Rating
+from chickenfoot.server.ratings.routes import rating_json
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TableConfig
@@ -103,8 +108,11 @@ def bot_api_router(
     limits: ConnectionLimits,
     sends: SendWatch,
     configure: Configure,
+    paused: PausedTokens,
 ) -> APIRouter:
+    """``paused``: the tokens this process knows to be paused, shared with the :class:`~.gate.FloodGate` in front."""
     router = APIRouter()
+    lookups = Lookups(throttle.settings.lookups)
     storage, clock, bus = hub.storage, hub.clock, hub.cluster.bus
     tokens, bots = TokenStore(storage), BotStore(storage)
     known: dict[str, tuple[Bearer | None, float]] = {}
@@ -113,21 +121,26 @@ def bot_api_router(
 
     async def caller(request: Request, use: Use, scope: str = "bot:play") -> Bearer:
         """The token's bot account; refuses (401, 403, 429) a missing or unknown token, a missing scope, a limit."""
-        scheme, _, secret = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not secret or len(secret) > MAX_SECRET_LENGTH:
+        secret = bearer_secret(request.headers.get("authorization", ""))
+        if secret is None:
             raise Refused(401, Said.of(Code.BOTAPI_BAD_TOKEN), {"WWW-Authenticate": "Bearer"})
         key = digest(secret)
-        if (refusal := await throttle.refusal(use, key)) is not None:
-            reason, wait = refusal
-            raise Refused(429, reason, {"Retry-After": str(wait)})
         bearer, until = known.get(key, (None, 0.0))
         if until < time.monotonic():
+            if (refusal := lookups.refusal(request.client.host if request.client else "unknown")) is not None:
+                reason, wait = refusal
+                raise Refused(429, reason, {"Retry-After": str(wait)})
             bearer = await tokens.bearer(secret)
             if len(known) > 10_000:
                 known.clear()
             known[key] = (bearer, time.monotonic() + BEARER_SECONDS)
         if bearer is None:
             raise Refused(401, Said.of(Code.BOTAPI_BAD_TOKEN), {"WWW-Authenticate": "Bearer"})
+        if (refusal := await throttle.refusal(use, key)) is not None:
+            reason, wait = refusal
+            if reason.code is Code.BOTAPI_PAUSED:
+                paused.pause(key, wait)
+            raise Refused(429, reason, {"Retry-After": str(wait)})
         if scope not in bearer.token.scopes:
             raise Refused(403, Said.of(Code.BOTAPI_SCOPE_MISSING, scope=scope))
         return bearer
@@ -163,7 +176,17 @@ def bot_api_router(
         await tell(found[0], invitation_event(table, invitation))
 
     async def sit_down(table: Table, seat: int, bearer: Bearer) -> None:
+        """Seat the bot account, marked so (its name shows the BOT tag); a bot sitting down is ready
+        (it has no ready button to press)."""
         await accounts.store.sit(table.code, seat, bearer.account_id)
+
+        def marked(config: TableConfig) -> None:
+            config.seats[seat].bot_account = True
+
+        async with table.lock:
+            await table.change_config(marked)
+        if table.status == "waiting":
+            await readiness.ready(table, seat)
         await tell(bearer.account_id, {"type": "table_started", "table": table.code, "seat": seat})
 
     def match_finished(code: str) -> None:
@@ -238,7 +261,6 @@ def bot_api_router(
                 seats.append({"kind": "bot", "bot": opponent.bot or DEFAULT_LEVEL})
         wanted = body.model_dump(exclude={"opponents"}, exclude_unset=True) | {"seats": seats}
         config = configure(wanted)
-        config.seats[0].ready = True  # a program that asks for a table is ready for its first deal
         table = await hub.create(config)
         await sit_down(table, 0, bearer)
         for seat, opponent in enumerate(body.opponents, 1):
@@ -324,7 +346,13 @@ def bot_api_router(
 
     @router.get("/api/bots")
     async def bot_list() -> dict[str, Any]:
-        return {"bots": [{"name": name, "tag": BOT_TAG} for name in await bots.bots()]}
+        """The bot accounts, each with its rating in each family (a new account's default until it has played)."""
+        return {
+            "bots": [
+                {"name": name, "tag": BOT_TAG, "ratings": {f: rating_json(rated.get(f, Rating())) for f in FAMILIES}}
+                for name, rated in await bots.bots()
+            ]
+        }
 
     @router.post("/api/tables/{code}/seats/{seat}/invite")
     async def invite_bot(code: str, seat: int, body: InviteBody) -> dict[str, Any]:

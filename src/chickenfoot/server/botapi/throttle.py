@@ -46,10 +46,13 @@ class TokenLimits:
     """Refusals a token may collect before it is paused."""
     pause: str = "1/minute"
     """The pause of a token past its strikes: refused whole until this window has passed."""
+    lookups: str = "20/second"
+    """Per address (in each process): tokens not known yet looked up in storage; forged tokens past it cost nothing."""
 
 
 class TokenThrottle:
     def __init__(self, settings: TokenLimits, storage: str) -> None:
+        self.settings = settings
         self.items = {
             "move": limits.parse(settings.moves),
             "read": limits.parse(settings.reads),
