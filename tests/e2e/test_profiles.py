@@ -5,8 +5,8 @@ test artifacts (``artifacts/profiles/``; ``docs/images/accounts/profile.png`` is
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from chickenfoot.i18n import LANGUAGES, render
 from chickenfoot.messages import Code
+from chickenfoot.testing.waiting import until_now
 
 from .conftest import watch_errors
 from .helpers import ARTIFACTS
@@ -26,15 +27,6 @@ from .test_replay_languages import SHOWN_TEXTS, english_left
 
 SHOTS = ARTIFACTS / "profiles"
 PASSWORD = "tile hub toe chicken"
-
-
-def poll(check: Any, seconds: float = 120) -> Any:
-    """``check()`` once it answers something true (the server finishes matches and reviews in the background)."""
-    deadline = time.monotonic() + seconds
-    while not (answer := check()):
-        assert time.monotonic() < deadline, "the server did not get there"
-        time.sleep(0.5)
-    return answer
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +44,14 @@ def player(browser: Browser, server: str) -> Iterator[Any]:
         table = context.request.post(f"{server}/api/tables", data={"rounds": 1, "seats": seats}).json()
         codes.append(play_to_the_end(server, table["code"], table["token"]))
     context.request.post(f"{server}/api/tables", data={"rounds": 1, "seats": [{"kind": "human"}, {"kind": "human"}]})
+
+    def reviewed(code: str) -> bool:
+        return bool(context.request.get(f"{server}/api/tables/{code}/review").json()["status"] == "done")
+
     for code in codes:
-        poll(lambda c=code: context.request.get(f"{server}/api/tables/{c}/review").json()["status"] == "done")
-    poll(lambda: len(context.request.get(f"{server}/api/players/ruta").json()["accuracy"]) == 2)
+        until_now(partial(reviewed, code), 120, f"the review of {code}")
+    profile = f"{server}/api/players/ruta"
+    until_now(lambda: len(context.request.get(profile).json()["accuracy"]) == 2, 120, "two reviewed matches")
     state = context.storage_state()
     context.close()
     yield state

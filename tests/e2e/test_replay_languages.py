@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from chickenfoot.i18n import LANGUAGES, render, render_wire, seat_names, template
 from chickenfoot.messages import Code
+from chickenfoot.testing.waiting import until_now
 
 from .conftest import watch_errors
 from .test_howto import LOCALES
@@ -67,10 +67,8 @@ def reviewed(server: str) -> Iterator[dict[str, Any]]:
     (a reviewed move of Ann's, the costliest there is, so its verdict names a better move), the
     round's moves and each seat's points."""
     code = finished_match(server, names=NAMES)
-    deadline = time.monotonic() + 120
-    while (answer := get(f"{server}/api/tables/{code}/review"))["status"] != "done":
-        assert time.monotonic() < deadline, answer
-        time.sleep(0.5)
+    until_now(lambda: get(f"{server}/api/tables/{code}/review")["status"] == "done", 120, f"the review of {code}")
+    answer = get(f"{server}/api/tables/{code}/review")
     moves = answer["review"]["rounds"][0]["moves"]
     worst = max((m for m in moves if "mark" in m), key=lambda m: m["loss"])
     points = get(f"{server}/api/tables/{code}/replay")["rounds"][0]["points"]
