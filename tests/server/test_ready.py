@@ -79,6 +79,62 @@ def test_the_others_see_the_grace_deadline_until_the_player_returns(make_client:
         assert state["grace"] == [None, None]
 
 
+class HandedLease:
+    """A lease keeper whose lease the test takes away and gives back (as another process would)."""
+
+    def __init__(self) -> None:
+        self.hold: object | None = object()
+
+
+def test_a_seat_left_while_another_process_held_the_lease_is_covered_by_the_next_holder(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = FakeClock()
+    client = make_client(timing=Timing(0, 0, 0, grace=GRACE, bot_seconds=0.05), clock=clock)
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}])
+    code, bo_token = table["code"], table["seats"][1]["token"]
+    live = client.app.state.hub.tables[code]  # type: ignore[attr-defined]
+    lease = HandedLease()
+    live.keeper = lease
+    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
+        ann = Player(ws)
+        with client.websocket_connect(f"/ws/{code}?token={bo_token}"):
+            ann.until_state(lambda s: s["connected"][1])
+            lease.hold = None  # another process holds the lease while Bo leaves: it is not this one's to time
+            client.portal.call(live.lease_changed, False)  # type: ignore[union-attr]
+        assert ann.until_state(lambda s: not s["connected"][1])["grace"] == [None, None]
+        lease.hold = object()  # the lease comes back (its holder stalled or died) before covering Bo
+        client.portal.call(live.lease_changed, True)  # type: ignore[union-attr]
+        assert ann.until_state(lambda s: s["grace"][1] is not None)["grace"][1] == clock.now() + GRACE
+        client.portal.call(clock.advance, GRACE)  # type: ignore[union-attr]
+        assert ann.until_state(lambda s: s["covered"][1])["grace"] == [None, None]
+
+
+def test_the_next_lease_holder_goes_on_with_the_countdown_it_heard(make_client: Callable[..., TestClient]) -> None:
+    clock = FakeClock()
+    client = make_client(timing=Timing(0, 0, 0, grace=GRACE, bot_seconds=0.05), clock=clock)
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}])
+    code = table["code"]
+    live = client.app.state.hub.tables[code]  # type: ignore[attr-defined]
+    lease = HandedLease()
+    lease.hold = None
+    live.keeper = lease
+    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
+        ann = Player(ws)
+        ann.until_state(lambda s: s["status"] == "playing")
+        deadline = clock.now() + GRACE  # the holder, in another process, saw Bo go and says when it covers
+        client.portal.call(live.refresh_presence, [], None, {1: deadline})  # type: ignore[union-attr]
+        assert ann.until_state(lambda s: s["grace"][1] is not None)["grace"][1] == deadline
+        client.portal.call(clock.advance, 5)  # type: ignore[union-attr]
+        lease.hold = object()  # that holder stalls: the lease is this process's now
+        client.portal.call(live.lease_changed, True)  # type: ignore[union-attr]
+        ann.until(lambda m: m["type"] == "state")  # its recount, read before time moves
+        assert ann.state["grace"][1] == deadline
+        client.portal.call(clock.advance, GRACE - 5)  # type: ignore[union-attr]
+        state = ann.until_state(lambda s: s["covered"][1])
+        assert state["grace"] == [None, None] and clock.now() == deadline
+
+
 def test_a_turn_clock_stands_while_its_player_is_away(make_client: Callable[..., TestClient]) -> None:
     clock = FakeClock()
     client = make_client(timing=Timing(0, 0, 0, grace=GRACE, bot_seconds=0.05), clock=clock)

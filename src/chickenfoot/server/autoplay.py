@@ -72,8 +72,11 @@ class Autoplay:
         for seat in seats:
             covered = seat in table.attendance.covered  # an unseen seat stays gone while its bot plays
             if table.driving and not table.closed and not covered and seat not in self._grace:
-                self._grace[seat] = table.clock.call_later(table.timing.grace, self._grace_over, seat)
-                self.grace_until[seat] = table.clock.now() + table.timing.grace
+                # A countdown heard from the lease's previous holder goes on where it was.
+                heard = self.grace_until.get(seat)
+                delay = table.timing.grace if heard is None else max(0.0, heard - table.clock.now())
+                self._grace[seat] = table.clock.call_later(delay, self._grace_over, seat)
+                self.grace_until[seat] = table.clock.now() + delay
                 started = True
         if started:  # the other processes' clients are shown the countdown too
             table.spawn(table.tell_others(presence=True, events=[]))
@@ -81,12 +84,16 @@ class Autoplay:
     def _grace_over(self, seat: int) -> None:
         self._grace.pop(seat, None)
         self.grace_until.pop(seat, None)
-        self.table.spawn(self._cover(seat))
-
-    async def _cover(self, seat: int) -> None:
         table = self.table
         if table.attendance.connections[seat] == 0 and table.driving and not table.closed:
+            # Covered at once: a recount before the news goes out must not start another grace.
             table.attendance.covered.add(seat)
+            table.spawn(self._covered())
+
+    async def _covered(self) -> None:
+        """Tell everyone who is covered now, and play the covered seat's turn if it is due."""
+        table = self.table
+        if not table.closed:
             await table.publish([], presence=True)
             await table.tell_others(presence=True, events=[])
             self.schedule()

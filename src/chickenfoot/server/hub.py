@@ -121,8 +121,7 @@ class Hub:
                 table.resume_clock(await self.storage.last_action_time(code))
                 # Nobody is counted at a table just read: its people are gone until they connect,
                 # so their seats are covered after the grace period as if seen leaving.
-                people = [s for s, seat in enumerate(table.config.seats) if seat.kind == "human" and seat.taken]
-                table.attendance.read_back([s for s in people if not table.config.seats[s].left])
+                table.expect_people()
                 self._add(table)
         return self.tables[code]
 

@@ -479,9 +479,19 @@ class Table:
     def lease_changed(self, held: bool) -> None:
         """The table's lease was won (plan the timed work) or lost (drop it)."""
         if held:
-            self.spawn(self.refresh_presence([], None))  # seats of a process that died are counted out
+            # Seats left while another process held the lease (or that process died) are counted
+            # out afresh: each is covered after its grace, as if this process had seen it go.
+            self.expect_people()
+            self.spawn(self.refresh_presence([], None))
         else:
             self.autoplay.stop()
+
+    def expect_people(self) -> None:
+        """Count every person's seat gone until a socket of theirs is counted (a table just read back
+        from storage, or a lease just won: no count of this process has seen who left meanwhile)."""
+        seats = self.config.seats
+        people = [s for s, seat in enumerate(seats) if seat.kind == "human" and seat.taken and not seat.left]
+        self.attendance.read_back(people)
 
     def hint_view(self, seat: int | None) -> SeatView:
         """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask."""
