@@ -19,16 +19,10 @@ from chickenfoot.server.ratings.service import Ratings
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
-from .helpers import open_lobby
+from .helpers import AUTOPLAY, open_lobby
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images" / "ratings"
 PASSWORD = "tile hub toe chicken"
-# The player's own moves, made by the page itself whenever it is their turn (the first legal move):
-# the test is about what the page shows at the end, not about clicking a whole match.
-AUTOPLAY = """() => { window.autoplay = setInterval(() => {
-  const table = window.chickenfoot;
-  if (table?.myTurn) table.play(table.state.legal[0]);
-}, 20); }"""
 
 
 @pytest.fixture(scope="module")
