@@ -16,6 +16,7 @@ from .conftest import watch_errors
 from .helpers import AUTOPLAY, api, ready_all, serving_bot_account, sit_down
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # A move of seat 1 that placed a tile: the bot's own choice (the server makes only forced draws and passes).
 BOT_PLACED = """() => (window.chickenfoot.state?.log ?? []).some(
   (entry) => entry.seat === 1 && entry.move && entry.move !== 'draw' && entry.move !== 'pass')"""
@@ -67,17 +68,22 @@ def test_a_replay_tags_the_bot_account_bot(browser: Browser, tmp_path: Path) -> 
     with serving_bot_account(tmp_path, "dominobot") as (server, token), random_bot(server, token):
         seats = [{"kind": "human", "name": "Ada"}, {"kind": "human"}]
         table = api(server, "POST", "/api/tables", {"seats": seats, "rounds": 1})
-        api(server, "POST", f"/api/tables/{table['code']}/seats/1/invite", {"token": table["token"], "bot": "dominobot"})
+        invitation = {"token": table["token"], "bot": "dominobot"}
+        api(server, "POST", f"/api/tables/{table['code']}/seats/1/invite", invitation)
         page = at_width(browser, 1280)
         sit_down(page, server, table, "Ada")
         ready_all(page)
         page.evaluate(AUTOPLAY)
         page.wait_for_function("() => window.chickenfoot.state.match_over")
         page.evaluate("() => clearInterval(window.autoplay)")
-        page.goto(f"{server}/r/{table['code']}")
-        names = page.locator("#hands .player .name")
-        expect(names).to_have_count(2)
-        expect(names.nth(0)).to_have_text("Ada")  # a person: no tag
-        expect(names.nth(1)).to_have_text("dominobotBOT")
-        expect(names.nth(1).locator(".bot-tag")).to_have_text("BOT")
         page.context.close()
+        for width in (1280, 390):
+            page = at_width(browser, width)
+            page.goto(f"{server}/r/{table['code']}")
+            names = page.locator("#hands .player .name")
+            expect(names).to_have_count(2)
+            expect(names.nth(0)).to_have_text("Ada")  # a person: no tag
+            expect(names.nth(1)).to_have_text("dominobotBOT")
+            expect(names.nth(1).locator(".bot-tag")).to_have_text("BOT")
+            page.screenshot(path=str(SHOTS / f"replay-bot-{width}.png"))
+            page.context.close()

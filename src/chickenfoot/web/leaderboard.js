@@ -43,11 +43,12 @@ function form(deltas) {
   return box;
 }
 
-// A player's name; a bot account's carries the BOT tag, as on the table's player cards.
+// A player's name; a bot account's carries the BOT tag, as on the table's player cards (on a phone the
+// tag may go under the name rather than widen the table past the screen).
 function who(player) {
   const name = document.createElement("span");
   name.append(player.username);
-  if (player.bot) name.append(botTag());
+  if (player.bot) name.append(document.createElement("wbr"), botTag());
   return name;
 }
 

@@ -120,4 +120,4 @@ def test_a_bot_account_at_a_rated_table_is_rated_like_a_person(
     ]
     assert client.get("/api/ratings/robot").json()["families"]["2"]["rank"] == 1
     replay = client.get(f"/api/tables/{code}/replay").json()
-    assert replay["names"] == ["kim", "robot"] and replay["bot_accounts"] == [False, True]  # its page tags robot BOT
+    assert replay["names"][1] == "robot" and replay["bot_accounts"] == [False, True]  # its page tags robot BOT
