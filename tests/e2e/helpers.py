@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
+
+from chickenfoot.testing.bot_accounts import bot_token
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
@@ -16,6 +21,13 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 ACTIONABLE = """() => !document.querySelector('#round-over').hidden
   || document.querySelector('.hand-tile.playable')
   || !document.querySelector('#pass').hidden"""
+
+# The player's own moves, made by the page itself whenever it is their turn (the first legal move):
+# for tests about what the page shows around the moves, not about clicking them.
+AUTOPLAY = """() => { window.autoplay = setInterval(() => {
+  const table = window.chickenfoot;
+  if (table?.myTurn) table.play(table.state.legal[0]);
+}, 20); }"""
 
 
 def shot(page: Page, name: str) -> Path:
@@ -132,3 +144,13 @@ def sit_down(page: Page, base: str, table: dict[str, Any], name: str = "Ann") ->
     )
     page.goto(f"{base}/t/{code}")
     page.wait_for_function("() => window.chickenfoot && window.chickenfoot.state")
+
+
+@contextmanager
+def serving_bot_account(tmp_path: Path, name: str) -> Iterator[tuple[str, str]]:
+    """A real server (its database and log in ``tmp_path``) with the bot account ``name``: the
+    server's address and the bot's API token."""
+    port, database_url = free_port(), f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    server = f"http://127.0.0.1:{port}"
+    with (tmp_path / "serve.log").open("w") as log, served(port, database_url, output=log, options=OPEN_LIMITS):
+        yield server, bot_token(server, database_url, name)

@@ -8,19 +8,14 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, expect
 
-from chickenfoot.testing.bot_accounts import bot_token
-from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
-
 from .conftest import watch_errors
+from .helpers import serving_bot_account
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def test_a_person_invites_a_bot_account_from_the_lobby(browser: Browser, tmp_path: Path) -> None:
-    port, database_url = free_port(), f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
-    server = f"http://127.0.0.1:{port}"
-    with (tmp_path / "serve.log").open("w") as log, served(port, database_url, output=log, options=OPEN_LIMITS):
-        token = bot_token(server, database_url, "dominobot")
+    with serving_bot_account(tmp_path, "dominobot") as (server, token):
         for width, height in ((1280, 900), (390, 844)):
             context = browser.new_context(viewport={"width": width, "height": height})
             context.set_default_timeout(30_000)

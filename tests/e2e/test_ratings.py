@@ -13,22 +13,18 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from chickenfoot.server.accounts.store import AccountStore
+from chickenfoot.server.botapi.admin import make_bot_account
 from chickenfoot.server.clock import SYSTEM_CLOCK, utc
 from chickenfoot.server.ratings.rated import RatedMatch, RatedSeat
 from chickenfoot.server.ratings.service import Ratings
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
-from .helpers import open_lobby
+from .helpers import AUTOPLAY, open_lobby
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images" / "ratings"
 PASSWORD = "tile hub toe chicken"
-# The player's own moves, made by the page itself whenever it is their turn (the first legal move):
-# the test is about what the page shows at the end, not about clicking a whole match.
-AUTOPLAY = """() => { window.autoplay = setInterval(() => {
-  const table = window.chickenfoot;
-  if (table?.myTurn) table.play(table.state.legal[0]);
-}, 20); }"""
+BOT_ACCOUNT = "dominobot"
 
 
 @pytest.fixture(scope="module")
@@ -52,18 +48,19 @@ def sign_up(page: Page, username: str) -> None:
 
 def seed_leaderboard(database: str) -> None:
     """Players with established ratings, written as finished rated matches would (in a thread of its
-    own: Playwright's loop runs in this one)."""
+    own: Playwright's loop runs in this one); the last of them is a bot account."""
 
     async def seed() -> None:
         storage = Storage(database)
         store, ratings = AccountStore(storage), Ratings(storage, SYSTEM_CLOCK)
         ids = []
-        for name in ("Aušra", "Jildou", "Mārtiņš", "Wietske", "Tomas"):
+        for name in ("Aušra", "Jildou", "Mārtiņš", "Wietske", "Tomas", BOT_ACCOUNT):
             account = await store.create(name, f"handle-{name}", utc(SYSTEM_CLOCK))
             assert account is not None
             ids.append(account.id)
+        assert await make_bot_account(database, BOT_ACCOUNT, mint=False) is True
         for n in range(24):
-            for a, b in ((0, 1), (2, 3), (1, 4), (0, 2), (3, 4)):
+            for a, b in ((0, 1), (2, 3), (1, 4), (0, 2), (3, 4), (5, 1), (2, 5)):
                 first, second = (a, b) if (n + a + b) % 5 else (b, a)
                 await ratings.record(
                     RatedMatch(f"S{n:02}{a}{b}", "2", (RatedSeat(1, ids[first]), RatedSeat(2, ids[second])))
@@ -123,7 +120,9 @@ def test_a_rated_match_ends_with_the_rating_change(browser: Browser, rated_serve
         view.locator("#players tbody tr").first.wait_for()
         view.screenshot(path=str(IMAGES / f"leaderboard-{width}.png"), full_page=True)
     rows = page.locator("#players tbody tr")
-    assert rows.count() == 5  # Ann is provisional after one match: not listed
+    assert rows.count() == 6  # Ann is provisional after one match: not listed
+    tagged = rows.filter(has=page.locator(".bot-tag"))  # the bot account's row, tagged as on the table's cards
+    assert tagged.count() == 1 and tagged.locator("td").nth(1).inner_text() == f"{BOT_ACCOUNT}BOT"
     assert page.locator("#bots tbody tr").count() == 4
     # The profile shows the rating, the rank and the history: one dot per rated match.
     history = page.evaluate("() => fetch('/api/ratings/Aušra').then((r) => r.json())")["families"]["2"]["history"]

@@ -43,6 +43,7 @@ def overview(table: Table) -> dict[str, Any]:
         "names": [seat.name for seat in seats],
         "kinds": [seat.kind for seat in seats],
         "bots": table.config.bot_levels(),
+        "bot_accounts": [seat.bot_account for seat in seats],
         "rounds": [
             {"round": n, "start_double": r.start_double, "moves": len(r.history), "points": r.points()}
             for n, r in enumerate(match.rounds, start=1)

@@ -1,6 +1,7 @@
 // The leaderboards: per family, the established players active lately (rating, matches, recent form)
 // and the bot levels at their fixed ratings. Everything shown comes from GET /api/leaderboard/FAMILY.
 
+import { botTag } from "./bots.js";
 import { languageSwitcher, loadCatalog, t, translatePage } from "./i18n.js";
 import { LEVEL_WORDS } from "./lobby.js";
 import { api } from "./net.js";
@@ -42,6 +43,15 @@ function form(deltas) {
   return box;
 }
 
+// A player's name; a bot account's carries the BOT tag, as on the table's player cards (on a phone the
+// tag may go under the name rather than widen the table past the screen).
+function who(player) {
+  const name = document.createElement("span");
+  name.append(player.username);
+  if (player.bot) name.append(document.createElement("wbr"), botTag());
+  return name;
+}
+
 function render() {
   translatePage();
   document.title = [t("rating.leaderboard"), t("ui.game_name")].join(" · ");
@@ -57,7 +67,7 @@ function render() {
     [[t("rating.rank"), true], [t("ui.player")], [t("rating.rating"), true], [t("rating.matches"), true], [t("rating.form")]],
     board.players.map((p) => [
       [String(p.rank), true],
-      [p.username],
+      [who(p)],
       [ratingText(p.rating, p.provisional), true],
       [String(p.matches), true],
       [form(p.form)],

@@ -4,6 +4,7 @@
 // catalog's (i18n.js); the review's verdicts come from the server as messages.
 
 import { Board } from "./board.js";
+import { botTag } from "./bots.js";
 import { languageSwitcher, loadCatalog, say, seatNames, t, translatePage } from "./i18n.js";
 import { api } from "./net.js";
 import { setupTheme } from "./theme.js";
@@ -216,6 +217,7 @@ class ReplayPage {
       const player = h("div", { class: `player${seat === f.to_move ? " turn" : ""}`, "data-seat": seat });
       const name = h("span", { class: "name" }, player);
       name.textContent = this.names[seat];
+      if (this.match.bot_accounts?.[seat]) name.append(botTag()); // as the table's player cards tag it
       const tiles = h("span", { class: "revealed", "data-hand": seat }, player);
       for (const t of hand) tiles.appendChild(tileSvg(t));
       const count = h("span", { class: "count" }, player);

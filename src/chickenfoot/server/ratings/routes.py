@@ -110,6 +110,7 @@ def ratings_router(
                 {
                     "rank": place,
                     "username": row.username,
+                    "bot": row.bot,
                     "last_played": row.last_played.isoformat(),
                     "form": list(row.form),
                 }

@@ -52,6 +52,8 @@ class Standing:
     last_played: datetime
     form: tuple[int, ...]
     """The shown rating changes of the latest matches, newest first."""
+    bot: bool = False
+    """A bot account's row (the page tags its name ``BOT``)."""
 
 
 FORM_MATCHES = 5
@@ -188,6 +190,7 @@ class RatingStore:
                 ratings.c.sigma,
                 ratings.c.matches,
                 ratings.c.last_played,
+                accounts.c.bot,
             )
             .join(accounts, accounts.c.id == ratings.c.account_id)
             .where(
@@ -208,6 +211,7 @@ class RatingStore:
                 Rating(float(r.mu), float(r.sigma), int(r.matches)),
                 _aware(r.last_played),
                 forms.get(int(r.id), ()),
+                bool(r.bot),
             )
             for r in rows
         ]
