@@ -72,3 +72,24 @@ def test_every_seat_is_in_view(browser: Browser, server: str, players: int, widt
         assert not errors, errors
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_the_table_fits_the_smallest_phones(browser: Browser, server: str, width: int) -> None:
+    """Nothing of a seated player's table (its top bar the fullest part) runs past a 320–360 px screen."""
+    context = browser.new_context(viewport={"width": width, "height": 640})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        sit_down(page, server, new_table(server, NAMES[:4]), name=NAMES[0])
+        page.wait_for_function("() => document.querySelector('#players .player')")
+        past = page.evaluate(
+            """(width) => [...document.querySelectorAll('.topbar > *')]
+              .filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > width + 0.5)
+              .map((e) => e.id || e.className)""",
+            width,
+        )
+        assert past == [], past
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
