@@ -163,7 +163,7 @@ def test_the_creator_reopens_an_absent_players_seat(browser: Browser, page: Page
     assert page.locator("#share .invite-used").inner_text() == "The invite for seat 2 was used: Bo took it."
     page.click(".player[data-seat='1'] .reopen")
     page.click("#confirm-dialog button[value=yes]")
-    # The seat's link comes back, replaced: the old invite opens nothing any more.
+    # The seat's link comes back, replaced: the old invite opens nothing any more, and is never shown again.
     page.wait_for_selector("#share .links a[href*='invite=']")
     fresh = page.locator("#share .links a[href*='invite=']").first.get_attribute("href")
     assert fresh is not None and fresh != invite and "invite=" in fresh

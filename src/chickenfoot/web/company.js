@@ -78,10 +78,12 @@ export class Company {
 
   async reopen(seat, name) {
     if (!(await confirmAction(t("table.reopen_confirm", { name }), t("table.reopen")))) return;
+    // The seat's old invite opens nothing once it is reopened: forgotten first, so a state that
+    // frees the seat before this answer arrives never shows it.
+    const kept = invitesOf(this.page.code).filter((i) => i.seat !== seat);
+    rememberInvites(this.page.code, kept);
     try {
       const { invite } = await api("POST", `${this.path}/seats/${seat}/reopen`, { token: this.page.token });
-      // The seat's new invite replaces its old one, which opens nothing any more.
-      const kept = invitesOf(this.page.code).filter((i) => i.seat !== seat);
       rememberInvites(this.page.code, [...kept, { seat, invite }]);
       this.page.render();
     } catch (err) {
