@@ -65,7 +65,10 @@ def test_the_first_deal_waits_for_every_player_to_be_ready(browser: Browser, pag
         page.wait_for_function(
             "t => document.querySelector('#waiting .readiness li[data-seat=\"1\"]')?.textContent.endsWith(t)", arg=ready
         )
-        assert render(Code.READY_YOU_ARE, "en") in bo.inner_text("#waiting")
+        # Each page hears the state on its own socket: wait for Bo's too.
+        bo.wait_for_function(
+            "t => document.querySelector('#waiting')?.innerText.includes(t)", arg=render(Code.READY_YOU_ARE, "en")
+        )
         shoot(bo, "ready-390")
         page.set_viewport_size({"width": 1280, "height": 800})
         shoot(page, "ready-1280")
