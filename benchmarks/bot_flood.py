@@ -7,7 +7,17 @@ a fifth bot account floods the API from ``--flooders`` concurrent connections of
 (moves and seat views, as fast as the answers come). Prints the honest tables' p50/p95/max and what
 the flood was answered.
 
+With ``--pin`` (Linux, two cores or more) the server and its children run on the first core and every
+client on the others, the flood's at the lowest priority: neither client's own work takes the server's
+core or delays the honest clients, so what moves the honest figures is the server's cost of answering
+the flood.
+
+With ``--proxy`` the clients reach the server through nginx with the deployment's site file
+(deploy/nginx.conf.template), which limits the Bot API per token and per address at the edge; the flood
+then comes from another loopback address (127.0.0.2), as a runaway bot on another machine would.
+
     python benchmarks/bot_flood.py            # about 50 s
+    python benchmarks/bot_flood.py --seconds 15 --pin --proxy
 """
 
 from __future__ import annotations
@@ -15,11 +25,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import tempfile
 import time
 from collections import Counter
+from contextlib import ExitStack
 from multiprocessing import Process, Queue
 from pathlib import Path
 from typing import Any
@@ -27,7 +39,11 @@ from typing import Any
 import httpx
 
 from chickenfoot.server.botapi.admin import make_bot_account
-from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, proxied, served
+
+TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf.template"
+FLOOD_ADDRESS = "127.0.0.2"
+"""Where the flood comes from: behind nginx, another address than the honest bots' (nginx limits per address)."""
 
 PASSWORD = "tile hub toe chicken"
 STREAM = httpx.Timeout(10, read=None)
@@ -43,8 +59,12 @@ async def bot_account(server: str, database_url: str, name: str) -> str:
     return token
 
 
-def api(server: str, token: str) -> httpx.AsyncClient:
-    return httpx.AsyncClient(base_url=server, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+def api(server: str, token: str, address: str | None = None) -> httpx.AsyncClient:
+    """A bot's client; ``address``: the local address its connections come from."""
+    transport = httpx.AsyncHTTPTransport(local_address=address) if address else None
+    return httpx.AsyncClient(
+        base_url=server, headers={"Authorization": f"Bearer {token}"}, timeout=30, transport=transport
+    )
 
 
 async def honest(client: httpx.AsyncClient, latencies: list[float], stop: asyncio.Event, seed: int) -> None:
@@ -77,24 +97,42 @@ async def honest(client: httpx.AsyncClient, latencies: list[float], stop: asynci
                 moved = version
 
 
-async def flood(server: str, token: str, code: str, seconds: float, connections: int) -> Counter[int]:
-    """Moves and seat views as fast as they are answered, ignoring every 429; the views' answers by status."""
-    answers: Counter[int] = Counter()
+async def flood(
+    server: str, token: str, code: str, seconds: float, connections: int, address: str | None
+) -> Counter[str]:
+    """Moves and seat views as fast as they are answered, ignoring every 429; the views' answers by refusal."""
+    answers: Counter[str] = Counter()
     deadline = time.monotonic() + seconds
 
     async def hammer(client: httpx.AsyncClient) -> None:
         while time.monotonic() < deadline:
             await client.post(f"/api/bot/tables/{code}/move", json={"move": "draw", "version": 0})
-            answers[(await client.get(f"/api/bot/tables/{code}")).status_code] += 1
+            view = await client.get(f"/api/bot/tables/{code}")
+            answers["answered" if view.status_code == 200 else f"{view.status_code} {view.json()['code']}"] += 1
 
-    async with api(server, token) as client:
+    async with api(server, token, address) as client:
         await asyncio.gather(*(hammer(client) for _ in range(connections)))
     return answers
 
 
-def flood_process(server: str, token: str, code: str, seconds: float, connections: int, out: Queue[Any]) -> None:
-    """The flood in a process of its own: its client's work never delays the honest clients' measurement."""
-    out.put(dict(asyncio.run(flood(server, token, code, seconds, connections))))
+def flood_process(
+    server: str,
+    token: str,
+    code: str,
+    seconds: float,
+    connections: int,
+    out: Queue[Any],
+    yielding: bool,
+    address: str | None,
+) -> None:
+    """The flood in a process of its own: its client's work never delays the honest clients' measurement.
+
+    ``yielding``: at the lowest priority, so that on the clients' shared core the honest clients run as
+    soon as they have work (the flood still takes every cycle they leave).
+    """
+    if yielding:
+        os.nice(19)
+    out.put(dict(asyncio.run(flood(server, token, code, seconds, connections, address))))
 
 
 def figures(latencies: list[float]) -> str:
@@ -103,7 +141,9 @@ def figures(latencies: list[float]) -> str:
     return f"moves {len(ms):5d}  p50 {statistics.median(ms):6.1f} ms  p95 {p95:6.1f} ms  max {ms[-1]:6.1f} ms"
 
 
-async def measure(server: str, database_url: str, seconds: float, flooders: int) -> None:
+async def measure(
+    server: str, database_url: str, seconds: float, flooders: int, pinned: bool, address: str | None
+) -> None:
     players = [api(server, await bot_account(server, database_url, f"honest{i}")) for i in range(4)]
     flooder = await bot_account(server, database_url, "flooder")
     async with api(server, flooder) as client:
@@ -113,7 +153,8 @@ async def measure(server: str, database_url: str, seconds: float, flooders: int)
         stop = asyncio.Event()
         tasks = [asyncio.create_task(honest(p, latencies, stop, i)) for i, p in enumerate(players)]
         answers: Queue[Any] = Queue()
-        flood = Process(target=flood_process, args=(server, flooder, flood_table, seconds, flooders, answers))
+        arguments = (server, flooder, flood_table, seconds, flooders, answers, pinned, address)
+        flood = Process(target=flood_process, args=arguments)
         if flooding:
             flood.start()
         await asyncio.sleep(seconds)
@@ -137,12 +178,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
     parser.add_argument("--flooders", type=int, default=8, help="the flooding bot's concurrent connections")
+    parser.add_argument("--pin", action="store_true", help="the server on the first core, the clients on the others")
+    parser.add_argument("--proxy", action="store_true", help="through nginx with the deployment's site file")
     arguments = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
+    cores = sorted(os.sched_getaffinity(0))
+    if arguments.pin and len(cores) < 2:
+        parser.error("--pin needs two cores or more")
+    with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
         database_url = f"sqlite+aiosqlite:///{Path(folder) / 'games.db'}"
-        port = free_port()
-        with served(port, database_url, options=OPEN_LIMITS):
-            asyncio.run(measure(f"http://127.0.0.1:{port}", database_url, arguments.seconds, arguments.flooders))
+        backend = free_port()
+        if arguments.pin:
+            os.sched_setaffinity(0, cores[:1])  # the server and its children inherit the first core
+        stack.enter_context(served(backend, database_url, options=OPEN_LIMITS))
+        if arguments.pin:
+            os.sched_setaffinity(0, cores[1:])  # this process, nginx and the flood's, all started later
+        port, address = backend, None
+        if arguments.proxy:
+            port, address = free_port(), FLOOD_ADDRESS
+            stack.enter_context(proxied(port, [backend], TEMPLATE))
+        flooders, pinned = arguments.flooders, arguments.pin
+        asyncio.run(measure(f"http://127.0.0.1:{port}", database_url, arguments.seconds, flooders, pinned, address))
 
 
 if __name__ == "__main__":

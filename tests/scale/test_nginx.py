@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import subprocess
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -173,3 +175,30 @@ def test_nginx_sets_the_client_address_and_passes_upgrades_on(nginx: str) -> Non
     assert plain["host"] == upgrade["host"] == f"127.0.0.1:{port}"  # the port kept: the origin check needs it
     assert "upgrade" not in plain and "connection" not in plain  # kept-alive upstream connection
     assert upgrade["upgrade"] == "websocket" and upgrade["connection"] == "upgrade"
+
+
+def bot_api_answers(front: Front, token: str, count: int) -> tuple[list[tuple[int, str, str | None]], float]:
+    """``count`` seat-view requests with ``token`` on one kept-alive connection, as fast as answered:
+    each answer's status, error code and Retry-After, and the seconds they took."""
+    connection = http.client.HTTPConnection("127.0.0.1", front.port, timeout=10)
+    answers = []
+    started = time.monotonic()
+    for _ in range(count):
+        connection.request("GET", "/api/bot/tables/ABCDEF", headers={"Authorization": f"Bearer {token}"})
+        response = connection.getresponse()
+        code = json.loads(response.read()).get("code", "")
+        answers.append((response.status, code, response.getheader("Retry-After")))
+    connection.close()
+    return answers, time.monotonic() - started
+
+
+def test_a_runaway_bot_token_is_refused_at_the_edge_in_the_apis_error_shape(front: Front) -> None:
+    answers, seconds = bot_api_answers(front, "cfb_runaway", 150)
+    at_edge = [a for a in answers if a[1] == "botapi.too_many"]
+    assert at_edge and all(status == 429 and wait == "1" for status, _, wait in at_edge)
+    # Past a burst of 40, at most 40 a second reach the servers (their own answers: no such token, too many lookups).
+    reached = len(answers) - len(at_edge)
+    assert 40 <= reached <= 41 + 40 * seconds + 1
+    # The limit is per token: another token from the same address is not refused by it.
+    answers, _ = bot_api_answers(front, "cfb_another", 1)
+    assert answers[0][1] != "botapi.too_many"
