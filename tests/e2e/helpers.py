@@ -74,10 +74,12 @@ def play_one(page: Page) -> str | None:
     highlighted targets are exactly its legal moves, then click one. Returns the move clicked."""
     tiles = page.locator(".hand-tile.playable")
     if tiles.count() == 0:
-        if page.locator("#pass").is_visible():
-            page.click("#pass")
-            return "pass"
-        return None
+        # A forced pass the server is about to make itself may hide the button at any moment: check
+        # and click in one step of the page, or the click would wait for a button that is gone.
+        clicked = page.evaluate(
+            "() => { const b = document.querySelector('#pass'); return !b.hidden && (b.click(), true); }"
+        )
+        return "pass" if clicked else None
     tile = tiles.first.get_attribute("data-tile")
     assert tile is not None
     if "selected" not in (tiles.first.get_attribute("class") or ""):  # a drawn tile comes selected
