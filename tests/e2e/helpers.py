@@ -38,6 +38,10 @@ def shot(page: Page, name: str) -> Path:
     return path
 
 
+NO_TABLE = "DEMO42"
+"""The code of the table that does not exist, whose page tests draw STATEs on."""
+
+
 def state(page: Page) -> dict[str, Any]:
     """The last STATE the page received (what it draws from)."""
     result: dict[str, Any] = page.evaluate("() => window.chickenfoot.state")
@@ -67,6 +71,14 @@ def create_table(page: Page, base: str, seats: list[str], preset: str = "classic
     page.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))  # no secret in the address
     page.wait_for_selector(".player")
     return page.url.split("/t/")[1]
+
+
+def no_such_table(page: Page, base: str) -> None:
+    """Open the page of a table that does not exist, for a test that hands it STATEs itself; once the
+    server's word that there is no such table has come (on a busy machine it may come late), hide it."""
+    page.goto(f"{base}/t/{NO_TABLE}")
+    page.wait_for_function("code => document.querySelector('#toast')?.textContent.includes(code)", arg=NO_TABLE)
+    page.evaluate("document.querySelector('#toast').hidden = true")
 
 
 def play_one(page: Page) -> str | None:

@@ -26,7 +26,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, new_table, play_one, sit_down, state
+from .helpers import ARTIFACTS, new_table, no_such_table, play_one, sit_down, state
 
 SHOTS = ARTIFACTS / "feel"
 
@@ -319,9 +319,7 @@ def test_the_results_dialog_takes_focus_gives_it_back_and_never_breaks_a_word(
 
 
 def test_a_toast_about_a_turn_goes_when_the_turn_moves_on(page: Page, server: str) -> None:
-    page.goto(f"{server}/t/DEMO42")  # no such table: the page draws the STATEs given here
-    page.wait_for_function("() => window.chickenfoot")
-    page.evaluate("document.querySelector('#toast').hidden = true")  # the server's word that there is no such table
+    no_such_table(page, server)  # the page draws the STATEs given here
     match = Match(Rules(max_pip=6), players=2, seed=1)
     presence = Presence(("Ann", "Bo"), ("human", "bot"), (True,) * 2, (False,) * 2, (None, "easy"))
     while match.round.to_move != 0:

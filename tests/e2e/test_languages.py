@@ -23,7 +23,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import Presence, state_for
 
 from .conftest import watch_errors
-from .helpers import ARTIFACTS, open_lobby, play_one, ready_all, state
+from .helpers import ARTIFACTS, no_such_table, open_lobby, play_one, ready_all, state
 from .test_howto import LOCALES
 
 DOCS = ARTIFACTS / "languages"
@@ -67,7 +67,6 @@ def shown(page: Page, match: Match) -> None:
     view = match.round.view(0)
     message = state_for("DEMO42", "playing", match, view, PRESENCE)
     page.evaluate("(state) => window.chickenfoot.onState(state, [])", message)
-    page.evaluate("document.querySelector('#toast').hidden = true")  # the server's word that there is no such table
 
 
 def open_table(browser: Browser, server: str, lang: str, width: int) -> Page:
@@ -76,8 +75,7 @@ def open_table(browser: Browser, server: str, lang: str, width: int) -> Page:
     )
     context.set_default_timeout(30_000)
     page = context.new_page()
-    page.goto(f"{server}/t/DEMO42")  # no such table: the page draws the STATEs this test gives it
-    page.wait_for_function("() => window.chickenfoot")
+    no_such_table(page, server)  # the page draws the STATEs this test gives it
     return page
 
 
