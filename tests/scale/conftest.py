@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, suppress
 from pathlib import Path
@@ -162,6 +162,24 @@ class Fleet:
 def scale_database() -> str:
     """The PostgreSQL database of the several-process tests (CHICKENFOOT_TEST_DATABASE_URL)."""
     return str(postgres_url())
+
+
+LOG_LINES_SHOWN = 40
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed test of the fleet shows the last lines each server process logged: what they did
+    meanwhile is the only account of a failure seen on another machine."""
+    report = yield
+    fleet = getattr(item, "funcargs", {}).get("fleet")
+    if report.failed and isinstance(fleet, Fleet):
+        for log in sorted(fleet.logs.glob("server-*.log")):
+            tail = log.read_text(errors="replace").splitlines()[-LOG_LINES_SHOWN:]
+            report.sections.append((f"{log.stem}, last lines", "\n".join(tail)))
+    return report
 
 
 @pytest.fixture(scope="session")

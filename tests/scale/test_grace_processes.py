@@ -15,7 +15,7 @@ from websockets.sync.client import ClientConnection, connect
 from .conftest import Fleet
 from .test_processes import HUMAN, new_table
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(120, func_only=True)  # the fleet may be starting in its setup
 
 State = dict[str, Any]
 

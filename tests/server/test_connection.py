@@ -94,6 +94,59 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
     assert socket.closed == 4404 and "no table" in socket.sent[-1]
 
 
+class StayingSocket(FakeSocket):
+    """A client that stays until told to leave; ``served`` is set once its first state is sent."""
+
+    def __init__(self, query: dict[str, str]) -> None:
+        super().__init__(query)
+        self.served = asyncio.Event()
+        self.leave = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        await super().send_text(text)
+        self.served.set()
+
+    async def receive(self) -> dict[str, Any]:
+        await self.leave.wait()
+        return {"type": "websocket.disconnect"}
+
+
+def test_a_spectator_whose_table_leaves_memory_while_connecting_watches_the_table_read_back(tmp_path: Path) -> None:
+    async def scenario() -> tuple[bool, int]:
+        hub, code, _ = await hub_with_table(tmp_path)
+        first = hub.tables[code]
+
+        async def reason_while_the_table_goes() -> str:
+            hub.release(first)  # nobody is connected here yet: it leaves memory
+            await asyncio.sleep(0)
+            return "no_seat"
+
+        socket = StayingSocket({})
+        serving = asyncio.create_task(
+            serve_connection(
+                socket,  # type: ignore[arg-type]
+                code,
+                hub,
+                ConnectionLimits(),
+                no_address_limit,
+                no_hints,
+                SendWatch(SYSTEM_CLOCK),
+                watching_reason=reason_while_the_table_goes,
+            )
+        )
+        await asyncio.wait_for(socket.served.wait(), 10)
+        table = hub.tables[code]
+        # Watching the table in memory (which hears every later change), not the released one.
+        watched = table is not first and not table.closed, table.attendance.spectators
+        socket.leave.set()
+        await asyncio.wait_for(serving, 10)
+        await hub.close()
+        await hub.storage.close()
+        return watched
+
+    assert asyncio.run(scenario()) == (True, 1)
+
+
 class ReplayingBus(LocalBus):
     """A backend that hands a new subscriber the last message at once (as a replaying broker may)."""
 

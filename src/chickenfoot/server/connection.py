@@ -437,15 +437,17 @@ async def serve_connection(
                 return None
         elif own_seat is not None and (own := await own_seat()) is not None:
             seat, watch_session = own
-        while table.closed:  # released from memory meanwhile: read it back (it is in storage)
+        if seat is None and watching is None:
+            watching = "no_seat" if watching_reason is None else await watching_reason()
+        if query.since is not None and query.since > table.version:
+            await table.catch_up()  # the client saw more through another process than this one knows yet
+        # Last, after every await: a table released from memory meanwhile would never tell this
+        # client anything again. One read back from storage has every stored action.
+        while table.closed:
             table = await hub.get(code)
             if table is None:  # gone from storage meanwhile
                 await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
                 return None
-        if query.since is not None and query.since > table.version:
-            await table.catch_up()  # the client saw more through another process than this one knows yet
-        if seat is None and watching is None:
-            watching = "no_seat" if watching_reason is None else await watching_reason()
     except StorageUnavailable:
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
