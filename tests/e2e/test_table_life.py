@@ -79,6 +79,18 @@ def test_the_first_deal_waits_for_every_player_to_be_ready(browser: Browser, pag
             who.wait_for_selector("#waiting", state="hidden")
 
 
+def test_a_press_on_ready_counts_when_someone_joins_during_it(browser: Browser, page: Page, server: str) -> None:
+    table = new_table(server, ["Ann", ""], ["human", "human"])
+    sit_down(page, server, table)
+    page.hover("#waiting button.ready")
+    page.mouse.down()
+    with guest(browser, server, table["seats"][1]["invite"], "Bo"):
+        # Bo's arrival redraws Ann's card between her press and her release.
+        page.wait_for_function("() => window.chickenfoot.state.free_seats.length === 0")
+        page.mouse.up()
+        page.wait_for_function("() => window.chickenfoot.state.ready[0] === true")
+
+
 def test_the_creator_starts_with_bots_in_the_empty_seats(page: Page, server: str) -> None:
     table = new_table(server, ["Ann", ""], ["human", "human"])
     sit_down(page, server, table)
