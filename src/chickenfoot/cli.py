@@ -210,6 +210,13 @@ def serve(
     ] = None,
     debug: Annotated[bool, typer.Option(help="Serve the API documentation at /docs and /openapi.json.")] = False,
     access_log: Annotated[bool, typer.Option(help="Log every request (credentials redacted).")] = False,
+    log_level: Annotated[
+        str,
+        typer.Option(
+            help="The least severe log lines written: debug, info (each table read, released, its lease won "
+            "and lost, its players' grace periods), warning or error."
+        ),
+    ] = "warning",
     review_budget: Annotated[
         int, typer.Option(min=1, help="Sampled deals per move of the reviews of finished matches.")
     ] = DEFAULT_BUDGET,
@@ -301,6 +308,7 @@ def serve(
             ],
             debug=debug,
             access_log=access_log,
+            log_level=log_level,
             review_budget=review_budget,
             addresses=addresses,
             expiry=Expiry(idle_seconds=idle_seconds, unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),

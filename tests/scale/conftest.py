@@ -127,7 +127,7 @@ class Fleet:
     def _start(self, port: int) -> None:
         stack = ExitStack()
         # A table leaves a process soon after its last use there: tests see it settle on one process.
-        options = [*OPEN_LIMITS, "--sweep-seconds", "3600", "--idle-seconds", "1"]
+        options = [*OPEN_LIMITS, "--sweep-seconds", "3600", "--idle-seconds", "1", "--log-level", "debug"]
         log = stack.enter_context((self.logs / f"server-{port}.log").open("a"))
         self.processes[port] = stack.enter_context(
             served(port, self.database_url, redis_url=self.redis_url, options=options, timeout=60, output=log)
@@ -164,7 +164,7 @@ def scale_database() -> str:
     return str(postgres_url())
 
 
-LOG_LINES_SHOWN = 40
+LOG_LINES_SHOWN = 60
 
 
 @pytest.hookimpl(wrapper=True)

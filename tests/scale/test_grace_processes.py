@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
@@ -15,17 +16,31 @@ from websockets.sync.client import ClientConnection, connect
 from .conftest import Fleet
 from .test_processes import HUMAN, new_table
 
-pytestmark = pytest.mark.timeout(120, func_only=True)  # the fleet may be starting in its setup
+# Six waits of WAIT_SECONDS at most; the fleet may be starting in the setup.
+pytestmark = pytest.mark.timeout(300, func_only=True)
+
+WAIT_SECONDS = 45.0
+"""Each wait's bound: generous beside the 12 s grace, and it fails before the test's time limit,
+so the failure says what was awaited and shows the fleet's logs."""
 
 State = dict[str, Any]
 
 
-def until(conn: ClientConnection, done: Callable[[State], bool]) -> State:
-    """Read states until one satisfies ``done`` (each within the grace and then some)."""
-    while True:
-        message = json.loads(conn.recv(timeout=60))
-        if message["type"] == "state" and done(message["state"]):
-            return dict(message["state"])
+def until(conn: ClientConnection, done: Callable[[State], bool], what: str) -> State:
+    """Read states until one satisfies ``done``; fails naming ``what`` and the last state seen."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    last: State | None = None
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            message = json.loads(conn.recv(timeout=left))
+        except TimeoutError:
+            break
+        if message["type"] == "state":
+            last = message["state"]
+            if done(last):
+                return dict(last)
+    seen = None if last is None else {key: last.get(key) for key in ("status", "connected", "covered", "grace")}
+    pytest.fail(f"{what}: not within {WAIT_SECONDS:.0f} s; the last state seen: {seen}")
 
 
 def test_every_process_shows_the_grace_of_a_player_who_left(fleet: Fleet) -> None:
@@ -37,12 +52,38 @@ def test_every_process_shows_the_grace_of_a_player_who_left(fleet: Fleet) -> Non
 
     with ExitStack() as stack:
         stack.enter_context(connect(ws(first, table.seats[0])))
-        bo = connect(ws(second, table.seats[1]))
+        bo = stack.enter_context(connect(ws(second, table.seats[1])))
         watchers = [stack.enter_context(connect(ws(port, f"/ws/{table.code}"))) for port in (first, second)]
-        for watcher in watchers:
-            until(watcher, lambda s: all(s["connected"]) and s["status"] == "playing")
+        names = [f"the watcher on {name}" for name in ("the first process", "the second (Bo's)")]
+        for watcher, name in zip(watchers, names, strict=True):
+            until(watcher, lambda s: all(s["connected"]) and s["status"] == "playing", f"{name} sees both playing")
         bo.close()
-        deadlines = [until(watcher, lambda s: s["grace"][1] is not None)["grace"][1] for watcher in watchers]
+        deadlines = [
+            until(watcher, lambda s: s["grace"][1] is not None, f"{name} sees Bo's grace")["grace"][1]
+            for watcher, name in zip(watchers, names, strict=True)
+        ]
         assert deadlines[0] == deadlines[1]  # the lease holder's, wherever it is
-        for watcher in watchers:
-            assert until(watcher, lambda s: s["covered"][1])["grace"] == [None, None]
+        for watcher, name in zip(watchers, names, strict=True):
+            assert until(watcher, lambda s: s["covered"][1], f"{name} sees Bo covered")["grace"] == [None, None]
+
+
+def test_a_process_that_loads_the_table_during_a_grace_shows_its_countdown(fleet: Fleet) -> None:
+    """The countdown lives in the lease holder's memory: a process that reads the table back after
+    it began (or whose subscription broke meanwhile) asks the holder for it."""
+    first, second = fleet.ports[:2]
+    table = asyncio.run(new_table(fleet.base(first), [HUMAN, HUMAN]))
+
+    def ws(port: int, path: str) -> str:
+        return fleet.base(port).replace("http://", "ws://") + path
+
+    with ExitStack() as stack:
+        stack.enter_context(connect(ws(first, table.seats[0])))
+        bo = stack.enter_context(connect(ws(first, table.seats[1])))
+        here = stack.enter_context(connect(ws(first, f"/ws/{table.code}")))
+        until(here, lambda s: all(s["connected"]) and s["status"] == "playing", "the watcher sees both playing")
+        bo.close()  # the only process holding the table decides: it holds the lease
+        deadline = until(here, lambda s: s["grace"][1] is not None, "the watcher sees Bo's grace")["grace"][1]
+        late = stack.enter_context(connect(ws(second, f"/ws/{table.code}")))
+        shown = until(late, lambda s: s["grace"][1] is not None or s["covered"][1], "the late watcher's countdown")
+        assert shown["grace"][1] == deadline and not shown["covered"][1]
+        assert until(late, lambda s: s["covered"][1], "the late watcher sees Bo covered")["grace"] == [None, None]

@@ -114,6 +114,14 @@ def test_a_proxy_that_is_no_address_stops_the_start_in_one_line() -> None:
     assert ran.returncode == 1 and len(ran.stderr.strip().splitlines()) == 1
 
 
+def test_an_unknown_log_level_stops_the_start_in_one_line() -> None:
+    command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(free_port()), "--log-level", "loud"]
+    ran = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 1 and ran.stderr.strip().splitlines() == [
+        "chickenfoot: error: unknown log level 'loud': use debug, info, warning, error"
+    ]
+
+
 def test_an_allowed_origin_may_open_tables(start: Callable[..., str]) -> None:
     base = start("--allowed-origin", "HTTPS://Friends.Example:8443")
     code = httpx.post(f"{base}/api/tables", json=TWO_HUMANS).json()["code"]

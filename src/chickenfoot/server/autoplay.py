@@ -63,6 +63,7 @@ class Autoplay:
         for seat in seats:
             if (timer := self._grace.pop(seat, None)) is not None:
                 timer.cancel()
+                log.info("table %s: seat %d back within its grace", self.table.code, seat)
             self.grace_until.pop(seat, None)
 
     def gone(self, seats: list[int]) -> None:
@@ -78,6 +79,7 @@ class Autoplay:
                 self._grace[seat] = table.clock.call_later(delay, self._grace_over, seat)
                 self.grace_until[seat] = table.clock.now() + delay
                 started = True
+                log.info("table %s: seat %d gone, covered in %.1f s", table.code, seat, delay)
         if started:  # the other processes' clients are shown the countdown too
             table.spawn(table.tell_others(presence=True, events=[]))
 
@@ -88,6 +90,7 @@ class Autoplay:
         if table.attendance.connections[seat] == 0 and table.driving and not table.closed:
             # Covered at once: a recount before the news goes out must not start another grace.
             table.attendance.covered.add(seat)
+            log.info("table %s: seat %d covered", table.code, seat)
             table.spawn(self._covered())
 
     async def _covered(self) -> None:

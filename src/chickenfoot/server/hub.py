@@ -123,6 +123,7 @@ class Hub:
                 # so their seats are covered after the grace period as if seen leaving.
                 table.expect_people()
                 self._add(table)
+                log.info("table %s: read from storage at version %d", code, table.version)
         return self.tables[code]
 
     async def create(self, config: TableConfig) -> Table:
@@ -171,6 +172,7 @@ class Hub:
             return
         table.closed = True  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
+        log.info("table %s: released from memory", table.code)
         if (due := self._lingering.pop(table.code, None)) is not None:
             due.cancel()
         self._closing[table.code] = asyncio.create_task(self._close(table))

@@ -28,6 +28,18 @@ SHUTDOWN_SECONDS = 10
 """How long a stopping server waits for its open connections to finish before it cuts them."""
 HEAD_BYTES = 16 << 10
 """A request line and headers longer than this get 400 before they are read further."""
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def checked_log_level(name: str) -> int:
+    """The :mod:`logging` level called ``name``; raises ``ValueError`` in one line for any other name.
+
+    >>> checked_log_level("INFO") == logging.INFO
+    True
+    """
+    if name.lower() not in LOG_LEVELS:
+        raise ValueError(f"unknown log level {name!r}: use {', '.join(LOG_LEVELS)}")
+    return int(getattr(logging, name.upper()))
 
 
 def check_writable(url: str) -> None:
@@ -59,6 +71,7 @@ def run(
     forwarded_allow_ips: Sequence[str] = (),
     debug: bool = False,
     access_log: bool = False,
+    log_level: str = "warning",
     review_budget: int = DEFAULT_BUDGET,
     addresses: AddressLimits | None = None,
     expiry: Expiry | None = None,
@@ -75,15 +88,17 @@ def run(
     ``forwarded_allow_ips``: the proxies (addresses or networks) whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed, the client being the right-most address none of them is (none: no proxy);
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
+    ``log_level``: the least severe lines logged (``debug``, ``info``, ``warning``, ``error``);
     ``review_budget``: sampled deals per move of the reviews of finished matches;
     ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
     ``accounts``: session cookies and the passkeys' relying party;
     ``quick_play``: quick play's queue (its bounds).
 
     Raises ``ValueError`` in one line for a limit of ``addresses`` that is not in the ``limits``
-    notation (``60/minute``), an origin that is not ``scheme://host[:port]`` or a proxy that is not an
-    address or network.
+    notation (``60/minute``), an unknown log level, an origin that is not ``scheme://host[:port]`` or a
+    proxy that is not an address or network.
     """
+    level = checked_log_level(log_level)
     origins = tuple(checked_origin(origin) for origin in allowed_origins)
     proxies = [checked_proxy(proxy) for proxy in forwarded_allow_ips]
     hosts = tuple(allowed_hosts) or (host, "localhost")
@@ -114,6 +129,7 @@ def run(
     if gc_log is not None:
         collector.log_pauses(gc_log.open("a", buffering=1))
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("chickenfoot").setLevel(level)  # the server's own lines; libraries stay at warnings
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)
     print(f"It answers for the host names {', '.join(hosts)} (--allowed-host)", flush=True)

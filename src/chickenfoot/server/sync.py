@@ -6,6 +6,9 @@ actions after this table's version, the configuration (from storage), or the con
 without reading it back; only a gap (an announcement lost, or not yet arrived) is read from
 storage. Hints that arrive while that work is pending are merged, so a burst costs one read. When
 the subscription was broken (``catch_up``), everything is read again.
+What the lease holder decided (who is covered, when each grace period ends) is kept nowhere but in
+its memory: a process whose subscription is new or was broken asks for it, and the holder answers
+with its presence message (it says it again, unasked, when its own subscription was broken).
 The table's lease is kept here too: only its holder plans the table's timed work.
 """
 
@@ -42,6 +45,10 @@ class TableSync:
         self.keeper = LeaseKeeper(cluster.leases, f"table:{table.code}", self._lease_changed)
         table.keeper = self.keeper
         self._actions = self._config = self._presence = False
+        self._ask = False
+        """The holder's covering may have been missed: ask for it (or, holding the lease, say it again)."""
+        self._asked = False
+        """Another process asked for the holder's covering."""
         self._heard_actions: dict[int, StoredAction] = {}
         self._latest: int | None = 0
         """The highest version announced; ``None`` when unknown (read everything after this table's)."""
@@ -85,6 +92,8 @@ class TableSync:
                 self._heard_actions[version] = stored
         if message.get("config"):
             self._config = True
+        if message.get("ask") == "covering":
+            self._asked = True
         if message.get("presence"):
             self._presence = True
             events = message.get("events")
@@ -101,17 +110,20 @@ class TableSync:
 
     def _missed(self) -> None:
         """Messages may have been lost (the subscription is new or was broken): read everything again."""
-        self._actions = self._config = self._presence = True
+        self._actions = self._config = self._presence = self._ask = True
         self._latest = None
         self._wake()
 
+    def _pending(self) -> bool:
+        return self._actions or self._config or self._presence or self._ask or self._asked
+
     def _wake(self) -> None:
-        if (self._actions or self._config or self._presence) and (self._worker is None or self._worker.done()):
+        if self._pending() and (self._worker is None or self._worker.done()):
             self._worker = asyncio.create_task(self._work())
 
     async def _work(self) -> None:
         table = self.table
-        while not table.closed and (self._actions or self._config or self._presence):
+        while not table.closed and self._pending():
             try:
                 if self._config:
                     self._config = False
@@ -127,6 +139,9 @@ class TableSync:
                     covered, self._covered = self._covered, None
                     grace, self._grace = self._grace, None
                     await table.refresh_presence(events, covered, grace)
+                if self._ask or self._asked:
+                    asking, self._ask, self._asked = self._ask, False, False
+                    await table.share_covering(asking)
             except Exception as exc:
                 log.warning("table %s not caught up (%s); trying again", table.code, exc)
                 self._actions = self._config = self._presence = True
@@ -135,6 +150,7 @@ class TableSync:
                 await table.clock.sleep(RETRY_SECONDS)
 
     def _lease_changed(self, hold: Hold | None) -> None:
+        log.info("table %s: lease %s", self.table.code, "lost" if hold is None else f"won (token {hold.token})")
         self.table.lease_changed(hold is not None)
 
 

@@ -459,6 +459,7 @@ class Table:
             self.attendance.covered = {seat for seat in covered if 0 <= seat < len(self.config.seats)}
         if grace is not None and not self.driving:
             self.autoplay.grace_until = {seat: at for seat, at in grace.items() if 0 <= seat < len(self.config.seats)}
+            log.debug("table %s: grace periods heard %s", self.code, self.autoplay.grace_until)
         await self._recount(list(self.attendance.connections))
         await self.publish(events, presence=True)
         self.autoplay.schedule()
@@ -472,9 +473,19 @@ class Table:
             log.warning("table %s: connections not counted (%s)", self.code, exc)
             counts = [*fallback, max(attendance.audience, attendance.spectators)]
         present, gone = attendance.recounted(counts)
+        log.debug("table %s: sockets %s, present %s, gone %s", self.code, counts, present, gone)
         self._clock_follows_presence()
         self.autoplay.returned(present)
         self.autoplay.gone(gone)
+
+    async def share_covering(self, asking: bool) -> None:
+        """What the lease holder decided (who is covered, when each grace ends) travels only in its
+        presence messages: the holder says it (again, or because it was asked); another process
+        that may have missed it (``asking``: its subscription is new or was broken) asks the holder."""
+        if self.driving:
+            await self.tell_others(presence=True, events=[])
+        elif asking:
+            await self.tell_others(ask="covering")
 
     def lease_changed(self, held: bool) -> None:
         """The table's lease was won (plan the timed work) or lost (drop it)."""
@@ -482,9 +493,13 @@ class Table:
             # Seats left while another process held the lease (or that process died) are counted
             # out afresh: each is covered after its grace, as if this process had seen it go.
             self.expect_people()
-            self.spawn(self.refresh_presence([], None))
+            self.spawn(self._take_over())
         else:
             self.autoplay.stop()
+
+    async def _take_over(self) -> None:
+        await self.refresh_presence([], None)
+        await self.share_covering(asking=False)  # an ask made while nobody held the lease is answered
 
     def expect_people(self) -> None:
         """Count every person's seat gone until a socket of theirs is counted (a table just read back
