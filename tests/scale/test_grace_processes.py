@@ -43,17 +43,19 @@ def until(conn: ClientConnection, done: Callable[[State], bool], what: str) -> S
     pytest.fail(f"{what}: not within {WAIT_SECONDS:.0f} s; the last state seen: {seen}")
 
 
+def ws(fleet: Fleet, port: int, path: str) -> str:
+    """The WebSocket address of ``path`` on the server at ``port``."""
+    return fleet.base(port).replace("http://", "ws://") + path
+
+
 def test_every_process_shows_the_grace_of_a_player_who_left(fleet: Fleet) -> None:
     first, second = fleet.ports[:2]
     table = asyncio.run(new_table(fleet.base(first), [HUMAN, HUMAN]))
 
-    def ws(port: int, path: str) -> str:
-        return fleet.base(port).replace("http://", "ws://") + path
-
     with ExitStack() as stack:
-        stack.enter_context(connect(ws(first, table.seats[0])))
-        bo = stack.enter_context(connect(ws(second, table.seats[1])))
-        watchers = [stack.enter_context(connect(ws(port, f"/ws/{table.code}"))) for port in (first, second)]
+        stack.enter_context(connect(ws(fleet, first, table.seats[0])))
+        bo = stack.enter_context(connect(ws(fleet, second, table.seats[1])))
+        watchers = [stack.enter_context(connect(ws(fleet, port, f"/ws/{table.code}"))) for port in (first, second)]
         names = [f"the watcher on {name}" for name in ("the first process", "the second (Bo's)")]
         for watcher, name in zip(watchers, names, strict=True):
             until(watcher, lambda s: all(s["connected"]) and s["status"] == "playing", f"{name} sees both playing")
@@ -73,17 +75,14 @@ def test_a_process_that_loads_the_table_during_a_grace_shows_its_countdown(fleet
     first, second = fleet.ports[:2]
     table = asyncio.run(new_table(fleet.base(first), [HUMAN, HUMAN]))
 
-    def ws(port: int, path: str) -> str:
-        return fleet.base(port).replace("http://", "ws://") + path
-
     with ExitStack() as stack:
-        stack.enter_context(connect(ws(first, table.seats[0])))
-        bo = stack.enter_context(connect(ws(first, table.seats[1])))
-        here = stack.enter_context(connect(ws(first, f"/ws/{table.code}")))
+        stack.enter_context(connect(ws(fleet, first, table.seats[0])))
+        bo = stack.enter_context(connect(ws(fleet, first, table.seats[1])))
+        here = stack.enter_context(connect(ws(fleet, first, f"/ws/{table.code}")))
         until(here, lambda s: all(s["connected"]) and s["status"] == "playing", "the watcher sees both playing")
         bo.close()  # the only process holding the table decides: it holds the lease
         deadline = until(here, lambda s: s["grace"][1] is not None, "the watcher sees Bo's grace")["grace"][1]
-        late = stack.enter_context(connect(ws(second, f"/ws/{table.code}")))
+        late = stack.enter_context(connect(ws(fleet, second, f"/ws/{table.code}")))
         shown = until(late, lambda s: s["grace"][1] is not None or s["covered"][1], "the late watcher's countdown")
         assert shown["grace"][1] == deadline and not shown["covered"][1]
         assert until(late, lambda s: s["covered"][1], "the late watcher sees Bo covered")["grace"] == [None, None]
