@@ -9,7 +9,7 @@ names a status code.
 >>> from chickenfoot.messages import Code, Said
 >>> refusal = Refusal(Why.CONFLICT, Said.of(Code.ERROR_MATCH_OVER))
 >>> refusal.why, str(refusal)
-(<Why.CONFLICT: 'conflict'>, 'the match is over')
+(<Why.CONFLICT: 'conflict'>, 'The match is over')
 >>> Refusal.busy(Said.of(Code.ERROR_STORE_DOWN), retry_after=2.5).retry_after
 2.5
 """
