@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
-from chickenfoot.errors import MAX_DIGITS, ChickenfootError, PositionError, UnreadableFile, quoted, shown
+from chickenfoot.errors import MAX_DIGITS, ChickenfootError, PositionError, UnreadableFile, quoted_english, shown
 from chickenfoot.tiles import Tile
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
@@ -79,7 +79,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for key, value in pairs:
         if key in data:
-            _refuse(f"the field {quoted(key)} appears twice")
+            _refuse(f"the field {quoted_english(key)} appears twice")
         data[key] = value
     return data
 
