@@ -40,9 +40,12 @@ class Move:
     """
 
     code: int
+    """The engine's integer for the move (the module's docstring gives the encoding); equal moves have
+    equal codes."""
 
     @classmethod
     def from_code(cls, code: int) -> Move:
+        """The move of an engine code (:meth:`Round.legal_codes <chickenfoot.round.Round.legal_codes>`)."""
         move = _CACHE.get(code)
         if move is None:
             move = _CACHE[code] = cls(code)
@@ -50,10 +53,14 @@ class Move:
 
     @classmethod
     def play(cls, tile: Tile, target: Tile) -> Move:
+        """The move placing ``tile`` on the open end of ``target`` (``TILE@TARGET``); legality is the round's
+        to judge."""
         return cls.from_code(placement_code(tile.id, target.id))
 
     @classmethod
     def hub(cls, tile: Tile) -> Move:
+        """The opening move placing the double ``tile`` as the hub; a tile that is not a double raises
+        :class:`~chickenfoot.errors.NotationError`."""
         if not tile.is_double:
             raise NotationError(f"the hub must be a double, not {tile}")
         return cls.from_code(placement_code(tile.id, NO_TARGET))
@@ -85,6 +92,7 @@ class Move:
 
     @property
     def kind(self) -> MoveKind:
+        """``"hub"``, ``"play"``, ``"draw"`` or ``"pass"``."""
         if self.code == DRAW:
             return "draw"
         if self.code == PASS:

@@ -63,8 +63,11 @@ class Tile:
     """
 
     high: int
+    """The higher number (or either, for a double)."""
     low: int
+    """The lower number."""
     id: int = field(init=False, compare=False)
+    """The tile's index in every set that holds it, ``high * (high + 1) / 2 + low``: 0 for 0-0, 54 for 9-9."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.low <= self.high <= MAX_PIP:
@@ -92,13 +95,18 @@ class Tile:
 
     @property
     def is_double(self) -> bool:
+        """Whether both ends carry the same number (a double starts a chicken foot, or is the hub)."""
         return self.high == self.low
 
     @property
     def pips(self) -> int:
+        """The sum of the two numbers: what the tile counts in a hand at a round's end (the 0-0 aside,
+        which counts ``Rules.double_blank_points``)."""
         return self.high + self.low
 
     def carries(self, number: int) -> bool:
+        """Whether either end of the tile is ``number``: whether it can be played on an open end of that
+        number."""
         return number in (self.high, self.low)
 
     def other(self, number: int) -> int:
