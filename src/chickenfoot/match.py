@@ -38,10 +38,10 @@ from chickenfoot.move import Move
 from chickenfoot.reading import (
     list_field,
     load_json,
+    move_text,
     object_field,
     read_text,
     same_numbers,
-    text_field,
     tile_list,
     whole_number,
 )
@@ -326,7 +326,7 @@ class Match:
         round_ = Round(self.rules, hands, boneyard, start_double=start)
         self._start(round_)
         for ply, value in enumerate(list_field(entry["moves"], f"{where}.moves", "moves")):
-            text = text_field(value, f"round {k + 1}, move {ply + 1}")
+            text = move_text(value, f"round {k + 1}, move {ply + 1}")
             try:
                 self.push(Move.parse(text))
             except ChickenfootError as exc:

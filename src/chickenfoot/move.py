@@ -13,7 +13,7 @@ from typing import Literal
 from chickenfoot.errors import NotationError, quoted
 from chickenfoot.i18n import say
 from chickenfoot.messages import Code, Said
-from chickenfoot.tiles import TILES, Tile
+from chickenfoot.tiles import TILE_PATTERN, TILES, Tile
 
 DRAW = -1
 PASS = -2
@@ -21,6 +21,11 @@ NO_TARGET = -1
 HUB_TARGET = NO_TARGET & 0xFF
 
 MoveKind = Literal["hub", "play", "draw", "pass"]
+
+_TILE = TILE_PATTERN.removeprefix("^").removesuffix("$")
+MOVE_PATTERN = f"^({_TILE}(@{_TILE})?|draw|pass)$"
+"""How match records spell a move (docs/rules.md §7), tiles as :data:`~chickenfoot.tiles.TILE_PATTERN` spells
+them; its JSON Schema uses this pattern."""
 
 
 def placement_code(tile: int, target: int) -> int:

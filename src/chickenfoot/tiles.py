@@ -14,6 +14,12 @@ from chickenfoot.errors import NotationError, quoted
 MAX_PIP = 18
 """The largest set the engine supports (double-18)."""
 
+TILE_PATTERN = "^(1[0-8]|[0-9])-(1[0-8]|[0-9])$"
+"""How files spell a tile: two numbers from 0 to 18 joined by ``-``, in either order, without spaces or
+leading zeros. The position file's and the match record's readers and JSON Schemas use this one pattern
+(``re.fullmatch`` reads it as JSON Schema's ECMA-262 expressions do); :meth:`Tile.parse`, for what people
+type, also allows spaces around it and leading zeros."""
+
 
 def tile_count(max_pip: int) -> int:
     """Number of tiles in a double-``max_pip`` set."""
