@@ -125,7 +125,7 @@ class Match:
     """Rounds ``max_pip``-``max_pip`` down to 0-0 (or ``rules.rounds`` of them), with running totals."""
 
     def __init__(self, rules: Rules | None = None, players: int = 4, seed: int | None = None) -> None:
-        """A match of ``players`` seats by ``rules`` (default :class:`Rules` ``()``), its first round dealt.
+        """A match of ``players`` seats by ``rules`` (default ``Rules()``), its first round dealt.
 
         Every round's deal follows from ``seed``, so the same seed deals the same match; ``None`` deals
         at random. Raises :class:`~chickenfoot.errors.RulesError` when the set cannot deal ``players``
