@@ -78,6 +78,7 @@ FIGURES: dict[str, Figure] = {
         "search-speed.json", ("modes", "compiled loop", "times_pure"), lambda v: f"{v:.0f}"
     ),
     "expert.seconds_per_move": Figure("timing-expert.json", ("wall_p50",), lambda v: f"{v:.2f}"),
+    "expert.load_average": Figure("timing-expert.json", ("load_average",), lambda v: f"{v:.0f}"),
     "bot_api.match_seconds": Figure("bot-api-match.json", ("seconds",), lambda v: f"{v:.0f}"),
     **_pooled("4p-expert-later-vs-hard-pooled.json"),
     **_pooled("pool-2p-expert-blocking-vs-hard.json"),

@@ -34,6 +34,7 @@ README_FIGURES = [
     ("engine.compiled_millions", "plays {} moves a second"),
     ("engine.compiled_times_dominoes", "{} times the\n`dominoes` package"),
     ("expert.seconds_per_move", "`expert` takes {} s a move"),
+    ("expert.load_average", "machine at\nload {}:"),
 ]
 """Each figure the README quotes, as it writes it."""
 
