@@ -8,6 +8,7 @@ of the machine falls on all of them alike.
     python benchmarks/playout.py --seconds 20
     python benchmarks/playout.py --search 40 --profile    # the hard level's search, pure and compiled
     python benchmarks/playout.py --distribution 100000    # compiled playouts against pure ones
+    python benchmarks/playout.py --seconds 20 --save playout-speed.json   # also stored for the pages
 
 Contenders: ``chickenfoot`` through its public API (``legal_moves`` + ``push``), through its
 playout path (``Round.playout``) and through the compiled core (a round dealt and played out per
@@ -32,7 +33,9 @@ import pstats
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from stored import provenance, save
 from strength import positions
 
 from chickenfoot import Match, Round, Rules, core
@@ -150,7 +153,7 @@ def available() -> dict[str, Contender]:
     return contenders
 
 
-def speed(seconds: float, slice_: float, seed: int) -> None:
+def speed(seconds: float, slice_: float, seed: int) -> dict[str, Any]:
     contenders = available()
     rng = random.Random(seed)
     for play in contenders.values():  # warm up imports and caches outside the clock
@@ -180,13 +183,24 @@ def speed(seconds: float, slice_: float, seed: int) -> None:
     for name in contenders:
         ratios = "".join(f" {rate[name] / rate[ref]:>10.2f}" for ref in refs)
         print(f"{name:40} {games[name]:>8} {games[name] / spent[name]:>10.1f} {rate[name]:>11.0f}{ratios}")
+    return {
+        "contenders": {
+            name: {
+                "games": games[name],
+                "games_per_second": round(games[name] / spent[name], 1),
+                "moves_per_second": round(rate[name]),
+                "times": {ref: round(rate[name] / rate[ref], 2) for ref in refs},
+            }
+            for name in contenders
+        }
+    }
 
 
 SEARCH_MODES = ("pure Python", "compiled rounds", "compiled loop")
 """The pure engine; compiled rounds driven by the search's loop in Python; the whole loop in C."""
 
 
-def search_speed(count: int, seed: int, profile: bool) -> None:
+def search_speed(count: int, seed: int, profile: bool) -> dict[str, Any]:
     """The hard level's search on the same positions on each engine, interleaved."""
     budget = Budget(iterations=DIFFICULTIES["hard"].budget.iterations)  # its iterations, without its clock
     views = [r.view(r.to_move) for r in positions(count, seed)]
@@ -223,6 +237,18 @@ def search_speed(count: int, seed: int, profile: bool) -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(10)
         if sampling.COMPILED:
             compiled_parts(views, budget.iterations or 1, rates["compiled loop"])
+    return {
+        "positions": count,
+        "iterations": budget.iterations,
+        "modes": {
+            mode: {
+                "iterations_per_second": round(rates[mode]),
+                "microseconds_per_iteration": round(1e6 / rates[mode], 1),
+                "times_pure": round(rates[mode] / rates[modes[0]], 1),
+            }
+            for mode in modes
+        },
+    }
 
 
 def compiled_parts(views: Sequence[SeatView], iterations: int, rate: float) -> None:
@@ -258,7 +284,7 @@ def mean_interval(total: float, squares: float, n: int) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(max(squares / n - mean * mean, 0.0) * n / (n - 1) / n)
 
 
-def distribution(n: int, seed: int) -> None:
+def distribution(n: int, seed: int) -> dict[str, Any]:
     """Mean points per seat of ``n`` random rounds on each engine, with 95% intervals."""
     from chickenfoot._engine import playouts
 
@@ -266,15 +292,20 @@ def distribution(n: int, seed: int) -> None:
     pure: list[Sequence[int]] = [Round.deal(RULES, 4, rng=rng).playout(rng) for _ in range(n)]
     _, sums, squares = playouts(RULES, 4, n, seed)
     print(f"{n} rounds each, double-9, 4 players: mean points per seat [95% interval]")
+    seats = []
     for seat in range(4):
         a, ea = mean_interval(sum(p[seat] for p in pure), sum(p[seat] ** 2 for p in pure), n)
         b, eb = mean_interval(sums[seat], squares[seat], n)
         overlap = abs(a - b) < math.hypot(ea, eb)
+        z = abs(a - b) / math.hypot(ea, eb) * 1.96
         print(
             f"seat {seat}: pure {a:6.2f} [{a - ea:.2f}, {a + ea:.2f}]  "
             f"compiled {b:6.2f} [{b - eb:.2f}, {b + eb:.2f}]  "
-            f"{'agree' if overlap else 'DIFFER'} (z = {abs(a - b) / math.hypot(ea, eb) * 1.96:.2f})"
+            f"{'agree' if overlap else 'DIFFER'} (z = {z:.2f})"
         )
+        seats.append({"pure": [round(a, 2), round(a - ea, 2), round(a + ea, 2)], "z": round(z, 2)})
+        seats[-1]["compiled"] = [round(b, 2), round(b - eb, 2), round(b + eb, 2)]
+    return {"rounds": n, "seats": seats}
 
 
 def main() -> None:
@@ -285,17 +316,20 @@ def main() -> None:
     parser.add_argument("--search", type=int, metavar="N", help="time the hard level's search on N positions instead")
     parser.add_argument("--profile", action="store_true", help="with --search: where the time goes")
     parser.add_argument("--distribution", type=int, metavar="N", help="compare N compiled and N pure rounds instead")
+    parser.add_argument("--save", metavar="NAME", help="also store the result as benchmarks/results/NAME (JSON)")
     args = parser.parse_args()
     if args.seconds <= 0 or args.slice <= 0:
         parser.error("--seconds and --slice must be positive")
     if args.search is not None:
-        search_speed(args.search, args.seed, args.profile)
+        result = search_speed(args.search, args.seed, args.profile)
     elif args.distribution is not None:
         if not core.COMPILED:
             parser.error("the compiled core is not in use")
-        distribution(args.distribution, args.seed)
+        result = distribution(args.distribution, args.seed)
     else:
-        speed(args.seconds, args.slice, args.seed)
+        result = speed(args.seconds, args.slice, args.seed)
+    if args.save:
+        save(args.save, {**result, "core": core.NAME, **provenance("playout.py")})
 
 
 if __name__ == "__main__":

@@ -26,12 +26,13 @@ import argparse
 import dataclasses
 import json
 import math
-import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from stored import RESULTS, provenance, save
 
 from chickenfoot import Round, Rules
 from chickenfoot.arena import ArenaConfig, margin_ci, rerate, run, run_arena, schedule, summarise
@@ -39,7 +40,6 @@ from chickenfoot.arena.stats import deal_bootstrap, percentile
 from chickenfoot.bots import BOTS, DIFFICULTIES, Budget, make_bot
 from chickenfoot.view import SeatView
 
-RESULTS = Path(__file__).parent / "results"
 SUMMARY = "summary.json"
 """What the repository keeps of an arena run in place of its per-game results.json."""
 
@@ -95,7 +95,6 @@ def timing(level: str, count: int, seed: int, iterations: int | None) -> dict[st
     for name, values in (("wall", wall), ("cpu", cpu)):
         result |= {f"{name}_p50": round(percentile(values, 0.5), 3), f"{name}_p95": round(percentile(values, 0.95), 3)}
         result[f"{name}_max"] = round(max(values), 3)
-    result["load_average"] = round(os.getloadavg()[0], 2)
     return result
 
 
@@ -469,22 +468,16 @@ def run_and_bot(text: str) -> tuple[Path, str]:
 
 
 def machine() -> dict[str, Any]:
-    """What the machine was doing: results measured under load say so."""
-    return {"load_average": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
-
-
-def save(name: str, data: object) -> None:
-    out = RESULTS / name
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    """How the result was made (the command, the commit, when, and the machine's load): results measured under
+    load say so."""
+    return provenance("strength.py")
 
 
 def report_rows(name: str, rows: list[dict[str, Any]]) -> None:
     """Print each row as JSON and save them all, with the command that made them, as ``name``."""
     for row in rows:
         print(json.dumps(row))
-    command = f"python benchmarks/strength.py {sys.argv[1]} " + " ".join(sys.argv[2:])
-    save(name, {"rows": rows, "command": command, **machine()})
+    save(name, {"rows": rows, **machine()})
 
 
 def main() -> None:
@@ -585,8 +578,7 @@ def main() -> None:
         row = compare(list(zip(args.runs[::2], args.runs[1::2], strict=True)))
         print(json.dumps(row))
         if args.save:
-            command = "python benchmarks/strength.py compare " + " ".join(sys.argv[2:])
-            save(args.save, {**row, "command": command})
+            save(args.save, {**row, **machine()})
         return
     if args.command == "match-play":
         match_play(args.players, args.deals, args.seed)
@@ -653,7 +645,7 @@ def main() -> None:
         result = timing(args.level, args.positions, args.seed, args.iterations)
         print(json.dumps(result))
         suffix = f"-{args.iterations}it" if args.iterations else ""
-        save(f"timing-{args.level}{suffix}.json", result)
+        save(f"timing-{args.level}{suffix}.json", {**result, **machine()})
         return
     for name, config in CLAIMS.items():
         if args.only in (None, name):

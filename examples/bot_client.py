@@ -44,12 +44,17 @@ def whole_log(state: dict[str, Any], previous: dict[str, Any] | None) -> dict[st
     return state | {"log_from": 0, "log": previous["log"][:start] + state["log"]}
 
 
+MOVED_ON = {"error.stale_version", "error.round_not_over"}
+"""Refusals that only say the table moved on since the state answered: another seat asked for the next round
+first, or a newer state is on its way. The next state says what now; nothing went wrong."""
+
+
 def send(client: httpx.Client, path: str, body: dict[str, Any]) -> bool:
     """Post ``body``; over the token's limits, wait as the answer says and post it again. ``False``: refused."""
     while (answer := client.post(path, json=body)).status_code == 429:
         time.sleep(int(answer.headers["retry-after"]))
-    if answer.status_code != 200:  # e.g. stale: the table moved on meanwhile, and the next state says what now
-        print(f"{path}: {answer.json().get('detail')}", flush=True)
+    if answer.status_code != 200 and answer.json().get("code") not in MOVED_ON:
+        print(f"{path}: {body['move']} refused: {answer.json().get('detail')}", flush=True)
     return answer.status_code == 200
 
 

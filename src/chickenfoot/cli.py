@@ -47,7 +47,7 @@ def note_pure_core() -> None:
     pure-Python core (a build without a C compiler warns only under ``pip -v``)."""
     if not compiled_core():
         print(
-            "chickenfoot: note: bots search on the pure-Python core, about 50 times slower than the compiled "
+            "chickenfoot: note: bots search on the pure-Python core, tens of times slower than the compiled "
             "one, which was not built (no C compiler at install) or is off (CHICKENFOOT_PURE=1)",
             file=sys.stderr,
         )

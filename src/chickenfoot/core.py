@@ -1,9 +1,9 @@
 """Which engine core is in use: the compiled engine when it was built, else pure Python.
 
-The compiled engine (:mod:`chickenfoot._engine`, Cython, the twin of ``round.py`` and ``layout.py``) is
+The compiled engine (``chickenfoot._engine``, Cython, the twin of ``round.py`` and ``layout.py``) is
 built at install time where a C compiler is present; the pure-Python engine is always there, and is the
 reference the compiled one is tested against move by move. ``CHICKENFOOT_PURE=1`` in the environment
-forces the pure path. The search's compiled part (:mod:`chickenfoot.bots.sampling`) runs only on the
+forces the pure path. The search's compiled part (``chickenfoot.bots.sampling``) runs only on the
 compiled engine.
 """
 
@@ -22,3 +22,5 @@ if os.environ.get("CHICKENFOOT_PURE") != "1":
         pass
 
 NAME = "compiled core" if COMPILED else "pure-Python core"
+"""Which core is in use, in words: ``"compiled core"`` or ``"pure-Python core"`` (``chickenfoot --version``
+prints it)."""

@@ -16,7 +16,7 @@ From that model come the numbers each seat is known to lack (:func:`known_voids`
 the current hidden state for search (:class:`Knowledge` ``.sample`` / ``.round``) and whole deals —
 every hand as dealt and the boneyard order — replayed to the same point (:func:`sample_deal`).
 The samples are random but not weighted by how likely the opponents' moves were;
-:mod:`chickenfoot.belief` weights them. :func:`twin`
+``chickenfoot.belief`` weights them. :func:`twin`
 builds rounds a seat cannot tell apart without this model, to test what the model and bots do.
 """
 
@@ -81,8 +81,11 @@ class Deal:
     """A whole deal: each hand as dealt and the boneyard in draw order, with the round replayed on it."""
 
     hands: tuple[tuple[int, ...], ...]
+    """Each seat's tile ids as dealt."""
     boneyard: tuple[int, ...]
+    """The boneyard's tile ids as dealt, the next draw first."""
     round: Round
+    """The round dealt so and replayed through the view's history: a state that agrees with the view."""
 
 
 class Knowledge:
@@ -92,17 +95,22 @@ class Knowledge:
         if view.seat is None:
             raise SamplingError("a spectator has no information state to sample from")
         self.view = view
+        """The seat's view the model is built from."""
         self.seat: int = view.seat
+        """The seat whose knowledge this is."""
         self._walk()
         tracked = self._track(None)
         assert tracked is not None  # the greedy choice never gives up
         self.slots: list[list[Slot]] = [[Slot(f, r, m, born) for f, r, m, _, born in mine] for mine in tracked[0]]
+        """Each seat's tiles in hand now, as slots with what each may be (empty for the viewing seat, whose
+        hand is known)."""
         self.played: list[tuple[int, int, int, int]] = tracked[3]
         """Each opponent's plays as ``(seat, tile, born, step)``: the tile, the history index its slot came
         in with (-1: dealt; as the tightest model places it) and the history index of the play."""
-        """Each seat's tiles in hand now (empty for the viewing seat, whose hand is known)."""
         self.unseen = list(ids_of(view.unseen_mask()))
+        """The ids of the tiles the seat cannot see: in other hands or the boneyard."""
         self.own = sum(1 << tile.id for tile in view.hand)
+        """The seat's own hand as a bit mask of tile ids."""
         # Most constrained slots first, so random picks rarely paint themselves into a corner.
         flat = [(seat, slot) for seat, mine in enumerate(self.slots) for slot in mine]
         ranked = _order([(k, s.forbidden, s.required, s.tiles) for k, (_, s) in enumerate(flat)], self.unseen)

@@ -16,10 +16,14 @@ NO_TARGET = -1
 class Phase(IntEnum):
     """Which ends are open: exactly one holds at any time."""
 
-    EMPTY = 0  # before the hub is placed
-    HUB = 1  # fewer than A arms on the hub: only new arms
-    FOOT = 2  # a chicken foot lacks toes: only toes on it
-    OPEN = 3  # any open end
+    EMPTY = 0
+    """Before the hub is placed: the only play is the starting double."""
+    HUB = 1
+    """The hub has fewer arms than ``rules.hub_arms``: every play starts a new arm."""
+    FOOT = 2
+    """A chicken foot lacks toes: every play is a toe on it."""
+    OPEN = 3
+    """Any open end may be played on."""
 
 
 _NUMBERS: dict[int, tuple[tuple[int, int], ...]] = {}

@@ -38,10 +38,10 @@ from chickenfoot.move import Move
 from chickenfoot.reading import (
     list_field,
     load_json,
+    move_text,
     object_field,
     read_text,
     same_numbers,
-    text_field,
     tile_list,
     whole_number,
 )
@@ -61,15 +61,19 @@ class Standing:
     """One seat's place in the match; equal ranks share the place (rank 1 wins)."""
 
     seat: int
+    """The seat."""
     total: int
+    """Its points over the rounds counted."""
     zero_rounds: int
+    """How many of those rounds it scored 0 (the first tie-break)."""
     lowest_nonzero: int | None
     """The seat's lowest non-zero round score (``None``: every round scored 0)."""
     rank: int
+    """Its place, 1 for the winners; seats that no rule separates share a rank."""
 
     def tie_key(self) -> tuple[int, int, int]:
-        # Lower is better: total, then more zero rounds, then the lowest non-zero round
-        # (a seat with no non-zero round beats any that has one).
+        """The key docs/rules.md §6 ranks by, lower better: the total, then more zero rounds, then the lowest
+        non-zero round (a seat with no non-zero round beats any that has one)."""
         return (self.total, -self.zero_rounds, -1 if self.lowest_nonzero is None else self.lowest_nonzero)
 
 
@@ -121,12 +125,23 @@ class Match:
     """Rounds ``max_pip``-``max_pip`` down to 0-0 (or ``rules.rounds`` of them), with running totals."""
 
     def __init__(self, rules: Rules | None = None, players: int = 4, seed: int | None = None) -> None:
+        """A match of ``players`` seats by ``rules`` (default ``Rules()``), its first round dealt.
+
+        Every round's deal follows from ``seed``, so the same seed deals the same match; ``None`` deals
+        at random. Raises :class:`~chickenfoot.errors.RulesError` when the set cannot deal ``players``
+        hands.
+        """
         self.rules = rules or Rules()
+        """The rule options of every round."""
         self.players = players
+        """The number of seats."""
         self.seed = seed
+        """The seed every round's deal follows from (``None``: dealt at random, then not replayable
+        from the seed alone; the record keeps every deal)."""
         self.rules.hand_size_for(players)
         self._round_seeds = _round_seeds(self.rules, seed)
         self.rounds: list[Round] = []
+        """Every round dealt so far, the current one last."""
         self.deals: list[tuple[list[list[Tile]], list[Tile]]] = []
         """Each round's deal as dealt: the hands and the boneyard in draw order."""
         self.round_points: list[list[int]] = []
@@ -149,9 +164,11 @@ class Match:
 
     @property
     def to_move(self) -> int:
+        """The seat to act in the current round."""
         return self.round.to_move
 
     def legal_moves(self) -> list[Move]:
+        """The legal moves in the current round (none between rounds: call :meth:`next_round`)."""
         return self.round.legal_moves()
 
     def push(self, move: Move) -> None:
@@ -179,6 +196,7 @@ class Match:
         return self.round
 
     def is_over(self) -> bool:
+        """Whether every round has been played (:meth:`winners` then says who won)."""
         return len(self.round_points) == self.rules.round_count
 
     def standing(self) -> MatchStanding:
@@ -198,9 +216,11 @@ class Match:
         return dataclasses.replace(self.round.view(seat), match=self.standing())
 
     def totals(self) -> list[int]:
+        """Each seat's points over the finished rounds, by seat."""
         return [sum(points[s] for points in self.round_points) for s in range(self.players)]
 
     def standings(self) -> list[Standing]:
+        """The seats ranked by docs/rules.md §6 over the finished rounds, best first."""
         return standings(self.round_points, self.players)
 
     def winners(self) -> list[int]:
@@ -208,9 +228,12 @@ class Match:
         return [s.seat for s in self.standings() if s.rank == 1]
 
     def winner_reason(self) -> Said:
+        """Who leads (or won) and which rule of docs/rules.md §6 decided it, as a message to render in any
+        language (:func:`~chickenfoot.i18n.say`)."""
         return winner_reason(self.standings())
 
     def explain_winner(self) -> str:
+        """:meth:`winner_reason` in English, e.g. ``'seat 0 wins with the lowest total (41)'``."""
         return explain_winner(self.standings())
 
     # --- the match record ---------------------------------------------------------------------
@@ -235,6 +258,7 @@ class Match:
         }
 
     def dumps(self) -> str:
+        """The match record (:meth:`record`) as JSON text, as the terminal game saves it."""
         return json.dumps(self.record(), indent=1) + "\n"
 
     @classmethod
@@ -302,7 +326,7 @@ class Match:
         round_ = Round(self.rules, hands, boneyard, start_double=start)
         self._start(round_)
         for ply, value in enumerate(list_field(entry["moves"], f"{where}.moves", "moves")):
-            text = text_field(value, f"round {k + 1}, move {ply + 1}")
+            text = move_text(value, f"round {k + 1}, move {ply + 1}")
             try:
                 self.push(Move.parse(text))
             except ChickenfootError as exc:
@@ -313,6 +337,7 @@ class Match:
 
     @classmethod
     def loads(cls, text: str) -> Match:
+        """The match of a record's JSON text (:meth:`dumps`), checked as :meth:`from_record` checks it."""
         return cls.from_record(load_json(text))
 
 

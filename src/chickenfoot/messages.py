@@ -1117,10 +1117,13 @@ class Said:
     """
 
     code: Code
+    """Which message: ``Code.EVENT_PLAY`` is ``event.play``, its English and its place in every catalog."""
     params: tuple[tuple[str, Param], ...] = ()
+    """The values of its placeholders, as ``(name, value)`` pairs in the order given."""
 
     @classmethod
     def of(cls, code: Code, /, **params: Param) -> Said:
+        """The message ``code`` with its placeholders' values: ``Said.of(Code.EVENT_PASS, seat=2)``."""
         return cls(code, tuple(params.items()))
 
     def wire(self) -> dict[str, Any]:

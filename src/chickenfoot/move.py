@@ -13,7 +13,7 @@ from typing import Literal
 from chickenfoot.errors import NotationError, quoted_english
 from chickenfoot.i18n import say
 from chickenfoot.messages import Code, Said
-from chickenfoot.tiles import TILES, Tile
+from chickenfoot.tiles import TILE_PATTERN, TILES, Tile
 
 DRAW = -1
 PASS = -2
@@ -21,6 +21,11 @@ NO_TARGET = -1
 HUB_TARGET = NO_TARGET & 0xFF
 
 MoveKind = Literal["hub", "play", "draw", "pass"]
+
+_TILE = TILE_PATTERN.removeprefix("^").removesuffix("$")
+MOVE_PATTERN = f"^({_TILE}(@{_TILE})?|draw|pass)$"
+"""How match records spell a move (docs/rules.md §7), tiles as :data:`~chickenfoot.tiles.TILE_PATTERN` spells
+them; its JSON Schema uses this pattern."""
 
 
 def placement_code(tile: int, target: int) -> int:
@@ -40,9 +45,12 @@ class Move:
     """
 
     code: int
+    """The engine's integer for the move (the module's docstring gives the encoding); equal moves have
+    equal codes."""
 
     @classmethod
     def from_code(cls, code: int) -> Move:
+        """The move of an engine code (:meth:`Round.legal_codes <chickenfoot.round.Round.legal_codes>`)."""
         move = _CACHE.get(code)
         if move is None:
             move = _CACHE[code] = cls(code)
@@ -50,10 +58,14 @@ class Move:
 
     @classmethod
     def play(cls, tile: Tile, target: Tile) -> Move:
+        """The move placing ``tile`` on the open end of ``target`` (``TILE@TARGET``); legality is the round's
+        to judge."""
         return cls.from_code(placement_code(tile.id, target.id))
 
     @classmethod
     def hub(cls, tile: Tile) -> Move:
+        """The opening move placing the double ``tile`` as the hub; a tile that is not a double raises
+        :class:`~chickenfoot.errors.NotationError`."""
         if not tile.is_double:
             raise NotationError(f"the hub must be a double, not {tile}")
         return cls.from_code(placement_code(tile.id, NO_TARGET))
@@ -85,6 +97,7 @@ class Move:
 
     @property
     def kind(self) -> MoveKind:
+        """``"hub"``, ``"play"``, ``"draw"`` or ``"pass"``."""
         if self.code == DRAW:
             return "draw"
         if self.code == PASS:

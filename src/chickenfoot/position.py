@@ -24,6 +24,7 @@ from chickenfoot.rules import POSITION_RULE_FIELDS, Rules
 from chickenfoot.tiles import Tile
 
 FORMAT = "chickenfoot-position/1"
+"""The ``format`` field every position file carries; a file with any other value is refused."""
 _REQUIRED = ("format", "rules", "start_double", "hands", "boneyard", "layout", "to_move", "drawn")
 _OPTIONAL = ("over", "points")
 

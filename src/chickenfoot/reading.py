@@ -25,8 +25,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
-from chickenfoot.errors import MAX_DIGITS, ChickenfootError, PositionError, UnreadableFile, quoted_english, shown
-from chickenfoot.tiles import Tile
+from chickenfoot.errors import MAX_DIGITS, PositionError, UnreadableFile, quoted_english, shown
+from chickenfoot.move import MOVE_PATTERN
+from chickenfoot.tiles import MAX_PIP, TILE_PATTERN, Tile
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
@@ -154,10 +155,23 @@ def tile(value: object, where: str) -> Tile:
     """A tile written as ``"9-4"``."""
     if not isinstance(value, str):
         raise PositionError(f'{where}: expected a tile like "9-4", got {shown(value)}')
-    try:
-        return Tile.parse(value)
-    except ChickenfootError as exc:
-        raise PositionError(f"{where}: {exc}") from None
+    if re.fullmatch(TILE_PATTERN, value) is None:
+        raise PositionError(
+            f'{where}: bad tile {quoted_english(value)}: expected two numbers like "9-4" (numbers go up to {MAX_PIP}),'
+            " without spaces or leading zeros"
+        )
+    return Tile.parse(value)
+
+
+def move_text(value: object, where: str) -> str:
+    """A move written as in docs/rules.md §7 (``"9-4@9-9"``, ``"draw"``): spelled as files spell it."""
+    text = text_field(value, where)
+    if re.fullmatch(MOVE_PATTERN, text) is None:
+        raise PositionError(
+            f"{where}: bad move {quoted_english(text)}: expected H-H, TILE@TARGET, draw or pass,"
+            " without spaces or leading zeros"
+        )
+    return text
 
 
 def tile_list(value: object, where: str) -> list[Tile]:

@@ -1,18 +1,16 @@
 """Move-by-move review of a match: what each move cost its player, judged from that player's own view.
 
 For every move of the match, the seat to move's view at that moment (never a hidden tile) goes to
-:func:`chickenfoot.bots.evaluate`, which gives each legal move's expected final round points for
+:func:`~chickenfoot.bots.evaluate.evaluate`, which gives each legal move's expected final round points for
 every seat. A reviewed seat's move is marked by its **loss**: how much worse its expected margin
 (own points minus the opponents' mean) is than the best move's, in points:
 
-======================  ==================
-loss (expected points)  mark
-======================  ==================
-below 2                 good
-2 to 5                  inaccuracy
-5 to 10                 mistake
-10 and more             blunder
-======================  ==================
+| loss (expected points) | mark |
+| --- | --- |
+| below 2 | good |
+| 2 to 5 | inaccuracy |
+| 5 to 10 | mistake |
+| 10 and more | blunder |
 
 Moves with no choice are not marked. Per round and per reviewed seat, the summary gives the
 expected points lost per decision (a move with a choice), an **accuracy** — 100 × the mean over
@@ -78,16 +76,22 @@ class MoveReview:
     ply: int
     """Index of the move in its round (0-based)."""
     seat: int
+    """The seat that made the move."""
     played: Move
+    """The move it made."""
     expected: tuple[float, ...]
     """Every seat's expected final round points after the move played, seen by its mover."""
     best: Move | None = None
+    """The move with the best expected margin (``None``: not reviewed, or no choice)."""
     best_expected: tuple[float, ...] | None = None
+    """Every seat's expected final round points after :attr:`best`."""
     loss: float | None = None
     """Expected margin lost against the best move (``None``: not reviewed, or no choice)."""
 
     @property
     def mark(self) -> str | None:
+        """``good``, ``inaccuracy``, ``mistake`` or ``blunder`` by :attr:`loss` (:data:`MARKS`); ``None`` when
+        the move was not judged."""
         return None if self.loss is None else mark_for(self.loss)
 
     def verdict(self) -> Said | None:
@@ -117,6 +121,8 @@ class MoveReview:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """The move's review as JSON, as the server serves it; a judged move adds its best move, loss, mark and
+        their words (as messages)."""
         data: dict[str, Any] = {
             "ply": self.ply,
             "seat": self.seat,
@@ -137,6 +143,7 @@ class MoveReview:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MoveReview:
+        """A move's review read back from :meth:`to_dict`."""
         best = data.get("best")
         return cls(
             ply=int(data["ply"]),
@@ -154,15 +161,19 @@ class SeatSummary:
     """A reviewed seat's play over some moves."""
 
     seat: int
+    """The seat."""
     decisions: int
     """Moves with a choice."""
     loss_per_move: float
+    """Expected points lost per decision (0 with no decision)."""
     accuracy: float
+    """100 × the mean over decisions of ``exp(-loss / 10)``: 100 for best moves only."""
     costliest: tuple[tuple[int, MoveReview], ...]
     """The costliest moves with their round numbers, worst first."""
 
     @classmethod
     def of(cls, seat: int, moves: Iterable[tuple[int, MoveReview]]) -> SeatSummary:
+        """The summary of ``seat`` over ``moves``, each given with its round number."""
         judged = [(n, m) for n, m in moves if m.seat == seat and m.loss is not None]
         losses = [m.loss for _, m in judged if m.loss is not None]
         worst = sorted((x for x in judged if x[1].loss), key=lambda x: -(x[1].loss or 0.0))[:COSTLIEST]
@@ -175,6 +186,7 @@ class SeatSummary:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """The summary as JSON, each costliest move with its line in words (as a message)."""
         return {
             "seat": self.seat,
             "decisions": self.decisions,
@@ -196,13 +208,17 @@ class SeatSummary:
 
 @dataclass(frozen=True, slots=True)
 class RoundReview:
+    """The review of one round: each of its moves in order and the points it ended with."""
+
     number: int
     """1-based."""
     moves: tuple[MoveReview, ...]
+    """Every move of the round, in order."""
     points: tuple[int, ...] | None
     """The round's actual points (``None`` if it was not finished)."""
 
     def summary(self, seats: Sequence[int]) -> list[SeatSummary]:
+        """Each of ``seats`` over this round."""
         return [SeatSummary.of(seat, ((self.number, m) for m in self.moves)) for seat in seats]
 
 
@@ -211,15 +227,21 @@ class Review:
     """A match's review: every move's expected points, marks for the reviewed seats' choices."""
 
     budget: int
+    """Sampled deals per evaluated move."""
     seed: int
+    """The seed every move's evaluation seed derives from: the same record, budget and seed give the same
+    review."""
     seats: tuple[int, ...]
+    """The seats whose choices are marked."""
     rounds: tuple[RoundReview, ...]
+    """Every round's review, in order."""
 
     def summary(self) -> list[SeatSummary]:
         """Each reviewed seat over the whole match."""
         return [SeatSummary.of(seat, ((r.number, m) for r in self.rounds for m in r.moves)) for seat in self.seats]
 
     def to_dict(self) -> dict[str, Any]:
+        """The review as JSON (``chickenfoot-review/1``), as the server stores and serves it."""
         return {
             "format": REVIEW_FORMAT,
             "budget": self.budget,

@@ -27,8 +27,11 @@ class Step:
     """One move as it happened: who made it and, for a draw, the tile drawn (hidden from others)."""
 
     seat: int
+    """The seat that moved."""
     move: Move
+    """The move it made."""
     drawn: Tile | None = None
+    """For a draw, the tile drawn; else ``None``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +44,19 @@ class Event:
     """
 
     kind: EventKind
+    """What happened: ``hub``, ``play``, ``chicken_foot``, ``foot_done``, ``draw``, ``pass``, ``turn`` or
+    ``round_over``."""
     seat: int
+    """The seat that made the move (for ``turn``, the seat whose turn it now is)."""
     move: Move | None = None
+    """The move, for ``hub``, ``play``, ``draw`` and ``pass``."""
     tile: Tile | None = None
+    """The tile placed (``hub``, ``play``, ``chicken_foot``), the double whose foot is complete
+    (``foot_done``) or the tile drawn (``draw``: show it to its drawer only)."""
     count: int = 0
+    """For ``chicken_foot``, the toes the new foot needs."""
     reason: str | None = None
+    """For ``round_over``, ``domino`` (a hand was emptied) or ``blocked`` (nobody could play)."""
 
     def said(self, round_number: int) -> Said:
         """The event in words (``event.<kind>``); a draw names its tile, which only the drawer may see."""
@@ -93,9 +104,13 @@ class PublicStep:
     """
 
     seat: int
+    """The seat that moved."""
     move: Move
+    """The move it made."""
     drawn: Tile | None
+    """For a draw seen by its drawer, the tile drawn; else ``None``."""
     open_numbers: tuple[int, ...]
+    """The numbers a tile had to carry to be played just before the move, lowest first."""
     opening: bool
     """The move was made before the hub was placed (an opening draw, or the hub itself)."""
 
@@ -165,13 +180,17 @@ class Round:
         double, or to the seat that starts the opening draws.
         """
         self.rules = rules
+        """The rule options the round is played by."""
         self.players = len(hands)
+        """The number of seats."""
         self.start_double = rules.max_pip if start_double is None else start_double
+        """N of the starting double N-N, which becomes the hub."""
         if self.players < 2:
             raise PositionError("a round needs at least 2 hands")
         if not isinstance(self.start_double, int) or not 0 <= self.start_double <= rules.max_pip:
             raise PositionError(f"start_double must be from 0 to {rules.max_pip} (got {self.start_double!r})")
         self.start_tile = tile_id(self.start_double, self.start_double)
+        """The id of the starting double (see :class:`~chickenfoot.tiles.Tile` ``.id``)."""
         seen: set[int] = set()
 
         def take(tile: Tile, where: str) -> int:
@@ -183,8 +202,12 @@ class Round:
             return tile.id
 
         self.hands = [mask_of(take(t, f"hand {seat}") for t in hand) for seat, hand in enumerate(hands)]
+        """Each seat's hand as a bit mask of tile ids (the engine's form; :meth:`hand` gives the tiles)."""
         self.boneyard = [take(t, "the boneyard") for t in boneyard][::-1]  # next draw at the end
+        """The boneyard's tile ids, the next draw *last* (the engine's form; :meth:`boneyard_tiles` gives the
+        tiles in draw order)."""
         self.layout = Layout(rules.max_pip, rules.hub_arms, rules.toes)
+        """The engine's layout: placed tiles and open ends (:meth:`placed` gives the tiles in order)."""
         for index, (tile, target) in enumerate(layout):
             tid = take(tile, "the layout")
             if index == 0:
@@ -199,13 +222,18 @@ class Round:
             except IllegalMoveError as exc:
                 raise PositionError(f"layout entry {index} ({tile}@{target}) breaks the rules: {exc}") from None
         self.drawn = -1
+        """The id of the tile the mover drew this turn and may still play, else -1 (:attr:`drawn_tile`
+        gives the tile)."""
         self.end_reason: EndReason | None = None
+        """``None`` while the round goes on; ``"domino"`` once a hand is empty, ``"blocked"`` once nobody
+        can play and the boneyard is empty."""
         self._records: list[_Record] = []
         self._legal: list[int] = []
         self._legal_at = -1
         self._annotated: list[tuple[_Record, PublicStep, PublicStep]] = []
         self._shadow: Layout | None = None
         self.to_move = self._default_first_seat() if to_move is None else to_move
+        """The seat to act (unchanged once the round is over)."""
         if not isinstance(self.to_move, int) or not 0 <= self.to_move < self.players:
             raise PositionError(f"to_move must be a seat from 0 to {self.players - 1} (got {self.to_move!r})")
         self._check_opening()
@@ -320,6 +348,7 @@ class Round:
     # --- what the state is -------------------------------------------------------------------
 
     def hand(self, seat: int) -> list[Tile]:
+        """The tiles of ``seat``'s hand, lowest id first."""
         return tiles_of(self.hands[seat])
 
     def boneyard_tiles(self) -> list[Tile]:
@@ -328,6 +357,7 @@ class Round:
 
     @property
     def boneyard_size(self) -> int:
+        """How many tiles are left to draw."""
         return len(self.boneyard)
 
     @property
@@ -341,9 +371,11 @@ class Round:
 
     @property
     def phase(self) -> Phase:
+        """Which ends are open now: before the hub, the hub's arms, a chicken foot's toes, or any."""
         return self.layout.phase
 
     def is_over(self) -> bool:
+        """Whether the round has ended (see :attr:`end_reason`); no move is legal then."""
         return self.end_reason is not None
 
     def points(self) -> list[int]:
@@ -361,6 +393,8 @@ class Round:
 
     @property
     def history(self) -> list[Step]:
+        """Every move made so far, in order, with the tile each draw took (the whole truth: a seat's view
+        hides other seats' draws)."""
         return [Step(seat, Move.from_code(code), TILES[t] if t >= 0 else None) for code, seat, t, _ in self._records]
 
     def public_steps(self) -> list[tuple[_Record, PublicStep, PublicStep]]:
@@ -399,6 +433,7 @@ class Round:
 
     @property
     def ply(self) -> int:
+        """How many moves have been made (forced draws and passes included)."""
         return len(self._records)
 
     def view(self, seat: int | None) -> SeatView:
@@ -450,6 +485,7 @@ class Round:
         return Move.from_code(codes[0]) if len(codes) == 1 and codes[0] in (DRAW, PASS) else None
 
     def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal now (:meth:`why_illegal` says why not)."""
         return move.code in self.legal_codes()
 
     def push(self, move: Move) -> None:

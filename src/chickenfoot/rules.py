@@ -42,11 +42,18 @@ class Rules:
     """
 
     max_pip: int = 9
+    """N of the double-N set, 6 to 18 (docs/rules.md §1)."""
     hub_arms: int = 4
+    """Arms the hub must have before any other play: 4, 6 or 8, at most ``max_pip`` (§3)."""
     toes: int = TOES
+    """Toes a chicken foot needs before play goes on elsewhere: always 3 (§3)."""
     drawn_tile: DrawnTile = "may"
+    """A playable tile just drawn ``may`` be played or passed on, or ``must`` be played (§4)."""
     draw_limit: DrawLimit = "one"
+    """A player with no play draws ``one`` tile, or draws ``until_playable`` (§4; opening draws are always
+    one)."""
     double_blank_points: int = 50
+    """What the 0-0 counts in a hand at the end of a round, any whole number (§5)."""
     hand_size: int | None = None
     """Tiles dealt to each player; ``None`` uses the default formula of docs/rules.md §1."""
     rounds: int | None = None
@@ -74,6 +81,7 @@ class Rules:
 
     @property
     def tile_count(self) -> int:
+        """Tiles in the set: 55 for double-9, ``(max_pip + 1) * (max_pip + 2) / 2``."""
         return tile_count(self.max_pip)
 
     def hand_size_for(self, players: int) -> int:
@@ -93,6 +101,7 @@ class Rules:
 
     @property
     def round_count(self) -> int:
+        """Rounds a match plays: ``rounds``, or ``max_pip + 1`` when it is ``None``."""
         return self.max_pip + 1 if self.rounds is None else self.rounds
 
     def start_doubles(self) -> list[int]:
@@ -100,9 +109,14 @@ class Rules:
         return [self.max_pip - k for k in range(self.round_count)]
 
     def replace(self, **changes: Any) -> Rules:
+        """These rules with some options changed, checked again: ``Rules().replace(hub_arms=6)``."""
         return dataclasses.replace(self, **changes)
 
     def to_dict(self, *, position_only: bool = False) -> dict[str, Any]:
+        """The options as a JSON object, the inverse of :meth:`from_dict`; options left ``None`` are left out.
+
+        ``position_only``: only the fields a position file carries (docs/rules.md §8).
+        """
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         if position_only:
             return {name: fields[name] for name in POSITION_RULE_FIELDS}
@@ -121,6 +135,8 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
+        """The rules of a named preset (:data:`PRESETS`); an unknown name raises :class:`RulesError` listing
+        the names."""
         try:
             return PRESETS[name]
         except KeyError:

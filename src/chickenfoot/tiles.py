@@ -14,6 +14,12 @@ from chickenfoot.errors import NotationError, quoted_english
 MAX_PIP = 18
 """The largest set the engine supports (double-18)."""
 
+TILE_PATTERN = "^(1[0-8]|[0-9])-(1[0-8]|[0-9])$"
+"""How files spell a tile: two numbers from 0 to 18 joined by ``-``, in either order, without spaces or
+leading zeros. The position file's and the match record's readers and JSON Schemas use this one pattern
+(``re.fullmatch`` reads it as JSON Schema's ECMA-262 expressions do); :meth:`Tile.parse`, for what people
+type, also allows spaces around it and leading zeros."""
+
 
 def tile_count(max_pip: int) -> int:
     """Number of tiles in a double-``max_pip`` set."""
@@ -63,8 +69,11 @@ class Tile:
     """
 
     high: int
+    """The higher number (or either, for a double)."""
     low: int
+    """The lower number."""
     id: int = field(init=False, compare=False)
+    """The tile's index in every set that holds it, ``high * (high + 1) / 2 + low``: 0 for 0-0, 54 for 9-9."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.low <= self.high <= MAX_PIP:
@@ -92,13 +101,18 @@ class Tile:
 
     @property
     def is_double(self) -> bool:
+        """Whether both ends carry the same number (a double starts a chicken foot, or is the hub)."""
         return self.high == self.low
 
     @property
     def pips(self) -> int:
+        """The sum of the two numbers: what the tile counts in a hand at a round's end (the 0-0 aside,
+        which counts ``Rules.double_blank_points``)."""
         return self.high + self.low
 
     def carries(self, number: int) -> bool:
+        """Whether either end of the tile is ``number``: whether it can be played on an open end of that
+        number."""
         return number in (self.high, self.low)
 
     def other(self, number: int) -> int:

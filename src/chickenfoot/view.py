@@ -48,17 +48,27 @@ class SeatView:
     """One seat's knowledge of a round (``seat`` is ``None`` for a spectator)."""
 
     seat: int | None
+    """The seat this view belongs to; ``None`` for a spectator, who sees no hand."""
     rules: Rules
+    """The rule options of the round."""
     players: int
+    """The number of seats."""
     start_double: int
+    """N of the round's starting double N-N (the hub)."""
     hand: tuple[Tile, ...]
+    """This seat's own tiles (empty for a spectator)."""
     layout: tuple[tuple[Tile, Tile | None], ...]
+    """The placed tiles in the order played, as ``(tile, target)``; the hub's target is ``None``."""
     open_ends: tuple[tuple[Tile, int], ...]
     """The ends a tile may be played on now, as ``(target, number)``."""
     phase: Phase
+    """Which ends are open: before the hub, the hub's arms, a chicken foot's toes, or any."""
     boneyard_size: int
+    """Tiles left to draw (which ones is hidden)."""
     hand_sizes: tuple[int, ...]
+    """How many tiles each seat holds, by seat."""
     to_move: int
+    """The seat to act."""
     drawn: Tile | None
     """The tile this seat drew this turn and may still play."""
     legal_moves: tuple[Move, ...]
@@ -66,7 +76,9 @@ class SeatView:
     forced: Move | None
     """The sole draw or pass this seat must make now, which interfaces make for it (see :meth:`Round.forced_move`)."""
     history: tuple[PublicStep, ...]
+    """Every move so far as this seat saw it: the tiles others drew are hidden, its own are shown."""
     end_reason: EndReason | None
+    """``None`` while the round goes on, else ``"domino"`` (a hand was emptied) or ``"blocked"``."""
     points: tuple[int, ...] | None
     """Each seat's points, once the round is over."""
     revealed_hands: tuple[tuple[Tile, ...], ...] | None
@@ -76,6 +88,7 @@ class SeatView:
 
     @property
     def is_over(self) -> bool:
+        """Whether the round has ended (:attr:`points` and :attr:`revealed_hands` are then set)."""
         return self.end_reason is not None
 
     @property
@@ -85,6 +98,7 @@ class SeatView:
 
     @property
     def my_turn(self) -> bool:
+        """Whether this seat is to act in a round still going on (a spectator's never is)."""
         return self.seat == self.to_move and self.end_reason is None
 
     def unseen_mask(self) -> int:

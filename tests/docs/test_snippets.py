@@ -69,3 +69,16 @@ def test_every_page_with_console_examples_has_some_found() -> None:
     pages = {page for page, _, _ in SESSIONS}
     assert DOCS / "rules" / "position-file.md" in pages
     assert DOCS / "library" / "rules-tools.md" in pages
+
+
+INCLUDE = re.compile(r'^--8<-- "README\.md:([\w-]+)"$', re.MULTILINE)
+
+
+def test_the_site_shares_the_readmes_set_up_and_extras() -> None:
+    """The set-up commands and the extras table are written once, in the README; the site includes them."""
+    included = {name for page in PAGES for name in INCLUDE.findall(page.read_text(encoding="utf-8"))}
+    assert {"setup", "extras", "test-command", "test-services"} <= included
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in included:
+        start, end = f"<!-- --8<-- [start:{name}] -->", f"<!-- --8<-- [end:{name}] -->"
+        assert readme.count(start) == 1 and readme.count(end) == 1 and readme.index(start) < readme.index(end), name

@@ -13,10 +13,10 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import watch_errors
-from .helpers import AUTOPLAY, api, ready_all, serving_bot_account, sit_down
+from .helpers import ARTIFACTS, AUTOPLAY, api, ready_all, serving_bot_account, sit_down
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = ARTIFACTS / "bots"
 # A move of seat 1 that placed a tile: the bot's own choice (the server makes only forced draws and passes).
 BOT_PLACED = """() => (window.chickenfoot.state?.log ?? []).some(
   (entry) => entry.seat === 1 && entry.move && entry.move !== 'draw' && entry.move !== 'pass')"""

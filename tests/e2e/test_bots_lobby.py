@@ -9,9 +9,9 @@ import httpx
 from playwright.sync_api import Browser, expect
 
 from .conftest import watch_errors
-from .helpers import serving_bot_account
+from .helpers import ARTIFACTS, serving_bot_account
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = ARTIFACTS / "bots"
 
 
 def test_a_person_invites_a_bot_account_from_the_lobby(browser: Browser, tmp_path: Path) -> None:

@@ -1,13 +1,12 @@
 """A rated match against the fastest bot level, in a real server and browser: the Rated mark when
 creating the table and at it, the rating change in the match-over results, and the leaderboard.
-Screenshots of both at 390 and 1280 px go to docs/images/ratings/."""
+Screenshots of both at 390 and 1280 px go to artifacts/ratings/ (scripts/screenshots.sh copies those a page shows)."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -20,9 +19,9 @@ from chickenfoot.server.ratings.service import Ratings
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
-from .helpers import AUTOPLAY, open_lobby
+from .helpers import ARTIFACTS, AUTOPLAY, open_lobby
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images" / "ratings"
+IMAGES = ARTIFACTS / "ratings"  # docs/images/ratings/ copies one: scripts/screenshots.sh
 PASSWORD = "tile hub toe chicken"
 BOT_ACCOUNT = "dominobot"
 

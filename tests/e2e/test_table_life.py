@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 
@@ -14,9 +13,9 @@ from chickenfoot.i18n import render
 from chickenfoot.messages import Code
 
 from .conftest import watch_errors
-from .helpers import new_table, sit_down, state
+from .helpers import ARTIFACTS, new_table, sit_down, state
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "images" / "table-life"
+SHOTS = ARTIFACTS / "table-life"  # docs/images/table-life/ copies them: scripts/screenshots.sh
 
 
 @contextmanager

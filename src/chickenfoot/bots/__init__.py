@@ -41,8 +41,11 @@ class Difficulty:
     """A level offered to people: which bot kind, thinking for how long."""
 
     kind: str
+    """The bot kind that plays it (a key of :data:`BOTS`)."""
     budget: Budget
+    """How long it thinks a move."""
     description: str
+    """How it plays, in a few English words."""
     workers: int = 1
     """Processes a search spreads over (root parallelism)."""
     plays_match: bool = False
@@ -100,6 +103,7 @@ class Hint:
     """A suggested move and a short reason a person can check against the table."""
 
     move: Move
+    """The move suggested."""
     why: Said
     """The reason as a message (``hint.*``), for the reader's language."""
     values: tuple[MoveValue, ...] = ()

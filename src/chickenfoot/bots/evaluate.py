@@ -37,9 +37,11 @@ class MoveValue:
     """One legal move's expected final round points for every seat, seen by the seat to move."""
 
     move: Move
+    """The legal move valued."""
     points: tuple[float, ...]
     """Expected points of each seat at the round's end after this move (the 0-0 counting as in the rules)."""
     seat: int
+    """The seat to move, whose view the values come from."""
     samples: int
     """Sampled deals the numbers are the means of."""
 

@@ -32,7 +32,9 @@ class ActionCodec:
     """
 
     def __init__(self, max_pip: int) -> None:
+        """The codec of a double-``max_pip`` set (:meth:`for_max_pip` shares one per size)."""
         self.max_pip = max_pip
+        """N of the double-N set the actions number the moves of."""
         count = tile_count(max_pip)
         codes: list[int] = []
         for tile in range(count):
@@ -53,19 +55,26 @@ class ActionCodec:
     @classmethod
     @cache
     def for_max_pip(cls, max_pip: int) -> ActionCodec:
+        """The codec of a double-``max_pip`` set, made once and shared."""
         return cls(max_pip)
 
     @property
     def size(self) -> int:
+        """The number of actions: every hub, every tile on every tile it can touch, ``draw`` and ``pass``
+        (912 for double-9). ``draw`` and ``pass`` are the last two."""
         return len(self.codes)
 
     def action_of(self, move: Move) -> int:
+        """The action number of ``move``; a move no double-``max_pip`` deal can ever allow raises
+        :class:`~chickenfoot.errors.IllegalMoveError`."""
         try:
             return self.index[move.code]
         except KeyError:
             raise IllegalMoveError(f"{move} can never be played with a double-{self.max_pip} set") from None
 
     def move_of(self, action: int) -> Move:
+        """The move of an action number; a number outside ``0 .. size - 1`` raises
+        :class:`~chickenfoot.errors.IllegalMoveError`. Whether it is legal now is the round's to say."""
         if not 0 <= action < len(self.codes):
             raise IllegalMoveError(f"action {action} is out of range 0..{len(self.codes) - 1}")
         return Move.from_code(self.codes[action])

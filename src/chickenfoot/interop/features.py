@@ -4,27 +4,24 @@ The vector is ``float32`` in ``[0, 1]``. Seat-indexed blocks are *relative*: row
 seat, row 1 the next seat clockwise, and so on. Blocks, in order (T tiles, K = max_pip + 1 numbers,
 P players):
 
-==================  =======  ===============================================================
-block               size     meaning
-==================  =======  ===============================================================
-hand                T        own tiles
-drawn               T        the tile just drawn that may still be played (only it may be)
-placed              T        tiles in the layout
-open_targets        T        tiles with an open end now (the hub or a foot counts once)
-open_numbers        K        numbers a tile must carry to be played now
-phase               4        one-hot: before the hub, hub phase, open foot, open play
-start_double        K        one-hot number of the round's starting double
-arms                1        arms on the hub / arms needed
-toes                1        toes on the open foot / 3 (0 with no open foot)
-hand_sizes          P        tiles in each hand / T
-boneyard            1        tiles in the boneyard / T
-to_move             P        one-hot seat to move
-lacks               P x K    numbers each seat showed it lacked (by drawing or passing without a
-                             drawn tile); tiles drawn since may carry them: see ``draws``
-draws               P        tiles each seat drew / T
-match_totals        P        (match only) points so far / the most one seat can score in a match
-match_progress      1        (match only) rounds finished / rounds in the match
-==================  =======  ===============================================================
+| block | size | meaning |
+| --- | --- | --- |
+| hand | T | own tiles |
+| drawn | T | the tile just drawn that may still be played (only it may be) |
+| placed | T | tiles in the layout |
+| open_targets | T | tiles with an open end now (the hub or a foot counts once) |
+| open_numbers | K | numbers a tile must carry to be played now |
+| phase | 4 | one-hot: before the hub, hub phase, open foot, open play |
+| start_double | K | one-hot number of the round's starting double |
+| arms | 1 | arms on the hub / arms needed |
+| toes | 1 | toes on the open foot / 3 (0 with no open foot) |
+| hand_sizes | P | tiles in each hand / T |
+| boneyard | 1 | tiles in the boneyard / T |
+| to_move | P | one-hot seat to move |
+| lacks | P × K | numbers each seat showed it lacked (by drawing, or passing without a drawn tile) |
+| draws | P | tiles each seat drew / T (tiles drawn since a lack was shown may carry its numbers) |
+| match_totals | P | (match only) points so far / the most one seat can score in a match |
+| match_progress | 1 | (match only) rounds finished / rounds in the match |
 """
 
 from __future__ import annotations
@@ -42,7 +39,9 @@ from chickenfoot.tiles import PIP_SUM
 from chickenfoot.view import SeatView
 
 Vector = npt.NDArray[np.float32]
+"""A feature vector: ``float32`` values in ``[0, 1]``."""
 Mask = npt.NDArray[np.int8]
+"""An action mask: 1 for each legal action, 0 for the rest."""
 
 
 def max_round_points(rules: Rules) -> int:
@@ -68,10 +67,15 @@ class ObservationEncoder:
     """Turns a seat's view into the feature vector described in the module docstring."""
 
     def __init__(self, rules: Rules, players: int, *, match: bool = False) -> None:
+        """The encoder of rounds of ``players`` seats by ``rules``; ``match`` adds the two match blocks."""
         self.rules = rules
+        """The rules whose set sizes the blocks (T tiles, K numbers)."""
         self.players = players
+        """P, the seats of the seat-indexed blocks."""
         self.match = match
+        """Whether the vector ends with ``match_totals`` and ``match_progress``."""
         self.codec = ActionCodec.for_max_pip(rules.max_pip)
+        """The action numbering of :meth:`action_mask`."""
         t, k, p = rules.tile_count, rules.max_pip + 1, players
         sizes = [
             ("hand", t),
@@ -92,11 +96,13 @@ class ObservationEncoder:
         if match:
             sizes += [("match_totals", p), ("match_progress", 1)]
         self.offsets: dict[str, slice] = {}
+        """Where each block lies in the vector, by its name in the table above: ``vector[offsets["hand"]]``."""
         start = 0
         for name, size in sizes:
             self.offsets[name] = slice(start, start + size)
             start += size
         self.size = start
+        """The length of the vector."""
 
     def encode(self, view: SeatView, totals: Sequence[int] = (), rounds_done: int = 0) -> Vector:
         """Features of ``view`` (``totals`` and ``rounds_done`` are the match's, when ``match``)."""

@@ -43,6 +43,7 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
     metadata = {  # noqa: RUF012 (the libraries define metadata as a plain dict)
         "render_modes": ["ansi", "human"]
     }
+    """Gymnasium's description of the environment: its render modes."""
 
     def __init__(
         self,
@@ -57,30 +58,45 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
         render_mode: str | None = None,
         **rules: Any,
     ) -> None:
+        """The learning seat ``seat`` of ``players`` against bots named by ``opponents``; ``preset``, the rule
+        fields, ``reward``, ``full_match`` and ``render_mode`` as for
+        :class:`~chickenfoot.interop.pettingzoo.raw_env`. ``illegal_reward`` (at most the default, the worst
+        legal return) is what an illegal action pays. A bad option raises
+        :class:`~chickenfoot.errors.RulesError` naming it."""
         self.game = raw_env(
             players, preset=preset, reward=reward, full_match=full_match, render_mode=render_mode, **rules
         )
+        """The PettingZoo environment that plays the game; ``game.round`` is the whole truth, never the agent's."""
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise RulesError(f"seat must be from 0 to {players - 1} (got {seat!r})")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
             raise RulesError(f"give one opponent for each of the {players - 1} other seats (got {len(names)})")
         self.seat = seat
+        """The learning seat."""
         self.agent = f"player_{seat}"
+        """Its agent's name in :attr:`game`."""
         self.opponent_names = names
+        """The bot of each other seat, in seat order."""
         self.bots: dict[int, Bot] = {}
+        """The bots playing the other seats, by seat."""
         self.make_bots(None)
         self.render_mode = render_mode
+        """``"ansi"``, ``"human"`` or ``None``."""
         worst = self.game.illegal_reward
         if illegal_reward is not None and not illegal_reward <= worst:
             raise RulesError(
                 f"illegal_reward must be at most {worst:g}, the worst legal return (got {illegal_reward!r})"
             )
         self.illegal_reward = worst if illegal_reward is None else illegal_reward
+        """What an illegal action pays (it ends the episode)."""
         self.action_space = self.game.action_space(self.agent)
+        """``Discrete`` over every move of the set (:class:`~chickenfoot.interop.actions.ActionCodec`)."""
         self.observation_space = self.game.observation_space(self.agent)
+        """A ``Dict`` of ``observation`` (the features) and ``action_mask``."""
 
     def make_bots(self, seed: int | None) -> None:
+        """Make the opponents afresh, seat ``s``'s seeded ``seed + s`` (``None``: unseeded)."""
         others = [s for s in range(self.game.players) if s != self.seat]
         self.bots = {
             s: make_bot(name, None if seed is None else seed + s)
@@ -90,6 +106,8 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new round (or match) and let the bots move until the learning seat is to act: its
+        observation and ``{"seat": seat}``. A ``seed`` also reseeds the bots."""
         super().reset(seed=seed)
         if seed is not None:
             self.make_bots(seed)
@@ -112,6 +130,8 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
             self._reward += game.rewards[self.agent]
 
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the learning seat's action, then the bots' until it is to act again: Gymnasium's five-tuple.
+        An illegal action ends the episode with :attr:`illegal_reward` and ``info["illegal"]``."""
         game = self.game
         if game.terminations[self.agent]:
             raise RuntimeError("the episode is over: call reset()")
@@ -125,6 +145,7 @@ class ChickenfootEnv(gym.Env[Observation, np.int64]):
         return game.observe(self.agent), self._reward, game.terminations[self.agent], False, self._info()
 
     def render(self) -> str | None:
+        """``ansi``: the round as text; ``human``: that text printed."""
         text = self.game.render()
         if self.render_mode == "human" and text is not None:
             print(text)

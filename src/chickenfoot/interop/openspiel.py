@@ -133,6 +133,8 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
     """One round of Chicken Foot for OpenSpiel (see the module docstring)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        """The game with ``params`` (the module docstring lists them; the rest keep their defaults). An
+        unknown parameter or a bad value raises :class:`~chickenfoot.errors.RulesError`."""
         config = Config.of(params)
         tiles = config.rules.tile_count
         worst = float(max_round_points(config.rules))
@@ -149,11 +151,14 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_game_type(config.zero_sum), info, {**DEFAULTS, **(params or {})})
 
     def new_initial_state(self) -> ChickenfootState:
+        """A round before its deal: the first chance node."""
         return ChickenfootState(self)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> ChickenfootObserver:
+        """The observer OpenSpiel asks for observation and information state tensors and strings (default:
+        the observation, without perfect recall)."""
         return ChickenfootObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
@@ -163,12 +168,16 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: pyspiel.Game) -> None:
         super().__init__(game)
         self.config = Config.of(game.get_parameters())
+        """The game's settings: its rules, players, hand size, starting double, returns and action codec."""
         self.dealt: list[int] = []
+        """The tile ids dealt so far, in deal order (seat 0's hand first)."""
         self.round: Round | None = None
+        """The round once it is dealt (``None`` during the deal): the whole truth, hidden hands included."""
         self.drawing = False
         """The player to move chose ``draw``: the chance node that picks the tile is next."""
 
     def current_player(self) -> int:
+        """The seat to move, ``PlayerId.CHANCE`` while dealing or drawing, ``PlayerId.TERMINAL`` at the end."""
         if self.round is None or self.drawing:
             return int(pyspiel.PlayerId.CHANCE)
         if self.round.is_over():
@@ -180,6 +189,7 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.config.codec.actions_of(self.round.legal_codes()))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(tile id, probability)`` of every tile the chance node may give, all equally likely."""
         if self.round is None:
             left = sorted(set(range(self.config.rules.tile_count)) - set(self.dealt))
         else:
@@ -219,9 +229,12 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
         return str(self.config.codec.move_of(action))
 
     def is_terminal(self) -> bool:
+        """Whether the round is over."""
         return self.round is not None and not self.drawing and self.round.is_over()
 
     def returns(self) -> list[float]:
+        """Each seat's return: minus its points (or, with ``zero_sum``, the table's mean minus its own);
+        0 for all before the end."""
         if not self.is_terminal():
             return [0.0] * self.config.players
         assert self.round is not None

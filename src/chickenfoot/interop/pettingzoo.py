@@ -86,6 +86,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         "name": "chickenfoot_v0",
         "is_parallelizable": False,
     }
+    """PettingZoo's description of the environment: its render modes and name."""
 
     def __init__(
         self,
@@ -97,21 +98,34 @@ class raw_env(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         **rules: Any,
     ) -> None:
+        """A table of ``players`` seats. The rules are a preset's (``preset="six-arms"``) or the defaults, with
+        any rule field given by name changed (``max_pip=12``); ``reward`` is ``"points"`` or ``"zero_sum"``;
+        ``full_match`` makes the episode a whole match; ``render_mode`` is ``"ansi"``, ``"human"`` or ``None``.
+        A bad option raises :class:`~chickenfoot.errors.RulesError` naming it."""
         super().__init__()
         self.rules = make_rules(preset, rules)
+        """The rule options every round is played by."""
         self.rules.hand_size_for(players)
         if reward not in ("points", "zero_sum"):
             raise RulesError(f"reward must be 'points' or 'zero_sum' (got {reward!r})")
         if render_mode is not None and render_mode not in ("ansi", "human"):
             raise RulesError(f"render_mode must be 'ansi' or 'human' (got {render_mode!r})")
         self.players = players
+        """The number of seats (and agents)."""
         self.reward_kind: RewardKind = reward
+        """``"points"`` (minus one's own points) or ``"zero_sum"`` (the table's mean minus one's own)."""
         self.full_match = full_match
+        """Whether an episode is a whole match rather than one round."""
         self.render_mode = render_mode
+        """``"ansi"``, ``"human"`` or ``None`` (:meth:`render`)."""
         self.codec = ActionCodec.for_max_pip(self.rules.max_pip)
+        """The numbering of actions."""
         self.encoder = ObservationEncoder(self.rules, players, match=full_match)
+        """The features of each agent's observation."""
         self.possible_agents = [f"player_{s}" for s in range(players)]
+        """``player_0`` .. ``player_{P-1}``: seat ``s`` is ``player_s``."""
         self.agents = self.possible_agents[:]
+        """The agents still in the episode."""
         self._action_space = spaces.Discrete(self.codec.size)
         self._observation_space = spaces.Dict(
             {
@@ -120,20 +134,28 @@ class raw_env(AECEnv):  # type: ignore[misc]
             }
         )
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
+        """Each agent's action space: ``Discrete(codec.size)``, the same for all."""
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
+        """Each agent's observation space: a ``Dict`` of ``observation`` (the features) and ``action_mask``."""
         self.np_random, _ = seeding.np_random(None)
         self.match: Match | None = None
+        """The match being played, with ``full_match`` (else ``None``)."""
         self.round: Round | None = None
+        """The round being played (``None`` before :meth:`reset`): the whole truth, hidden hands included;
+        agents are given only their views."""
         self.illegal_reward = illegal_reward(self.rules, full_match=full_match)
         """What an illegal action pays in the forfeiting environments (:mod:`chickenfoot.interop.illegal`)."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent``."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new round (or match); ``seed`` makes the deals reproducible. ``options`` is unused."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         deal_seed = int(self.np_random.integers(2**63))
@@ -156,6 +178,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.round
 
     def observe(self, agent: str) -> Observation:
+        """``{"observation": features, "action_mask": legal actions}`` of ``agent``, from its own seat view."""
         round_ = self._current()
         view = round_.view(self.possible_agents.index(agent))
         if self.match is not None:
@@ -186,6 +209,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def step(self, action: int | None) -> None:
+        """Play the action of the agent to move; an illegal one raises
+        :class:`~chickenfoot.errors.IllegalMoveError` saying why and changes nothing."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -226,7 +251,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return text
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""
 
 
 class ForfeitIllegal(wrappers.BaseWrapper):  # type: ignore[misc]
@@ -266,22 +291,30 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         "render_modes": ["ansi", "human"],
         "name": "chickenfoot_v0",
     }
+    """PettingZoo's description of the environment: its render modes and name."""
 
     def __init__(self, players: int = 4, **kwargs: Any) -> None:
         self.game = raw_env(players, **kwargs)
+        """The AEC environment that plays the game."""
         self.possible_agents = self.game.possible_agents
+        """``player_0`` .. ``player_{P-1}``."""
         self.agents: list[str] = []
+        """The agents of the episode under way (empty before :meth:`reset` and once it is over)."""
         self.render_mode = self.game.render_mode
+        """``"ansi"``, ``"human"`` or ``None``."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent``."""
         return self.game.observation_space(agent)
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``."""
         return self.game.action_space(agent)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """Deal a new round (or match): every agent's observation and info."""
         self.game.reset(seed=seed, options=options)
         self.agents = self.game.agents[:]
         return self._observations(), {agent: {} for agent in self.agents}
@@ -298,6 +331,8 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
+        """Play the action of the agent to move (the others' are ignored): observations, rewards,
+        terminations, truncations and infos of every live agent."""
         game = self.game
         if not self.agents:
             raise RuntimeError("the episode is over: call reset()")
@@ -321,7 +356,9 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         return result
 
     def render(self) -> str | None:
+        """As :meth:`raw_env.render`."""
         return self.game.render()
 
     def close(self) -> None:
+        """Nothing to release."""
         self.game.close()

@@ -1,0 +1,184 @@
+"""An MkDocs hook: the pages' measured figures, read from the stored results when the site is built.
+
+A page writes ``{{ figure NAME }}`` where a figure goes, ``{{ measured FILE }}`` where it says how that
+result was made (its command, commit, date and the machine's load), and ``{{ table NAME }}`` for a table of
+results. The results are the JSON files under ``benchmarks/results/`` (``benchmarks/stored.py``); a
+new measurement replaces its file, so every page shows the newest. An unknown name or file stops the build.
+The README, which is read without this hook, writes its figures out: ``tests/docs/test_figures.py`` checks
+them against the same results.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+PLACEHOLDER = re.compile(r"\{\{ (?P<kind>figure|measured|table) (?P<name>[\w.-]+) \}\}")
+COMPILED = "chickenfoot (d) compiled, batches in C"
+DOMINOES = "dominoes (PyPI)"
+OPENSPIEL = "OpenSpiel python_block_dominoes"
+
+
+def result(file: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((RESULTS / file).read_text(encoding="utf-8"))
+    return data
+
+
+def spaced(value: float) -> str:
+    """A whole number with its thousands apart: ``24 016 877``."""
+    return f"{round(value):,}".replace(",", " ")
+
+
+def percent(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One number of a stored result and how the pages write it."""
+
+    file: str
+    path: tuple[str | int, ...]
+    written: Callable[[Any], str]
+
+    def value(self) -> Any:
+        found: Any = result(self.file)
+        for key in self.path:
+            found = found[key]
+        return found
+
+    def text(self) -> str:
+        return self.written(self.value())
+
+
+def _pooled(file: str) -> dict[str, Figure]:
+    """The share of matches won (with its interval) and the matches of a pooled line-up's first bot."""
+    name = file.removesuffix(".json")
+    return {
+        f"{name}.win": Figure(file, ("rows", 0, "win_share", 0), percent),
+        f"{name}.win_low": Figure(file, ("rows", 0, "win_share", 1), percent),
+        f"{name}.win_high": Figure(file, ("rows", 0, "win_share", 2), percent),
+        f"{name}.matches": Figure(file, ("rows", 0, "games"), "{:,}".format),
+    }
+
+
+FIGURES: dict[str, Figure] = {
+    "engine.compiled_millions": Figure(
+        "playout-speed.json", ("contenders", COMPILED, "moves_per_second"), lambda v: f"{v / 1e6:.0f} million"
+    ),
+    "engine.compiled_times_dominoes": Figure(
+        "playout-speed.json", ("contenders", COMPILED, "times", DOMINOES), lambda v: f"{v:.0f}"
+    ),
+    "search.compiled_times_pure": Figure(
+        "search-speed.json", ("modes", "compiled loop", "times_pure"), lambda v: f"{v:.0f}"
+    ),
+    "expert.seconds_per_move": Figure("timing-expert.json", ("wall_p50",), lambda v: f"{v:.2f}"),
+    "expert.load_average": Figure("timing-expert.json", ("load_average",), lambda v: f"{v:.0f}"),
+    "bot_api.match_seconds": Figure("bot-api-match.json", ("seconds",), lambda v: f"{v:.0f}"),
+    **_pooled("4p-expert-later-vs-hard-pooled.json"),
+    **_pooled("pool-2p-expert-blocking-vs-hard.json"),
+}
+"""Every figure a page may name, by name."""
+
+
+def measured(file: str) -> str:
+    """How a stored result was made, in a sentence's words."""
+    data = result(file)
+    made = [f"`{data['command']}`"]
+    if "commit" in data:
+        made.append(f"commit `{data['commit']}`")
+    if "date" in data:
+        made.append(data["date"][:10])
+    made.append(f"load average {data['load_average']} on {data.get('cpus', 2)} cores")
+    return ", ".join(made) + f" (`benchmarks/results/{file}`)"
+
+
+def _playout_table() -> str:
+    data = result("playout-speed.json")
+    refs = [ref for ref in (DOMINOES, OPENSPIEL) if ref in data["contenders"]]
+    lines = [
+        "| contender | games/s | moves/s | " + " | ".join(f"× {ref.split()[0]}" for ref in refs) + " |",
+        "|---|---:|---:|" + "---:|" * len(refs),
+    ]
+    for name, row in data["contenders"].items():
+        times = " | ".join(f"{row['times'][ref]:.2f}" for ref in refs)
+        lines.append(f"| {name} | {spaced(row['games_per_second'])} | {spaced(row['moves_per_second'])} | {times} |")
+    return "\n".join(lines)
+
+
+def _search_table() -> str:
+    data = result("search-speed.json")
+    lines = [
+        f"| `hard` search ({data['iterations']} iterations) | iterations/s | µs per iteration | × pure |",
+        "|---|---:|---:|---:|",
+    ]
+    for mode, row in data["modes"].items():
+        lines.append(
+            f"| {mode} | {spaced(row['iterations_per_second'])} | {row['microseconds_per_iteration']:.1f} "
+            f"| {row['times_pure']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def _distribution_table() -> str:
+    data = result("playout-distribution.json")
+    lines = [
+        "| seat | pure: mean points [95% interval] | compiled | difference |",
+        "|---|---|---|---:|",
+    ]
+    for seat, row in enumerate(data["seats"]):
+        pure, compiled = row["pure"], row["compiled"]
+        lines.append(
+            f"| {seat} | {pure[0]:.2f} [{pure[1]:.2f}, {pure[2]:.2f}] "
+            f"| {compiled[0]:.2f} [{compiled[1]:.2f}, {compiled[2]:.2f}] | z = {row['z']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "search", "expert": "search on 2 processes"}
+
+
+def _timing_table() -> str:
+    lines = [
+        "| level | what | wall s/move p50 | p95 | max | load average |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for level, what in LEVELS.items():
+        row = result(f"timing-{level}.json")
+        lines.append(
+            f"| `{level}` | {what}, `{row['budget']}` | {row['wall_p50']:.3f} | {row['wall_p95']:.3f} "
+            f"| {row['wall_max']:.3f} | {row['load_average']} |"
+        )
+    return "\n".join(lines)
+
+
+TABLES: dict[str, Callable[[], str]] = {
+    "playout-speed": _playout_table,
+    "search-speed": _search_table,
+    "playout-distribution": _distribution_table,
+    "levels-timing": _timing_table,
+}
+"""The tables a page may show, each from its stored results (``levels-timing``: ``timing-LEVEL.json``)."""
+
+
+def rendered(markdown: str) -> str:
+    """``markdown`` with every placeholder replaced; an unknown figure, file or table raises ``KeyError``."""
+
+    def replace(found: re.Match[str]) -> str:
+        kind, name = found["kind"], found["name"]
+        if kind == "figure":
+            return FIGURES[name].text()
+        if kind == "measured":
+            return measured(name)
+        return TABLES[name]()
+
+    return PLACEHOLDER.sub(replace, markdown)
+
+
+def on_page_markdown(markdown: str, **kwargs: Any) -> str:
+    return rendered(markdown)
