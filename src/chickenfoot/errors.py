@@ -41,9 +41,23 @@ QUOTED = 60
 
 
 def quoted(text: str) -> str:
-    """Text a person typed, for an error message: quoted, escaped, cut only if absurdly long.
+    """Text a person typed, as the parameter of a message: escaped, cut only if absurdly long.
 
-    >>> quoted("9-4@9-9x"), quoted("x" * 100)[-20:]
+    The message puts it in quotation marks, each language its own („…“ in Lithuanian, „…” in
+    Latvian), so the value carries no quotes and no English: a control character is shown as its
+    escape, and a cut ends with "…".
+
+    >>> print(quoted("9-4@9-9x"), quoted("ŠĀ\\x00"), quoted("x" * 100)[-3:])
+    9-4@9-9x ŠĀ\\x00 xx…
+    """
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:QUOTED])
+    return shown + ("…" if len(text) > QUOTED else "")
+
+
+def quoted_english(text: str) -> str:
+    """Text a person typed, for the library's own English errors: quoted, escaped, its length told if cut.
+
+    >>> quoted_english("9-4@9-9x"), quoted_english("x" * 100)[-20:]
     ("'9-4@9-9x'", "x'… (100 characters)")
     """
     return repr(text) if len(text) <= QUOTED else f"{text[:QUOTED]!r}… ({len(text)} characters)"

@@ -5,8 +5,8 @@ read with the standard library's :mod:`gettext`, so neither the engine nor the t
 Babel at run time. Each message's ``msgctxt`` is its code and its ``msgid`` the English of
 :mod:`chickenfoot.messages`: a string a catalog lacks is shown in English, never as its code.
 
->>> render("illegal.not_in_hand", "en", tile="9-4", seat=0)
-'9-4 is not in the hand of seat 0'
+>>> render("illegal.not_in_hand", "en", tile="9-4", name="Ann")
+'9-4 is not in the hand of Ann'
 >>> render(Code.TILE_COUNT, "lt", count=3), render(Code.TILE_COUNT, "lt", count=10)
 ('3 kauliukai', '10 kauliukų')
 >>> negotiate("fy-NL, nl;q=0.8, en;q=0.5"), negotiate(["de-DE", "lv"]), negotiate([])
@@ -192,7 +192,7 @@ def one_decimal(value: float) -> str:
 
 
 def say(said: Said, lang: str, names: Sequence[str] | None = None) -> str:
-    """``said`` in ``lang``; ``names`` name the seats (else "Seat 2" in ``lang``).
+    """``said`` in ``lang``; ``names`` name the seats (else "Player 2" in ``lang``, as :func:`seat_name`).
 
     >>> say(Said.of(Code.EVENT_PLAY, seat=1, tile="9-4", target="9-9"), "lv", ["Ann", "Bo"])
     'Bo pielika 9-4 pie 9-9'
@@ -205,7 +205,7 @@ def _filled(said: Said, lang: str, names: Sequence[str] | None) -> dict[str, obj
     """The parameters of ``said`` as :func:`say` shows them, ``name`` added for a ``seat``."""
 
     def name(seat: int) -> str:
-        return names[seat] if names is not None and 0 <= seat < len(names) else render(Code.SEAT, lang, seat=seat)
+        return names[seat] if names is not None and 0 <= seat < len(names) else seat_name(seat, None, None, lang)
 
     params: dict[str, object] = {}
     for key, value in said.params:
@@ -236,7 +236,7 @@ def phrases(said: Said, lang: str, names: Sequence[str] | None = None) -> list[s
     Joined with spaces, the phrases are :func:`say`'s text.
 
     >>> phrases(Said.of(Code.EVENT_PLAY, seat=1, tile="9-4", target="9-9"), "en")
-    ['Seat 1', 'played 9-4', 'on 9-9']
+    ['Player 2', 'played 9-4', 'on 9-9']
     """
     params = _filled(said, lang, names)
     count = params.get("count")

@@ -29,7 +29,7 @@ from chickenfoot.errors import (
     PositionError,
     RulesError,
     UnreadableFile,
-    quoted,
+    quoted_english,
     shown,
 )
 from chickenfoot.i18n import DEFAULT, english, unreadable
@@ -272,7 +272,7 @@ class Match:
                 raise PositionError(f"missing field {key!r}")
         unknown = sorted(set(data) - set(_RECORD_FIELDS))
         if unknown:
-            raise PositionError(f"unknown field {quoted(unknown[0])}")
+            raise PositionError(f"unknown field {quoted_english(unknown[0])}")
         try:
             rules = Rules.from_dict(object_field(data["rules"], "rules"))
         except RulesError as exc:
@@ -310,7 +310,7 @@ class Match:
                 raise PositionError(f"{where}: missing field {key!r}")
         unknown = sorted(set(entry) - set(_ROUND_FIELDS))
         if unknown:
-            raise PositionError(f"{where}: unknown field {quoted(unknown[0])}")
+            raise PositionError(f"{where}: unknown field {quoted_english(unknown[0])}")
         start = self.rules.start_doubles()[k]
         if entry["start_double"] != start or not isinstance(entry["start_double"], int):
             raise PositionError(f"round {k + 1} must start with {start}-{start}, got {shown(entry['start_double'])}")
@@ -330,7 +330,7 @@ class Match:
             try:
                 self.push(Move.parse(text))
             except ChickenfootError as exc:
-                raise PositionError(f"round {k + 1}, move {ply + 1} ({quoted(text)}): {exc}") from None
+                raise PositionError(f"round {k + 1}, move {ply + 1} ({quoted_english(text)}): {exc}") from None
         recorded = entry.get("points")
         if recorded is not None and not same_numbers(recorded, self.round_points[k] if round_.is_over() else None):
             raise PositionError(f"round {k + 1}: recorded points {shown(recorded)} do not match the replay")

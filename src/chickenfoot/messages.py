@@ -156,14 +156,14 @@ class Code(Enum):
     # --- errors: illegal moves (round.py why_illegal, layout.py why_not) and bad notation
     ILLEGAL_MOVE = msg("illegal.move", "Illegal move {move}: {reason}")
     ILLEGAL_ROUND_OVER = msg("illegal.round_over", "the round is over")
-    ILLEGAL_MUST_PLAY_DRAWN = msg("illegal.must_play_drawn", "seat {seat} drew {tile} and must play it")
+    ILLEGAL_MUST_PLAY_DRAWN = msg("illegal.must_play_drawn", "{name} drew {tile} and must play it")
     ILLEGAL_MUST_PLAY_DRAWN_OR_PASS = msg(
-        "illegal.must_play_drawn_or_pass", "seat {seat} drew {tile} and must play it or pass"
+        "illegal.must_play_drawn_or_pass", "{name} drew {tile} and must play it or pass"
     )
-    ILLEGAL_MUST_DRAW = msg("illegal.must_draw", "seat {seat} has no legal play and must draw")
-    ILLEGAL_MUST_PLAY = msg("illegal.must_play", "seat {seat} has a legal play and must play")
-    ILLEGAL_NOT_IN_HAND = msg("illegal.not_in_hand", "{tile} is not in the hand of seat {seat}")
-    ILLEGAL_ONLY_DRAWN = msg("illegal.only_drawn", "seat {seat} drew {drawn}: only that tile may be played now")
+    ILLEGAL_MUST_DRAW = msg("illegal.must_draw", "{name} has no legal play and must draw")
+    ILLEGAL_MUST_PLAY = msg("illegal.must_play", "{name} has a legal play and must play")
+    ILLEGAL_NOT_IN_HAND = msg("illegal.not_in_hand", "{tile} is not in the hand of {name}")
+    ILLEGAL_ONLY_DRAWN = msg("illegal.only_drawn", "{name} drew {drawn}: only that tile may be played now")
     ILLEGAL_OPENS_WITH = msg("illegal.opens_with", "the round opens with {tile}")
     ILLEGAL_ALREADY_PLACED = msg("illegal.already_placed", "{tile} is already in the layout")
     ILLEGAL_NO_HUB_YET = msg("illegal.no_hub_yet", "the hub has not been placed yet")
@@ -208,8 +208,8 @@ class Code(Enum):
     ERROR_NAME_NOT_STORED = msg("error.name_not_stored", "Your name could not be stored; try again shortly")
     SERVICE_DOWN = msg("service.down", "The game store is unavailable: moves are refused until it is back")
     SERVICE_UP = msg("service.up", "The game store is back: play on")
-    NOTATION_BAD_TILE = msg("notation.bad_tile", "bad tile {text}: expected two numbers like 9-4")
-    NOTATION_BAD_MOVE = msg("notation.bad_move", "bad move {text}: expected H-H, TILE@TARGET, draw or pass")
+    NOTATION_BAD_TILE = msg("notation.bad_tile", "bad tile '{text}': expected two numbers like 9-4")
+    NOTATION_BAD_MOVE = msg("notation.bad_move", "bad move '{text}': expected H-H, TILE@TARGET, draw or pass")
 
     # --- labels shared by the page and the terminal game
     GAME_NAME = msg("ui.game_name", "Chicken Foot")
@@ -503,7 +503,7 @@ class Code(Enum):
     # --- refusals of the HTTP API (server/app.py, server/replay.py): {"detail": English, "code", ...},
     # and of a WebSocket before it reaches its table (server/connection.py)
     ERROR_HTTP = msg("error.http", "request failed ({status})")
-    ERROR_NO_TABLE = msg("error.no_table", "no table {table}")
+    ERROR_NO_TABLE = msg("error.no_table", "no table '{table}'")
     ERROR_REPLAY_NOT_OVER = msg("error.replay_not_over", "the replay is available once the match is over")
     ERROR_RECORD_NOT_OVER = msg("error.record_not_over", "the record is available once the match is over")
     ERROR_ROUND_NOT_PLAYED = msg("error.round_not_played", "round {round} was not played")
@@ -511,7 +511,7 @@ class Code(Enum):
     ERROR_INVITE_ONLY = msg("error.invite_only", "this table is invite-only: ask its creator for an invite, or watch")
     ERROR_NO_FREE_SEAT = msg("error.no_free_seat", "no free seat at this table")
     ERROR_UNKNOWN_TOKEN = msg("error.unknown_token", "unknown token for this table")
-    ERROR_FOREIGN_ORIGIN = msg("error.foreign_origin", "origin {origin} may not open tables")
+    ERROR_FOREIGN_ORIGIN = msg("error.foreign_origin", "origin '{origin}' may not open tables")
     ERROR_BAD_HOST = msg("error.bad_host", "this server does not answer for the host {host}")
     ERROR_INVITE_USED = msg(
         "error.invite_used", "this invite opens nothing: it was used already or is not for this table"
@@ -523,7 +523,7 @@ class Code(Enum):
         "error.seat_connected",
         "seat {number} is connected: only an absent player's seat can go to someone else or a bot",
     )
-    ERROR_UNKNOWN_BOT = msg("error.unknown_bot", "unknown bot {bot} (choose from {choices})")
+    ERROR_UNKNOWN_BOT = msg("error.unknown_bot", "unknown bot '{bot}' (choose from {choices})")
     ERROR_NO_HUMAN_SEAT = msg("error.no_human_seat", "a table needs at least one human seat")
     ERROR_BAD_RULES = msg("error.bad_rules", "bad rules: {reason}")
     ERROR_TOO_MANY_TABLES = msg(
@@ -581,8 +581,8 @@ class Code(Enum):
     RATING_NOT_BOT = msg(
         "rating.not_bot", "at a rated table every bot is one of the levels: easy, medium, hard or expert"
     )
-    RATING_NO_PLAYER = msg("rating.no_player", "no player {name}")
-    RATING_NO_FAMILY = msg("rating.no_family", "no leaderboard {family}")
+    RATING_NO_PLAYER = msg("rating.no_player", "no player '{name}'")
+    RATING_NO_FAMILY = msg("rating.no_family", "no leaderboard '{family}'")
 
     # --- company at the table: chat, reactions, leaving, reopening, public tables, rematch
     CHAT_TITLE = msg("chat.title", "Chat")
@@ -789,8 +789,8 @@ class Code(Enum):
     )
     BOTAPI_PAUSED = msg("botapi.paused", "this token kept going over its limits: it is paused for {seconds} s")
     BOTAPI_NOT_SEATED = msg("botapi.not_seated", "your bot has no seat at table {table}")
-    BOTAPI_NO_INVITATION = msg("botapi.no_invitation", "your bot has no invitation to table {table}")
-    BOTAPI_NOT_A_BOT = msg("botapi.not_a_bot", "there is no bot account named {name}")
+    BOTAPI_NO_INVITATION = msg("botapi.no_invitation", "your bot has no invitation to table '{table}'")
+    BOTAPI_NOT_A_BOT = msg("botapi.not_a_bot", "there is no bot account named '{name}'")
     BOTAPI_PAGE_SEAT = msg("botapi.page_seat", "a bot account plays through the Bot API, not through a page")
     BOTAPI_SEAT_NOT_FREE = msg("botapi.seat_not_free", "seat {number} is not free")
     BOTAPI_NO_HINTS = msg("botapi.no_hints", "hints are for people, not for bots")
@@ -882,7 +882,7 @@ class Code(Enum):
     PROFILE_ACCURACY = msg("profile.accuracy", "Accuracy in reviewed matches")
     PROFILE_ACCURACY_NONE = msg("profile.accuracy_none", "No reviewed match yet.")
     PROFILE_ACCURACY_POINT = msg("profile.accuracy_point", "{date}: {accuracy}")
-    PROFILE_UNKNOWN = msg("profile.unknown", "there is no player called {name}")
+    PROFILE_UNKNOWN = msg("profile.unknown", "there is no player called '{name}'")
     HISTORY_DATE = msg("history.date", "Date")
     HISTORY_PLAYERS = msg("history.players", "Players")
     HISTORY_RESULT = msg("history.result", "Result")
@@ -915,8 +915,8 @@ class Code(Enum):
     TUI_SAVED_FILE = msg("tui.saved_file", "saved match file")
     TUI_RESUME = msg("tui.resume", "Resume")
     TUI_RESUME_NEEDS_FILE = msg("tui.resume_needs_file", "type the file of a saved match to resume it")
-    TUI_WHOLE_NUMBER = msg("tui.whole_number", "{field} must be a whole number (got {text})")
-    TUI_HANDOVER = msg("tui.handover", "Pass the keyboard to seat {seat}.\nPress any key to show the hand.")
+    TUI_WHOLE_NUMBER = msg("tui.whole_number", "{field} must be a whole number (got '{text}')")
+    TUI_HANDOVER = msg("tui.handover", "Pass the keyboard to {name}.\nPress any key to show the hand.")
     TUI_SAVE_PROMPT = msg("tui.save_prompt", "Save the match to (Enter saves, Escape cancels):")
     TUI_SAVED = msg("tui.saved", "Saved to {path}")
     FILE_SAVE_FAILED = msg("file.save_failed", "cannot save the match to {file}: {reason}")
@@ -935,9 +935,7 @@ class Code(Enum):
     TUI_KEY_SAVE = msg("tui.key.save", "Save")
     TUI_HAND_HIDDEN = msg("tui.hand_hidden", "Hand hidden")
     TUI_HAND_HIDDEN_NOTE = msg("tui.hand_hidden_note", "The hand is hidden until its player takes the keyboard.")
-    TUI_HAND_TITLE = nmsg(
-        "tui.hand_title", "{name} · seat {seat} · {count} tile", "{name} · seat {seat} · {count} tiles"
-    )
+    TUI_HAND_TITLE = nmsg("tui.hand_title", "{name} · {count} tile", "{name} · {count} tiles")
     TUI_CHOOSE_TILE = msg("tui.choose_tile", "←→ choose a tile")
     TUI_THINKING = msg("tui.thinking", "{name} is thinking…")
     TUI_PLAY_ON = msg("tui.play_on", "{tile} on:")
@@ -950,15 +948,14 @@ class Code(Enum):
     TUI_TILES_LEFT = msg("tui.tiles_left", "Tiles left")
     TUI_PRESS_QUIT = msg("tui.press_quit", "Press q to quit.")
     TUI_PRESS_NEXT = msg("tui.press_next", "Press Enter for the next round.")
-    TUI_KIND_HUMAN = msg("tui.kind_human", "Seat {seat} (human)")
-    TUI_KIND_BOT = msg("tui.kind_bot", "Seat {seat} (bot {level})")
     PLAIN_HELP = msg(
         "plain.help",
         "Type a move (9-4@9-9, 9-9, draw, pass), or: moves, board, hint, undo, save FILE, howto, help, quit. "
         "TILE@TARGET puts TILE on the open end of TARGET.",
     )
     PLAIN_TILES_IN_HAND = msg("plain.tiles_in_hand", "Tiles in hand: {counts}.")
-    PLAIN_SEAT_HAND = msg("plain.seat_hand", "Seat {seat} hand: {tiles}")
+    PLAIN_ENTRY = msg("plain.entry", "{name} ({value})")
+    PLAIN_SEAT_HAND = msg("plain.seat_hand", "{name}'s hand: {tiles}")
     PLAIN_LEGAL = msg("plain.legal", "Legal moves: {moves}")
     PLAIN_NONE = msg("plain.none", "(none)")
     PLAIN_TOTALS = msg("plain.totals", "Totals: {totals}.")

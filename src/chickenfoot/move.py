@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from chickenfoot.errors import NotationError, quoted
+from chickenfoot.errors import NotationError, quoted_english
 from chickenfoot.i18n import say
 from chickenfoot.messages import Code, Said
 from chickenfoot.tiles import TILE_PATTERN, TILES, Tile
@@ -83,16 +83,16 @@ class Move:
             try:
                 tile, target = Tile.parse(tile_text), Tile.parse(target_text)
             except NotationError as exc:
-                raise NotationError(f"bad move {quoted(text)}: {exc}") from None
+                raise NotationError(f"bad move {quoted_english(text)}: {exc}") from None
             if tile == target:
-                raise NotationError(f"bad move {quoted(text)}: a tile cannot go on itself")
+                raise NotationError(f"bad move {quoted_english(text)}: a tile cannot go on itself")
             return cls.play(tile, target)
         try:
             tile = Tile.parse(word)
         except NotationError:
-            raise NotationError(f"bad move {quoted(text)}: expected H-H, TILE@TARGET, draw or pass") from None
+            raise NotationError(f"bad move {quoted_english(text)}: expected H-H, TILE@TARGET, draw or pass") from None
         if not tile.is_double:
-            raise NotationError(f"bad move {quoted(text)}: a tile other than the hub needs @TARGET")
+            raise NotationError(f"bad move {quoted_english(text)}: a tile other than the hub needs @TARGET")
         return cls.hub(tile)
 
     @property

@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chickenfoot.errors import ChickenfootError, PositionError, quoted, shown
+from chickenfoot.errors import ChickenfootError, PositionError, quoted_english, shown
 from chickenfoot.reading import list_field, load_json, object_field, same_numbers, tile, tile_list, whole_number
 from chickenfoot.round import Round
 from chickenfoot.rules import POSITION_RULE_FIELDS, Rules
@@ -33,7 +33,7 @@ def _rules(value: object) -> Rules:
     value = object_field(value, "rules")
     unknown = sorted(set(value) - set(POSITION_RULE_FIELDS))
     if unknown:
-        raise PositionError(f"unknown rules field {quoted(unknown[0])}")
+        raise PositionError(f"unknown rules field {quoted_english(unknown[0])}")
     try:
         return Rules.from_dict(value)
     except ChickenfootError as exc:
@@ -48,7 +48,7 @@ def position_from_dict(data: Mapping[str, Any]) -> Round:
             raise PositionError(f"missing field {key!r}")
     unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL))
     if unknown:
-        raise PositionError(f"unknown field {quoted(unknown[0])}")
+        raise PositionError(f"unknown field {quoted_english(unknown[0])}")
     if data["format"] != FORMAT:
         raise PositionError(f"format must be {FORMAT!r}, got {shown(data['format'])}")
     rules = _rules(data["rules"])

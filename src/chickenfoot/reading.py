@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
-from chickenfoot.errors import MAX_DIGITS, PositionError, UnreadableFile, quoted, shown
+from chickenfoot.errors import MAX_DIGITS, PositionError, UnreadableFile, quoted_english, shown
 from chickenfoot.move import MOVE_PATTERN
 from chickenfoot.tiles import MAX_PIP, TILE_PATTERN, Tile
 
@@ -80,7 +80,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for key, value in pairs:
         if key in data:
-            _refuse(f"the field {quoted(key)} appears twice")
+            _refuse(f"the field {quoted_english(key)} appears twice")
         data[key] = value
     return data
 
@@ -157,7 +157,7 @@ def tile(value: object, where: str) -> Tile:
         raise PositionError(f'{where}: expected a tile like "9-4", got {shown(value)}')
     if re.fullmatch(TILE_PATTERN, value) is None:
         raise PositionError(
-            f'{where}: bad tile {quoted(value)}: expected two numbers like "9-4" (numbers go up to {MAX_PIP}),'
+            f'{where}: bad tile {quoted_english(value)}: expected two numbers like "9-4" (numbers go up to {MAX_PIP}),'
             " without spaces or leading zeros"
         )
     return Tile.parse(value)
@@ -168,7 +168,7 @@ def move_text(value: object, where: str) -> str:
     text = text_field(value, where)
     if re.fullmatch(MOVE_PATTERN, text) is None:
         raise PositionError(
-            f"{where}: bad move {quoted(text)}: expected H-H, TILE@TARGET, draw or pass,"
+            f"{where}: bad move {quoted_english(text)}: expected H-H, TILE@TARGET, draw or pass,"
             " without spaces or leading zeros"
         )
     return text

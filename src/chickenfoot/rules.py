@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from chickenfoot.errors import RulesError, quoted, shown
+from chickenfoot.errors import RulesError, quoted_english, shown
 from chickenfoot.tiles import MAX_PIP, tile_count
 
 MIN_PIP = 6
@@ -130,7 +130,7 @@ class Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"unknown rules field {quoted(unknown[0])}")
+            raise RulesError(f"unknown rules field {quoted_english(unknown[0])}")
         return cls(**data)
 
     @classmethod

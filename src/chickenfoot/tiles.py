@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from chickenfoot.errors import NotationError, quoted
+from chickenfoot.errors import NotationError, quoted_english
 
 MAX_PIP = 18
 """The largest set the engine supports (double-18)."""
@@ -93,10 +93,10 @@ class Tile:
         """Parse ``H-L`` (either order)."""
         parts = text.strip().split("-")
         if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
-            raise NotationError(f"bad tile {quoted(text)}: expected two numbers like 9-4")
+            raise NotationError(f"bad tile {quoted_english(text)}: expected two numbers like 9-4")
         # Leading zeros aside, more than two digits is too big: no need to convert a thousand of them.
         if any(len(p.lstrip("0")) > 2 for p in parts) or max(int(parts[0]), int(parts[1])) > MAX_PIP:
-            raise NotationError(f"bad tile {quoted(text)}: numbers go up to {MAX_PIP}")
+            raise NotationError(f"bad tile {quoted_english(text)}: numbers go up to {MAX_PIP}")
         return cls.of(int(parts[0]), int(parts[1]))
 
     @property

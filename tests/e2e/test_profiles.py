@@ -126,7 +126,7 @@ def test_unknown_names_and_guests_are_told_in_their_language(browser: Browser, s
     context, page, errors = opened(browser, None, lang, 390)
     answer = page.goto(f"{server}/u/nobody-here")
     assert answer is not None and answer.status == 404
-    expect(page.locator("#profile-error")).to_have_text(render(Code.PROFILE_UNKNOWN, lang, name="'nobody-here'"))
+    expect(page.locator("#profile-error")).to_have_text(render(Code.PROFILE_UNKNOWN, lang, name="nobody-here"))
     page.goto(f"{server}/matches")
     expect(page.locator("#sign-in")).to_have_text(render(Code.MATCHES_SIGN_IN, lang))
     context.close()

@@ -163,9 +163,9 @@ def test_the_apis_refusals_are_shown_in_the_readers_language(browser: Browser, s
             page.click("#join")
             expect(page.locator("#lobby-error")).to_have_text(render(Code.ERROR_NO_FREE_SEAT, lang))
             page.goto(f"{server}/t/NOSUCH")  # the table's WebSocket refuses it: a message too
-            expect(page.locator("#toast")).to_have_text(render(Code.ERROR_NO_TABLE, lang, table="'NOSUCH'"))
+            expect(page.locator("#toast")).to_have_text(render(Code.ERROR_NO_TABLE, lang, table="NOSUCH"))
             page.goto(f"{server}/r/NOSUCH")
-            expect(page.locator("#replay-error")).to_have_text(render(Code.ERROR_NO_TABLE, lang, table="'NOSUCH'"))
+            expect(page.locator("#replay-error")).to_have_text(render(Code.ERROR_NO_TABLE, lang, table="NOSUCH"))
             page.goto(f"{server}/r/{full}")  # not over yet: the replay waits for the match's end
             expect(page.locator("#replay-error")).to_have_text(render(Code.ERROR_REPLAY_NOT_OVER, lang))
             page.select_option("#language", "en")  # the refusal is worded again in the language chosen

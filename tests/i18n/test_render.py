@@ -57,7 +57,7 @@ def test_every_code_renders_in_every_language(lang: str) -> None:
 
 
 def test_render_takes_wire_codes_and_refuses_unknown_ones() -> None:
-    assert render("illegal.not_in_hand", "lt", tile="9-4", seat=0) == "9-4 nėra žaidėjo 0 rankoje"
+    assert render("illegal.not_in_hand", "lt", tile="9-4", name="Ona") == "Ona neturi kauliuko 9-4"
     with pytest.raises(ValueError, match="unknown message code"):
         render("no.such.code", "en")
     with pytest.raises(ValueError, match="unknown language"):

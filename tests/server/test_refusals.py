@@ -96,5 +96,5 @@ def test_every_refusal_is_a_message_in_every_language(client: TestClient) -> Non
 def test_a_missing_table_is_named_in_the_message(client: TestClient, path: str) -> None:
     answer = client.get(path)
     assert answer.status_code == 404
-    assert answer.json() == {"detail": "no table 'NOSUCH'", "code": "error.no_table", "table": "'NOSUCH'"}
-    assert render_wire(answer.json(), "lt") == "Stalo 'NOSUCH' nėra"
+    assert answer.json() == {"detail": "no table 'NOSUCH'", "code": "error.no_table", "table": "NOSUCH"}
+    assert render_wire(answer.json(), "lt") == "Stalo „NOSUCH“ nėra"

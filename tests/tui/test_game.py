@@ -169,7 +169,7 @@ async def test_start_screen_reports_bad_input_on_one_line() -> None:
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)
         error = shown(app.screen.query_one("#start-error", Static))
-        assert 'Seed must be a whole number (got "abc")' in error and "\n" not in error.strip()
+        assert "Seed must be a whole number (got 'abc')" in error and "\n" not in error.strip()
 
 
 async def test_round_end_then_enter_deals_the_next_round() -> None:

@@ -121,7 +121,7 @@ async def test_q_asks_to_save_and_the_saved_match_resumes_with_its_log(tmp_path:
         game = resumed.screen
         assert isinstance(game, GameScreen)
         assert log_text(game) == before
-        assert "You played" in before and "Seat 1" in before
+        assert "You played" in before and "Player 2" in before
 
 
 @pytest.mark.asyncio

@@ -48,7 +48,7 @@ def test_the_phrases_of_every_message_make_its_text(lang: str) -> None:
 def test_a_value_keeps_the_word_before_it_and_a_count_the_word_after_it() -> None:
     play = Said.of(Code.EVENT_PLAY, seat=1, tile="9-4", target="9-9")
     assert phrases(play, "en", ["You", "Ann Lee"]) == ["Ann Lee", "played 9-4", "on 9-9"]
-    assert phrases(play, "lt") == ["Vieta 1", "padėjo 9-4", "prie 9-9"]
+    assert phrases(play, "lt") == ["Žaidėjas 2", "padėjo 9-4", "prie 9-9"]
     foot = Said.of(Code.EVENT_CHICKEN_FOOT, seat=1, tile="4-4", count=3)
     assert phrases(foot, "en")[-1] == "needs 3 toes"
     assert phrases(Said.of(Code.EVENT_ROUND_START, round=2, tile="8-8"), "lv")[0] == "2. kārta:"

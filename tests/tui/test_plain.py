@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chickenfoot.errors import ChickenfootError
-from chickenfoot.i18n import render, template
+from chickenfoot.i18n import render, seat_name, template
 from chickenfoot.messages import Code
 from chickenfoot.rules import Rules
 from chickenfoot.tui.plain import PlainGame, round_end_text
@@ -63,10 +63,10 @@ def test_a_whole_round_in_each_language(lang: str) -> None:
     out = result.stdout
     assert result.returncode == 0, result.stderr
 
-    assert render(Code.NOTATION_BAD_MOVE, lang, text="'nonsense'") in out
+    assert render(Code.NOTATION_BAD_MOVE, lang, text="nonsense") in out
 
     assert template(Code.ILLEGAL_MOVE, lang).replace("{move}", "6-6@0-0").split("{")[0] in out
-    assert f"* {render(Code.EVENT_HUB, lang, name=render(Code.SEAT, lang, seat=1), tile='6-6')}" in out
+    assert f"* {render(Code.EVENT_HUB, lang, name=seat_name(1, None, None, lang), tile='6-6')}" in out
     assert f"== {render(Code.EVENT_ROUND_OVER_DOMINO_YOU, lang, round=1)} ==" in out
     assert render(Code.MATCH_OVER, lang) in out and f"[6|6] {render(Code.BOARD_HUB, lang)}" in out
     assert out.count(f"{render(Code.EVENT_YOUR_TURN, lang)}> ") >= len(human_moves())
@@ -110,7 +110,7 @@ def test_save_in_plain_mode_then_resume(tmp_path: Path) -> None:
     saved = Session.load(target)
     resumed = run_play("--plain", "--load", str(target), stdin="board\n")
     position = resumed.stdout.split("Your turn> ")[0]
-    assert f"Tiles in hand: You {len(saved.round.hand(0))}" in position
+    assert f"Tiles in hand: You ({len(saved.round.hand(0))})" in position
     assert " ".join(str(t) for t in saved.round.hand(0)) in position
 
 
@@ -145,7 +145,7 @@ def test_a_blocked_round_says_who_won_it_and_two_players_are_prompted_by_seat() 
     assert f"You win the round with the fewest points left ({fewest} points)" in round_end_text(session)
     out = io.StringIO()
     PlainGame(small_session(seats=("human", "human")), io.StringIO("quit\n"), out).run()
-    assert "Seat 0 to play> " in out.getvalue() or "Seat 1 to play> " in out.getvalue()
+    assert "Player 1 to play> " in out.getvalue() or "Player 2 to play> " in out.getvalue()
 
 
 def test_save_and_read_errors_are_worded_in_the_players_language(tmp_path: Path) -> None:

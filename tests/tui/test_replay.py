@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from chickenfoot.i18n import render, say
+from chickenfoot.i18n import render, say, seat_name
 from chickenfoot.messages import Code
 from chickenfoot.tui.keys import KeyBar
 from chickenfoot.tui.replay import ReplayApp
@@ -53,7 +53,7 @@ async def test_replay_steps_through_rounds_with_the_keys() -> None:
 @pytest.mark.asyncio
 async def test_replay_in_the_readers_language() -> None:
     match = played(rounds=2)
-    names = [render(Code.SEAT, "lv", seat=s) for s in range(2)]
+    names = [seat_name(s, None, None, "lv") for s in range(2)]
     app = ReplayApp(match, lang="lv", step_seconds=3600)  # playing, but no step comes while the screen is read
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("right", "right", "space")

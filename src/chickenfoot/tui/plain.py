@@ -6,6 +6,7 @@ gets one line starting ``error:`` and the prompt again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TextIO
 
 from chickenfoot.bots import hint
@@ -21,6 +22,11 @@ from chickenfoot.view import SeatView
 
 def tiles_line(session: Session, tiles: tuple[object, ...]) -> str:
     return " ".join(str(t) for t in tiles) or session.t(Code.PLAIN_NONE)
+
+
+def entries(session: Session, values: Sequence[int]) -> str:
+    """A number for each seat, as the catalog words one ("You (7), Player 2 (9)")."""
+    return ", ".join(session.t(Code.PLAIN_ENTRY, name=session.label(s), value=v) for s, v in enumerate(values))
 
 
 def open_ends_text(session: Session, view: SeatView) -> str:
@@ -42,7 +48,7 @@ def position_text(session: Session, seat: int) -> str:
     view = session.view(seat)
     match = session.match
     t = session.t
-    counts = ", ".join(f"{session.name(s)} {n}" for s, n in enumerate(view.hand_sizes))
+    counts = entries(session, view.hand_sizes)
     status = t(
         Code.ROUND_STATUS,
         round=match.round_number,
@@ -77,19 +83,18 @@ def round_end_text(session: Session) -> str:
     lines = [f"== {session.round_over_words()} =="]
     round_winner = session.round_winner_said()
     if round_winner is not None:
-        lines.append(session.say(round_winner, session.labels()))
+        lines.append(session.say(round_winner))
     for seat, hand in enumerate(hands):
         scored = t(Code.ROUND_POINTS, count=points[seat])
         lines.append(
             t(Code.PLAIN_ROUND_HAND, player=session.label(seat), points=scored, tiles=tiles_line(session, hand))
         )
-    totals = ", ".join(f"{session.name(s)} {total}" for s, total in enumerate(match.totals()))
-    lines.append(t(Code.PLAIN_TOTALS, totals=totals))
+    lines.append(t(Code.PLAIN_TOTALS, totals=entries(session, match.totals())))
     if match.is_over():
         lines.append(f"== {t(Code.MATCH_OVER)} ==")
         for row in match.standings():
             lines.append(f"{row.rank}. {session.label(row.seat)}: {row.total}")
-        lines.append(session.say(match.winner_reason(), session.labels()))
+        lines.append(session.say(match.winner_reason()))
     return "\n".join(lines)
 
 
@@ -153,7 +158,7 @@ class PlainGame:
                 self.say(self.session.t(Code.PLAIN_ERROR, message=exc))
 
     def prompt(self, seat: int) -> str:
-        """ "Your turn> ", or with several players at the keyboard "Seat 2 to play> "."""
+        """ "Your turn> ", or with several players at the keyboard "Player 2 to play> "."""
         return self.session.say(Said.of(Code.EVENT_TURN, seat=seat)) + "> "
 
     def command(self, word: str, rest: str, seat: int) -> bool:

@@ -17,7 +17,7 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
-from chickenfoot.i18n import choose_language, phrases, render
+from chickenfoot.i18n import choose_language, phrases, render, seat_name
 from chickenfoot.match import Match, read_match
 from chickenfoot.messages import Code
 from chickenfoot.review import replay_rounds
@@ -99,7 +99,7 @@ class ReplayApp(App[None]):
         )
         self.match = match
         self.rounds = positions(match)
-        self.names = names or [self.t(Code.SEAT, seat=s) for s in range(match.players)]
+        self.names = names or [seat_name(s, None, None, lang) for s in range(match.players)]
         self.round_index = 0
         self.ply = 0
         self.timer: Timer | None = None

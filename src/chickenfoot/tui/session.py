@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, make_bot
-from chickenfoot.errors import ChickenfootError, PositionError, UnreadableFile, quoted, shown
+from chickenfoot.errors import ChickenfootError, PositionError, UnreadableFile, quoted_english, shown
 from chickenfoot.i18n import file_problem, phrases, render, say, unreadable
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
@@ -60,7 +60,8 @@ def check_seat(kind: str) -> str:
             check_bot(kind)
         except ValueError:
             choices = ", ".join(SEAT_KINDS)
-            raise ValueError(f"unknown seat kind {quoted(kind)} (choose from {choices} or a bot name)") from None
+            unknown = quoted_english(kind)
+            raise ValueError(f"unknown seat kind {unknown} (choose from {choices} or a bot name)") from None
     return kind
 
 
@@ -152,20 +153,26 @@ class Session:
         """The seat is the one human at the keyboard, called "you"."""
         return seat == self.you
 
+    def seat_name(self, seat: int) -> str:
+        """The seat's player, a person or a bot: "Player 2" (seats count from 1, as on the page)."""
+        return self.t(Code.SEAT_DEFAULT, number=seat + 1)
+
     def name(self, seat: int) -> str:
-        return self.t(Code.YOU) if self.is_you(seat) else self.t(Code.SEAT, seat=seat)
+        """The seat's player in a sentence about them: "Player 2", and the one at the keyboard "Player 1 (you)".
+
+        A sentence about "you" alone has its own wording (:data:`YOU_WORDING`); in a list of
+        players ("Player 1 (you) and Player 3 tied"), or anywhere else, a bare "you" would take a
+        verb of the third person, which is wrong in every language but English.
+        """
+        name = self.seat_name(seat)
+        return self.t(Code.NAME_YOU, name=name) if self.is_you(seat) else name
 
     def names(self) -> list[str]:
         return [self.name(seat) for seat in range(self.match.players)]
 
     def label(self, seat: int) -> str:
-        """The seat with its kind (``Seat 2 (bot medium)``), or "You"."""
-        kind = self.seats[seat]
-        if self.is_you(seat):
-            return self.t(Code.YOU)
-        if kind == HUMAN:
-            return self.t(Code.TUI_KIND_HUMAN, seat=seat)
-        return self.t(Code.TUI_KIND_BOT, seat=seat, level=self.kind_name(kind))
+        """The seat's player in a table's cell: "You", or as :meth:`seat_name` calls them."""
+        return self.t(Code.YOU) if self.is_you(seat) else self.seat_name(seat)
 
     def labels(self) -> list[str]:
         return [self.label(seat) for seat in range(self.match.players)]
@@ -176,6 +183,11 @@ class Session:
             return self.t(Code.parse(f"ui.bot.{kind}"))
         except ValueError:
             return kind
+
+    def bot_kind(self, seat: int) -> str | None:
+        """The level or kind of the seat's bot in words (``medium``), shown beside its name; ``None`` for a person."""
+        kind = self.seats[seat]
+        return None if kind == HUMAN else self.kind_name(kind)
 
     def view(self, seat: int | None) -> SeatView:
         return self.round.view(seat)

@@ -84,7 +84,7 @@ export function say(message, names = []) {
   if (!catalog || !(message.code in catalog.messages)) {
     return message.text ?? message.message ?? message.reason ?? message.detail ?? "";
   }
-  const name = (seat) => names[seat] ?? t("ui.seat", { seat });
+  const name = (seat) => names[seat] ?? seatName(seat);
   const params = {};
   for (const [key, value] of Object.entries(message)) {
     if (key === "code") continue;

@@ -32,9 +32,9 @@ from chickenfoot.tui.log import GameLog
 from chickenfoot.tui.screens.hand_over import HandOver
 from chickenfoot.tui.screens.howto import HowTo
 from chickenfoot.tui.screens.quit import ask_quit
-from chickenfoot.tui.screens.round_end import RoundEnd
+from chickenfoot.tui.screens.round_end import RoundEnd, labelled
 from chickenfoot.tui.screens.save import offer_save
-from chickenfoot.tui.session import HUMAN, Session
+from chickenfoot.tui.session import Session
 from chickenfoot.tui.styles import STYLES, styled_lines
 from chickenfoot.view import SeatView
 
@@ -242,10 +242,7 @@ class GameScreen(Screen[None]):
         table.add_column(points, justify="right", width=widest(points, totals))
         for seat, count in enumerate(view.hand_sizes):
             mark = "▶" if seat == view.to_move and not view.is_over else ""
-            kind = session.seats[seat]
-            name = Text(session.name(seat))
-            if kind != HUMAN:
-                name.append(f" {session.kind_name(kind)}", "grey62")
+            name = labelled(session, seat)
             table.add_row(mark, name, str(count), str(totals[seat]), style="bold" if mark else "")
         boneyard = Text(" " + self.t(Code.BONEYARD, count=view.boneyard_size))
         self.query_one("#players", Static).update(Group(table, boneyard))
@@ -326,7 +323,7 @@ class GameScreen(Screen[None]):
         if self.viewer != seat:
             self.viewer = None
             self.refresh_all()
-            self.app.push_screen(HandOver(seat, session.lang), partial(self.take_over, seat))
+            self.app.push_screen(HandOver(seat, session.name(seat), session.lang), partial(self.take_over, seat))
             return
         forced = session.forced_move()
         if forced is not None:

@@ -16,18 +16,19 @@ from chickenfoot.messages import Code
 class HandOver(ModalScreen[None]):
     """Hot-seat: the screen is covered until the next player is at the keyboard."""
 
-    def __init__(self, seat: int, lang: str) -> None:
+    def __init__(self, seat: int, player: str, lang: str) -> None:
         super().__init__()
         self.seat = seat
+        self.player = player
+        """The seat's player, as the game names them ("Player 2")."""
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        name = render(Code.SEAT, self.lang, seat=self.seat)
         with Center(id="handover"):
             yield Static(
                 Text.assemble(
-                    (render(Code.EVENT_TURN, self.lang, name=name) + "\n\n", "bold yellow"),
-                    render(Code.TUI_HANDOVER, self.lang, seat=self.seat),
+                    (render(Code.EVENT_TURN, self.lang, name=self.player) + "\n\n", "bold yellow"),
+                    render(Code.TUI_HANDOVER, self.lang, name=self.player),
                 ),
                 id="handover-text",
             )

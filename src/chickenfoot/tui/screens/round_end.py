@@ -20,6 +20,15 @@ from chickenfoot.tui.screens.save import offer_save
 from chickenfoot.tui.session import Session
 
 
+def labelled(session: Session, seat: int) -> Text:
+    """The seat's player in a table's cell ("Player 2"), a bot's level beside it in grey."""
+    label = Text(session.label(seat))
+    kind = session.bot_kind(seat)
+    if kind is not None:
+        label.append(f" {kind}", "grey62")
+    return label
+
+
 class RoundEnd(Screen[None]):
     """Every hand and its points, the scoreboard and, at the end, the winner."""
 
@@ -56,7 +65,7 @@ class RoundEnd(Screen[None]):
         for seat, hand in enumerate(view.revealed_hands or ()):
             points = (view.points or ())[seat]
             tiles = " ".join(str(t) for t in hand) or t(Code.ROUND_OUT)
-            hands.add_row(session.label(seat), tiles, str(points), style="bold green" if not hand else "")
+            hands.add_row(labelled(session, seat), tiles, str(points), style="bold green" if not hand else "")
         board = Table(title=t(Code.SCORES), title_justify="left", box=None, padding=(0, 1))
         board.add_column(t(Code.PLAYER))
         for k, _ in enumerate(match.round_points):
@@ -64,18 +73,17 @@ class RoundEnd(Screen[None]):
         board.add_column(t(Code.TOTAL), justify="right", style="bold")
         totals = match.totals()
         for seat in range(match.players):
-            board.add_row(session.label(seat), *(str(p[seat]) for p in match.round_points), str(totals[seat]))
+            board.add_row(labelled(session, seat), *(str(p[seat]) for p in match.round_points), str(totals[seat]))
         parts: list[RenderableType] = [title]
         round_winner = session.round_winner_said()
         if round_winner is not None:
-            parts.append(Text(session.say(round_winner, session.labels()), style="bold"))
+            parts.append(Text(session.say(round_winner), style="bold"))
         parts += [Text(""), hands, Text(""), board, Text("")]
         if match.is_over():
             winners = tuple(match.winners())
-            labels = session.labels()
-            won = session.say(Said.of(Code.EVENT_MATCH_OVER, names=winners, count=len(winners)), labels)
+            won = session.say(Said.of(Code.EVENT_MATCH_OVER, names=winners, count=len(winners)))
             parts.append(Text(won, style="bold yellow"))
-            parts.append(Text(session.say(match.winner_reason(), labels), style="italic"))
+            parts.append(Text(session.say(match.winner_reason()), style="italic"))
             parts.append(Text(t(Code.TUI_PRESS_QUIT), style="grey62"))
         else:
             parts.append(Text(t(Code.TUI_PRESS_NEXT), style="grey62"))

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from chickenfoot.bots import DEFAULT_LEVEL
-from chickenfoot.errors import ChickenfootError, PositionError, shown
+from chickenfoot.errors import ChickenfootError, PositionError, quoted
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code
 from chickenfoot.reading import parse_whole_number
@@ -99,7 +99,7 @@ class StartScreen(Screen[None]):
             with Grid(id="seats"):
                 for seat in range(MAX_PLAYERS):
                     with Vertical(classes="seat", id=f"seat-box-{seat}"):
-                        yield Label(t(Code.SEAT, seat=seat))
+                        yield Label(t(Code.SEAT, seat=seat + 1))
                         yield Select(options, value=kinds[seat], allow_blank=False, id=f"seat-{seat}")
             with Horizontal(id="start-buttons"):
                 yield Button(t(Code.TUI_START_MATCH), variant="success", id="start-button")
@@ -147,7 +147,7 @@ class StartScreen(Screen[None]):
         try:
             return parse_whole_number(text, "")
         except PositionError:
-            raise ChickenfootError(self.t(Code.TUI_WHOLE_NUMBER, field=self.t(field), text=shown(text))) from None
+            raise ChickenfootError(self.t(Code.TUI_WHOLE_NUMBER, field=self.t(field), text=quoted(text))) from None
 
     def action_start(self) -> None:
         try:
