@@ -217,6 +217,16 @@ def serve(
             "and lost, its players' grace periods), warning or error."
         ),
     ] = "warning",
+    log_format: Annotated[
+        str, typer.Option(help="Log lines as text, or json: one JSON object a line, with the table and request id.")
+    ] = "text",
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(help="Serve Prometheus metrics at /metrics on this port (not the players' one); default: none."),
+    ] = None,
+    metrics_host: Annotated[
+        str, typer.Option(help="Address the metrics port listens on (0.0.0.0 for a scraper on another machine).")
+    ] = "127.0.0.1",
     review_budget: Annotated[
         int, typer.Option(min=1, help="Sampled deals per move of the reviews of finished matches.")
     ] = DEFAULT_BUDGET,
@@ -309,6 +319,9 @@ def serve(
             debug=debug,
             access_log=access_log,
             log_level=log_level,
+            log_format=log_format,
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
             review_budget=review_budget,
             addresses=addresses,
             expiry=Expiry(idle_seconds=idle_seconds, unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
