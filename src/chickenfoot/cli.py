@@ -390,6 +390,54 @@ def storage_prune(
     print(f"archived the moves of {len(archived)} finished matches")
 
 
+@storage_app.command("backup")
+def storage_backup(
+    path: Annotated[Path, typer.Argument(help="The backup file to write (a new file).")],
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+) -> None:
+    """Copy an SQLite game store to PATH while servers play on (SQLite's online backup: one consistent instant).
+
+    PostgreSQL is backed up with pg_dump (docs/operators/backups.md).
+    """
+    need("web", "chickenfoot storage backup")
+    from chickenfoot.server.ops.backup import backup
+    from chickenfoot.server.storage import default_database_url
+
+    try:
+        copied = backup(database_url or default_database_url(), path)
+    except ValueError as exc:
+        fail(str(exc))
+    print(f"backed up {copied} to {path}")
+
+
+@storage_app.command("restore")
+def storage_restore(
+    path: Annotated[Path, typer.Argument(help="A backup written by chickenfoot storage backup.")],
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy async URL of the new games file (default: SQLite in the user's data directory)."),
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option(help="Overwrite a games file that holds games (stop every server using it first).")
+    ] = False,
+) -> None:
+    """Copy a backup into a games file for servers to start on (they migrate it if it is older).
+
+    PostgreSQL is restored with pg_restore (docs/operators/backups.md).
+    """
+    need("web", "chickenfoot storage restore")
+    from chickenfoot.server.ops.backup import restore
+    from chickenfoot.server.storage import default_database_url
+
+    try:
+        copied = restore(path, database_url or default_database_url(), replace=replace)
+    except ValueError as exc:
+        fail(str(exc))
+    print(f"restored {copied} into {copied.path}")
+
+
 @account_app.command("bot")
 def account_bot(
     name: Annotated[str, typer.Argument(help="The account's username.")],

@@ -242,7 +242,8 @@ def test_the_test_services_start_the_cluster_on_the_tests_port_or_the_one_named(
         "CHICKENFOOT_AXE": "/nowhere/axe.min.js",
     }
     environment.pop("CHICKENFOOT_TEST_DATABASE_URL", None)
-    if not Path("/usr/bin/chromium").exists() or not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+    installed = [shutil.which(tool) for tool in ("caddy", "pg_dump")] + [Path("/usr/bin/chromium").exists()]
+    if not all(installed) or not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
         pytest.skip("the script would install packages here; run scripts/test-services.sh first")
     script = DEPLOY.parent / "scripts" / "test-services.sh"
     ran = subprocess.run(["bash", str(script)], env=environment, capture_output=True, text=True, timeout=60)
