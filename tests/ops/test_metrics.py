@@ -54,6 +54,8 @@ def test_every_sample_names_its_process_and_the_metrics_port_serves_nothing_else
     assert len(processes) == 1 and all(":" in process for process in processes)
     assert value(samples, "chickenfoot_storage_up") == 1
     assert value(samples, "chickenfoot_worker_queue", worker="hints") == 0
+    assert value(samples, "chickenfoot_metrics_scrape_cpu_seconds_count") == 0
+    assert value(scrape(client)[1], "chickenfoot_metrics_scrape_cpu_seconds_count") == 1  # the scrape before
     assert client.get("http://testserver:9100/api/presets").status_code == 404
     assert client.get("/metrics").status_code == 404  # not on the players' port
     assert "chickenfoot_" not in client.get("/metrics").text

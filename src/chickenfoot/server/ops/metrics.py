@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -130,6 +131,12 @@ class Metrics:
         self.sign_ins = Counter(
             "chickenfoot_sign_ins", "Sign-in attempts by method and outcome.", ["method", "outcome"], registry=inner
         )
+        self.scrape_cpu = Histogram(
+            "chickenfoot_metrics_scrape_cpu_seconds",
+            "CPU time of the event loop's thread to write one scrape (counted from the next scrape on).",
+            buckets=LATENCY_BUCKETS,
+            registry=inner,
+        )
         self.sockets = 0
         """Table WebSockets open in this process (counted by :class:`Instrumented`)."""
         self.quick_play_waiting = 0
@@ -165,7 +172,10 @@ class Metrics:
                 self._sampling = asyncio.ensure_future(self._sample())
             with contextlib.suppress(TimeoutError):  # the last value stands
                 await asyncio.wait_for(asyncio.shield(self._sampling), SAMPLE_SECONDS)
-        return generate_latest(self.registry)
+        started = time.thread_time()  # the loop's own CPU: what a scrape takes from the players
+        text = generate_latest(self.registry)
+        self.scrape_cpu.observe(time.thread_time() - started)
+        return text
 
     async def _sample(self) -> None:
         with contextlib.suppress(Exception):  # the game store down: its own gauge says so
