@@ -21,7 +21,6 @@ import json
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -113,7 +112,7 @@ async def run(args: argparse.Namespace, base: str, metrics: str, pid: int) -> di
             "server_cpu_percent": round(100 * sum(w["cpu"] for w in windows) / seconds, 1)
         }
     return {
-        "command": "python benchmarks/metrics_cost.py " + " ".join(sys.argv[1:]),
+        "command": "python benchmarks/metrics_cost.py " + " ".join(ran_with(args)),
         "tables": args.tables,
         "sockets": 4 * args.tables,
         "think_seconds": args.think,
@@ -123,6 +122,11 @@ async def run(args: argparse.Namespace, base: str, metrics: str, pid: int) -> di
         "load_average": os.getloadavg()[0],
         "cpus": os.cpu_count(),
     }
+
+
+def ran_with(args: argparse.Namespace) -> list[str]:
+    """The options that decide the figures (not where they are written)."""
+    return [f"--{name}={value}" for name, value in vars(args).items() if name != "out"]
 
 
 def main() -> None:
