@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from chickenfoot.testing.launch import free_port
 
 
 def serve(*options: str) -> subprocess.CompletedProcess[str]:
@@ -30,3 +33,13 @@ def test_an_unknown_log_format_is_refused() -> None:
     ran = serve("--log-format", "xml", "--database-url", "sqlite+aiosqlite:///:memory:")
     assert ran.returncode == 1
     assert ran.stderr.splitlines() == ["chickenfoot: error: unknown log format 'xml': use text or json"]
+
+
+def test_a_metrics_port_that_cannot_be_had_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    port = free_port()
+    database = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--metrics-port", str(port)]
+    ran = subprocess.run([*command, "--database-url", database], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 1
+    assert ran.stderr.splitlines() == [f"chickenfoot: error: cannot listen on 127.0.0.1:{port}: Address already in use"]
+    assert ran.stdout == ""  # refused before the server said it serves

@@ -96,6 +96,7 @@ def bound(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen()  # now: a second socket on the same address fails here, not later
     except OSError as exc:
         sock.close()
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
@@ -161,6 +162,8 @@ def run(
     url = database_url or default_database_url()
     check_writable(url)
     check_database_password(url)
+    # The metrics port is a second socket of the same server: its scrapes read the tables on their own loop.
+    sockets = [] if metrics_port is None else [bound(host, port), bound(metrics_host, metrics_port)]
     settings = Settings(
         database_url=url,
         redis_url=redis_url,
@@ -212,6 +215,4 @@ def run(
     )
     redact_logs()  # after the Config: it sets up uvicorn's loggers
     limit_client_caused()
-    # The metrics port is a second socket of the same server: its scrapes read the tables on their own loop.
-    sockets = [] if metrics_port is None else [bound(host, port), bound(metrics_host, metrics_port)]
     uvicorn.Server(config).run(sockets=sockets or None)
