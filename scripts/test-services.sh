@@ -44,18 +44,24 @@ if [ -z "${CHICKENFOOT_TEST_DATABASE_URL:-}" ]; then
     fi
     as_postgres psql -p "$pg_port" -qtAc "SELECT 1 FROM pg_roles WHERE rolname = 'chickenfoot'" | grep -q 1 ||
         as_postgres psql -p "$pg_port" -qc "CREATE ROLE chickenfoot LOGIN PASSWORD 'chickenfoot'"
+    # The backup and upgrade tests restore into databases of their own (tests/ops), made and dropped by the role.
+    as_postgres psql -p "$pg_port" -qtAc "SELECT rolcreatedb FROM pg_roles WHERE rolname = 'chickenfoot'" | grep -q t ||
+        as_postgres psql -p "$pg_port" -qc "ALTER ROLE chickenfoot CREATEDB"
     as_postgres psql -p "$pg_port" -qtAc "SELECT 1 FROM pg_database WHERE datname = 'chickenfoot_test'" | grep -q 1 ||
         as_postgres createdb -p "$pg_port" -O chickenfoot chickenfoot_test
 fi
 
 # Redis for the several-process tests (pub/sub, leases, shared rate-limit counters): a private daemon on
 # 127.0.0.1:6379 that keeps nothing on disk. The tests read CHICKENFOOT_TEST_REDIS_URL when it is set.
-# nginx is only installed: the tests that put it in front of servers start their own on free ports.
+# nginx and Caddy are only installed: the tests that put them in front of servers start their own on
+# free ports. pg_dump and pg_restore (postgresql-client) back up and restore in tests/ops.
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v caddy >/dev/null 2>&1 || missing+=(caddy)
+command -v pg_dump >/dev/null 2>&1 || missing+=(postgresql-client)
 if [ ${#missing[@]} -gt 0 ]; then
-    # The packages must not start their own daemons (nginx would listen on every address).
+    # The packages must not start their own daemons (nginx and Caddy would listen on every address).
     no_start=""
     if [ ! -e /usr/sbin/policy-rc.d ]; then
         no_start=/usr/sbin/policy-rc.d

@@ -217,6 +217,16 @@ def serve(
             "and lost, its players' grace periods), warning or error."
         ),
     ] = "warning",
+    log_format: Annotated[
+        str, typer.Option(help="Log lines as text, or json: one JSON object a line, with the table and request id.")
+    ] = "text",
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(help="Serve Prometheus metrics at /metrics on this port (not the players' one); default: none."),
+    ] = None,
+    metrics_host: Annotated[
+        str, typer.Option(help="Address the metrics port listens on (0.0.0.0 for a scraper on another machine).")
+    ] = "127.0.0.1",
     review_budget: Annotated[
         int, typer.Option(min=1, help="Sampled deals per move of the reviews of finished matches.")
     ] = DEFAULT_BUDGET,
@@ -309,6 +319,9 @@ def serve(
             debug=debug,
             access_log=access_log,
             log_level=log_level,
+            log_format=log_format,
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
             review_budget=review_budget,
             addresses=addresses,
             expiry=Expiry(idle_seconds=idle_seconds, unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
@@ -375,6 +388,54 @@ def storage_prune(
 
     archived = asyncio.run(prune(database_url, finished_before))
     print(f"archived the moves of {len(archived)} finished matches")
+
+
+@storage_app.command("backup")
+def storage_backup(
+    path: Annotated[Path, typer.Argument(help="The backup file to write (a new file).")],
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+) -> None:
+    """Copy an SQLite game store to PATH while servers play on (SQLite's online backup: one consistent instant).
+
+    PostgreSQL is backed up with pg_dump (docs/operators/backups.md).
+    """
+    need("web", "chickenfoot storage backup")
+    from chickenfoot.server.ops.backup import backup
+    from chickenfoot.server.storage import default_database_url
+
+    try:
+        copied = backup(database_url or default_database_url(), path)
+    except ValueError as exc:
+        fail(str(exc))
+    print(f"backed up {copied} to {path}")
+
+
+@storage_app.command("restore")
+def storage_restore(
+    path: Annotated[Path, typer.Argument(help="A backup written by chickenfoot storage backup.")],
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy async URL of the new games file (default: SQLite in the user's data directory)."),
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option(help="Overwrite a games file that holds games (stop every server using it first).")
+    ] = False,
+) -> None:
+    """Copy a backup into a games file for servers to start on (they migrate it if it is older).
+
+    PostgreSQL is restored with pg_restore (docs/operators/backups.md).
+    """
+    need("web", "chickenfoot storage restore")
+    from chickenfoot.server.ops.backup import restore
+    from chickenfoot.server.storage import default_database_url
+
+    try:
+        copied = restore(path, database_url or default_database_url(), replace=replace)
+    except ValueError as exc:
+        fail(str(exc))
+    print(f"restored {copied} into {copied.path}")
 
 
 @account_app.command("bot")

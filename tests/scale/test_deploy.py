@@ -83,6 +83,72 @@ def test_the_servers_trust_nginx_alone_and_nginx_replaces_the_images_default_sit
     assert check[:2] == ["CMD", "pg_isready"] and check[check.index("-h") + 1] == "127.0.0.1"
 
 
+def test_the_compose_file_serves_https_and_starts_with_no_secret_or_name_but_the_operators() -> None:
+    text = (DEPLOY / "compose.yaml").read_text()
+    for variable in ("POSTGRES_PASSWORD", "CHICKENFOOT_HOST", "CHICKENFOOT_TLS"):
+        uses = re.findall(rf"\$\{{{variable}(.*?)\}}", text)
+        # ${VAR:?why}: Compose refuses to start while it is unset or empty; no use falls back on a default.
+        assert any(use.startswith(":?") for use in uses) and all(use.startswith(":?") or use == "" for use in uses)
+    assert all(use.startswith(":?") for use in re.findall(r"\$\{POSTGRES_PASSWORD(.*?)\}", text))
+    services = compose()["services"]
+    published = {name for name, service in services.items() if "ports" in service}
+    assert published == {"caddy"} and sorted(services["caddy"]["ports"]) == ["443:443", "80:80"]
+    caddy = services["caddy"]
+    upstream = caddy["environment"]["CHICKENFOOT_UPSTREAM"]
+    assert upstream == f"nginx:{services['nginx']['environment']['CHICKENFOOT_LISTEN'].split()[0]}"
+    edge = (DEPLOY / "edge.conf").read_text()
+    assert f"set_real_ip_from {caddy['networks']['backend']['ipv4_address']};" in edge
+    assert any(mount.startswith("./edge.conf:/etc/nginx/conf.d/") for mount in services["nginx"]["volumes"])
+    for name in ("server1", "server2"):
+        command = services[name]["command"]
+        assert "--public-origin=https://${CHICKENFOOT_HOST}" in command and "--secure-cookies" in command
+        assert any(argument.startswith("--metrics-port=") for argument in command)
+
+
+def user_of(service: dict[str, Any]) -> str:
+    """The user a service's processes run as: compose's ``user``, else its Dockerfile's last ``USER``."""
+    if "user" in service:
+        return str(service["user"])
+    dockerfile = DEPLOY / Path(service["build"]["dockerfile"]).name
+    users = [line.split()[1] for line in dockerfile.read_text().splitlines() if line.startswith("USER ")]
+    return users[-1] if users else "root"
+
+
+def test_every_service_runs_unprivileged_and_waits_for_the_health_of_the_next() -> None:
+    services = compose()["services"]
+    assert {name: user_of(service) for name, service in services.items()} == {
+        "server1": "nobody",
+        "server2": "nobody",
+        "nginx": "101",
+        "caddy": "caddy",
+        "postgres": "postgres",
+        "redis": "redis",
+    }
+    assert all("healthcheck" in service for service in services.values())
+    for name in ("server1", "server2"):
+        assert "http://127.0.0.1:8000/readyz" in " ".join(services[name]["healthcheck"]["test"])
+        assert services["nginx"]["depends_on"][name] == {"condition": "service_healthy"}
+    assert "/readyz" in " ".join(services["nginx"]["healthcheck"]["test"])
+    assert services["caddy"]["depends_on"]["nginx"] == {"condition": "service_healthy"}
+
+
+def test_the_caddyfile_is_valid_for_the_environment_compose_gives_it(tmp_path: Path) -> None:
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        unavailable("Caddy", "not installed")
+    environment = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    environment |= {name: str(value) for name, value in compose()["services"]["caddy"]["environment"].items()}
+    environment |= {"CHICKENFOOT_HOST": "play.example.org", "CHICKENFOOT_TLS": "operator@example.org"}
+    command = [caddy, "validate", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"]
+    checked = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stderr[-2000:]
+
+
 def test_nginx_accepts_the_main_file_and_the_site(tmp_path: Path) -> None:
     try:
         nginx = nginx_binary()
@@ -242,7 +308,8 @@ def test_the_test_services_start_the_cluster_on_the_tests_port_or_the_one_named(
         "CHICKENFOOT_AXE": "/nowhere/axe.min.js",
     }
     environment.pop("CHICKENFOOT_TEST_DATABASE_URL", None)
-    if not Path("/usr/bin/chromium").exists() or not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+    installed = [shutil.which(tool) for tool in ("caddy", "pg_dump")] + [Path("/usr/bin/chromium").exists()]
+    if not all(installed) or not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
         pytest.skip("the script would install packages here; run scripts/test-services.sh first")
     script = DEPLOY.parent / "scripts" / "test-services.sh"
     ran = subprocess.run(["bash", str(script)], env=environment, capture_output=True, text=True, timeout=60)

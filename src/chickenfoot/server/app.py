@@ -53,9 +53,12 @@ from chickenfoot.server.history import MatchHistory
 from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
+from chickenfoot.server.ops.metrics import readings_of
+from chickenfoot.server.ops.operations import Operations
 from chickenfoot.server.profiles import profiles_router
 from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
+from chickenfoot.server.quickplay.queue import waiting
 from chickenfoot.server.quickplay.ratings import EqualRatings
 from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
@@ -104,6 +107,8 @@ class Settings:
     """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
     bot_limits: TokenLimits = field(default_factory=TokenLimits)
     """What each API token of the Bot API may do (server/botapi/throttle.py)."""
+    metrics_port: int | None = None
+    """The port whose requests are answered ``GET /metrics`` (server/ops/metrics.py); ``None``: no metrics."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -222,7 +227,8 @@ def cluster_of(settings: Settings) -> Cluster:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     clock = settings.clock
-    storage = Storage(settings.database_url or default_database_url(), clock)
+    database_url = settings.database_url or default_database_url()
+    storage = Storage(database_url, clock)
     cluster = cluster_of(settings)
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
     listing = Lobby(storage, clock)
@@ -239,6 +245,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     handovers = Handovers(storage, clock)
     ratings = Ratings(storage, clock)
     ratings.follow(hub)
+    bot_throttle = TokenThrottle(settings.bot_limits, cluster.limits_storage)
+    readings = readings_of(
+        lambda: len(hub.tables),
+        lambda: {"hints": hints.searching, "replays": frames.building, "reviews": reviews.queue.qsize()},
+        [("address", lambda: limiter.refused), ("token", lambda: bot_throttle.refused)],
+        lambda: storage.available,
+        lambda: waiting(storage, clock),
+    )
+    ops = Operations.of(database_url, settings.redis_url, settings.metrics_port, readings, clock)
     quick_play = settings.quick_play
     if isinstance(quick_play.ratings, EqualRatings):  # not chosen by a test: pair by the real ratings
         quick_play = dataclasses.replace(quick_play, ratings=ratings.shown_of, bots=LevelRatings())
@@ -251,7 +266,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.start()
         reviews.start()
         watch = asyncio.create_task(storage.watch(settings.health_seconds))
+        ops.start()
         yield
+        await ops.stop()
         watch.cancel()
         await reviews.stop()
         accounts.live.stop()
@@ -275,8 +292,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     paused_tokens = PausedTokens()
     app.add_middleware(FloodGate, paused=paused_tokens)  # inside the security headers: its refusals get them too
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
+    ops.install(app)
     app.state.hub = hub
     app.state.storage = storage
+    app.state.readiness = ops.readiness
 
     # Every error answer is a message (server/refusal.py): the page shows it in its reader's language.
     @app.exception_handler(Refused)
@@ -411,7 +430,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(profiles_router(history, accounts, profile_throttle, clock, settings.web_dir))
     app.include_router(handover_router(hub, handovers, accounts, limiter))
     app.include_router(account_pages_router(settings.web_dir))
-    bot_throttle = TokenThrottle(settings.bot_limits, cluster.limits_storage)
     configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
     bot_api = bot_api_router(hub, accounts, bot_throttle, settings.connection, sends, configure, paused_tokens)
     app.include_router(bot_api)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from chickenfoot.bots import DEFAULT_LEVEL, Bot, Budget, make_bot
 from chickenfoot.server.clock import Timer
+from chickenfoot.server.ops import events
 from chickenfoot.server.protocol import NEXT_ROUND, ProtocolError
 from chickenfoot.server.table_config import TableConfig
 
@@ -191,10 +192,14 @@ class Autoplay:
         """A bot's move: for a bot seat, a covered seat, or a human whose turn timer ran out."""
         table, timing = self.table, self.table.timing
         seat, version = table.match.to_move, table.version
-        bot = self.bots[seat] if table.config.seats[seat].kind == "bot" else self._cover_bot(seat)
+        entry = table.config.seats[seat]
+        bot = self.bots[seat] if entry.kind == "bot" else self._cover_bot(seat)
         view = table.match.view(seat)
         budget = Budget(seconds=timing.bot_seconds) if timing.bot_seconds is not None else None
+        started = table.clock.monotonic()
         move = await asyncio.to_thread(bot.choose, view, budget)
+        level = (entry.bot or DEFAULT_LEVEL) if entry.kind == "bot" else timing.cover_bot
+        events.bot_thought(level, table.clock.monotonic() - started)
         # The seat's owner may have come back, or moved, while the bot thought.
         deadline = table.turn_deadline()
         timed_out = deadline is not None and table.clock.now() >= deadline

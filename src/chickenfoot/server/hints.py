@@ -77,6 +77,11 @@ class Hints:
                 searching = self._searching[view] = asyncio.ensure_future(self._search(view))
         return await asyncio.shield(searching)  # one request giving up does not cancel the others' search
 
+    @property
+    def searching(self) -> int:
+        """Searches queued or running now."""
+        return len(self._searching)
+
     def _check_room(self) -> None:
         if len(self._searching) >= self.pending:
             raise ProtocolError.of(Said.of(Code.ERROR_HINT_BUSY))

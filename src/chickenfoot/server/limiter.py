@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -110,6 +111,8 @@ class Limiter:
         except ConfigurationError as exc:
             raise ValueError(f"bad limits storage {settings.storage!r}: {exc}") from None
         self.limiter = MovingWindowRateLimiter(storage)
+        self.refused = Counter[str]()
+        """Refusals so far, by action (``cutoff``: an address paused after a cut-off), for the metrics."""
 
     async def refusal(self, action: Action, address: str) -> tuple[Said, int] | None:
         """``None`` if ``address`` may do ``action`` now (and counts it), else the reason and seconds to wait.
@@ -130,11 +133,13 @@ class Limiter:
             and not await self.limiter.test(self.cutoff, "cutoff", address)
         ):
             wait = await self._wait(self.cutoff, "cutoff", address)
+            self.refused["cutoff"] += 1
             return Said.of(Code.ERROR_CUT_OFF, seconds=wait), wait
         item = self.items[action]
         if await self.limiter.hit(item, action, address):
             return None
         wait = await self._wait(item, action, address)
+        self.refused[action] += 1
         return Said.of(TOO_MANY[action], limit=item.amount, window=item.get_expiry(), seconds=wait), wait
 
     async def cut_off(self, address: str) -> None:

@@ -116,6 +116,11 @@ class ReplayFrames:
         self._building: dict[str, asyncio.Future[bytes]] = {}
         self._worker = Worker()
 
+    @property
+    def building(self) -> int:
+        """Builds queued or running now."""
+        return len(self._building)
+
     def keep(self, key: str, built: bytes) -> None:
         """Keep ``built`` under ``key`` (least recently used dropped past ``cache_bytes``)."""
         self._cache[key] = built

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import ipaddress
 import logging
 import os
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.hub import Expiry
 from chickenfoot.server.limiter import AddressLimits
 from chickenfoot.server.log_limits import limit_client_caused
+from chickenfoot.server.ops import logs
 from chickenfoot.server.quickplay import QuickPlaySettings
 from chickenfoot.server.security import checked_origin, checked_proxy, redact_logs
 from chickenfoot.server.storage import default_database_url
@@ -29,6 +32,9 @@ SHUTDOWN_SECONDS = 10
 HEAD_BYTES = 16 << 10
 """A request line and headers longer than this get 400 before they are read further."""
 LOG_LEVELS = ("debug", "info", "warning", "error")
+WEAK_PASSWORDS = frozenset({"", "chickenfoot", "change-me", "changeme", "postgres", "password", "secret"})
+"""Database passwords refused for a database on another machine: empty, or ones an example or an image
+uses by default (anyone who reads the example knows them)."""
 
 
 def checked_log_level(name: str) -> int:
@@ -59,6 +65,44 @@ def check_writable(url: str) -> None:
         raise ValueError(f"cannot write the games file {path}: {exc.strerror or exc}") from None
 
 
+def check_database_password(url: str) -> None:
+    """Raises ``ValueError`` in one line when ``url`` reaches a database on another machine with an empty
+    password or a well-known one (:data:`WEAK_PASSWORDS`). A URL with no password at all (peer or
+    certificate authentication, a ``.pgpass`` file) and a database on this machine are left alone.
+
+    >>> check_database_password("postgresql+asyncpg://chickenfoot:chickenfoot@127.0.0.1/chickenfoot")
+    >>> check_database_password("postgresql+asyncpg://chickenfoot@db/chickenfoot")
+    >>> check_database_password("postgresql+asyncpg://chickenfoot:change-me@db/chickenfoot")
+    Traceback (most recent call last):
+    ValueError: the database password for db is a well-known default: set a password of your own
+    """
+    database = make_url(url)
+    if database.password is None or database.host in (None, "", "localhost") or database.host.startswith("/"):
+        return
+    try:
+        if ipaddress.ip_address(database.host).is_loopback:
+            return
+    except ValueError:
+        pass  # a name, not an address: another machine
+    if str(database.password).lower() in WEAK_PASSWORDS:
+        said = "is empty" if database.password == "" else "is a well-known default"
+        raise ValueError(f"the database password for {database.host} {said}: set a password of your own")
+
+
+def bound(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` for uvicorn to listen on; raises ``ValueError`` in one line when it
+    cannot be had."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen()  # now: a second socket on the same address fails here, not later
+    except OSError as exc:
+        sock.close()
+        raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
 def run(
     host: str,
     port: int,
@@ -72,6 +116,9 @@ def run(
     debug: bool = False,
     access_log: bool = False,
     log_level: str = "warning",
+    log_format: str = "text",
+    metrics_port: int | None = None,
+    metrics_host: str = "127.0.0.1",
     review_budget: int = DEFAULT_BUDGET,
     addresses: AddressLimits | None = None,
     expiry: Expiry | None = None,
@@ -89,6 +136,8 @@ def run(
     ``X-Forwarded-Proto`` are believed, the client being the right-most address none of them is (none: no proxy);
     ``debug``: the API documentation at ``/docs``; ``access_log``: a line per request (secrets redacted);
     ``log_level``: the least severe lines logged (``debug``, ``info``, ``warning``, ``error``);
+    ``log_format``: ``text``, or ``json`` (a JSON object a line, server/ops/logs.py);
+    ``metrics_port``: also listen on ``metrics_host:metrics_port``, answering ``GET /metrics`` alone there;
     ``review_budget``: sampled deals per move of the reviews of finished matches;
     ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
     ``accounts``: session cookies and the passkeys' relying party;
@@ -99,6 +148,7 @@ def run(
     proxy that is not an address or network.
     """
     level = checked_log_level(log_level)
+    log_style = logs.checked_log_format(log_format)
     origins = tuple(checked_origin(origin) for origin in allowed_origins)
     proxies = [checked_proxy(proxy) for proxy in forwarded_allow_ips]
     hosts = tuple(allowed_hosts) or (host, "localhost")
@@ -111,6 +161,9 @@ def run(
     )
     url = database_url or default_database_url()
     check_writable(url)
+    check_database_password(url)
+    # The metrics port is a second socket of the same server: its scrapes read the tables on their own loop.
+    sockets = [] if metrics_port is None else [bound(host, port), bound(metrics_host, metrics_port)]
     settings = Settings(
         database_url=url,
         redis_url=redis_url,
@@ -123,16 +176,19 @@ def run(
         expiry=expiry or Expiry(),
         accounts=accounts or AccountSettings(),
         quick_play=quick_play or QuickPlaySettings(),
+        metrics_port=metrics_port,
     )
     app = create_app(settings)
     collector.tune()
     if gc_log is not None:
         collector.log_pauses(gc_log.open("a", buffering=1))
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("chickenfoot").setLevel(level)  # the server's own lines; libraries stay at warnings
+    logs.configure(level, log_style)  # the server's own lines at ``level``; libraries stay at warnings
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {url})", flush=True)
+    stored = make_url(url).render_as_string(hide_password=True)
+    print(f"Chicken Foot is served at http://{shown}:{port}/ (games stored in {stored})", flush=True)
     print(f"It answers for the host names {', '.join(hosts)} (--allowed-host)", flush=True)
+    if metrics_port is not None:
+        print(f"Metrics are served at http://{metrics_host}:{metrics_port}/metrics", flush=True)
     # Messages are small and the CPU is better spent on play than on per-message compression.
     # The transport takes frames up to 1 MiB so the application can answer an oversized one
     # (over MAX_FRAME_BYTES) with an error before closing.
@@ -140,6 +196,8 @@ def run(
         app,
         host=host,
         port=port,
+        # JSON lines: uvicorn's own lines go through the server's handler too, not uvicorn's.
+        log_config=None if log_style == "json" else uvicorn.config.LOGGING_CONFIG,
         log_level="info" if access_log else "warning",
         # h11, not httptools: httptools buffers a request's head without limit (200 MiB of headers
         # sent slowly cost the server 200 MiB); h11 answers 400 past HEAD_BYTES.
@@ -157,4 +215,4 @@ def run(
     )
     redact_logs()  # after the Config: it sets up uvicorn's loggers
     limit_client_caused()
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=sockets or None)

@@ -13,6 +13,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.accounts.sessions import COOKIE
 from chickenfoot.server.refusal import answer
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -156,17 +157,51 @@ def origin_allowed(scope: Scope, allowed: Iterable[str]) -> bool:
     return host is not None and parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
 
 
-SECRET_IN_QUERY = re.compile(r"((?:token|invite)=)[^&\s\"']+")
+SECRETS = [
+    (re.compile(r"((?:token|invite|ticket|link|password|secret|csrf)=)[^&\s\"';,]+", re.I), r"\1[redacted]"),
+    (re.compile(r"(\"(?:token|invite|ticket|password|secret|csrf)\"\s*:\s*\")[^\"]*", re.I), r"\1[redacted]"),
+    (re.compile(r"(bearer\s+)[^\s\"',;]+", re.I), r"\1[redacted]"),
+    (re.compile(rf"({COOKIE}=)[^\s\"';,]+"), r"\1[redacted]"),
+]
+"""Secrets as they appear in text: credentials, invites, tickets and passwords in a query or a JSON
+body, bearer tokens, the session cookie."""
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret of :data:`SECRETS` replaced by ``[redacted]``.
+
+    >>> redact('GET /ws/AB12CD?token=s3cret&since=4 {"password": "hunter2"} Authorization: Bearer abc.def')
+    'GET /ws/AB12CD?token=[redacted]&since=4 {"password": "[redacted]"} Authorization: Bearer [redacted]'
+    >>> redact("Cookie: chickenfoot_session=xyz; theme=dark")
+    'Cookie: chickenfoot_session=[redacted]; theme=dark'
+    """
+    for pattern, replacement in SECRETS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 class RedactSecrets(logging.Filter):
-    """Replaces seat credentials and invites in log lines (an access log shows WebSocket queries)."""
+    """Replaces secrets in log lines (an access log shows WebSocket queries).
+
+    The message and each of its arguments are redacted in place, so a formatter that reads the
+    arguments (uvicorn's access log does) still finds them; a secret that only shows once they are
+    put together leaves the line as one redacted text.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()
-        redacted = SECRET_IN_QUERY.sub(r"\1[redacted]", text)
-        if redacted != text:
-            record.msg, record.args = redacted, ()
+        redacted = redact(text)
+        if redacted == text:
+            return True
+        message = redact(record.msg) if isinstance(record.msg, str) else record.msg
+        args = record.args
+        if isinstance(args, tuple):
+            args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in args)
+        try:
+            kept = (message % args if args else message) == redacted
+        except (TypeError, ValueError):
+            kept = False
+        record.msg, record.args = (message, args) if kept else (redacted, ())
         return True
 
 

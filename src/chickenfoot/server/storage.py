@@ -34,6 +34,7 @@ from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, utc
+from chickenfoot.server.ops import events
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 PROBE_SECONDS = 0.5
@@ -322,6 +323,7 @@ class Storage:
     async def _write_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+            started = self.clock.monotonic()
             try:
                 async with self._write(one_statement=True) as conn:
                     inserted = await conn.execute(self._insert_new_actions, [row for row, _ in batch])
@@ -337,6 +339,7 @@ class Storage:
                     else:
                         _settle(done, VersionTaken(row["table_code"], row["version"]) if taken else None)
             else:
+                events.actions_stored(len(stored), self.clock.monotonic() - started)
                 for row, done in batch:
                     # Two rows of one version in a batch: only the one stored is new, and only once.
                     key = (row["table_code"], row["version"])

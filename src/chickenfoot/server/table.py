@@ -36,6 +36,7 @@ from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, utc
 from chickenfoot.server.cluster import Cluster, local
 from chickenfoot.server.fanout import Bus, table_channel
 from chickenfoot.server.lease import LeaseKeeper
+from chickenfoot.server.ops.logs import context_of_table
 from chickenfoot.server.protocol import (
     NEXT_ROUND,
     Presence,
@@ -243,7 +244,7 @@ class Table:
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` beside the caller (cancelled when the table closes)."""
-        task = asyncio.create_task(work)
+        task = asyncio.create_task(work, context=context_of_table(self.code))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

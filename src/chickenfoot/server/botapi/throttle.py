@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -65,6 +66,8 @@ class TokenThrottle:
         if storage.startswith("redis"):
             options = {"implementation": "redispy", "connection_pool": pool(storage)}
         self.limiter = MovingWindowRateLimiter(storage_from_string(f"async+{storage}", wrap_exceptions=True, **options))
+        self.refused = Counter[str]()
+        """Refusals so far, by use (``paused``: a token paused past its strikes), for the metrics."""
 
     async def refusal(self, use: Use, token: str) -> tuple[Said, int] | None:
         """``None`` if the token (its digest) may ``use`` now (and counts it), else why not and the seconds to wait.
@@ -80,6 +83,7 @@ class TokenThrottle:
     async def _refusal(self, use: Use, token: str) -> tuple[Said, int] | None:
         if not await self.limiter.test(self.pause, "bot-pause", token):
             wait = await self._wait(self.pause, "bot-pause", token)
+            self.refused["paused"] += 1
             return Said.of(Code.BOTAPI_PAUSED, seconds=wait), wait
         item = self.items[use]
         if await self.limiter.hit(item, f"bot-{use}", token):
@@ -87,8 +91,10 @@ class TokenThrottle:
         if not await self.limiter.hit(self.strikes, "bot-strikes", token):
             await self.limiter.hit(self.pause, "bot-pause", token)
             wait = await self._wait(self.pause, "bot-pause", token)
+            self.refused["paused"] += 1
             return Said.of(Code.BOTAPI_PAUSED, seconds=wait), wait
         wait = await self._wait(item, f"bot-{use}", token)
+        self.refused[use] += 1
         return Said.of(Code.BOTAPI_TOO_MANY, limit=item.amount, window=item.get_expiry(), seconds=wait), wait
 
     async def _wait(self, item: limits.RateLimitItem, key: str, token: str) -> int:

@@ -133,6 +133,17 @@ class Unclaimed:
 Abandoned = Callable[[Unclaimed], Awaitable[None]]
 
 
+async def waiting(storage: Storage, clock: Clock) -> int:
+    """Players waiting in the queue now and not yet seated, every process's (for the metrics)."""
+    query = (
+        sa.select(sa.func.count())
+        .select_from(queue)
+        .where(queue.c.table_code.is_(None), queue.c.lease_until >= utc(clock))
+    )
+    async with storage.reading() as conn:
+        return int((await conn.execute(query)).scalar_one())
+
+
 def new_ticket() -> str:
     return secrets.token_urlsafe(32)
 

@@ -1,0 +1,7 @@
+"""What an operator of a public site needs from each server process: whether it is alive and ready
+(:mod:`.health`), what it is doing (:mod:`.metrics`, fed partly by :mod:`.events`), log lines a
+collector can read (:mod:`.logs`), and backups of the game store (:mod:`.backup`).
+
+:mod:`.operations` is what the application installs. This package's own module imports nothing,
+so the storage and the tables can tell :mod:`.events` what happened without importing the web stack.
+"""
