@@ -16,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from chickenfoot.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, join_names, render
-from chickenfoot.messages import Code, Said
+from chickenfoot.messages import Code, Param, Said
 from chickenfoot.rules import Rules
 from chickenfoot.tui.session import YOU_WORDING, Session
 
@@ -467,7 +467,7 @@ LIST_CODES = [code for code in Code if re.search(r"\{(?:names|tied)\}", code.val
 
 def list_message(code: Code, seats: tuple[int, ...], you: int) -> Said:
     """``code`` about the players of ``seats``, "you" the winner where a message names one."""
-    params: dict[str, object] = {"count": len(seats)} if code.value.plural is not None else {}
+    params: dict[str, Param] = {"count": len(seats)} if code.value.plural is not None else {}
     for placeholder in placeholders(code.value.plural or code.value.english):
         if placeholder in ("names", "tied"):
             params[placeholder] = seats
