@@ -255,7 +255,7 @@ class Code(Enum):
     LANGUAGE = msg("ui.language", "Language")
     BACK = msg("ui.back", "Back to the game")
 
-    # --- the page: lobby and table (web/index.html, lobby.js, app.js)
+    # --- the page: lobby and table (web/pages/index.html, lobby.js, app.js)
     LOBBY = msg("lobby.home", "Chicken Foot lobby")
     LOBBY_NEW_TABLE = msg("lobby.new_table", "New table")
     LOBBY_PRESET = msg("lobby.preset", "Rules preset")

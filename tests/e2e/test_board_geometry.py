@@ -88,7 +88,9 @@ def test_board_draws_every_tile_and_open_end(page: Page, server: str) -> None:
           const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
           svg.style.width = "800px"; svg.style.height = "600px";
           document.body.appendChild(svg);
-          new Board(svg, () => {}).render(state, null, []);
+          const { layout, rules, open_ends: openEnds } = state;
+          const { hub_arms: arms, toes } = rules;
+          new Board(svg, () => {}).update({ layout, arms, toes, openEnds, targets: [], hint: null });
           return {
             tiles: [...svg.querySelectorAll(".tile")].map((t) => t.dataset.tile),
             ends: [...svg.querySelectorAll("[data-open]")].map((c) => c.dataset.open),

@@ -70,7 +70,7 @@ def test_codes_named_by_the_page_exist() -> None:
     named: set[str] = set()
     for path in sorted(WEB_DIR.glob("*.js")):
         named |= {str(text) for _, text, _, _ in extract_from_file("javascript", path, keywords={"t": None})}
-    for path in sorted(WEB_DIR.glob("*.html")):
+    for path in sorted(WEB_DIR.rglob("*.html")):
         named |= set(re.findall(r'data-t(?:-[a-z-]+)?="([^"]+)"', path.read_text()))
     assert named, "the page names no codes"
     assert named <= known, sorted(named - known)

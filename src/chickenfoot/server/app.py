@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -55,6 +55,7 @@ from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.ops.metrics import readings_of
 from chickenfoot.server.ops.operations import Operations
+from chickenfoot.server.pages import pages_router
 from chickenfoot.server.profiles import profiles_router
 from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
@@ -480,14 +481,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limiter.cut_off(address)
 
-    @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str) -> FileResponse:
-        """The page itself; it reads the table code (and token) from its address."""
-        index = settings.web_dir / "index.html"
-        if not index.is_file():
-            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
-        return FileResponse(index)
-
+    app.include_router(pages_router(settings.web_dir))
     app.include_router(i18n_routes.router)
     if settings.web_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.web_dir, html=True), name="web")

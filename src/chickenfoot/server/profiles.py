@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
@@ -28,6 +28,7 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.accounts.store import Account
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.history import MatchHistory, SeatAt
+from chickenfoot.server.pages import serve_page
 from chickenfoot.server.refusal import Refused
 
 PAGE_SIZE = 10
@@ -114,21 +115,14 @@ def profiles_router(
             return None
         return await accounts.store.by_skeleton(skeleton(wanted))
 
-    def page_file(name: str) -> Path:
-        page = web_dir / name
-        if not page.is_file():
-            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
-        return page
-
     @router.get("/u/{name}", include_in_schema=False)
-    async def profile_page(name: str) -> FileResponse:
+    async def profile_page(name: str, request: Request) -> HTMLResponse:
         """The profile page; a 404 for a name nobody has (the page then says so in its reader's language)."""
-        page = page_file("profile.html")
-        return FileResponse(page, status_code=200 if await player(name) is not None else 404)
+        return serve_page(web_dir, "profile", request, 200 if await player(name) is not None else 404)
 
     @router.get("/matches", include_in_schema=False)
-    async def matches_page() -> FileResponse:
-        return FileResponse(page_file("matches.html"))
+    async def matches_page(request: Request) -> HTMLResponse:
+        return serve_page(web_dir, "matches", request)
 
     async def page_of(account: Account, *, finished_only: bool, page: int) -> dict[str, Any]:
         entries, total = await history.matches(

@@ -12,13 +12,14 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import DEFAULT, render, seat_names
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.review import Review
+from chickenfoot.server.pages import serve_page
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.replay_frames import ReplayBusy, ReplayFrames, RoundJob
 from chickenfoot.server.review_worker import ReviewWorker
@@ -87,11 +88,8 @@ def replay_router(
         return table
 
     @router.get("/r/{code}", include_in_schema=False)
-    async def replay_page(code: str) -> FileResponse:
-        page = web_dir / "replay.html"
-        if not page.is_file():
-            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
-        return FileResponse(page)
+    async def replay_page(code: str, request: Request) -> HTMLResponse:
+        return serve_page(web_dir, "replay", request)
 
     async def allowed(request: Request) -> None:
         """Raises :class:`Refused` (429) when the request's address has built too much lately."""

@@ -1,35 +1,51 @@
+// @ts-check
 // The account API (server/accounts/routes.py) as the pages use it: who is signed in, requests that
 // carry the session's CSRF token, passkeys through navigator.credentials, and the guest seats this
 // browser holds handed to the account after signing in.
 
-import { say } from "./i18n.js";
-import { api, seatSecret } from "./net.js";
+import { Refusal, api, seatSecret } from "./net.js";
 
+/** @import { Account } from "./protocol.js" */
+
+/** @type {string | null} */
 let csrf = null;
 const TOKEN_PREFIX = "cf-token-";
 const MOST_SEATS = 50; // a browser holds a few; more are old tables not worth a request each
 
-// The signed-in account ({username, created, password, passkeys, sessions}), or null for a guest.
+/**
+ * The signed-in account, or null for a guest.
+ * @returns {Promise<Account | null>}
+ */
 export async function signedIn() {
   try {
+    /** @type {Account} */
     const account = await api("GET", "/api/account");
-    csrf = account.csrf;
+    csrf = account.csrf ?? null;
     return account;
   } catch (err) {
-    if (err.said?.code === "account.not_signed_in") return null;
+    if (err instanceof Refusal && err.said.code === "account.not_signed_in") return null;
     throw err;
   }
 }
 
-// A request that changes the account: it carries the session's CSRF token.
+/**
+ * A request that changes the account: it carries the session's CSRF token (and keeps a new one).
+ * @template T
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<T>}
+ */
 export async function changeAccount(method, path, body) {
+  /** @type {T & { csrf?: string }} */
   const answer = await api(method, path, body, csrf ? { "x-csrf-token": csrf } : {});
-  if (answer?.csrf) csrf = answer.csrf;
+  if (answer && typeof answer === "object" && typeof answer.csrf === "string") csrf = answer.csrf;
   return answer;
 }
 
 // After signing in or up: the new session's token, then every guest seat of this browser follows
 // the account (a table gone or a seat given away meanwhile is skipped: nothing to keep).
+/** @param {{ csrf: string }} answer */
 export async function welcome(answer) {
   csrf = answer.csrf;
   const codes = Object.keys(localStorage)
@@ -41,32 +57,35 @@ export async function welcome(answer) {
   }
 }
 
-// An Error worded from a message code of the catalogs.
-function refusal(code) {
-  const said = { code };
-  const error = new Error(say(said));
-  error.said = said;
-  return error;
-}
+// A refusal worded from a message code of the catalogs.
+/** @param {string} code */
+const refusal = (code) => new Refusal({ code });
 
+// Browsers without passkeys, or without their JSON options (older ones), have not these.
 function passkeysUsable() {
-  return !!(window.PublicKeyCredential?.parseCreationOptionsFromJSON && navigator.credentials);
+  return "PublicKeyCredential" in window && "parseCreationOptionsFromJSON" in PublicKeyCredential && "credentials" in navigator;
 }
 
-// Ask the browser for a passkey: "create" (options from …/register) or "get" (from …/signin). The
-// answer is the credential as JSON, for the ceremony's …/finish.
+/**
+ * Ask the browser for a passkey: "create" (options from …/register) or "get" (from …/signin). The
+ * answer is the credential as JSON, for the ceremony's …/finish.
+ * @param {"create" | "get"} kind
+ * @param {PublicKeyCredentialCreationOptionsJSON | PublicKeyCredentialRequestOptionsJSON} options
+ */
 export async function usePasskey(kind, options) {
   if (!passkeysUsable()) throw refusal("account.passkey_unsupported");
   try {
     const credential =
       kind === "create"
-        ? await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) })
-        : await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+        ? await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(/** @type {PublicKeyCredentialCreationOptionsJSON} */ (options)) })
+        : await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(/** @type {PublicKeyCredentialRequestOptionsJSON} */ (options)) });
+    if (!(credential instanceof PublicKeyCredential)) throw refusal("account.passkey_cancelled");
     return credential.toJSON();
   } catch (err) {
     // The person closed the browser's prompt, or no passkey of this site was there.
-    if (err?.name === "NotAllowedError" || err?.name === "AbortError") throw refusal("account.passkey_cancelled");
-    if (err?.name === "InvalidStateError") throw refusal("account.passkey_known");
+    const name = err instanceof DOMException ? err.name : "";
+    if (name === "NotAllowedError" || name === "AbortError") throw refusal("account.passkey_cancelled");
+    if (name === "InvalidStateError") throw refusal("account.passkey_known");
     throw err;
   }
 }

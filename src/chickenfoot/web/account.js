@@ -1,116 +1,133 @@
+// @ts-check
 // The account page (/account): the ways in (passkeys, a password), where the account is signed in,
 // the player's data and deleting the account. /account#link=… is an operator's one-time sign-in link
 // (`chickenfoot account reset`): it signs this browser in, then the page asks for a new way in.
 
 import { changeAccount, signedIn, usePasskey, welcome } from "./account-api.js";
-import { showAccountMenu } from "./account-menu.js";
-import { drawTokens } from "./tokens.js";
 import { confirmAction } from "./confirm.js";
-import { language, languageSwitcher, loadCatalog, t, translatePage } from "./i18n.js";
-import { api } from "./net.js";
-import { setupTheme } from "./theme.js";
+import { byId, h } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { api, refusalText } from "./net.js";
+import { startShell } from "./shell.js";
+import { drawTokens } from "./tokens.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { AccountMenu } from "./account-menu.js" */
+/** @import { Account } from "./protocol.js" */
 
+/** Where the account is signed in (GET /api/account/sessions). @typedef {{ id: string, user_agent: string, created: string, last_seen: string, current: boolean }} Session */
+/** @typedef {Account["passkeys"][number]} Passkey */
+
+/** @type {Account | null} */
 let account = null;
+/** @type {Session[]} */
 let sessions = [];
+/** @type {string | null} */
 let noticeCode = null;
+/** @type {AccountMenu | null} */
+let menu = null;
 
+/** @param {string} iso */
 function day(iso) {
   return new Intl.DateTimeFormat(language(), { dateStyle: "medium" }).format(new Date(iso));
 }
 
+/** @param {string} iso */
 function moment(iso) {
   return new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
 
+/**
+ * @param {string} code
+ * @param {() => void} onClick
+ * @param {boolean} [disabled]
+ */
 function button(code, onClick, disabled = false) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = t(code);
+  const b = h("button", { type: "button" }, null, t(code));
   b.disabled = disabled;
   b.addEventListener("click", onClick);
   return b;
 }
 
-function item(title, detail, ...actions) {
-  const li = document.createElement("li");
-  const text = document.createElement("div");
-  const strong = document.createElement("strong");
-  strong.textContent = title;
-  const small = document.createElement("small");
-  small.className = "muted";
-  small.textContent = detail;
-  text.append(strong, document.createElement("br"), small);
-  li.append(text, ...actions);
+/**
+ * A line of a list: its title, a detail under it, and its buttons; `mark` beside the title.
+ * @param {string} title
+ * @param {string} detail
+ * @param {HTMLButtonElement[]} actions
+ * @param {{ mark?: HTMLElement, fullTitle?: string }} [extra]
+ */
+function item(title, detail, actions, { mark, fullTitle } = {}) {
+  const li = h("li");
+  const text = h("div", fullTitle ? { title: fullTitle } : {}, li);
+  h("strong", {}, text, title);
+  if (mark) text.append(mark);
+  text.append(h("br"), h("small", { class: "muted" }, null, detail));
+  li.append(...actions);
   return li;
 }
 
 // A session's browser and system from its User-Agent ("Firefox · Android"): proper names, in no
 // language; the whole string as its title.
+/** @type {[string, string][]} */
 const BROWSERS = [["Edg/", "Edge"], ["OPR/", "Opera"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+/** @type {[string, string][]} */
 const SYSTEMS = [["Android", "Android"], ["iPhone", "iOS"], ["iPad", "iPadOS"], ["Windows", "Windows"],
   ["Mac OS X", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
 
+/** @param {string} userAgent */
 function deviceName(userAgent) {
+  /** @param {[string, string][]} pairs */
   const found = (pairs) => pairs.find(([mark]) => userAgent.includes(mark))?.[1];
   const parts = [found(BROWSERS), found(SYSTEMS)].filter(Boolean);
   return parts.length ? parts.join(" · ") : t("account.unknown_device");
 }
 
+/** @param {Passkey} key */
 function passkeyName(key) {
   return key.label || t("account.passkey_unnamed", { date: day(key.created) });
 }
 
 function render() {
-  translatePage();
+  if (!account) return;
   document.title = [t("account.title"), t("ui.game_name")].join(" · ");
-  $("username").textContent = account.username;
-  $("password-username").value = account.username;
-  $("member-since").textContent = t("account.member_since", { date: day(account.created) });
-  $("notice").textContent = noticeCode ? t(noticeCode) : "";
+  byId("username").textContent = account.username;
+  byId("password-username", HTMLInputElement).value = account.username;
+  byId("member-since").textContent = t("account.member_since", { date: day(account.created) });
+  byId("notice").textContent = noticeCode ? t(noticeCode) : "";
   const ways = account.passkeys.length + (account.password ? 1 : 0);
   const last = ways <= 1;
-  $("passkeys").replaceChildren(
+  byId("passkeys").replaceChildren(
     ...account.passkeys.map((key) =>
       item(
         passkeyName(key),
         key.last_used
           ? t("account.passkey_used", { added: day(key.created), used: day(key.last_used) })
           : t("account.passkey_unused", { added: day(key.created) }),
-        button("account.remove", () => removePasskey(key), last),
+        [button("account.remove", () => removePasskey(key), last)],
       ),
     ),
   );
-  if (!account.passkeys.length) {
-    const none = document.createElement("li");
-    none.className = "muted";
-    none.textContent = t("account.no_passkeys");
-    $("passkeys").replaceChildren(none);
-  }
-  $("password-state").textContent = t(account.password ? "account.password_is_set" : "account.password_not_set");
-  $("remove-password").hidden = !account.password;
-  $("remove-password").disabled = last;
-  $("last-way").hidden = !last;
-  $("session-count").textContent = t("account.session_count", { count: sessions.length });
-  $("sessions").replaceChildren(
-    ...sessions.map((session) => {
-      const li = item(
+  if (!account.passkeys.length) byId("passkeys").replaceChildren(h("li", { class: "muted" }, null, t("account.no_passkeys")));
+  byId("password-state").textContent = t(account.password ? "account.password_is_set" : "account.password_not_set");
+  const removePassword = byId("remove-password", HTMLButtonElement);
+  removePassword.hidden = !account.password;
+  removePassword.disabled = last;
+  byId("last-way").hidden = !last;
+  byId("session-count").textContent = t("account.session_count", { count: sessions.length });
+  byId("sessions").replaceChildren(
+    ...sessions.map((session) =>
+      item(
         deviceName(session.user_agent),
         t("account.session_seen", { created: moment(session.created), seen: moment(session.last_seen) }),
-        button("account.sign_out", () => endSession(session)),
-      );
-      if (session.current) {
-        const mark = document.createElement("span");
-        mark.className = "this-device";
-        mark.textContent = t("account.this_device");
-        li.firstChild.firstChild.after(mark); // beside the device's name
-      }
-      li.firstChild.title = session.user_agent;
-      return li;
-    }),
+        [button("account.sign_out", () => endSession(session))],
+        {
+          // beside the device's name
+          mark: session.current ? h("span", { class: "this-device" }, null, t("account.this_device")) : undefined,
+          fullTitle: session.user_agent,
+        },
+      ),
+    ),
   );
-  $("sign-out-others").disabled = sessions.length < 2;
+  byId("sign-out-others", HTMLButtonElement).disabled = sessions.length < 2;
 }
 
 async function refresh() {
@@ -121,31 +138,39 @@ async function refresh() {
   return true;
 }
 
-// Runs a change, shows its refusal or what it did, and draws the account again.
+/**
+ * Runs a change, shows its refusal or what it did, and draws the account again.
+ * @param {() => Promise<unknown>} work
+ * @param {string | null} [done] the notice once it is done
+ */
 async function change(work, done = "account.saved") {
-  $("error").textContent = "";
+  byId("error").textContent = "";
   try {
     await work();
     noticeCode = done;
   } catch (err) {
     noticeCode = null;
-    $("error").textContent = err.message;
+    byId("error").textContent = refusalText(err);
   }
   await refresh();
 }
 
+/** @param {Passkey} key */
 function removePasskey(key) {
   confirmAction(t("account.remove_passkey_confirm", { label: passkeyName(key) }), t("account.remove")).then((yes) => {
     if (yes) change(() => changeAccount("DELETE", `/api/account/passkeys/${encodeURIComponent(key.id)}`));
   });
 }
 
+/** @param {string} label */
 async function addPasskey(label) {
+  /** @type {{ handle: string, options: PublicKeyCredentialCreationOptionsJSON }} */
   const started = await changeAccount("POST", "/api/account/passkeys/register", {});
   const credential = await usePasskey("create", started.options);
   await changeAccount("POST", "/api/account/passkeys/register/finish", { handle: started.handle, credential, label });
 }
 
+/** @param {Session} session */
 async function endSession(session) {
   if (session.current) {
     await changeAccount("DELETE", `/api/account/sessions/${encodeURIComponent(session.id)}`).catch(() => null);
@@ -155,50 +180,55 @@ async function endSession(session) {
   }
 }
 
-// The account is not this browser's (any more): signed out, deleted, or a spent reset link. Says
-// so, with a way back to the lobby.
+/**
+ * The account is not this browser's (any more): signed out, deleted, or a spent reset link. Says
+ * so, with a way back to the lobby.
+ * @param {string} text
+ */
 function gone(text) {
-  $("account").hidden = true;
-  $("gone").hidden = false;
-  $("gone-text").textContent = text;
-  showAccountMenu($("account-menu"));
+  byId("account").hidden = true;
+  byId("gone").hidden = false;
+  byId("gone-text").textContent = text;
+  menu?.show();
 }
 
 function wire() {
-  $("add-passkey").addEventListener("submit", (e) => {
+  const label = byId("passkey-label", HTMLInputElement);
+  const newPassword = byId("new-password", HTMLInputElement);
+  byId("add-passkey").addEventListener("submit", (e) => {
     e.preventDefault();
-    change(() => addPasskey($("passkey-label").value.trim()));
-    $("passkey-label").value = "";
+    change(() => addPasskey(label.value.trim()));
+    label.value = "";
   });
-  $("password-form").addEventListener("submit", (e) => {
+  byId("password-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    const password = $("new-password").value;
-    $("new-password").value = "";
+    const password = newPassword.value;
+    newPassword.value = "";
     change(() => changeAccount("PUT", "/api/account/password", { password }));
   });
-  $("remove-password").addEventListener("click", async () => {
+  byId("remove-password").addEventListener("click", async () => {
     if (await confirmAction(t("account.remove_password_confirm"), t("account.remove_password"))) {
       change(() => changeAccount("DELETE", "/api/account/password"));
     }
   });
-  $("sign-out-others").addEventListener("click", () =>
+  byId("sign-out-others").addEventListener("click", () =>
     change(async () => {
       for (const session of sessions.filter((s) => !s.current)) {
         await changeAccount("DELETE", `/api/account/sessions/${encodeURIComponent(session.id)}`);
       }
     }, null),
   );
-  $("sign-out-everywhere").addEventListener("click", async () => {
+  byId("sign-out-everywhere").addEventListener("click", async () => {
     if (!(await confirmAction(t("account.sign_out_everywhere_confirm"), t("account.sign_out_everywhere")))) return;
     await changeAccount("DELETE", "/api/account/sessions").catch(() => null);
     gone(t("account.signed_out"));
   });
-  $("delete").addEventListener("click", async () => {
-    if (!(await confirmAction(t("account.delete_confirm", { name: account.username }), t("account.delete")))) return;
+  byId("delete").addEventListener("click", async () => {
+    if (!account || !(await confirmAction(t("account.delete_confirm", { name: account.username }), t("account.delete")))) return;
     try {
       await changeAccount("DELETE", "/api/account");
     } catch (err) {
-      $("error").textContent = err.message;
+      byId("error").textContent = refusalText(err);
       return;
     }
     gone(t("account.deleted"));
@@ -216,32 +246,30 @@ async function spendLink() {
     noticeCode = "account.link_signed_in";
     return "";
   } catch (err) {
-    return err.message;
+    return refusalText(err);
   }
 }
 
 async function start() {
-  setupTheme();
-  await loadCatalog();
-  translatePage();
-  const linkError = await spendLink();
-  languageSwitcher($("language"), () => {
-    if ($("account").hidden) translatePage();
-    else {
-      render();
-      drawTokens($("tokens"));
-    }
+  const tokens = byId("tokens");
+  const shell = await startShell(() => {
+    if (byId("account").hidden) return;
+    render();
+    drawTokens(tokens);
   });
+  menu = shell.menu;
+  await shell.account; // asked before a one-time link signs this browser in: asked again after
+  const linkError = await spendLink();
   if (!(await refresh())) {
     if (linkError) gone(linkError);
     else location.replace(`/signin?next=${encodeURIComponent("/account")}`);
     return;
   }
-  $("error").textContent = linkError;
+  byId("error").textContent = linkError;
   wire();
-  drawTokens($("tokens"));
-  showAccountMenu($("account-menu"));
-  $("account").hidden = false;
+  drawTokens(tokens);
+  menu.show();
+  byId("account").hidden = false;
 }
 
 start();

@@ -1,57 +1,159 @@
+// @ts-check
 // The board: draws the layout (from Geometry) into an SVG, marks open ends and the selected
-// tile's legal targets, and handles pan (drag) and zoom (wheel, pinch, buttons).
+// tile's legal targets, and handles pan (drag) and zoom (wheel, pinch, buttons). A tile once drawn
+// stays the same element while its round lasts: a new move adds its tile and nothing else.
 
+import { Drawn } from "./drawn.js";
 import { Geometry } from "./geometry.js";
 import { t } from "./i18n.js";
-import { el, tileGroup } from "./tiles.js";
+import { el, tileGroup, tileKey } from "./tiles.js";
+
+/** @import { Placement } from "./geometry.js" */
 
 const MIN_SCALE = 0.15;
 const MAX_SCALE = 4;
 
-// The layout's tiles into the SVG group `g` (the table and the drawings of How to play); returns
-// the tile groups in the order played.
-export function drawLayout(g, geometry) {
-  if (geometry.placed.length > 0) el("circle", { cx: 0, cy: 0, r: 1.3, class: "hub-ring" }, g);
-  // Connectors first, under the tiles: a tile set apart for lack of room is joined to its end.
-  for (const p of geometry.placed) {
-    if (!p.link) continue;
+/**
+ * What the board draws: the layout (tile, target) in play order, the hub's arms and a foot's toes,
+ * the open ends (tile, number), the moves offered for the selected tile, and a hinted move.
+ * @typedef {object} BoardSlice
+ * @property {[string, string | null][]} layout
+ * @property {number} arms
+ * @property {number} toes
+ * @property {[string, number][]} openEnds
+ * @property {string[]} targets
+ * @property {string | null} hint
+ */
+
+/** @typedef {{ x0: number, y0: number, x1: number, y1: number }} Bounds */
+
+/**
+ * One placed tile into the SVG group `g`, before `before` (a tile set apart is joined to its end by a
+ * connector, drawn into `links`, under the tiles). Returns the tile's group.
+ * @param {Placement} p
+ * @param {SVGElement} g
+ * @param {SVGElement} links
+ * @param {Element | null} [before]
+ */
+function drawPlaced(p, g, links, before = null) {
+  if (p.link) {
     const [x1, y1, x2, y2] = p.link;
-    el("line", { x1, y1, x2, y2, class: "connector", "data-link": p.tile }, g);
+    el("line", { x1, y1, x2, y2, class: "connector", "data-link": p.tile }, links);
   }
-  return geometry.placed.map((p) =>
-    g.appendChild(
-      tileGroup(p.a, p.b, {
-        transform: `translate(${p.x.toFixed(3)} ${p.y.toFixed(3)}) rotate(${p.angle.toFixed(1)})`,
-        "data-tile": p.tile,
-      }),
-    ),
-  );
+  const tile = tileGroup(p.a, p.b, {
+    transform: `translate(${p.x.toFixed(3)} ${p.y.toFixed(3)}) rotate(${p.angle.toFixed(1)})`,
+    "data-tile": p.tile,
+  });
+  g.insertBefore(tile, before);
+  return tile;
+}
+
+/**
+ * The layout's tiles into the SVG group `g` (the drawings of How to play).
+ * @param {SVGElement} g
+ * @param {Geometry} geometry
+ */
+export function drawLayout(g, geometry) {
+  const links = el("g", { class: "links" }, g);
+  if (geometry.placed.length > 0) el("circle", { cx: 0, cy: 0, r: 1.3, class: "hub-ring" }, links);
+  for (const p of geometry.placed) drawPlaced(p, g, links);
 }
 
 export class Board {
+  /**
+   * @param {SVGSVGElement} svg
+   * @param {(move: string) => void} onPick called with a move when its target is clicked
+   */
   constructor(svg, onPick) {
     this.svg = svg;
-    this.onPick = onPick; // called with a move string when a target is clicked
-    this.view = null; // {x, y, w} in tile units: the centre and the visible width
+    this.onPick = onPick;
+    /** @type {{ x: number, y: number, w: number } | null} the centre and the visible width, in tile units */
+    this.view = null;
     this.fitted = true; // follow the layout's growth until the user pans or zooms
     this.world = el("g", { class: "world" }, svg);
-    this.pointers = new Map();
+    // The world's children: the hub's ring and the connectors, the tiles in play order, the marks.
+    this.links = el("g", { class: "links" }, this.world);
+    this.marks = el("g", { class: "marks" }, this.world);
+    this.geometry = new Geometry();
+    /** @type {{ arms: number, toes: number, layout: [string, string | null][] }} */
+    this.laid = { arms: 0, toes: 0, layout: [] };
+    this.drawings = 0; // layouts drawn afresh: the marks of one are no marks of the next
+    /** @type {Map<string, SVGElement>} each tile's group, by tileKey */
+    this.tiles = new Map();
+    /** @type {SVGElement | null} */
+    this.last = null;
+    /** @type {{ move: string, group: SVGElement, x: number, y: number }[]} */
+    this.targets = [];
     this.focused = 0;
+    /** @type {Bounds | null} */
+    this.bounds = null;
+    /** @type {Map<number, { x: number, y: number }>} */
+    this.pointers = new Map();
+    /** @type {Drawn<Omit<BoardSlice, "layout"> & { drawing: number, tiles: number }>} */
+    this.drawnMarks = new Drawn((marks) => this.drawMarks(marks));
     this.bindPanZoom();
     new ResizeObserver(() => this.apply()).observe(svg);
   }
 
-  // `hint` is a suggested move ("6-4@6-6") to show on the board, or null.
-  render(state, selected, moves, hint = null) {
-    const arms = state.rules?.hub_arms ?? 4;
-    const toes = state.rules?.toes ?? 3;
-    const geometry = Geometry.fromLayout(state.layout, arms, toes);
-    this.geometry = geometry;
-    this.world.replaceChildren();
-    const g = this.world;
-    drawLayout(g, geometry).at(-1)?.classList.add("last");
-    for (const [target, number] of state.open_ends) {
-      const anchor = geometry.anchorOf(target);
+  /**
+   * Draws what changed of `slice`: the tiles played since the last one (or the whole layout when it
+   * is a new one), and the marks when they moved.
+   * @param {BoardSlice} slice
+   */
+  update(slice) {
+    const { layout, ...marks } = slice;
+    const laid = this.lay(layout, slice.arms, slice.toes);
+    const marked = this.drawnMarks.update({ ...marks, drawing: this.drawings, tiles: layout.length });
+    if (!laid && !marked) return;
+    this.bounds = this.measure();
+    if (this.fitted || !this.view) this.fit();
+    else this.apply();
+  }
+
+  /**
+   * Places the tiles of `layout` not on the board yet; a layout that does not go on from the one
+   * drawn (a new round, a step back in a replay) is drawn afresh. Returns whether a tile was drawn.
+   * @param {[string, string | null][]} layout
+   * @param {number} arms
+   * @param {number} toes
+   */
+  lay(layout, arms, toes) {
+    const laid = this.laid;
+    const goesOn =
+      laid.arms === arms && laid.toes === toes && laid.layout.length <= layout.length &&
+      laid.layout.every(([tile, target], i) => layout[i][0] === tile && layout[i][1] === target);
+    if (goesOn && laid.layout.length === layout.length) return false;
+    if (!goesOn) {
+      this.drawings += 1;
+      this.geometry = new Geometry(arms, toes);
+      this.tiles.clear();
+      this.last = null;
+      this.links.replaceChildren();
+      for (const node of [...this.world.children]) if (node !== this.links && node !== this.marks) node.remove();
+    }
+    const from = goesOn ? laid.layout.length : 0;
+    if (from === 0 && layout.length) el("circle", { cx: 0, cy: 0, r: 1.3, class: "hub-ring" }, this.links);
+    for (const [tile, target] of layout.slice(from)) {
+      const group = drawPlaced(this.geometry.place(tile, target), this.world, this.links, this.marks);
+      this.tiles.set(tileKey(tile), group);
+      this.last?.classList.remove("last");
+      group.classList.add("last");
+      this.last = group;
+    }
+    this.laid = { arms, toes, layout: layout.slice() };
+    return true;
+  }
+
+  /**
+   * The open ends, the targets on offer and the hinted move.
+   * @param {Omit<BoardSlice, "layout">} marks
+   */
+  drawMarks({ openEnds, targets, hint }) {
+    const g = this.marks;
+    g.replaceChildren();
+    for (const hinted of this.world.querySelectorAll(".hint-target")) hinted.classList.remove("hint-target");
+    for (const [target, number] of openEnds) {
+      const anchor = this.geometry.anchorOf(target);
       if (!anchor) continue;
       const x = anchor.x + Math.cos(anchor.heading) * 0.45;
       const y = anchor.y + Math.sin(anchor.heading) * 0.45;
@@ -60,39 +162,53 @@ export class Board {
       label.textContent = String(number);
     }
     this.targets = [];
-    for (const move of moves) this.drawTarget(move);
+    for (const move of targets) this.drawTarget(move);
     if (hint && hint.includes("@")) this.drawHint(hint); // on top: it outlines a ghost on offer
     if (this.focused >= this.targets.length) this.focused = 0;
     this.highlightFocus();
-    // Fit the ghosts of the places on offer too, so a target at the edge is never cut off.
-    const b = geometry.bounds();
-    for (const t of this.targets) {
-      b.x0 = Math.min(b.x0, t.x - 1.4);
-      b.y0 = Math.min(b.y0, t.y - 1.4);
-      b.x1 = Math.max(b.x1, t.x + 1.4);
-      b.y1 = Math.max(b.y1, t.y + 1.4);
-    }
-    this.bounds = b;
-    if (this.fitted || !this.view) this.fit();
-    else this.apply();
   }
 
-  // The hinted move: its target tile ringed, and an outline where the tile would go.
+  // The layout's bounds, with the ghosts of the places on offer, so a target at the edge is never cut off.
+  measure() {
+    const b = this.geometry.bounds();
+    for (const target of this.targets) {
+      b.x0 = Math.min(b.x0, target.x - 1.4);
+      b.y0 = Math.min(b.y0, target.y - 1.4);
+      b.x1 = Math.max(b.x1, target.x + 1.4);
+      b.y1 = Math.max(b.y1, target.y + 1.4);
+    }
+    return b;
+  }
+
+  /**
+   * The group of a tile on the board (a slide starts from it), or null.
+   * @param {string} tile
+   */
+  tileElement(tile) {
+    return this.tiles.get(tileKey(tile)) ?? null;
+  }
+
+  /**
+   * The hinted move: its target tile ringed, and an outline where the tile would go.
+   * @param {string} move
+   */
   drawHint(move) {
     const [tile, target] = move.split("@");
-    const on = this.geometry.placed.find((p) => p.tile === target);
-    if (!on) return;
-    this.world.querySelector(`[data-tile="${target}"]`)?.classList.add("hint-target");
+    this.tiles.get(tileKey(target))?.classList.add("hint-target");
+    if (!this.geometry.nodes.has(target)) return;
     const p = this.geometry.preview(tile, target);
-    const group = el("g", { class: "hint-mark", "data-hint": move }, this.world);
+    const group = el("g", { class: "hint-mark", "data-hint": move }, this.marks);
     group.appendChild(tileGroup(p.a, p.b, { transform: `translate(${p.x} ${p.y}) rotate(${p.angle})`, class: "tile ghost" }));
   }
 
-  // A ghost of the selected tile where the move would put it.
+  /**
+   * A ghost of the selected tile where the move would put it.
+   * @param {string} move
+   */
   drawTarget(move) {
     const [tile, target] = move.split("@");
     const p = this.geometry.preview(tile, target ?? null);
-    const group = el("g", { class: "target", "data-move": move, role: "button", tabindex: -1 }, this.world);
+    const group = el("g", { class: "target", "data-move": move, role: "button", tabindex: -1 }, this.marks);
     group.setAttribute("aria-label", target ? t("move.play", { tile, target }) : t("move.hub", { tile }));
     const ghost = tileGroup(p.a, p.b, { transform: `translate(${p.x} ${p.y}) rotate(${p.angle})`, class: "tile ghost" });
     group.appendChild(ghost);
@@ -112,11 +228,12 @@ export class Board {
   }
 
   focusedMove() {
-    return this.targets?.[this.focused]?.move ?? null;
+    return this.targets[this.focused]?.move ?? null;
   }
 
+  /** @param {string} move */
   focusMove(move) {
-    const i = this.targets.findIndex((t) => t.move === move);
+    const i = this.targets.findIndex((target) => target.move === move);
     if (i >= 0) {
       this.focused = i;
       this.highlightFocus();
@@ -124,7 +241,7 @@ export class Board {
   }
 
   highlightFocus() {
-    this.targets.forEach((t, i) => t.group.classList.toggle("focused", i === this.focused));
+    this.targets.forEach((target, i) => target.group.classList.toggle("focused", i === this.focused));
   }
 
   fit() {
@@ -137,6 +254,11 @@ export class Board {
     this.apply();
   }
 
+  /**
+   * @param {number} factor
+   * @param {number | null} [px]
+   * @param {number | null} [py]
+   */
   zoom(factor, px = null, py = null) {
     if (!this.view) return;
     const rect = this.svg.getBoundingClientRect();
@@ -157,7 +279,8 @@ export class Board {
     const aspect = rect.width > 0 && rect.height > 0 ? rect.height / rect.width : 0.66;
     const { x, y, w } = this.view;
     const h = w * aspect;
-    this.svg.setAttribute("viewBox", `${x - w / 2} ${y - h / 2} ${w} ${h}`);
+    const box = `${x - w / 2} ${y - h / 2} ${w} ${h}`;
+    if (this.svg.getAttribute("viewBox") !== box) this.svg.setAttribute("viewBox", box);
   }
 
   bindPanZoom() {
@@ -171,7 +294,7 @@ export class Board {
       { passive: false },
     );
     svg.addEventListener("pointerdown", (e) => {
-      if (e.target.closest(".target")) return;
+      if (e.target instanceof Element && e.target.closest(".target")) return;
       svg.setPointerCapture(e.pointerId);
       this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
       svg.classList.add("panning");
@@ -195,6 +318,7 @@ export class Board {
       }
       this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     });
+    /** @param {PointerEvent} e */
     const end = (e) => {
       this.pointers.delete(e.pointerId);
       if (this.pointers.size === 0) svg.classList.remove("panning");

@@ -1,10 +1,13 @@
+// @ts-check
 // The lobby's "Bots" section: the bot accounts (GET /api/bots), each with its BOT tag, its rating per
 // player-count family ("?" while provisional) and a button that starts a table for two and invites the
 // bot to the other seat (it takes the seat when it accepts). A bot account's profile offers the same button.
 
 import { t } from "./i18n.js";
-import { api, rememberSeat } from "./net.js";
+import { api, refusalText, rememberSeat } from "./net.js";
 import { ratingText } from "./rating.js";
+
+/** A bot account as GET /api/bots lists it. @typedef {{ name: string, ratings: Record<string, { rating: number, provisional: boolean }> }} BotAccount */
 
 export function botTag() {
   const tag = document.createElement("small");
@@ -13,20 +16,31 @@ export function botTag() {
   return tag;
 }
 
-// Start a table for two, invite bot account `bot` to the other seat and go to the table; `name()` gives the
-// player's name, `onError` shows a refusal.
+/**
+ * Start a table for two, invite bot account `bot` to the other seat and go to the table; `name()` gives the
+ * player's name, `onError` shows a refusal.
+ * @param {string} bot
+ * @param {() => Promise<string | null>} name
+ * @param {(message: string) => void} onError
+ */
 export async function challenge(bot, name, onError) {
   try {
+    /** @type {{ code: string, token: string }} */
     const table = await api("POST", "/api/tables", { seats: [{ kind: "human", name: await name() }, { kind: "human" }] });
     rememberSeat(table.code, table.token);
     await api("POST", `/api/tables/${table.code}/seats/1/invite`, { token: table.token, bot });
     location.href = `/t/${table.code}`;
   } catch (err) {
-    onError(err.message);
+    onError(refusalText(err));
   }
 }
 
-// A "Play" button challenging bot account `bot`.
+/**
+ * A "Play" button challenging bot account `bot`.
+ * @param {string} bot
+ * @param {() => Promise<string | null>} name
+ * @param {(message: string) => void} onError
+ */
 export function challengeButton(bot, name, onError) {
   const button = document.createElement("button");
   button.type = "button";
@@ -36,8 +50,10 @@ export function challengeButton(bot, name, onError) {
   return button;
 }
 
-const FAMILY_NAMES = { 2: "rating.family.2", "3-4": "rating.family.3-4" };
+/** @type {Record<string, string>} */
+export const FAMILY_NAMES = { 2: "rating.family.2", "3-4": "rating.family.3-4" };
 
+/** @param {BotAccount} bot */
 function ratings(bot) {
   const line = document.createElement("small");
   line.className = "muted bot-ratings";
@@ -47,6 +63,11 @@ function ratings(bot) {
   return line;
 }
 
+/**
+ * @param {BotAccount} bot
+ * @param {() => Promise<string | null>} name
+ * @param {(message: string) => void} onError
+ */
 function entry(bot, name, onError) {
   const li = document.createElement("li");
   const who = document.createElement("span");
@@ -58,7 +79,12 @@ function entry(bot, name, onError) {
   return li;
 }
 
-// Draw the section after `after` (an element of the lobby); `name()` gives the player's name, `onError` shows a refusal.
+/**
+ * Draw the section after `after` (an element of the lobby); `name()` gives the player's name, `onError` shows a refusal.
+ * @param {Element} after
+ * @param {() => Promise<string | null>} name
+ * @param {(message: string) => void} onError
+ */
 export async function showBots(after, name, onError) {
   const section = document.createElement("section");
   section.className = "card";
@@ -69,6 +95,7 @@ export async function showBots(after, name, onError) {
   section.append(title, list);
   after.after(section);
   try {
+    /** @type {{ bots: BotAccount[] }} */
     const { bots } = await api("GET", "/api/bots");
     if (!bots.length) {
       const none = document.createElement("p");
@@ -78,6 +105,6 @@ export async function showBots(after, name, onError) {
     }
     list.replaceChildren(...bots.map((bot) => entry(bot, name, onError)));
   } catch (err) {
-    onError(err.message);
+    onError(refusalText(err));
   }
 }

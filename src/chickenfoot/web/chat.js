@@ -1,11 +1,14 @@
+// @ts-check
 // The table's chat: lines as plain text (never markup), quick reactions in the reader's language,
 // a spectator's lines marked, and a mute switch remembered in this browser. Lines that come while the
 // chat is out of sight (below the board on a phone) are counted on a badge by the board, which
 // brings the chat into view.
 
+import { byId, h, setHidden, setText } from "./dom.js";
+import { Drawn } from "./drawn.js";
 import { say, seatName, t } from "./i18n.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { ChatLine, ChatMessage } from "./protocol.js" */
 const MUTE = "cf-chat-muted";
 const KEPT = 50; // the server keeps (and sends on connecting) the last 50 lines
 
@@ -16,47 +19,62 @@ bubble.setAttribute("aria-hidden", "true");
 bubble.innerHTML = '<path d="M4 5h16v11H10l-4 4v-4H4z"/>';
 
 export class Chat {
+  /** @param {(message: Record<string, unknown>) => void} send */
   constructor(send) {
     this.send = send;
-    this.lines = new Map(); // number → line: a line announced while the history loads comes once
+    /** @type {Map<number, ChatLine>} number → line: a line announced while the history loads comes once */
+    this.lines = new Map();
+    /** @type {string[]} */
     this.names = [];
     this.unseen = 0; // lines that came while muted
     this.unread = 0; // lines that came while the chat was out of sight
     this.inView = true;
     this.muted = localStorage.getItem(MUTE) === "1";
-    $("chat-mute").checked = this.muted;
-    $("chat-mute").addEventListener("change", () => {
-      this.muted = $("chat-mute").checked;
+    this.log = byId("chat-log");
+    this.mutedNote = byId("chat-muted");
+    this.badge = byId("chat-badge");
+    /** @type {Drawn<{ lines: ChatLine[], names: string[], muted: boolean, unseen: number }>} */
+    this.drawnLog = new Drawn((slice) => this.drawLog(slice));
+    /** @type {Drawn<{ unread: number, muted: boolean }>} */
+    this.drawnBadge = new Drawn((slice) => this.drawBadge(slice));
+    const mute = byId("chat-mute", HTMLInputElement);
+    const text = byId("chat-text", HTMLInputElement);
+    mute.checked = this.muted;
+    mute.addEventListener("change", () => {
+      this.muted = mute.checked;
       localStorage.setItem(MUTE, this.muted ? "1" : "0");
       this.unseen = 0;
-      this.render();
+      this.update(this.names);
     });
-    $("chat-form").addEventListener("submit", (e) => {
+    byId("chat-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      const text = $("chat-text").value.trim();
-      if (!text) return;
-      this.send({ type: "chat", text });
-      $("chat-text").value = "";
+      const said = text.value.trim();
+      if (!said) return;
+      this.send({ type: "chat", text: said });
+      text.value = "";
     });
     new IntersectionObserver(([entry]) => {
       this.inView = entry.isIntersecting;
       if (this.inView && this.unread) {
         this.unread = 0;
-        this.renderBadge();
+        this.update(this.names);
       }
-    }).observe($("chat-log"));
-    $("chat-badge").addEventListener("click", () => {
-      $("chat").scrollIntoView({ block: "nearest", behavior: "smooth" });
-      $("chat-text").focus({ preventScroll: true });
+    }).observe(this.log);
+    this.badge.addEventListener("click", () => {
+      byId("chat").scrollIntoView({ block: "nearest", behavior: "smooth" });
+      text.focus({ preventScroll: true });
     });
-    for (const button of document.querySelectorAll("#reactions [data-reaction]")) {
-      button.addEventListener("click", () => this.send({ type: "react", reaction: button.dataset.reaction }));
+    for (const button of byId("reactions").querySelectorAll("button[data-reaction]")) {
+      button.addEventListener("click", () => this.send({ type: "react", reaction: button.getAttribute("data-reaction") }));
     }
   }
 
-  // A `chat` message of the server: the kept lines on connecting, or one new line.
+  /**
+   * A `chat` message of the server: the kept lines on connecting, or one new line.
+   * @param {ChatMessage} message
+   */
   receive(message) {
-    for (const line of message.lines ?? [message.line]) {
+    for (const line of message.lines ?? (message.line ? [message.line] : [])) {
       const fresh = !this.lines.has(line.n) && message.line;
       if (fresh && this.muted) this.unseen += 1;
       else if (fresh && !this.inView) this.unread += 1;
@@ -64,44 +82,55 @@ export class Chat {
     }
     const numbers = [...this.lines.keys()].sort((a, b) => a - b);
     for (const n of numbers.slice(0, Math.max(0, numbers.length - KEPT))) this.lines.delete(n);
-    this.render();
+    this.update(this.names);
   }
 
-  // Who said it: the seat's current name, or "Spectator".
-  speaker(line) {
-    return line.spectator ? t("chat.watcher") : (this.names[line.seat] ?? seatName(line.seat));
-  }
-
-  render(names = this.names) {
+  /**
+   * Draws what changed: the lines, with the speakers by the seats' present `names`.
+   * @param {string[]} names
+   */
+  update(names) {
     this.names = names;
-    const log = $("chat-log");
-    log.hidden = this.muted;
-    $("chat-muted").hidden = !this.muted;
-    $("chat-muted").textContent = t("chat.muted", { count: this.unseen });
     const lines = [...this.lines.values()].sort((a, b) => a.n - b.n);
-    log.replaceChildren(
+    this.drawnLog.update({ lines, names, muted: this.muted, unseen: this.unseen });
+    this.drawnBadge.update({ unread: this.unread, muted: this.muted });
+  }
+
+  /**
+   * Who said it: the seat's current name, or "Spectator".
+   * @param {ChatLine} line
+   * @param {string[]} names
+   */
+  speaker(line, names) {
+    if (line.spectator || line.seat === null) return t("chat.watcher");
+    return names[line.seat] ?? seatName(line.seat);
+  }
+
+  /** @param {{ lines: ChatLine[], names: string[], muted: boolean, unseen: number }} s */
+  drawLog({ lines, names, muted, unseen }) {
+    setHidden(this.log, muted);
+    setHidden(this.mutedNote, !muted);
+    setText(this.mutedNote, t("chat.muted", { count: unseen }));
+    this.log.replaceChildren(
       ...lines.map((line) => {
-        const li = document.createElement("li");
+        const li = h("li");
         li.classList.toggle("spectator", line.spectator);
         li.classList.toggle("reaction", !!line.code);
-        const who = document.createElement("b");
-        who.textContent = this.speaker(line);
-        const what = document.createElement("span");
         // Plain text only: whatever a player typed is shown as typed.
-        what.textContent = line.code ? say(line, names) : line.text;
-        li.append(who, " ", what);
+        const what = line.code ? say({ ...line, code: line.code }, names) : (line.text ?? "");
+        li.append(h("b", {}, null, this.speaker(line, names)), " ", h("span", {}, null, what));
         return li;
       }),
     );
-    log.scrollTop = log.scrollHeight;
-    this.renderBadge();
+    this.log.scrollTop = this.log.scrollHeight;
   }
 
-  renderBadge() {
-    const badge = $("chat-badge");
-    badge.hidden = !this.unread || this.muted;
-    badge.replaceChildren(bubble.cloneNode(true), String(this.unread));
-    const words = t("chat.unread", { count: this.unread });
+  /** @param {{ unread: number, muted: boolean }} s */
+  drawBadge({ unread, muted }) {
+    const badge = this.badge;
+    setHidden(badge, !unread || muted);
+    badge.replaceChildren(bubble.cloneNode(true), String(unread));
+    const words = t("chat.unread", { count: unread });
     badge.setAttribute("aria-label", words);
     badge.title = words;
   }

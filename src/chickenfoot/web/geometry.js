@@ -1,3 +1,4 @@
+// @ts-check
 // Board geometry computed from the layout list alone (each tile with its target), in tile units:
 // a tile is 2 long and 1 wide. Placement is incremental in play order, so a tile never moves
 // when later tiles arrive, and every client draws the same board.
@@ -20,8 +21,38 @@ const DIAG = Math.PI / 4;
 const QUARTER = Math.PI / 2;
 const CELL = 2; // spatial hash cell size
 
+/**
+ * A tile's footprint: centre, unit axis along its heading, half length along it, half width across,
+ * and its half extents on the axes.
+ * @typedef {{ x: number, y: number, ux: number, uy: number, hl: number, hw: number, ex: number, ey: number }} Rect
+ */
+/**
+ * A free end a line goes on from: where the next tile starts and its heading; the arm's axis
+ * (`alpha`) and half sector; how the line runs (`mode`, `side`, where it turns); whether the end is
+ * a line tile's far corner, and whether a fanned toe folds away from its foot.
+ * @typedef {{ x: number, y: number, heading: number, alpha: number, half: number, mode: "out" | "side" | "fan" | "bend",
+ *   turnAt: number, side: number, corner: boolean, away?: boolean }} Slot
+ */
+/** A place for a tile: its slot's line state, its footprint and a connector from its open end, if any. @typedef {Slot & { rect: Rect, link: Link | null }} Spot */
+/** @typedef {[number, number, number, number]} Link */
+/**
+ * A placed tile: where (tile units, degrees), its numbers in drawing order, and its connector.
+ * @typedef {{ tile: string, target: string | null, x: number, y: number, angle: number, a: number, b: number,
+ *   double: boolean, hub: boolean, link: Link | null }} Placement
+ */
+/** A tile's free ends and its outer number. @typedef {{ out: number, index: number, slots: Slot[] }} LineNode */
+/** @typedef {{ record: Placement, rect: Rect, node: LineNode | null, out: number, slots: Slot[] }} Plan */
+
+/**
+ * @param {number} h
+ * @returns {[number, number]}
+ */
 const unit = (h) => [Math.cos(h), Math.sin(h)];
 
+/**
+ * @param {number} a
+ * @param {number} b
+ */
 function angleDiff(a, b) {
   let d = a - b;
   while (d > Math.PI) d -= 2 * Math.PI;
@@ -30,6 +61,7 @@ function angleDiff(a, b) {
 }
 
 // The order arms are filled: opposite pairs first, so a young hub looks balanced.
+/** @param {number} arms */
 export function armAngles(arms) {
   const out = [];
   for (let k = 0; k < arms / 2; k++) {
@@ -40,6 +72,14 @@ export function armAngles(arms) {
 }
 
 // An oriented rectangle: centre, unit axis along `heading`, half length along it, half width across.
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} heading
+ * @param {number} halfLength
+ * @param {number} halfWidth
+ * @returns {Rect}
+ */
 function rectangle(x, y, heading, halfLength, halfWidth) {
   const [ux, uy] = unit(heading);
   const ex = Math.abs(ux) * halfLength + Math.abs(uy) * halfWidth;
@@ -48,6 +88,10 @@ function rectangle(x, y, heading, halfLength, halfWidth) {
 }
 
 // Separating-axis test; rectangles that only touch (within EPS) do not intersect.
+/**
+ * @param {Rect} a
+ * @param {Rect} b
+ */
 export function intersects(a, b) {
   if (Math.abs(a.x - b.x) >= a.ex + b.ex - EPS || Math.abs(a.y - b.y) >= a.ey + b.ey - EPS) return false;
   const dx = b.x - a.x;
@@ -68,16 +112,30 @@ export function intersects(a, b) {
 }
 
 export class Geometry {
+  /**
+   * @param {number} [hubArms]
+   * @param {number} [toes]
+   * @param {number | null} [turnAt]
+   */
   constructor(hubArms = 4, toes = 3, turnAt = null) {
     this.hubArms = hubArms;
     this.toes = toes;
     this.turnAt = turnAt ?? (hubArms <= 4 ? 9.5 : 11.5);
+    /** @type {Placement[]} */
     this.placed = []; // {tile, target, x, y, angle (deg), a, b, double, hub, link: [x1, y1, x2, y2] | null}
+    /** @type {Rect[]} */
     this.rects = []; // the footprint of each placed tile
+    /** @type {Map<string, number[]>} */
     this.grid = new Map(); // spatial hash: "i,j" -> indexes of rects touching that cell
+    /** @type {Map<string, LineNode>} */
     this.nodes = new Map(); // tile text -> {out, index, slots: [line state for each free end]}
   }
 
+  /**
+   * @param {[string, string | null][]} layout
+   * @param {number} [hubArms]
+   * @param {number} [toes]
+   */
   static fromLayout(layout, hubArms = 4, toes = 3) {
     const g = new Geometry(hubArms, toes);
     for (const [tile, target] of layout) g.place(tile, target);
@@ -85,6 +143,7 @@ export class Geometry {
   }
 
   // Where the next tile on `target` would start: {x, y, heading} (for open-end markers).
+  /** @param {string} target */
   anchorOf(target) {
     const node = this.nodes.get(target);
     if (!node || node.slots.length === 0) return null;
@@ -104,10 +163,18 @@ export class Geometry {
   }
 
   // Where `tile` would go on `target`, without placing it (the record `place` would add).
+  /**
+   * @param {string} tile
+   * @param {string | null} target
+   */
   preview(tile, target) {
     return this.plan(tile, target).record;
   }
 
+  /**
+   * @param {string} tile
+   * @param {string | null} target
+   */
   place(tile, target) {
     const plan = this.plan(tile, target);
     const index = this.placed.length;
@@ -118,6 +185,11 @@ export class Geometry {
     return plan.record;
   }
 
+  /**
+   * @param {string} tile
+   * @param {string | null} target
+   * @returns {Plan}
+   */
   plan(tile, target) {
     const [hi, lo] = parseTile(tile);
     if (target === null) return this.planHub(tile, hi);
@@ -128,6 +200,7 @@ export class Geometry {
     const isDouble = hi === lo;
     const spot = this.choose(slot, isDouble);
     const angle = (spot.heading * 180) / Math.PI;
+    /** @type {Placement} */
     const record = {
       tile,
       target,
@@ -144,9 +217,14 @@ export class Geometry {
     return { record, rect: spot.rect, node, out: record.b, slots };
   }
 
+  /**
+   * @param {string} tile
+   * @param {number} n
+   * @returns {Plan}
+   */
   planHub(tile, n) {
     const half = Math.PI / this.hubArms;
-    const slots = armAngles(this.hubArms).map((alpha, i) => ({
+    const slots = armAngles(this.hubArms).map((alpha, i) => /** @type {Slot} */ ({
       x: Math.cos(alpha) * HUB_RING,
       y: Math.sin(alpha) * HUB_RING,
       heading: alpha,
@@ -162,6 +240,11 @@ export class Geometry {
   }
 
   // The free ends a tile placed at `spot` offers: one at a line tile's far end; a double's toes.
+  /**
+   * @param {Spot} spot
+   * @param {boolean} isDouble
+   * @returns {Slot[]}
+   */
   slotsAfter(spot, isDouble) {
     const { rect, heading } = spot;
     const [ux, uy] = unit(heading);
@@ -178,6 +261,11 @@ export class Geometry {
 
   // The heading for the next tile on a line: the snake rule's choice when it is free and leaves
   // the line a way on; else other headings and bends; else the nearest free spot, with a connector.
+  /**
+   * @param {Slot} slot
+   * @param {boolean} isDouble
+   * @returns {Spot}
+   */
   choose(slot, isDouble) {
     const preferred = this.preferred(slot, isDouble);
     const h = slot.heading;
@@ -185,13 +273,15 @@ export class Geometry {
     const headings = [preferred.heading, a, h, h + QUARTER, h - QUARTER, a + QUARTER, a - QUARTER];
     headings.push(h + DIAG, h - DIAG, a + DIAG, a - DIAG);
     // Best first: free with a way on inside the arm's own sector, then outside it, then any free.
+    /** @type {(Spot | null)[]} */
     const ranked = [null, null, null];
+    /** @type {number[]} */
     const seen = [];
     for (const heading of headings) {
       if (seen.some((s) => Math.abs(angleDiff(s, heading)) < 1e-6)) continue;
       seen.push(heading);
       const option = heading === preferred.heading ? preferred : this.retarget(slot, heading);
-      const spot = this.spotAt(slot, option, isDouble, this.startOf(slot, heading));
+      const spot = this.spotAt(option, isDouble, this.startOf(slot, heading));
       if (this.collides(spot.rect)) continue;
       const rank = !this.hasWayOn(spot, isDouble) ? 2 : this.inSector(spot) ? 0 : 1;
       if (rank === 0) return spot;
@@ -201,12 +291,18 @@ export class Geometry {
   }
 
   // Whether a tile stays inside its arm's sector, so feet do not grow into their neighbours' room.
+  /** @param {Spot} spot */
   inSector(spot) {
     const { x, y } = spot.rect;
     return Math.hypot(x, y) < 2 || Math.abs(angleDiff(Math.atan2(y, x), spot.alpha)) <= spot.half;
   }
 
   // A line's state when it leaves in `heading` instead of the snake rule's choice.
+  /**
+   * @param {Slot} slot
+   * @param {number} heading
+   * @returns {Slot}
+   */
   retarget(slot, heading) {
     const offset = angleDiff(heading, slot.alpha);
     if (Math.abs(offset) < 0.1) return { ...slot, heading, mode: "out" };
@@ -215,6 +311,11 @@ export class Geometry {
 
   // Where a tile leaving `slot` in `heading` starts. Round a 90° corner it lies beside the previous
   // tile's last half, as dominoes are laid; a 45° bend steps forward so its corner clears that tile.
+  /**
+   * @param {Slot} slot
+   * @param {number} heading
+   * @returns {[number, number]}
+   */
   startOf(slot, heading) {
     const turn = Math.abs(angleDiff(heading, slot.heading));
     if (!slot.corner || turn < 0.1) return [slot.x, slot.y];
@@ -224,7 +325,14 @@ export class Geometry {
     return [slot.x + ox * 0.4, slot.y + oy * 0.4];
   }
 
-  spotAt(slot, option, isDouble, [x, y], link = null) {
+  /**
+   * @param {Slot} option
+   * @param {boolean} isDouble
+   * @param {[number, number]} start
+   * @param {Link | null} [link]
+   * @returns {Spot}
+   */
+  spotAt(option, isDouble, [x, y], link = null) {
     const [ux, uy] = unit(option.heading);
     const reach = isDouble ? 0.5 : 1;
     const rect = isDouble
@@ -234,18 +342,30 @@ export class Geometry {
   }
 
   // Whether a line could go on from a tile at `spot` for two more tiles (straight or round corners).
+  /**
+   * @param {Spot} spot
+   * @param {boolean} isDouble
+   * @param {number} [depth]
+   * @param {Rect[]} [extra]
+   * @returns {boolean}
+   */
   hasWayOn(spot, isDouble, depth = 2, extra = []) {
     const next = this.slotsAfter(spot, isDouble)[0];
     const h = next.heading;
     const blockers = [...extra, spot.rect];
     return [h, h + QUARTER, h - QUARTER].some((heading) => {
-      const after = this.spotAt(next, { ...next, heading }, false, this.startOf(next, heading));
+      const after = this.spotAt({ ...next, heading }, false, this.startOf(next, heading));
       if (blockers.some((r) => intersects(after.rect, r)) || this.collides(after.rect)) return false;
       return depth <= 1 || this.hasWayOn(after, false, depth - 1, blockers);
     });
   }
 
   // Last resort: the nearest free spot around the open end (outwards first), joined by a line.
+  /**
+   * @param {Slot} slot
+   * @param {boolean} isDouble
+   * @returns {Spot}
+   */
   connect(slot, isDouble) {
     for (let r = 1.5; r < 60; r += 0.75) {
       const steps = Math.max(8, Math.round(r * 6));
@@ -259,7 +379,7 @@ export class Geometry {
         const snapped = slot.alpha + Math.round(angleDiff(direction, slot.alpha) / DIAG) * DIAG;
         for (const heading of [snapped, slot.alpha]) {
           const option = this.retarget(slot, heading);
-          const spot = this.spotAt({ ...slot, corner: false }, option, isDouble, [x, y], [slot.x, slot.y, x, y]);
+          const spot = this.spotAt(option, isDouble, [x, y], [slot.x, slot.y, x, y]);
           if (!this.collides(spot.rect) && this.hasWayOn(spot, isDouble)) return spot;
         }
       }
@@ -267,10 +387,15 @@ export class Geometry {
     throw new Error("no free spot for a tile");
   }
 
+  /**
+   * @param {Slot} slot
+   * @param {boolean} isDouble
+   * @returns {Slot}
+   */
   preferred(slot, isDouble) {
     const reach = isDouble ? 1 : 2;
     const [ux, uy] = unit(slot.heading);
-    const far = [slot.x + ux * reach, slot.y + uy * reach];
+    const far = /** @type {[number, number]} */ ([slot.x + ux * reach, slot.y + uy * reach]);
     // A fanned toe's first tile keeps its slant; the tile after it bends back outwards.
     if (slot.mode === "fan") return { ...slot, mode: "bend" };
     if (slot.mode === "bend") return { ...slot, heading: slot.alpha, mode: "out" };
@@ -291,6 +416,7 @@ export class Geometry {
     return slot;
   }
 
+  /** @param {Rect} r */
   cellsOf(r) {
     const out = [];
     for (let i = Math.floor((r.x - r.ex) / CELL); i <= Math.floor((r.x + r.ex) / CELL); i++) {
@@ -299,6 +425,10 @@ export class Geometry {
     return out;
   }
 
+  /**
+   * @param {Rect} rect
+   * @param {number} index
+   */
   addRect(rect, index) {
     this.rects.push(rect);
     for (const key of this.cellsOf(rect)) {
@@ -309,6 +439,7 @@ export class Geometry {
   }
 
   // Whether `rect` overlaps a placed tile.
+  /** @param {Rect} rect */
   collides(rect) {
     for (const key of this.cellsOf(rect)) {
       for (const i of this.grid.get(key) ?? []) {

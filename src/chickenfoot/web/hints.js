@@ -1,12 +1,29 @@
+// @ts-check
 // Hints: with "Hints" on, the server is asked once per turn for a suggested move, shown in words
 // above the hand and outlined on the board. A hint holds for the turn it was asked in.
 
-import { say, seatNames, t } from "./i18n.js";
-import { tileOf } from "./hand.js";
+import { byId, setHidden } from "./dom.js";
+import { Drawn } from "./drawn.js";
+import { say, t } from "./i18n.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { HintMessage } from "./protocol.js" */
 
-// A move in the notation of docs/rules.md §7 as advice: "play 9-4 on 9-9", "draw a tile" (move.*).
+/**
+ * The turn as the hints see it: whether it is the player's, its legal moves, a move the server makes
+ * itself, and the position (a presence update resends the same one).
+ * @typedef {{ mine: boolean, legal: string[], forced: boolean, position: string }} HintTurn
+ */
+
+/**
+ * What the hints may ask of the table: send a request for a hint; show one that came (select its tile,
+ * point at its place); draw again (a hint went).
+ * @typedef {{ ask(): void, hinted(move: string): void, changed(): void }} HintPort
+ */
+
+/**
+ * A move in the notation of docs/rules.md §7 as advice: "play 9-4 on 9-9", "draw a tile" (move.*).
+ * @param {string} move
+ */
 export function moveWords(move) {
   if (move === "draw") return t("move.draw");
   if (move === "pass") return t("move.pass");
@@ -15,61 +32,69 @@ export function moveWords(move) {
 }
 
 export class Hints {
-  constructor(page) {
-    this.page = page; // the TablePage: its state, turn, socket and selection
-    this.hint = null; // {move, message} for the current turn
-    this.asked = null; // the turn position last asked about
-    $("hints").addEventListener("change", () => this.ask());
-  }
-
-  get on() {
-    return $("hints").checked;
+  /** @param {HintPort} port */
+  constructor(port) {
+    this.port = port;
+    this.box = byId("hint");
+    this.toggle = byId("hints", HTMLInputElement);
+    /** @type {HintMessage | null} the hint for the current turn */
+    this.hint = null;
+    /** @type {string | null} the turn position last asked about */
+    this.asked = null;
+    /** @type {HintTurn} */
+    this.turn = { mine: false, legal: [], forced: false, position: "" };
+    /** @type {Drawn<{ hint: HintMessage | null, names: string[] }>} */
+    this.drawn = new Drawn(({ hint, names }) => this.draw(hint, names));
+    this.toggle.addEventListener("change", () => {
+      this.follow(this.turn);
+      this.port.changed();
+    });
   }
 
   turnOn() {
-    $("hints").checked = true;
-    this.ask();
+    this.toggle.checked = true;
+    this.follow(this.turn);
+    this.port.changed();
   }
 
-  // A new state: a hint whose move is no longer legal (the turn moved on) is dropped.
-  onState(s) {
-    if (this.hint && !(this.page.myTurn && s.legal.includes(this.hint.move))) this.hint = null;
+  /**
+   * A new turn, or the same one again: a hint whose move is no longer legal is dropped, and with the
+   * hints on, the turn's hint is asked for once per position.
+   * @param {HintTurn} turn
+   */
+  follow(turn) {
+    this.turn = turn;
+    const usable = this.toggle.checked && turn.mine && !turn.forced;
+    if (this.hint && !(usable && turn.legal.includes(this.hint.move))) this.hint = null;
+    if (usable && !this.hint && this.asked !== turn.position) {
+      this.asked = turn.position;
+      this.port.ask();
+    }
   }
 
-  // The server's answer: one that arrives after the turn moved on is stale.
+  /**
+   * The server's answer: one that arrives after the turn moved on is stale.
+   * @param {HintMessage} hint
+   */
   receive(hint) {
-    const page = this.page;
-    if (!this.on || !page.myTurn || !page.state.legal.includes(hint.move)) return;
-    this.hint = { move: hint.move, message: hint };
-    if (hint.move !== "draw" && hint.move !== "pass") page.selected = tileOf(hint.move);
-    page.render();
-    page.board.focusMove(hint.move);
+    if (!this.toggle.checked || !this.turn.mine || !this.turn.legal.includes(hint.move)) return;
+    this.hint = hint;
+    this.port.hinted(hint.move);
   }
 
-  ask() {
-    const page = this.page;
-    if (!this.on || !page.myTurn || page.state.forced) {
-      if (this.hint) {
-        this.hint = null;
-        page.render();
-      }
-      return;
-    }
-    // Once per turn position: presence updates resend the same state.
-    const s = page.state;
-    const turn = `${s.round}/${s.layout.length}/${s.legal.join()}`;
-    if (!this.hint && this.asked !== turn) {
-      this.asked = turn;
-      page.socket.send({ type: "hint" });
-    }
+  /** @param {string[]} names the seats' names, which a hint's reason may name */
+  update(names) {
+    this.drawn.update({ hint: this.hint, names });
   }
 
-  render() {
-    const box = $("hint");
-    box.hidden = !this.hint;
-    if (!this.hint) return;
-    const { move, message } = this.hint;
-    box.textContent = t("hint", { move: moveWords(move), reason: say(message, seatNames(this.page.state)) });
-    box.dataset.move = move;
+  /**
+   * @param {HintMessage | null} hint
+   * @param {string[]} names
+   */
+  draw(hint, names) {
+    setHidden(this.box, !hint);
+    if (!hint) return;
+    this.box.textContent = t("hint", { move: moveWords(hint.move), reason: say(hint, names) });
+    this.box.dataset.move = hint.move;
   }
 }

@@ -1,33 +1,55 @@
+// @ts-check
 // A list of matches, as profiles (/u/NAME) and "My matches" (/matches) show them: date, players by
 // their public names (an account's name links to its profile; a deleted account is "deleted player"),
 // the result, the review's accuracy, and links to the replay and review, or back to an unfinished table.
 
+import { h } from "./dom.js";
 import { language, seatName, t } from "./i18n.js";
 
-export function h(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
+/**
+ * A seat of a listed match: an account's (its public name), a deleted account's, or a guest's or bot's.
+ * @typedef {{ seat: number, name: string | null, bot: string | null, account?: string | null, deleted?: boolean }} MatchPlayer
+ */
+/**
+ * A match as the history API lists it.
+ * @typedef {object} MatchEntry
+ * @property {string} code
+ * @property {number | null} seat the account's seat
+ * @property {MatchPlayer[]} players
+ * @property {"won" | "lost" | null} result
+ * @property {number | null} accuracy
+ * @property {string | null} finished_at
+ * @property {string} created_at
+ * @property {{ return?: string, replay?: string, review?: string }} links
+ */
+/** A page of a list: which of how many. @typedef {{ page: number, pages: number }} Paged */
 
 // Digits only: every language of the catalogs has them in Intl, not all have month names.
+/** @param {string} iso */
 export function day(iso) {
   return new Intl.DateTimeFormat(language(), { year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
 }
 
 // An accuracy (0–100) as the reader's language writes a percentage.
+/** @param {number} value */
 export function percent(value) {
   return new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 1 }).format(value / 100);
 }
 
+/**
+ * @param {MatchPlayer} p
+ * @param {HTMLElement} parent
+ */
 function player(p, parent) {
   if (p.deleted) return h("span", { class: "deleted" }, parent, t("player.deleted"));
   if (p.account) return h("a", { href: `/u/${encodeURIComponent(p.account)}` }, parent, p.account);
   return h("span", {}, parent, seatName(p.seat, p.name, p.bot));
 }
 
+/**
+ * @param {MatchEntry} match
+ * @param {HTMLElement} parent
+ */
 function players(match, parent) {
   const cell = h("td", { class: "who" }, parent);
   match.players.forEach((p, i) => {
@@ -39,6 +61,7 @@ function players(match, parent) {
 }
 
 // A table of `matches` (the API's entries).
+/** @param {MatchEntry[]} matches */
 export function matchTable(matches) {
   const table = h("table", { class: "history" });
   const head = h("tr", {}, h("thead", {}, table));
@@ -49,7 +72,7 @@ export function matchTable(matches) {
     const row = h("tr", { "data-code": match.code }, body);
     h("td", {}, row, day(match.finished_at ?? match.created_at));
     players(match, row);
-    const result = t({ won: "history.won", lost: "history.lost" }[match.result] ?? "history.unfinished");
+    const result = t(match.result === "won" ? "history.won" : match.result === "lost" ? "history.lost" : "history.unfinished");
     h("td", { class: `result ${match.result ?? "unfinished"}` }, row, result);
     h("td", {}, row, match.accuracy === null ? "–" : percent(match.accuracy));
     const links = h("td", { class: "links" }, row);
@@ -60,10 +83,18 @@ export function matchTable(matches) {
   return table;
 }
 
-// "Newer · Page 2 of 5 · Older" buttons, as a list of nodes (none for a single page); `go(page)` shows another page.
+/**
+ * "Newer · Page 2 of 5 · Older" buttons, as a list of nodes (none for a single page); `go(page)` shows another page.
+ * @param {Paged} data
+ * @param {(page: number) => void} go
+ */
 export function pager(data, go) {
   if (data.pages < 2) return [];
   const nav = h("nav", { class: "pager", "aria-label": t("history.page", { page: data.page, pages: data.pages }) });
+  /**
+   * @param {string} code
+   * @param {number} page
+   */
   const step = (code, page) => {
     const button = h("button", { type: "button" }, nav, t(code));
     button.disabled = page < 1 || page > data.pages;

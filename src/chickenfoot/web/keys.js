@@ -1,35 +1,54 @@
+// @ts-check
 // The table's keys: ← → choose among the tiles that can be played, 1–9 a tile of the hand by place,
 // Tab the next place for it, Enter plays there, D draws, P passes, H shows a hint, Escape lets go.
 
 import { moveWords } from "./hints.js";
-import { sameTile } from "./hand.js";
+import { sameTile } from "./tiles.js";
 
-export function bindKeys(page) {
+/**
+ * What the keys may read of the table and ask of it.
+ * @typedef {object} KeyPort
+ * @property {() => boolean} shown whether a state is on the page
+ * @property {() => string[]} tiles the hand, in the order shown
+ * @property {() => string | null} selected
+ * @property {(tile: string) => boolean} playable
+ * @property {(tile: string | null) => void} select
+ * @property {(step: number) => string | null} nextTarget the next place on offer for the selected tile (its move)
+ * @property {() => string | null} focusedMove
+ * @property {(words: string) => void} say read out to a screen reader
+ * @property {(move: string) => void} play
+ * @property {() => void} hint turn the hints on
+ */
+
+/** @param {KeyPort} table */
+export function bindKeys(table) {
   document.addEventListener("keydown", (e) => {
-    if (!page.state || e.target.closest("input:not([type=checkbox]), select, textarea, dialog") || e.ctrlKey || e.metaKey || e.altKey) return;
-    const hand = page.hand.sorted();
+    const inField = e.target instanceof Element && e.target.closest("input:not([type=checkbox]), select, textarea, dialog");
+    if (!table.shown() || inField || e.ctrlKey || e.metaKey || e.altKey) return;
+    const hand = table.tiles();
     const key = e.key.toLowerCase();
-    const index = page.selected ? hand.findIndex((t) => sameTile(t, page.selected)) : -1;
-    const selectable = hand.filter((t) => page.movesFor(t).length);
+    const selected = table.selected();
+    const index = selected ? hand.findIndex((tile) => sameTile(tile, selected)) : -1;
+    const selectable = hand.filter((tile) => table.playable(tile));
     if (key === "arrowright" || key === "arrowleft") {
       if (!selectable.length) return;
-      const at = selectable.findIndex((t) => page.selected && sameTile(t, page.selected));
+      const at = selectable.findIndex((tile) => selected && sameTile(tile, selected));
       const step = key === "arrowright" ? 1 : -1;
-      page.select(selectable[(at + step + selectable.length + (at < 0 && step < 0 ? 1 : 0)) % selectable.length]);
+      table.select(selectable[(at + step + selectable.length + (at < 0 && step < 0 ? 1 : 0)) % selectable.length]);
     } else if (/^[1-9]$/.test(key)) {
       const tile = hand[Number(key) - 1];
-      if (tile) page.select(tile);
-    } else if (key === "tab" && page.selected) {
+      if (tile) table.select(tile);
+    } else if (key === "tab" && selected) {
       e.preventDefault();
-      const move = page.board.cycleTarget(e.shiftKey ? -1 : 1);
-      if (move) page.boardText.say(moveWords(move));
+      const move = table.nextTarget(e.shiftKey ? -1 : 1);
+      if (move) table.say(moveWords(move));
     } else if (key === "enter" && index >= 0) {
-      const move = page.board.focusedMove();
-      if (move) page.play(move);
-    } else if (key === "d") page.play("draw");
-    else if (key === "p") page.play("pass");
-    else if (key === "h") page.hints.turnOn();
-    else if (key === "escape") page.select(null);
+      const move = table.focusedMove();
+      if (move) table.play(move);
+    } else if (key === "d") table.play("draw");
+    else if (key === "p") table.play("pass");
+    else if (key === "h") table.hint();
+    else if (key === "escape") table.select(null);
     else return;
     e.preventDefault();
   });

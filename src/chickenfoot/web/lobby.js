@@ -1,16 +1,21 @@
+// @ts-check
 // The lobby: create a table (preset, rounds, seats), join one by code, or watch one.
 
+import { showBots } from "./bots.js";
+import { byId, h, within } from "./dom.js";
 import { t } from "./i18n.js";
 import { askName, rememberName, savedName } from "./name.js";
-import { api, rememberInvites, rememberSeat, seatSecret } from "./net.js";
+import { api, refusalText, rememberInvites, rememberSeat, seatSecret } from "./net.js";
 import { joinRefusal, showOpenTables } from "./opentables.js";
 import { showQuickPlay } from "./quickplay.js";
 import { watchRatedChoice } from "./rating.js";
-import { showBots } from "./bots.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { Account } from "./protocol.js" */
+
+/** The server's presets, bot levels and largest table (GET /api/presets). @typedef {{ presets: Record<string, unknown>, bots: string[], default_bot: string | null, max_players: number }} Presets */
 
 // A bot's level in words; a level the server adds and the catalog lacks shows as it is named.
+/** @type {Record<string, () => string>} */
 export const LEVEL_WORDS = {
   easy: () => t("ui.bot.easy"),
   medium: () => t("ui.bot.medium"),
@@ -20,10 +25,15 @@ export const LEVEL_WORDS = {
   greedy: () => t("ui.bot.greedy"),
 };
 
+/**
+ * The form's row for seat `i`: the player's own, or a bot (of a level) or a friend.
+ * @param {number} i
+ * @param {string[]} bots
+ * @param {string | null} defaultBot
+ */
 function seatRow(i, bots, defaultBot) {
-  const li = document.createElement("li");
-  li.innerHTML = `<span class="n"></span>`;
-  li.firstChild.textContent = i === 0 ? t("ui.you") : t("ui.seat", { seat: i + 1 });
+  const li = h("li");
+  h("span", { class: "n" }, li, i === 0 ? t("ui.you") : t("ui.seat", { seat: i + 1 }));
   if (i === 0) {
     li.dataset.kind = "human";
     return li;
@@ -42,66 +52,76 @@ function seatRow(i, bots, defaultBot) {
   return li;
 }
 
-export async function showLobby() {
-  $("lobby").hidden = false;
-  const error = $("lobby-error");
+/**
+ * The lobby; `account`: who is signed in.
+ * @param {Promise<Account | null>} account
+ */
+export async function showLobby(account) {
+  byId("lobby").hidden = false;
+  const error = byId("lobby-error");
+  const myName = byId("my-name", HTMLInputElement);
+  const joinCode = byId("join-code", HTMLInputElement);
   // The presets, bot levels and largest table are the server's: the page keeps no copy of them.
+  /** @type {Presets} */
   let presets = { presets: {}, bots: [], default_bot: null, max_players: 0 };
   try {
     presets = await api("GET", "/api/presets");
   } catch (e) {
-    error.textContent = e.message;
+    error.textContent = refusalText(e);
   }
-  const preset = $("preset");
+  const preset = byId("preset", HTMLSelectElement);
   // Each preset's words are the message "preset.<name>" (tests/i18n checks that every preset has one).
   for (const name of Object.keys(presets.presets)) {
     const code = `preset.${name}`;
     preset.add(new Option(t(code), name));
   }
-  const count = $("seat-count");
+  const count = byId("seat-count", HTMLSelectElement);
   for (let n = 2; n <= presets.max_players; n++) count.add(new Option(t("ui.player_count", { count: n }), String(n), n === 4, n === 4));
-  const seats = $("seats");
+  const seats = byId("seats");
   const drawSeats = () => {
     const n = Number(count.value);
     seats.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, presets.bots, presets.default_bot)));
   };
   count.addEventListener("change", drawSeats);
-  watchRatedChoice($("rated-table"), $("rated-kind"));
+  const rated = byId("rated-table", HTMLInputElement);
+  watchRatedChoice(rated, byId("rated-kind"));
   drawSeats();
   // A name typed while the presets were loading is kept.
-  if (!$("my-name").value) $("my-name").value = savedName();
+  if (!myName.value) myName.value = savedName();
 
-  $("create-form").addEventListener("submit", async (e) => {
+  byId("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
-    const name = $("my-name").value.trim();
+    const name = myName.value.trim();
     rememberName(name);
-    const timer = $("turn-timer").value;
+    const timer = byId("turn-timer", HTMLSelectElement).value;
+    const rounds = byId("rounds", HTMLInputElement).value;
     const body = {
       preset: preset.value,
-      rounds: $("rounds").value ? Number($("rounds").value) : null,
-      open: $("open-table").checked,
-      public: $("public-table").checked,
-      rated: $("rated-table").checked,
+      rounds: rounds ? Number(rounds) : null,
+      open: byId("open-table", HTMLInputElement).checked,
+      public: byId("public-table", HTMLInputElement).checked,
+      rated: rated.checked,
       ...(timer === "auto" ? {} : { turn_timer: timer === "off" ? null : Number(timer) }),
       seats: [...seats.children].map((li, i) => {
         if (i === 0) return { kind: "human", name };
-        const kind = li.querySelector(".seat-kind").value;
-        return kind === "bot" ? { kind, bot: li.querySelector(".seat-bot").value } : { kind };
+        const kind = within(li, ".seat-kind", HTMLSelectElement).value;
+        return kind === "bot" ? { kind, bot: within(li, ".seat-bot", HTMLSelectElement).value } : { kind };
       }),
     };
     try {
+      /** @type {{ code: string, token: string, seats: { seat: number, invite?: string }[] }} */
       const table = await api("POST", "/api/tables", body);
       rememberSeat(table.code, table.token);
-      rememberInvites(table.code, table.seats.filter((s) => s.invite).map(({ seat, invite }) => ({ seat, invite })));
+      rememberInvites(table.code, table.seats.flatMap(({ seat, invite }) => (invite ? [{ seat, invite }] : [])));
       location.href = `/t/${table.code}`;
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = refusalText(err);
     }
   });
 
-  const code = () => $("join-code").value.trim().toUpperCase();
-  $("join-form").addEventListener("submit", async (e) => {
+  const code = () => joinCode.value.trim().toUpperCase();
+  byId("join-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
     if (!code()) return;
@@ -116,37 +136,35 @@ export async function showLobby() {
       return;
     }
     try {
-      const name = savedName() || $("my-name").value.trim() || (await askName());
+      const name = savedName() || myName.value.trim() || (await askName());
+      /** @type {{ token: string }} */
       const seat = await api("POST", `/api/tables/${encodeURIComponent(code())}/join`, { name });
       rememberSeat(code(), seat.token);
       location.href = `/t/${code()}`;
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = refusalText(err);
     }
   });
   // Say whether the table typed is open or invite-only before anyone tries to join it.
-  $("join-code").addEventListener("change", async () => {
-    const kind = $("join-kind");
+  joinCode.addEventListener("change", async () => {
+    const kind = byId("join-kind");
     kind.textContent = "";
     if (!code()) return;
     try {
+      /** @type {{ code: string, open: boolean }} */
       const table = await api("GET", `/api/tables/${encodeURIComponent(code())}`);
       kind.textContent = t(table.open ? "lobby.join_open" : "lobby.join_invite", { code: table.code });
     } catch (err) {
-      kind.textContent = err.message;
+      kind.textContent = refusalText(err);
     }
   });
-  $("spectate").addEventListener("click", () => {
+  byId("spectate").addEventListener("click", () => {
     if (code()) location.href = `/t/${code()}`;
   });
-  showQuickPlay($("quickplay"), async () => $("my-name").value.trim() || (await askName()));
-  showOpenTables(
-    async () => savedName() || $("my-name").value.trim() || (await askName()),
-    (message) => (error.textContent = message),
-  );
-  showBots(
-    $("open-tables").closest("section"),
-    async () => savedName() || $("my-name").value.trim() || (await askName()),
-    (message) => (error.textContent = message),
-  );
+  /** @param {string} message */
+  const showError = (message) => (error.textContent = message);
+  const name = async () => savedName() || myName.value.trim() || (await askName());
+  showQuickPlay(byId("quickplay"), async () => myName.value.trim() || (await askName()), account);
+  showOpenTables(name, showError);
+  showBots(within(document, "section:has(#open-tables)"), name, showError);
 }

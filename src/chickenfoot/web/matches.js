@@ -1,55 +1,57 @@
+// @ts-check
 // "My matches" (/matches): the signed-in player's matches, the newest first, unfinished ones with a
 // way back to the table; a guest is asked to sign in.
 
-import { languageSwitcher, loadCatalog, say, t, translatePage } from "./i18n.js";
-import { showAccountMenu } from "./account-menu.js";
-import { api } from "./net.js";
-import { setupTheme } from "./theme.js";
-import { h, matchTable, pager } from "./history.js";
+import { byId, h } from "./dom.js";
+import { matchTable, pager } from "./history.js";
+import { say, t } from "./i18n.js";
+import { Refusal, api, refusalText } from "./net.js";
+import { startShell } from "./shell.js";
+
+/** @import { MatchEntry, Paged } from "./history.js" */
+/** @import { Said } from "./protocol.js" */
 
 class MatchesPage {
   constructor() {
+    /** @type {(Paged & { username: string, matches: MatchEntry[] }) | null} */
     this.data = null;
+    /** @type {Partial<Said> | null} */
     this.refusal = null;
   }
 
   async start() {
-    await loadCatalog();
-    showAccountMenu(document.getElementById("account-menu"));
-    languageSwitcher(document.getElementById("language"), () => this.render());
+    await startShell(() => this.render());
     await this.load(1);
   }
 
+  /** @param {number} page */
   async load(page) {
     try {
       this.data = await api("GET", `/api/matches?page=${page}`);
       this.refusal = null;
     } catch (error) {
-      this.refusal = error.said ?? { detail: error.message };
+      this.refusal = error instanceof Refusal ? error.said : { detail: refusalText(error) };
     }
     this.render();
   }
 
   render() {
-    translatePage();
     document.title = t("matches.title");
     const guest = this.refusal?.code === "account.not_signed_in";
-    document.getElementById("sign-in").hidden = !guest;
-    const error = document.getElementById("matches-error");
+    byId("sign-in").hidden = !guest;
+    const error = byId("matches-error");
     error.hidden = this.refusal === null || guest;
     if (this.refusal !== null) error.textContent = say(this.refusal);
-    const list = document.getElementById("matches");
-    document.getElementById("own-profile").hidden = this.data === null || this.refusal !== null;
+    const list = byId("matches");
+    byId("own-profile").hidden = this.data === null || this.refusal !== null;
     if (this.refusal !== null || this.data === null) {
       list.replaceChildren();
       return;
     }
-    document.getElementById("profile-link").href = `/u/${encodeURIComponent(this.data.username)}`;
+    byId("profile-link", HTMLAnchorElement).href = `/u/${encodeURIComponent(this.data.username)}`;
     if (this.data.matches.length === 0) list.replaceChildren(h("p", { class: "muted" }, null, t("matches.none")));
     else list.replaceChildren(matchTable(this.data.matches), ...pager(this.data, (page) => this.load(page)));
   }
 }
 
-setupTheme();
-window.matches = new MatchesPage();
-window.matches.start();
+new MatchesPage().start();

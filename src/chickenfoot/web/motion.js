@@ -1,70 +1,96 @@
+// @ts-check
 // Moves that travel: a tile placed slides from its player's seat (or from your hand) to its place on
 // the board, a drawn tile slides from the boneyard to the player who drew it. Nothing moves for a
 // reader who asks for reduced motion. The last tile placed stays marked by the board (.last).
 //
 // Where a move comes from is read from the page before the new state is drawn (plan), and the
-// slide starts once it is drawn. The board is drawn anew on every render, so the slide in flight is
-// put back on each fresh drawing at the point it had reached (redraw); a newer move takes its place.
+// slides start once it is drawn (fly): the board keeps a placed tile's element, so its slide runs
+// on while later states are drawn.
 
-import { sameTile, tileOf } from "./hand.js";
-import { el } from "./tiles.js";
+import { el, tileOf } from "./tiles.js";
+
+/** @import { State } from "./protocol.js" */
 
 const SLIDE = 450; // ms
 const EASE = "cubic-bezier(0.2, 0.7, 0.3, 1)";
 const CATCH_UP = 3; // more new moves than this at once (a reconnection): nothing slides
 
+/**
+ * The elements moves travel between, found by the parts that own them.
+ * @typedef {object} Places
+ * @property {(seat: number, tile: string) => Element | null} from where a tile played by `seat` was: its hand's tile, or its seat's card
+ * @property {(seat: number) => Element | null} to where a tile drawn by `seat` goes: the tile in the hand, or the seat's card
+ * @property {(tile: string) => Element | null} placed the tile's element on the board
+ */
+
+/** @typedef {{ placed: { tile: string, from: { x: number, y: number } } | null, draws: number[] }} Flights */
+
+/**
+ * The centre of `node` on the screen, or null when it is not shown.
+ * @param {Element | null} node
+ */
 const centre = (node) => {
   const r = node?.getBoundingClientRect();
   return r && r.width ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
 };
 
 export class Motion {
-  constructor(svg, boneyard) {
+  /**
+   * @param {SVGSVGElement} svg the board
+   * @param {Element} boneyard
+   * @param {Places} places
+   */
+  constructor(svg, boneyard, places) {
     this.svg = svg;
     this.boneyard = boneyard;
+    this.places = places;
     this.reduced = matchMedia("(prefers-reduced-motion: reduce)");
-    this.flight = null; // the tile sliding onto the board: {tile, from (a screen point), started}
   }
 
-  // Where the moves of `state` since `previous` come from, read off the page before it is redrawn:
-  // the tile placed flies from there as soon as the board is drawn (redraw); the draws are returned,
-  // to start once the hand and seats are drawn (fly).
+  /**
+   * Where the moves of `state` since `previous` come from, read off the page before it is redrawn.
+   * @param {State | null} previous
+   * @param {State} state
+   * @returns {Flights}
+   */
   plan(previous, state) {
-    if (this.reduced.matches || !previous || previous.round !== state.round) return [];
+    /** @type {Flights} */
+    const flights = { placed: null, draws: [] };
+    if (this.reduced.matches || !previous || previous.round !== state.round) return flights;
     const added = state.log.slice(previous.log.length);
-    if (added.length > CATCH_UP) return [];
-    const draws = [];
+    if (added.length > CATCH_UP) return flights;
     for (const entry of added) {
-      if (entry.move === "draw") draws.push(entry.seat);
-      if (entry.move === "draw" || entry.move === "pass" || typeof entry.seat !== "number") continue;
+      if (typeof entry.seat !== "number") continue;
+      if (entry.move === "draw") flights.draws.push(entry.seat);
+      if (entry.move === "draw" || entry.move === "pass") continue;
       const tile = tileOf(entry.move);
-      const mine = entry.seat === state.seat;
-      const inHand = mine ? [...document.querySelectorAll("#hand [data-tile]")].find((b) => sameTile(b.dataset.tile, tile)) : null;
-      const from = centre(inHand ?? document.querySelector(`.player[data-seat="${entry.seat}"]`));
-      if (from) this.flight = { tile, from, started: performance.now() };
+      const from = centre(this.places.from(entry.seat, tile));
+      if (from) flights.placed = { tile, from };
     }
-    return draws;
+    return flights;
   }
 
-  // Starts the draws' slides, once the new state is drawn.
-  fly(draws, state) {
-    for (const seat of draws) this.drawn(seat, state);
+  /**
+   * Starts the slides of `flights`, once the new state is drawn.
+   * @param {Flights} flights
+   */
+  fly(flights) {
+    if (flights.placed) this.place(flights.placed.tile, flights.placed.from);
+    for (const seat of flights.draws) this.drawn(seat);
   }
 
-  // Puts the tile in flight back on a fresh drawing of the board, as far along as it had come.
-  redraw() {
-    const flight = this.flight;
-    if (!flight) return;
-    const elapsed = performance.now() - flight.started;
-    const placed = [...this.svg.querySelectorAll(".world > .tile[data-tile]")].find((g) => sameTile(g.dataset.tile, flight.tile));
+  /**
+   * The tile just placed slides from `from` (a point on the screen) to its place.
+   * @param {string} tile
+   * @param {{ x: number, y: number }} from
+   */
+  place(tile, from) {
+    const placed = this.places.placed(tile);
     const screen = this.svg.getScreenCTM();
     const to = centre(placed);
-    if (elapsed >= SLIDE || !placed || !screen || !to) {
-      this.flight = null;
-      return;
-    }
+    if (!placed || !screen || !to) return;
     const toUser = screen.inverse();
-    const a = new DOMPoint(flight.from.x, flight.from.y).matrixTransform(toUser);
+    const a = new DOMPoint(from.x, from.y).matrixTransform(toUser);
     const b = new DOMPoint(to.x, to.y).matrixTransform(toUser);
     const wrap = el("g", { class: "arriving" });
     placed.replaceWith(wrap);
@@ -73,19 +99,19 @@ export class Motion {
       duration: SLIDE,
       easing: EASE,
     });
-    slide.currentTime = elapsed;
-    slide.finished.then(() => {
+    const land = () => {
       if (wrap.isConnected) wrap.replaceWith(placed);
-      if (this.flight === flight) this.flight = null;
-    }, () => {});
+    };
+    slide.finished.then(land, land);
   }
 
-  // A tile's back slides from the boneyard to whoever drew it: your hand, or their seat's card.
-  drawn(seat, state) {
-    const mine = seat === state.seat;
-    const target = mine ? document.querySelector("#hand .hand-tile.drawn") ?? document.getElementById("hand") : document.querySelector(`.player[data-seat="${seat}"]`);
+  /**
+   * A tile's back slides from the boneyard to whoever drew it: your hand, or their seat's card.
+   * @param {number} seat
+   */
+  drawn(seat) {
     const from = centre(this.boneyard);
-    const to = centre(target);
+    const to = centre(this.places.to(seat));
     if (!from || !to) return;
     const back = document.createElement("div");
     back.className = "flying-tile";

@@ -1,5 +1,8 @@
+// @ts-check
 // The player's name: asked for on the first visit (or from the player's own card later), kept in
 // this browser and offered again at every table.
+
+import { byId } from "./dom.js";
 
 const NAME = "cf-name";
 const MAX_NAME = 40; // as the server allows
@@ -8,14 +11,19 @@ export function savedName() {
   return localStorage.getItem(NAME) ?? "";
 }
 
+/** @param {string} name */
 export function rememberName(name) {
   localStorage.setItem(NAME, name);
 }
 
-// Opens the name dialog with `current`; resolves with the name saved, or null when cancelled.
+/**
+ * Opens the name dialog with `current`; resolves with the name saved, or null when cancelled.
+ * @param {string} [current]
+ * @returns {Promise<string | null>}
+ */
 export function askName(current = savedName()) {
-  const dialog = document.getElementById("name-dialog");
-  const input = document.getElementById("name-input");
+  const dialog = byId("name-dialog", HTMLDialogElement);
+  const input = byId("name-input", HTMLInputElement);
   if (dialog.open) return Promise.resolve(null); // asked already: that answer will do
   input.maxLength = MAX_NAME;
   input.value = current;

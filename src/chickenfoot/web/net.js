@@ -1,9 +1,36 @@
+// @ts-check
 // Talking to the server: JSON over HTTP, and the table's WebSocket (reconnects, resumes by version).
 
 import { say } from "./i18n.js";
 
-// A refused request throws an Error worded in the reader's language; its `said` is the server's
-// message ({code, ...params, detail}, docs/protocol.md), to word again in another language.
+/** @import { ChatMessage, ConnectionStatus, HintMessage, Invite, RatingMessage, RematchMessage, Said, SeriesMessage, State, GameEvent } from "./protocol.js" */
+
+// A request the server refused: worded in the reader's language; its `said` is the server's message
+// ({code, ...params, detail}, docs/protocol.md), to word again in another language.
+export class Refusal extends Error {
+  /** @param {Said} said */
+  constructor(said) {
+    super(say(said));
+    this.said = said;
+  }
+}
+
+/**
+ * What went wrong, in words: a refusal's, or any error's message.
+ * @param {unknown} err
+ */
+export const refusalText = (err) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * A JSON request; a refused one throws a Refusal. The answer is what the caller takes it for (the
+ * server's API, docs/protocol.md).
+ * @template T
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<T>}
+ */
 export async function api(method, path, body, headers = {}) {
   const response = await fetch(path, {
     method,
@@ -12,32 +39,43 @@ export async function api(method, path, body, headers = {}) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const said = typeof data.code === "string" ? data : { code: "error.http", status: response.status, detail: data.detail };
-    const error = new Error(say(said));
-    error.said = said;
-    throw error;
+    throw new Refusal(typeof data.code === "string" ? data : { code: "error.http", status: response.status, detail: data.detail });
   }
   return data;
 }
 
 // A seat's secret stays in this browser (per table code), never in an address shown or shared.
+/**
+ * @param {string} code
+ * @param {string} token
+ */
 export function rememberSeat(code, token) {
   localStorage.setItem(`cf-token-${code}`, token);
 }
 
+/** @param {string} code */
 export function seatSecret(code) {
   return localStorage.getItem(`cf-token-${code}`);
 }
 
+/** @param {string} code */
 export function forgetSeat(code) {
   localStorage.removeItem(`cf-token-${code}`);
 }
 
 // The invite links of a table this browser created, [{seat, invite}], kept beside its seat.
+/**
+ * @param {string} code
+ * @param {Invite[]} invites
+ */
 export function rememberInvites(code, invites) {
   localStorage.setItem(`cf-invites-${code}`, JSON.stringify(invites));
 }
 
+/**
+ * @param {string} code
+ * @returns {Invite[]}
+ */
 export function invitesOf(code) {
   try {
     const invites = JSON.parse(localStorage.getItem(`cf-invites-${code}`) ?? "[]");
@@ -62,22 +100,62 @@ const WATCH_AT_ONCE = new Set([4401, 4409]);
 const HEARTBEAT = 20_000;
 const SILENCE = 10_000;
 
+/**
+ * A message of the table's WebSocket (docs/protocol.md, Server → client).
+ * @typedef {{ type: "state", version: number, state: State, events?: GameEvent[] }
+ *   | ({ type: "hint" } & HintMessage)
+ *   | ({ type: "error" | "service" } & Said)
+ *   | ChatMessage
+ *   | ({ type: "rematch" } & RematchMessage)
+ *   | ({ type: "rating" } & RatingMessage)
+ *   | ({ type: "series" } & SeriesMessage)
+ *   | { type: "pong" | "watching" }} ServerMessage
+ */
+
+/**
+ * What the socket hands on: each kind of message from the server, and the connection's ups and downs.
+ * @typedef {object} SocketHandlers
+ * @property {(state: State, events: GameEvent[]) => void} state
+ * @property {(hint: HintMessage) => void} hint
+ * @property {(message: Said) => void} error
+ * @property {(status: ConnectionStatus) => void} connection
+ * @property {(message: ChatMessage) => void} chat
+ * @property {(message: RematchMessage) => void} rematch
+ * @property {(message: RatingMessage) => void} rating
+ * @property {(message: SeriesMessage) => void} series
+ */
+
 export class TableSocket {
+  /**
+   * @param {string} code
+   * @param {string | null} token
+   * @param {SocketHandlers} handlers
+   */
   constructor(code, token, handlers) {
     this.code = code;
     this.token = token;
-    this.handlers = handlers; // {state, hint, error, connection({up, attempt, retryAt}), chat, rematch, series}
+    this.handlers = handlers;
+    /** @type {number | null} */
     this.version = null;
     this.closed = false;
     this.attempt = 0; // failed attempts since the connection was last up
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.retryTimer = null;
     this.retrying = false; // the connection was lost and is not back yet
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.heard = 0; // when the server last said anything (ms since the epoch)
+    this.pinged = 0; // when this page last pinged
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.beat = undefined;
+    this.retryDelay = 0; // the pause before the last attempt (ms)
+    this.retryAt = 0;
     addEventListener("online", () => this.retryNow());
     this.connect();
   }
 
   connect() {
-    clearTimeout(this.retryTimer);
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
@@ -88,9 +166,11 @@ export class TableSocket {
     this.heard = Date.now();
     clearInterval(this.beat);
     this.beat = setInterval(() => this.listen(ws), 2000);
+    /** @type {State["log"]} */
     let log = []; // the round's log as this connection was sent it: each state carries what follows (log_from)
     ws.addEventListener("message", (e) => {
       this.heard = Date.now();
+      /** @type {ServerMessage} */
       const msg = JSON.parse(e.data);
       if (msg.type === "state") {
         log = log.slice(0, msg.state.log_from ?? 0).concat(msg.state.log);
@@ -124,6 +204,7 @@ export class TableSocket {
   }
 
   // The heartbeat: ping a quiet connection, give up a silent one.
+  /** @param {WebSocket} ws */
   listen(ws) {
     if (ws !== this.ws || ws.readyState > WebSocket.OPEN) return; // closing: its close event retries
     const quiet = Date.now() - this.heard;
@@ -157,10 +238,12 @@ export class TableSocket {
     return this.retrying;
   }
 
+  /** @param {Record<string, unknown>} message */
   send(message) {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
+  /** @param {string} move */
   move(move) {
     this.send({ type: "move", move, version: this.version });
   }

@@ -1,23 +1,37 @@
+// @ts-check
 // The lobby's open tables: public tables waiting for players (join) or in play (watch), polled with
 // If-None-Match so an unchanged list costs a 304; the tables this browser left, to come back to.
 
-import { joinNames, seatName, t } from "./i18n.js";
-import { api, rememberSeat } from "./net.js";
 import { leftTables } from "./company.js";
+import { byId, h } from "./dom.js";
+import { joinNames, seatName, t } from "./i18n.js";
+import { api, refusalText, rememberSeat } from "./net.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * A public table as the lobby lists it (docs/protocol.md, Open tables).
+ * @typedef {{ code: string, status: string, rules: { max_pip: number }, rounds: number, players: number, free: number,
+ *   bots: number, seated?: number[], names: (string | null)[] }} Listing
+ */
 
-// Why the table `code` cannot be joined with its code (it is invite-only, or there is no such table),
-// asked before the player is asked for a name; null when it can.
+/**
+ * Why the table `code` cannot be joined with its code (it is invite-only, or there is no such table),
+ * asked before the player is asked for a name; null when it can.
+ * @param {string} code
+ */
 export async function joinRefusal(code) {
   try {
+    /** @type {{ code: string, open: boolean }} */
     const table = await api("GET", `/api/tables/${encodeURIComponent(code)}`);
     return table.open ? null : t("lobby.join_invite", { code: table.code });
   } catch (err) {
-    return err.message;
+    return refusalText(err);
   }
 }
 
+/**
+ * @param {Listing} table
+ * @param {(code: string) => void} join
+ */
 function entry(table, join) {
   const li = document.createElement("li");
   li.dataset.code = table.code;
@@ -54,10 +68,17 @@ function entry(table, join) {
   return li;
 }
 
-// Poll the list while the lobby is shown (not while the tab is hidden); `name()` gives the player's name (asking for it if need be).
+/**
+ * Poll the list while the lobby is shown (not while the tab is hidden); `name()` gives the player's name
+ * (asking for it if need be).
+ * @param {() => Promise<string | null>} name
+ * @param {(message: string) => void} onError
+ */
 export function showOpenTables(name, onError) {
+  /** @type {string | null} */
   let tag = null;
   let wait = 5;
+  /** @param {string} code */
   const join = async (code) => {
     const refusal = await joinRefusal(code); // unlisted since the list was read
     if (refusal) {
@@ -65,22 +86,26 @@ export function showOpenTables(name, onError) {
       return;
     }
     try {
+      /** @type {{ token: string }} */
       const seat = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name: await name() });
       rememberSeat(code, seat.token);
       location.href = `/t/${code}`;
     } catch (err) {
-      onError(err.message);
+      onError(refusalText(err));
     }
   };
+  const list = byId("open-tables");
+  const none = byId("no-open-tables");
   const poll = async () => {
     try {
       const response = await fetch("/api/lobby", { headers: tag ? { "if-none-match": tag } : {} });
       if (response.status === 200) {
         tag = response.headers.get("etag");
+        /** @type {{ tables: Listing[], poll?: number }} */
         const data = await response.json();
         wait = data.poll ?? wait;
-        $("open-tables").replaceChildren(...data.tables.map((table) => entry(table, join)));
-        $("no-open-tables").hidden = data.tables.length > 0;
+        list.replaceChildren(...data.tables.map((table) => entry(table, join)));
+        none.hidden = data.tables.length > 0;
       }
     } catch {
       // The server is unreachable for now: the next poll tries again.
@@ -88,12 +113,9 @@ export function showOpenTables(name, onError) {
     setTimeout(() => (document.hidden ? document.addEventListener("visibilitychange", poll, { once: true }) : poll()), wait * 1000);
   };
   poll();
-  const mine = $("your-tables");
+  const mine = byId("your-tables");
   for (const code of leftTables()) {
-    const back = document.createElement("a");
-    back.href = `/t/${code}`;
-    back.textContent = t("lobby.back", { code });
-    mine.appendChild(back);
+    h("a", { href: `/t/${code}` }, mine, t("lobby.back", { code }));
     mine.hidden = false;
   }
 }

@@ -1,16 +1,26 @@
+// @ts-check
 // Quick play: "Play now" in the lobby. The page joins the server's queue, sends a heartbeat every
 // few seconds (the queue forgets a page that stops: closing the tab leaves the queue), shows how
 // many are waiting and for how long, and goes to the table once the server has seated it there.
 
 import { t } from "./i18n.js";
 import { savedName } from "./name.js";
-import { api, rememberSeat } from "./net.js";
+import { Refusal, api, refusalText, rememberSeat } from "./net.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { Account } from "./protocol.js" */
+
+/** What the queue says of a player in it. @typedef {{ status?: string, code?: string, token?: string, waiting: number, waited: number, beat?: number }} Heard */
+
 const BOT_WAITS = [15, 30, 60, 120];
 const DEFAULT_BOT_WAIT = 30;
 const RETRY_MS = 2000;
 
+/**
+ * A set of radio buttons named `name`.
+ * @param {string} name
+ * @param {string} legend
+ * @param {{ value: string, label: string, checked?: boolean, disabled?: boolean }[]} options
+ */
 function choice(name, legend, options) {
   const fieldset = document.createElement("fieldset");
   fieldset.className = "qp-choice";
@@ -19,21 +29,38 @@ function choice(name, legend, options) {
   fieldset.append(caption);
   for (const { value, label, checked, disabled } of options) {
     const item = document.createElement("label");
-    const input = Object.assign(document.createElement("input"), { type: "radio", name, value, checked, disabled });
+    const input = Object.assign(document.createElement("input"), { type: "radio", name, value, checked: !!checked, disabled: !!disabled });
     item.append(input, " ", label);
     fieldset.append(item);
   }
   return fieldset;
 }
 
+/**
+ * The value of the radio buttons `name` of `form`.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+function chosen(form, name) {
+  const radios = form.elements.namedItem(name);
+  return radios instanceof RadioNodeList ? radios.value : "";
+}
+
+/** @param {number} seconds */
 function minutes(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-// Draw the "Play now" card into `section` (the lobby's #quickplay); `name()` gives the player's name.
-export async function showQuickPlay(section, name) {
-  const signedIn = await api("GET", "/api/account").then(() => true, () => false);
+/**
+ * Draw the "Play now" card into `section` (the lobby's #quickplay); `name()` gives the player's name,
+ * `account` who is signed in (a rated match needs an account).
+ * @param {HTMLElement} section
+ * @param {() => Promise<string | null>} name
+ * @param {Promise<Account | null>} account
+ */
+export async function showQuickPlay(section, name, account) {
+  const signedIn = (await account) !== null;
   const title = Object.assign(document.createElement("h2"), { textContent: t("quickplay.title") });
   const intro = Object.assign(document.createElement("p"), { className: "muted", textContent: t("quickplay.intro") });
   const form = Object.assign(document.createElement("form"), { id: "quickplay-form" });
@@ -55,7 +82,7 @@ export async function showQuickPlay(section, name) {
   const row = Object.assign(document.createElement("div"), { className: "row" });
   row.append(players, kind, botsLabel);
   form.append(row, start);
-  players.addEventListener("change", () => (botsLabel.hidden = form.elements["qp-players"].value !== "4"));
+  players.addEventListener("change", () => (botsLabel.hidden = chosen(form, "qp-players") !== "4"));
 
   const waiting = Object.assign(document.createElement("div"), { id: "quickplay-waiting", className: "qp-waiting", hidden: true });
   waiting.setAttribute("role", "status");
@@ -69,14 +96,17 @@ export async function showQuickPlay(section, name) {
   section.replaceChildren(title, intro, form, waiting, error);
   section.hidden = false;
 
+  /** @type {string | null} */
   let ticket = null;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer = undefined;
   const stop = () => {
     clearTimeout(timer);
     ticket = null;
     form.hidden = false;
     waiting.hidden = true;
   };
+  /** @param {Heard} heard */
   const show = (heard) => {
     count.textContent = t("quickplay.waiting", { count: heard.waiting });
     waited.textContent = t("quickplay.waited", { time: minutes(heard.waited) });
@@ -84,8 +114,9 @@ export async function showQuickPlay(section, name) {
   const beat = async () => {
     if (!ticket) return;
     try {
+      /** @type {Heard} */
       const heard = await api("POST", "/api/quickplay/beat", { ticket });
-      if (heard.status === "seated") {
+      if (heard.status === "seated" && heard.code && heard.token) {
         ticket = null;
         searching.textContent = t("quickplay.found", { code: heard.code });
         rememberSeat(heard.code, heard.token);
@@ -94,26 +125,27 @@ export async function showQuickPlay(section, name) {
       }
       error.textContent = "";
       show(heard);
-      timer = setTimeout(beat, heard.beat * 1000);
+      timer = setTimeout(beat, (heard.beat ?? 1) * 1000);
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = refusalText(err);
       // Out of the queue: choose again. Anything else (the server restarting, the network gone for
       // a moment) is tried again while the entry's lease may still hold.
-      if (err.said?.code === "quickplay.gone") stop();
+      if (err instanceof Refusal && err.said.code === "quickplay.gone") stop();
       else timer = setTimeout(beat, RETRY_MS);
     }
   };
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
-    const four = form.elements["qp-players"].value === "4";
+    const four = chosen(form, "qp-players") === "4";
     const body = {
       players: four ? 4 : 2,
-      rated: form.elements["qp-kind"].value === "rated",
+      rated: chosen(form, "qp-kind") === "rated",
       name: savedName() || (await name()),
+      ...(four ? { bots_after: bots.value === "never" ? null : Number(bots.value) } : {}),
     };
-    if (four) body.bots_after = bots.value === "never" ? null : Number(bots.value);
     try {
+      /** @type {{ ticket: string }} */
       const joined = await api("POST", "/api/quickplay", body);
       ticket = joined.ticket;
       form.hidden = true;
@@ -121,7 +153,7 @@ export async function showQuickPlay(section, name) {
       show({ waiting: 1, waited: 0 });
       timer = setTimeout(beat, 0);
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = refusalText(err);
     }
   });
   leave.addEventListener("click", () => {

@@ -1,99 +1,114 @@
+// @ts-check
 // Ratings on the page: the "Rated"/"Casual" mark (when creating a table, and at the table), each
 // player's rating change in the match-over results, and the rating history chart of a profile.
 // The server decides what is rated and computes every number: the page only draws them.
 
-import { seatNames, t } from "./i18n.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { api } from "./net.js";
+import { el } from "./tiles.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
-const changesByTable = new Map(); // table code → [{seat, before, after, delta, provisional}]
+/** @import { RatingChange, RatingMessage } from "./protocol.js" */
 
 // "+18", "−7", "±0": the sign always shown, a true minus sign.
+/** @param {number} delta */
 export function signed(delta) {
   return delta > 0 ? `+${delta}` : delta < 0 ? `\u2212${-delta}` : "\u00b10";
 }
 
 // A rating as people read it: "1512", or "1512?" while provisional.
+/**
+ * @param {number} rating
+ * @param {boolean} provisional
+ */
 export function ratingText(rating, provisional) {
   return `${rating}${provisional ? "?" : ""}`;
 }
 
-function mark(rated) {
-  const span = document.createElement("span");
-  span.className = `rated-mark ${rated ? "rated" : "casual"}`;
-  span.dataset.t = rated ? "rating.rated" : "rating.casual"; // translatePage follows a change of language
-  span.textContent = t(span.dataset.t);
-  return span;
+/**
+ * The "Rated" or "Casual" mark.
+ * @param {boolean} rated
+ */
+export function ratedMark(rated) {
+  const code = rated ? "rating.rated" : "rating.casual";
+  // data-t: translatePage follows a change of language
+  return h("span", { class: `rated-mark ${rated ? "rated" : "casual"}`, "data-t": code }, null, t(code));
 }
 
 // The lobby's choice: the checkbox `box` and, beside it, what the new table will be.
+/**
+ * @param {HTMLInputElement} box
+ * @param {HTMLElement} output
+ */
 export function watchRatedChoice(box, output) {
-  const show = () => output.replaceChildren(mark(box.checked));
+  const show = () => output.replaceChildren(ratedMark(box.checked));
   box.addEventListener("change", show);
   show();
 }
 
-// At the table: the mark beside the room code, and the rating changes once the match is rated.
+// At the table: whether the match is rated, and the rating changes once it is.
 export class TableRating {
+  /**
+   * @param {string} code
+   * @param {() => void} onChange the table redraws
+   */
   constructor(code, onChange) {
     this.code = code;
-    this.rated = null; // unknown until the server says
+    /** @type {boolean | null} unknown until the server says */
+    this.rated = null;
+    /** @type {RatingChange[]} */
+    this.changes = [];
     this.onChange = onChange;
     api("GET", `/api/ratings/tables/${encodeURIComponent(code)}`)
       .then((status) => {
         this.rated = status.rated;
-        if (status.changes.length) changesByTable.set(code, status.changes);
+        this.changes = status.changes;
         this.onChange();
       })
       .catch(() => {}); // no mark rather than a wrong one
   }
 
-  // The server's `rating` message: the match was rated just now.
+  /**
+   * The server's `rating` message: the match was rated just now.
+   * @param {RatingMessage} message
+   */
   receive(message) {
     if (message.code !== this.code) return;
-    changesByTable.set(this.code, message.changes);
+    this.changes = message.changes;
     this.onChange();
-  }
-
-  render(room) {
-    let shown = room.parentElement.querySelector(".rated-mark");
-    if (this.rated === null) return;
-    const fresh = mark(this.rated);
-    if (shown) shown.replaceWith(fresh);
-    else room.after(fresh);
   }
 }
 
-// The match-over results' lines: "Kim: 1512 → 1530 (+18)" for every rated seat of STATE `s`.
-export function ratingChanges(s) {
-  const box = document.createElement("div");
-  box.className = "rating-changes";
-  const names = seatNames(s);
-  for (const change of changesByTable.get(s.code) ?? []) {
-    const line = document.createElement("p");
-    line.className = `rating-change${change.seat === s.seat ? " mine" : ""}`;
-    line.textContent = t("rating.change", {
+/**
+ * The match-over results' lines: "Kim: 1512 → 1530 (+18)" for every rated seat (`names`: the seats'
+ * names; `seat`: the reader's, marked).
+ * @param {RatingChange[]} changes
+ * @param {string[]} names
+ * @param {number | null} seat
+ */
+export function ratingChanges(changes, names, seat) {
+  const box = h("div", { class: "rating-changes" });
+  for (const change of changes) {
+    const words = t("rating.change", {
       name: names[change.seat],
       before: change.before,
       after: ratingText(change.after, change.provisional),
       delta: signed(change.delta),
     });
-    box.append(line);
+    h("p", { class: `rating-change${change.seat === seat ? " mine" : ""}` }, box, words);
   }
   return box;
 }
 
-function svg(name, attrs, parent) {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (parent) parent.append(node);
-  return node;
-}
-
 // Draws a player's rating history (`history`: [{at, rating}], oldest first, as GET /api/ratings/NAME
 // gives each family's) into `container` as an SVG line chart with the first and last ratings labelled.
+/**
+ * @param {HTMLElement} container
+ * @param {{ at: string, rating: number }[]} history
+ * @param {{ width?: number, height?: number }} [size]
+ */
 export function drawRatingHistory(container, history, { width = 560, height = 200 } = {}) {
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-history", role: "img" });
+  const chart = el("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-history", role: "img" });
   const last = history[history.length - 1];
   const title = t("rating.history");
   chart.setAttribute("aria-label", last ? `${title}: ${last.rating}` : title);
@@ -104,18 +119,20 @@ export function drawRatingHistory(container, history, { width = 560, height = 20
   let low = Math.min(...ratings);
   let high = Math.max(...ratings);
   if (high - low < 40) [low, high] = [low - 20, high + 20]; // a flat history still reads as a line
+  /** @param {number} i */
   const x = (i) => pad.left + (history.length === 1 ? 0.5 : i / (history.length - 1)) * (width - pad.left - pad.right);
+  /** @param {number} r */
   const y = (r) => pad.top + ((high - r) / (high - low)) * (height - pad.top - pad.bottom);
   for (const r of [low, high]) {
-    svg("line", { x1: pad.left, x2: width - pad.right, y1: y(r), y2: y(r), class: "grid" }, chart);
-    const label = svg("text", { x: pad.left - 6, y: y(r) + 4, "text-anchor": "end", class: "axis" }, chart);
+    el("line", { x1: pad.left, x2: width - pad.right, y1: y(r), y2: y(r), class: "grid" }, chart);
+    const label = el("text", { x: pad.left - 6, y: y(r) + 4, "text-anchor": "end", class: "axis" }, chart);
     label.textContent = String(Math.round(r));
   }
   const points = history.map((point, i) => `${x(i).toFixed(1)},${y(point.rating).toFixed(1)}`).join(" ");
-  svg("polyline", { points, class: "line", fill: "none" }, chart);
+  el("polyline", { points, class: "line", fill: "none" }, chart);
   history.forEach((point, i) => {
-    const dot = svg("circle", { cx: x(i), cy: y(point.rating), r: 3, class: "dot" }, chart);
-    const title = svg("title", {}, dot);
+    const dot = el("circle", { cx: x(i), cy: y(point.rating), r: 3, class: "dot" }, chart);
+    const title = el("title", {}, dot);
     title.textContent = `${point.rating} · ${new Date(point.at).toLocaleDateString()}`;
   });
   return chart;

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay of a finished match at /r/CODE: every position as the server computed it (all hands
 // face up), stepped through by buttons, keys and links (#r3m17: round 3 after its 17th move), with
 // the background review's marks and a chart per round once the server has them. Every word is the
@@ -5,107 +6,135 @@
 
 import { Board } from "./board.js";
 import { botTag } from "./bots.js";
-import { languageSwitcher, loadCatalog, say, seatNames, t, translatePage } from "./i18n.js";
-import { api } from "./net.js";
-import { setupTheme } from "./theme.js";
+import { byId, h } from "./dom.js";
+import { say, seatNames, t } from "./i18n.js";
+import { Refusal, api, refusalText } from "./net.js";
+import { startShell } from "./shell.js";
 import { el, tileSvg } from "./tiles.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { LogEntry, Rules, Said } from "./protocol.js" */
 
-// An HTML element (tiles.js's `el` makes SVG ones).
-function h(tag, attrs = {}, parent = null) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (parent) parent.appendChild(node);
-  return node;
-}
+/**
+ * The finished match's overview (REPLAY, docs/protocol.md).
+ * @typedef {{ names: (string | null)[], bots?: (string | null)[], bot_accounts?: boolean[], deleted?: number[], players: number,
+ *   rules: Rules, rounds: { round: number, start_double: number, moves: number }[] }} Overview
+ */
+/**
+ * One position of a round, hands face up (FRAME).
+ * @typedef {{ layout: [string, string | null][], open_ends: [string, number][], hands: string[][], boneyard: string[],
+ *   to_move: number, entry: LogEntry | null, points: number[] | null }} Frame
+ */
+/** A reviewed move: its mark, its verdict and numbers, and the expected final points after it. @typedef {{ seat: number, mark: string | null, verdict?: Said, explanation: Said, expected: number[] }} Reviewed */
+/**
+ * The background review of the match, per round.
+ * @typedef {{ budget: number, rounds: { moves: Reviewed[], summary: { seat: number, loss_per_move: number, accuracy: number,
+ *   costliest: { round: number, ply: number, line: Said }[] }[] }[] }} Review
+ */
+/** How the review is coming along. @typedef {{ status: string, done?: number, total?: number, refusal?: Partial<Said> }} Progress */
+
+const $ = byId;
 const REVIEW_POLL_MS = 1500;
 const LINK_SHOWN_MS = 2500;
+/** @type {Record<string, string>} */
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const SEAT_COLOURS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0ca678", "#d6336c", "#5c7cfa"];
 
 class ReplayPage {
+  /** @param {string} code */
   constructor(code) {
     this.code = code;
-    this.match = null; // the server's overview: names, rounds, totals
-    this.frames = new Map(); // round number → its positions
-    this.review = null; // the stored review, once done
-    this.refusal = null; // the server's message when it refused the replay
+    /** @type {Overview | null} the server's overview: names, rounds, totals */
+    this.match = null;
+    /** @type {Map<number, Frame[]>} round number → its positions */
+    this.frames = new Map();
+    /** @type {Review | null} the stored review, once done */
+    this.review = null;
+    /** @type {Progress | null} */
+    this.progress = null;
+    /** @type {Partial<Said> | null} the server's message when it refused the replay */
+    this.refusal = null;
     this.round = 1;
     this.move = 0; // moves played in the round so far: frames[move] is shown
+    /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null;
-    this.board = new Board($("board"), () => {});
+    this.board = new Board($("board", SVGSVGElement), () => {});
   }
 
   // The seats' names in the reader's current language.
   get names() {
-    return seatNames(this.match);
+    return this.match ? seatNames(this.match) : [];
+  }
+
+  get overview() {
+    if (!this.match) throw new Error("the replay is not loaded");
+    return this.match;
   }
 
   async start() {
-    await loadCatalog(); // the board and the tiles name themselves in the reader's language
-    this.translate();
-    languageSwitcher($("language"), () => {
+    // The board and the tiles name themselves in the reader's language: the catalog comes first.
+    await startShell(() => {
       this.translate();
       if (this.match) this.render();
       else if (this.refusal) $("replay-error").textContent = say(this.refusal);
     });
+    this.translate();
     try {
       this.match = await api("GET", `/api/tables/${this.code}/replay`);
     } catch (error) {
-      this.refusal = error.said ?? { detail: error.message };
+      this.refusal = error instanceof Refusal ? error.said : { detail: refusalText(error) };
       const box = $("replay-error");
       box.hidden = false;
       box.textContent = say(this.refusal);
       return;
     }
     $("replay").hidden = false;
-    $("room").textContent = this.code;
-    $("room").href = `/t/${this.code}`;
-    for (const r of this.match.rounds) {
-      const option = h("option", { value: r.round });
-      option.textContent = `${r.round} (${r.start_double}-${r.start_double})`;
-      $("round").appendChild(option);
-    }
+    const room = $("room", HTMLAnchorElement);
+    room.textContent = this.code;
+    room.href = `/t/${this.code}`;
+    for (const r of this.overview.rounds) h("option", { value: r.round }, $("round"), `${r.round} (${r.start_double}-${r.start_double})`);
     this.bind();
     await this.goToHash();
     this.pollReview();
   }
 
-  // The static words, in the language just chosen (the rest is drawn by render()).
+  // The fixed words, in the language just chosen (the rest is drawn by render()).
   translate() {
-    translatePage();
     document.title = t("replay.title");
     this.showPlaying();
   }
 
   bind() {
-    $("round").addEventListener("change", () => this.go(Number($("round").value), 0));
+    const round = $("round", HTMLSelectElement);
+    const scrub = $("scrub", HTMLInputElement);
+    const speed = $("speed", HTMLSelectElement);
+    const copy = $("copy-link");
+    round.addEventListener("change", () => this.go(Number(round.value), 0));
     $("first").addEventListener("click", () => this.go(this.round, 0));
     $("last").addEventListener("click", () => this.go(this.round, this.lastMove));
     $("back").addEventListener("click", () => this.step(-1));
     $("forward").addEventListener("click", () => this.step(1));
     $("play").addEventListener("click", () => this.togglePlay());
-    $("scrub").addEventListener("input", () => this.go(this.round, Number($("scrub").value)));
-    $("speed").addEventListener("change", () => {
+    scrub.addEventListener("input", () => this.go(this.round, Number(scrub.value)));
+    speed.addEventListener("change", () => {
       if (this.timer) this.togglePlay(), this.togglePlay();
     });
     $("zoom-in").addEventListener("click", () => this.board.zoom(1.25));
     $("zoom-out").addEventListener("click", () => this.board.zoom(0.8));
     $("zoom-fit").addEventListener("click", () => this.board.fit());
-    $("copy-link").addEventListener("click", async () => {
+    copy.addEventListener("click", async () => {
       const link = `${location.origin}/r/${this.code}#r${this.round}m${this.move}`;
       try {
         await navigator.clipboard.writeText(link);
-        $("copy-link").textContent = t("table.link_copied");
+        copy.textContent = t("table.link_copied");
       } catch {
-        $("copy-link").textContent = link;
+        copy.textContent = link;
       }
-      setTimeout(() => ($("copy-link").textContent = t("replay.link")), LINK_SHOWN_MS);
+      setTimeout(() => (copy.textContent = t("replay.link")), LINK_SHOWN_MS);
     });
     window.addEventListener("hashchange", () => this.goToHash());
     document.addEventListener("keydown", (e) => {
-      if (e.target.closest?.("select, input") && e.key !== " ") return;
+      if (e.target instanceof Element && e.target.closest("select, input") && e.key !== " ") return;
+      /** @type {Record<string, () => void>} */
       const keys = {
         ArrowLeft: () => this.step(-1),
         ArrowRight: () => this.step(1),
@@ -120,7 +149,7 @@ class ReplayPage {
   }
 
   get lastMove() {
-    return this.match.rounds[this.round - 1].moves;
+    return this.overview.rounds[this.round - 1].moves;
   }
 
   async goToHash() {
@@ -129,17 +158,28 @@ class ReplayPage {
     else await this.go(this.round, this.move);
   }
 
+  /**
+   * @param {number} round
+   * @returns {Promise<Frame[]>}
+   */
   async framesOf(round) {
-    if (!this.frames.has(round)) {
+    let frames = this.frames.get(round);
+    if (!frames) {
+      /** @type {{ frames: Frame[] }} */
       const data = await api("GET", `/api/tables/${this.code}/replay/${round}`);
-      this.frames.set(round, data.frames);
+      frames = data.frames;
+      this.frames.set(round, frames);
     }
-    return this.frames.get(round);
+    return frames;
   }
 
-  // Show round `round` after `move` moves (both clamped to what was played).
+  /**
+   * Show round `round` after `move` moves (both clamped to what was played).
+   * @param {number} round
+   * @param {number} move
+   */
   async go(round, move) {
-    round = Math.min(Math.max(1, round), this.match.rounds.length);
+    round = Math.min(Math.max(1, round), this.overview.rounds.length);
     const frames = await this.framesOf(round);
     const roundChanged = round !== this.round;
     this.round = round;
@@ -149,12 +189,13 @@ class ReplayPage {
     this.render();
   }
 
+  /** @param {number} delta */
   async step(delta) {
     const next = this.move + delta;
     if (next < 0 && this.round > 1) {
       const previous = this.round - 1;
-      await this.go(previous, this.match.rounds[previous - 1].moves);
-    } else if (next > this.lastMove && this.round < this.match.rounds.length) {
+      await this.go(previous, this.overview.rounds[previous - 1].moves);
+    } else if (next > this.lastMove && this.round < this.overview.rounds.length) {
       await this.go(this.round + 1, 0);
     } else {
       await this.go(this.round, next);
@@ -167,10 +208,10 @@ class ReplayPage {
       this.timer = null;
     } else {
       this.timer = setInterval(() => {
-        const atEnd = this.move >= this.lastMove && this.round >= this.match.rounds.length;
+        const atEnd = this.move >= this.lastMove && this.round >= this.overview.rounds.length;
         if (atEnd) this.togglePlay();
         else this.step(1);
-      }, Number($("speed").value));
+      }, Number($("speed", HTMLSelectElement).value));
     }
     this.showPlaying();
   }
@@ -183,23 +224,31 @@ class ReplayPage {
   // --- drawing ------------------------------------------------------------------------------
 
   get frame() {
-    return this.frames.get(this.round)[this.move];
+    const frames = this.frames.get(this.round);
+    if (!frames) throw new Error(`round ${this.round} is not loaded`);
+    return frames[this.move];
   }
 
+  /**
+   * @param {number} round
+   * @param {number} ply
+   */
   reviewed(round, ply) {
     return this.review?.rounds[round - 1]?.moves[ply] ?? null;
   }
 
   render() {
     const f = this.frame;
-    const m = this.match;
-    $("round").value = String(this.round);
-    $("scrub").max = String(this.lastMove);
-    $("scrub").value = String(this.move);
+    const m = this.overview;
+    $("round", HTMLSelectElement).value = String(this.round);
+    const scrub = $("scrub", HTMLInputElement);
+    scrub.max = String(this.lastMove);
+    scrub.value = String(this.move);
     $("counter").textContent = t("replay.counter", { move: this.move, moves: this.lastMove });
     $("replay").dataset.round = String(this.round);
     $("replay").dataset.move = String(this.move);
-    this.board.render({ rules: m.rules, layout: f.layout, open_ends: f.open_ends }, null, []);
+    const { hub_arms: arms = 4, toes = 3 } = m.rules;
+    this.board.update({ layout: f.layout, arms, toes, openEnds: f.open_ends, targets: [], hint: null });
     $("status").textContent = f.points
       ? t("replay.round_over", { round: this.round, points: f.points.map((p, s) => `${this.names[s]} ${p}`).join(", ") })
       : t("replay.status", { round: this.round, name: this.names[f.to_move] });
@@ -210,6 +259,7 @@ class ReplayPage {
     this.renderChart();
   }
 
+  /** @param {Frame} f */
   renderHands(f) {
     const box = $("hands");
     box.replaceChildren();
@@ -217,9 +267,9 @@ class ReplayPage {
       const player = h("div", { class: `player${seat === f.to_move ? " turn" : ""}`, "data-seat": seat });
       const name = h("span", { class: "name" }, player);
       name.textContent = this.names[seat];
-      if (this.match.bot_accounts?.[seat]) name.append(botTag()); // as the table's player cards tag it
+      if (this.overview.bot_accounts?.[seat]) name.append(botTag()); // as the table's player cards tag it
       const tiles = h("span", { class: "revealed", "data-hand": seat }, player);
-      for (const t of hand) tiles.appendChild(tileSvg(t));
+      for (const tile of hand) tiles.appendChild(tileSvg(tile));
       const count = h("span", { class: "count" }, player);
       count.textContent = f.points ? t("round.points", { count: f.points[seat] }) : String(hand.length);
       box.appendChild(player);
@@ -227,10 +277,11 @@ class ReplayPage {
     const bone = $("boneyard");
     bone.replaceChildren();
     bone.dataset.count = String(f.boneyard.length);
-    for (const t of f.boneyard) bone.appendChild(tileSvg(t));
+    for (const tile of f.boneyard) bone.appendChild(tileSvg(tile));
     if (!f.boneyard.length) bone.textContent = t("replay.empty");
   }
 
+  /** @param {Frame} f */
   renderMove(f) {
     const card = $("move-card");
     card.replaceChildren();
@@ -248,14 +299,13 @@ class ReplayPage {
   renderLog() {
     const log = $("log");
     log.replaceChildren();
-    const frames = this.frames.get(this.round);
+    const frames = this.frames.get(this.round) ?? [];
     for (let i = 1; i <= this.move; i++) {
       const item = h("li", { "data-move": i }, log);
-      item.textContent = `${i}. ${say(frames[i].entry, this.names)}`;
+      item.textContent = `${i}. ${say(frames[i].entry ?? {}, this.names)}`;
       const r = this.reviewed(this.round, i - 1);
-      if (r?.verdict && r.mark !== "good") {
-        const badge = h("span", { class: `mark mark-${r.mark}`, title: say(r.verdict, this.names) }, item);
-        badge.textContent = SYMBOLS[r.mark];
+      if (r?.verdict && r.mark && r.mark !== "good") {
+        h("span", { class: `mark mark-${r.mark}`, title: say(r.verdict, this.names) }, item, SYMBOLS[r.mark]);
       }
       item.addEventListener("click", () => this.go(this.round, i));
       if (i === this.move) item.classList.add("current");
@@ -265,8 +315,9 @@ class ReplayPage {
 
   async pollReview() {
     try {
+      /** @type {Progress & { review?: Review }} */
       const data = await api("GET", `/api/tables/${this.code}/review`);
-      if (data.status === "done") {
+      if (data.status === "done" && data.review) {
         this.review = data.review;
         this.render();
         return;
@@ -274,7 +325,7 @@ class ReplayPage {
       this.progress = data;
       this.renderReview();
     } catch (error) {
-      this.progress = { status: "failed", refusal: error.said ?? { detail: error.message } };
+      this.progress = { status: "failed", refusal: error instanceof Refusal ? error.said : { detail: refusalText(error) } };
       this.renderReview();
       return;
     }
@@ -290,7 +341,7 @@ class ReplayPage {
       if (!p || p.status === "queued" || p.status === "busy") note.textContent = t("review.waiting");
       else if (p.status === "running") {
         note.textContent = t("review.running", { done: p.done, count: p.total });
-        h("progress", { max: p.total, value: p.done, "aria-label": t("review.progress") }, box);
+        h("progress", { max: p.total ?? 0, value: p.done ?? 0, "aria-label": t("review.progress") }, box);
       } else note.textContent = p.refusal ? say(p.refusal) : t("review.failed");
       return;
     }
@@ -320,7 +371,7 @@ class ReplayPage {
 
   // Each seat's expected final points after every move, as its mover saw them; a line marks the move shown.
   renderChart() {
-    const svg = $("chart");
+    const svg = $("chart", SVGSVGElement);
     svg.replaceChildren();
     if (!this.review) {
       svg.setAttribute("hidden", "");
@@ -333,14 +384,16 @@ class ReplayPage {
     const pad = 18;
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     const top = Math.max(10, ...moves.flatMap((m) => m.expected));
+    /** @param {number} i */
     const x = (i) => pad + ((W - pad - 4) * i) / Math.max(1, moves.length);
+    /** @param {number} v */
     const y = (v) => H - pad - ((H - pad - 6) * v) / top;
     el("line", { x1: pad, y1: H - pad, x2: W - 4, y2: H - pad, class: "axis" }, svg);
     el("line", { x1: pad, y1: 6, x2: pad, y2: H - pad, class: "axis" }, svg);
     el("text", { x: 2, y: 12, class: "chart-label" }, svg).textContent = String(Math.round(top));
     el("text", { x: 2, y: H - pad, class: "chart-label" }, svg).textContent = "0";
     el("text", { x: W - 4, y: H - 4, class: "chart-label", "text-anchor": "end" }, svg).textContent = t("replay.chart_moves");
-    for (let seat = 0; seat < this.match.players; seat++) {
+    for (let seat = 0; seat < this.overview.players; seat++) {
       const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
       const points = moves.map((m, i) => `${x(i + 1).toFixed(1)},${y(m.expected[seat]).toFixed(1)}`).join(" ");
       el("polyline", { points, class: "series", stroke: colour }, svg);
@@ -356,7 +409,4 @@ class ReplayPage {
   }
 }
 
-setupTheme();
-const code = decodeURIComponent(location.pathname.split("/r/")[1] ?? "").toUpperCase();
-window.replay = new ReplayPage(code);
-window.replay.start();
+new ReplayPage(decodeURIComponent(location.pathname.split("/r/")[1] ?? "").toUpperCase()).start();

@@ -1,150 +1,206 @@
+// @ts-check
 // The scores: the side panel's table, and the dialog with a finished round's (and match's) results.
 // The dialog takes focus when it opens and gives it back to where the player was when it closes.
 
-import { say, seatNames, t } from "./i18n.js";
+import { byId, h, setHidden, setText } from "./dom.js";
+import { Drawn } from "./drawn.js";
+import { say, t } from "./i18n.js";
 import { ratingChanges } from "./rating.js";
 import { tileSvg } from "./tiles.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { MatchOver, RatingChange, RoundOver, SeriesMessage } from "./protocol.js" */
 
-// The finished match's replay with its review.
-export function replayLink(code) {
-  const a = document.createElement("a");
-  a.href = `/r/${code}`;
-  a.className = "replay-link";
-  a.textContent = t("table.replay");
-  return a;
+/**
+ * The scores of a match: each seat's name, points per finished round and total, and the winners
+ * once it is over.
+ * @typedef {{ names: string[], scores: number[][], totals: number[], winners: number[] | null }} Scores
+ */
+
+/**
+ * The scores of STATE `s`, with its seats' `names`.
+ * @param {{ scores: number[][], totals: number[], match_over: MatchOver | null }} s
+ * @param {string[]} names
+ * @returns {Scores}
+ */
+export function scoresOf(s, names) {
+  return { names, scores: s.scores, totals: s.totals, winners: s.match_over?.winners ?? null };
 }
 
-// Each seat's points per round and in total; `withHands`: also the hand it was caught with.
-function scoreTable(s, withHands) {
+/**
+ * A finished round's results over the table as it is now.
+ * @typedef {object} ResultsSlice
+ * @property {string} code
+ * @property {number} round the finished round
+ * @property {number} now the round the table is at (a later one once the next is dealt)
+ * @property {number | null} seat the player's seat
+ * @property {RoundOver} over
+ * @property {Scores} scores
+ * @property {number} doubleBlank what the 0-0 counts, caught in hand
+ * @property {MatchOver | null} matchOver
+ * @property {SeriesMessage | null} series
+ * @property {RatingChange[]} changes
+ */
+
+/**
+ * The finished match's replay with its review.
+ * @param {string} code
+ */
+export function replayLink(code) {
+  return h("a", { href: `/r/${code}`, class: "replay-link" }, null, t("table.replay"));
+}
+
+/**
+ * Each seat's points per round and in total; with `round`: also the hand it was caught with.
+ * @param {Scores} s
+ * @param {RoundOver | null} [round]
+ */
+function scoreTable(s, round = null) {
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  const th = (text) => {
-    const cell = document.createElement("th");
-    cell.textContent = text;
-    head.appendChild(cell);
-  };
+  /** @param {string} text */
+  const th = (text) => h("th", {}, head, text);
   th(t("ui.player"));
-  if (withHands) [t("ui.hand"), t("table.this_round")].forEach(th);
+  if (round) [t("ui.hand"), t("table.this_round")].forEach(th);
   s.scores.forEach((_, r) => th(t("ui.round_short", { round: r + 1 })));
   th(t("ui.total"));
   const body = table.createTBody();
-  seatNames(s).forEach((name, seat) => {
+  s.names.forEach((name, seat) => {
     const row = body.insertRow();
     row.insertCell().textContent = name;
-    if (withHands) {
+    if (round) {
       // A flex box inside the cell: a flex cell would lose the table's row lines.
-      const hand = document.createElement("div");
-      hand.className = "revealed";
-      for (const t of s.round_over.hands[seat]) hand.appendChild(tileSvg(t));
+      const hand = h("div", { class: "revealed" });
+      for (const tile of round.hands[seat]) hand.appendChild(tileSvg(tile));
       row.insertCell().appendChild(hand);
-      row.insertCell().textContent = String(s.round_over.points[seat]);
+      row.insertCell().textContent = String(round.points[seat]);
     }
-    for (const round of s.scores) row.insertCell().textContent = String(round[seat]);
+    for (const points of s.scores) row.insertCell().textContent = String(points[seat]);
     row.insertCell().textContent = String(s.totals[seat]);
     row.classList.add("total");
   });
   return table;
 }
 
-// The series of rematches this match belongs to (the server's `series` message: the matches before
-// this one and the matches each seat won among them), counting this match once it is over; with the
-// previous match's replay one click away. Nothing for a match that is no rematch.
+/**
+ * The series of rematches this match belongs to (the server's `series` message: the matches before
+ * this one and the matches each seat won among them), counting this match once it is over; with the
+ * previous match's replay one click away. Nothing for a match that is no rematch.
+ * @param {Scores} s
+ * @param {SeriesMessage | null} series
+ */
 export function seriesBox(s, series) {
-  const box = document.createElement("div");
-  box.className = "series";
+  const box = h("div", { class: "series" });
   if (!series) return box;
-  const winners = s.match_over?.winners ?? [];
-  const played = series.played + (s.match_over ? 1 : 0);
-  const title = document.createElement("h3");
-  title.textContent = t("series.title", { count: played });
+  const winners = s.winners ?? [];
+  const played = series.played + (s.winners ? 1 : 0);
+  const title = h("h3", {}, null, t("series.title", { count: played }));
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const text of [t("ui.player"), t("series.won")]) {
-    const th = document.createElement("th");
-    th.textContent = text;
-    head.appendChild(th);
-  }
+  for (const text of [t("ui.player"), t("series.won")]) h("th", {}, head, text);
   const body = table.createTBody();
-  seatNames(s).forEach((name, seat) => {
+  s.names.forEach((name, seat) => {
     const row = body.insertRow();
     row.insertCell().textContent = name;
     row.insertCell().textContent = String((series.wins[seat] ?? 0) + (winners.includes(seat) ? 1 : 0));
   });
-  const previous = document.createElement("a");
-  previous.href = `/r/${encodeURIComponent(series.previous)}`;
-  previous.className = "previous-match";
-  previous.textContent = t("series.previous");
+  const previous = h("a", { href: `/r/${encodeURIComponent(series.previous)}`, class: "previous-match" }, null, t("series.previous"));
   box.append(title, table, previous);
   return box;
 }
 
-export function renderScores(box, s, series) {
-  box.className = "scores";
-  box.replaceChildren(scoreTable(s, false), seriesBox(s, series));
+// The side panel's scores, with the series.
+export class ScoresPanel {
+  /** @param {HTMLElement} box */
+  constructor(box) {
+    box.className = "scores";
+    /** @type {Drawn<{ scores: Scores, series: SeriesMessage | null }>} */
+    this.drawn = new Drawn(({ scores, series }) => box.replaceChildren(scoreTable(scores), seriesBox(scores, series)));
+  }
+
+  /**
+   * @param {Scores} scores
+   * @param {SeriesMessage | null} series
+   */
+  update(scores, series) {
+    this.drawn.update({ scores, series });
+  }
 }
 
 export class ResultsDialog {
-  constructor(onClose) {
-    this.dialog = $("round-over");
-    this.returnTo = null; // what had focus before the dialog opened
-    this.series = null; // the table's `series` message, if it is a rematch
-    $("ro-close").addEventListener("click", onClose);
+  /**
+   * @param {() => void} onClose the player closed the results
+   * @param {() => void} onNextRound the player asks for the next round
+   */
+  constructor(onClose, onNextRound) {
+    this.dialog = byId("round-over");
+    this.title = byId("ro-title");
+    this.body = byId("ro-body");
+    this.next = byId("next-round", HTMLButtonElement);
+    this.closer = byId("ro-close", HTMLButtonElement);
+    /** @type {Element | null} what had focus before the dialog opened */
+    this.returnTo = null;
+    this.closer.addEventListener("click", onClose);
+    this.next.addEventListener("click", onNextRound);
+    /** @type {Drawn<ResultsSlice | null>} */
+    this.drawn = new Drawn((slice) => this.draw(slice));
   }
 
-  // The results of the last finished round `s` (its own STATE), over the table's present `state`;
-  // `shown` false takes the dialog down.
-  render(s, state, shown) {
-    const dialog = this.dialog;
-    if (!shown) {
+  /**
+   * The results of the last finished round, or null to take the dialog down.
+   * @param {ResultsSlice | null} slice
+   */
+  update(slice) {
+    this.drawn.update(slice);
+  }
+
+  /** @param {ResultsSlice | null} s */
+  draw(s) {
+    if (!s) {
       this.close();
       return;
     }
-    const opening = dialog.hidden;
-    dialog.hidden = false;
-    const dealt = state.round !== s.round;
-    const over = s.round_over;
+    const opening = this.dialog.hidden;
+    setHidden(this.dialog, false);
+    const dealt = s.now !== s.round;
+    const over = s.over;
     const out = over.hands.findIndex((hand) => hand.length === 0);
-    const names = seatNames(s);
-    $("ro-title").textContent =
+    const names = s.scores.names;
+    setText(
+      this.title,
       over.reason !== "domino"
         ? t("event.round_over.blocked", { round: s.round })
         : out === s.seat
           ? t("event.round_over.domino_you", { round: s.round })
-          : t("event.round_over.domino", { round: s.round, name: names[out] });
-    const body = $("ro-body");
-    body.replaceChildren();
+          : t("event.round_over.domino", { round: s.round, name: names[out] }),
+    );
     // Who won the round: the fewest points left in hand (the one who went out, or on a blocked
     // round whoever is caught with least).
     const least = Math.min(...over.points);
     const won = over.points.flatMap((points, seat) => (points === least ? [seat] : []));
-    const winners = document.createElement("p");
-    winners.className = "round-winner";
-    winners.textContent = say({ code: "round.won", names: won, count: won.length }, names);
-    const note = document.createElement("p");
-    note.textContent = t("round.scoring", { points: s.rules.double_blank_points });
-    body.append(winners, note, scoreTable(s, true));
-    if (s.match_over) {
-      const win = document.createElement("p");
-      win.className = "winner";
-      const winners = s.match_over.winners;
-      win.textContent = say({ code: "event.match_over", names: winners, count: winners.length }, names);
-      const why = document.createElement("p");
-      why.textContent = s.match_over.why ? say(s.match_over.why, names) : s.match_over.explanation;
-      body.append(win, why, ratingChanges(s), seriesBox(s, this.series), replayLink(s.code));
+    /** @type {HTMLElement[]} */
+    const parts = [
+      h("p", { class: "round-winner" }, null, say({ code: "round.won", names: won, count: won.length }, names)),
+      h("p", {}, null, t("round.scoring", { points: s.doubleBlank })),
+      scoreTable(s.scores, over),
+    ];
+    if (s.matchOver) {
+      const winners = s.matchOver.winners;
+      const why = s.matchOver.why ? say(s.matchOver.why, names) : s.matchOver.explanation;
+      parts.push(
+        h("p", { class: "winner" }, null, say({ code: "event.match_over", names: winners, count: winners.length }, names)),
+        h("p", {}, null, why),
+        ratingChanges(s.changes, names, s.seat),
+        seriesBox(s.scores, s.series),
+        replayLink(s.code),
+      );
     }
-    if (dealt) {
-      const next = document.createElement("p");
-      next.className = "dealt";
-      next.textContent = t("round.dealt", { round: state.round });
-      body.append(next);
-    }
-    $("next-round").hidden = !!s.match_over || s.seat === null || dealt;
-    $("ro-close").textContent = t(dealt ? "table.play_on" : "table.look");
+    if (dealt) parts.push(h("p", { class: "dealt" }, null, t("round.dealt", { round: s.now })));
+    this.body.replaceChildren(...parts);
+    setHidden(this.next, !!s.matchOver || s.seat === null || dealt);
+    setText(this.closer, t(dealt ? "table.play_on" : "table.look"));
     if (opening) {
       this.returnTo = document.activeElement;
-      $("ro-title").focus(); // a screen reader reads the result first, then the buttons follow
+      this.title.focus(); // a screen reader reads the result first, then the buttons follow
     }
   }
 
@@ -155,6 +211,8 @@ export class ResultsDialog {
     dialog.hidden = true;
     const back = this.returnTo?.isConnected ? this.returnTo : null;
     this.returnTo = null;
-    if (inside) (back ?? document.querySelector("#hand button") ?? document.body).focus();
+    if (!inside) return;
+    const focusable = back ?? document.querySelector("#hand button") ?? document.body;
+    if (focusable instanceof HTMLElement || focusable instanceof SVGElement) focusable.focus();
   }
 }

@@ -1,47 +1,119 @@
+// @ts-check
 // The room card: the table's code, whether it is open, the invite and watch links to copy (an invite
 // once used shows who took its seat instead), and once the match is over the link to its replay.
+// And the room's code in the top bar, with whether the match is rated.
 
-import { seatNames, t, translatePage } from "./i18n.js";
-import { invitesOf } from "./net.js";
+import { h, setHidden, setText } from "./dom.js";
+import { Drawn } from "./drawn.js";
+import { seatNames, t } from "./i18n.js";
+import { ratedMark } from "./rating.js";
 import { replayLink } from "./results.js";
 
-export function renderShare(box, s, copy) {
+/** @import { Invite, State } from "./protocol.js" */
+
+/**
+ * What the room card draws: the code, whether anyone may join, the invites this browser holds for
+ * the people's seats (free, or taken by whom), and whether the match is over.
+ * @typedef {{ code: string, open: boolean, invites: { seat: number, invite: string, taken: string | null }[], over: boolean }} ShareSlice
+ */
+
+/**
+ * The room card's slice of STATE `s`, with the invites this browser holds.
+ * @param {State} s
+ * @param {Invite[]} invites
+ * @returns {ShareSlice}
+ */
+export function shareSlice(s, invites) {
   const free = s.free_seats ?? [];
-  // An invite whose seat went to a bot opens nothing and says nothing.
-  const invites = invitesOf(s.code).filter((i) => s.kinds[i.seat] === "human");
-  const unused = invites.filter((i) => free.includes(i.seat)).map((i) => i.invite);
-  box.innerHTML = `<h2 data-t="table.room"></h2><div class="row"><code id="room-code"></code>
-    <button type="button" id="copy" data-t="table.copy_link" aria-describedby="room-kind"></button></div>
-    <p class="muted" id="room-kind"></p><div class="links"></div>`;
-  translatePage(box);
-  box.querySelector("#room-code").textContent = s.code;
-  box.querySelector("#room-kind").textContent = t(s.open ? "table.open" : "table.invite_only");
-  const links = box.querySelector(".links");
-  const watch = `${location.origin}/t/${s.code}`;
-  const copyText = unused.length ? `${location.origin}${unused[0]}` : watch;
   const names = seatNames(s);
-  for (const { seat, invite } of invites) {
-    if (free.includes(seat)) {
-      const a = document.createElement("a");
-      a.href = invite;
-      a.textContent = t("table.invite", { url: `${location.origin}${invite}` });
-      links.appendChild(a);
-    } else {
-      const used = document.createElement("p");
-      used.className = "invite-used";
-      used.textContent = t("table.invite_used", { seat: seat + 1, name: names[seat] });
-      links.appendChild(used);
-    }
-  }
-  const spectate = document.createElement("a");
-  spectate.href = watch;
-  spectate.textContent = t("table.watch", { url: watch });
-  links.appendChild(spectate);
-  if (s.match_over) links.appendChild(replayLink(s.code));
-  box.querySelector("#copy").addEventListener("click", () => copy(copyText));
+  return {
+    code: s.code,
+    open: !!s.open,
+    // An invite whose seat went to a bot opens nothing and says nothing.
+    invites: invites
+      .filter((i) => s.kinds[i.seat] === "human")
+      .map(({ seat, invite }) => ({ seat, invite, taken: free.includes(seat) ? null : names[seat] })),
+    over: !!s.match_over,
+  };
 }
 
-// Copies `text`, saying so; where the clipboard is refused, shows the text to copy by hand.
+export class ShareCard {
+  /**
+   * @param {HTMLElement} box
+   * @param {(text: string) => void} copy
+   */
+  constructor(box, copy) {
+    this.code = h("code", { id: "room-code" });
+    this.copyButton = h("button", { type: "button", id: "copy", "data-t": "table.copy_link", "aria-describedby": "room-kind" }, null, t("table.copy_link"));
+    this.kind = h("p", { class: "muted", id: "room-kind" });
+    this.links = h("div", { class: "links" });
+    const row = h("div", { class: "row" });
+    row.append(this.code, this.copyButton);
+    box.replaceChildren(h("h2", { "data-t": "table.room" }, null, t("table.room")), row, this.kind, this.links);
+    this.copied = "";
+    this.copyButton.addEventListener("click", () => copy(this.copied));
+    /** @type {Drawn<ShareSlice>} */
+    this.drawn = new Drawn((slice) => this.draw(slice));
+  }
+
+  /** @param {ShareSlice} slice */
+  update(slice) {
+    this.drawn.update(slice);
+  }
+
+  /** @param {ShareSlice} s */
+  draw(s) {
+    setText(this.code, s.code);
+    setText(this.kind, t(s.open ? "table.open" : "table.invite_only"));
+    const watch = `${location.origin}/t/${s.code}`;
+    const unused = s.invites.filter((i) => i.taken === null);
+    this.copied = unused.length ? `${location.origin}${unused[0].invite}` : watch;
+    const links = s.invites.map(({ seat, invite, taken }) =>
+      taken === null
+        ? h("a", { href: invite }, null, t("table.invite", { url: `${location.origin}${invite}` }))
+        : h("p", { class: "invite-used" }, null, t("table.invite_used", { seat: seat + 1, name: taken })),
+    );
+    links.push(h("a", { href: watch }, null, t("table.watch", { url: watch })));
+    if (s.over) links.push(replayLink(s.code));
+    this.links.replaceChildren(...links);
+  }
+}
+
+// The room's code in the top bar (struck through while the connection is lost), and beside it
+// whether the match is rated, once the server has said.
+export class RoomBadge {
+  /** @param {HTMLElement} room */
+  constructor(room) {
+    this.room = room;
+    /** @type {HTMLSpanElement | null} */
+    this.mark = null;
+    /** @type {Drawn<{ code: string, offline: boolean, rated: boolean | null }>} */
+    this.drawn = new Drawn((slice) => this.draw(slice));
+  }
+
+  /** @param {{ code: string, offline: boolean, rated: boolean | null }} slice */
+  update(slice) {
+    this.drawn.update(slice);
+  }
+
+  /** @param {{ code: string, offline: boolean, rated: boolean | null }} s */
+  draw({ code, offline, rated }) {
+    setHidden(this.room, false);
+    setText(this.room, code);
+    this.room.classList.toggle("offline", offline);
+    if (rated === null || this.mark?.classList.contains(rated ? "rated" : "casual")) return;
+    const mark = ratedMark(rated);
+    if (this.mark) this.mark.replaceWith(mark);
+    else this.room.after(mark);
+    this.mark = mark;
+  }
+}
+
+/**
+ * Copies `text`, saying so; where the clipboard is refused, shows the text to copy by hand.
+ * @param {string} text
+ * @param {(words: string) => void} say
+ */
 export async function copyText(text, say) {
   try {
     await navigator.clipboard.writeText(text);

@@ -1,12 +1,14 @@
+// @ts-check
 // Sign in (/signin) and sign up (/signup), both going to `?next=` after: a passkey first, a username
 // and password the second way. The guest seats this browser holds follow the account at once.
 
-import { nextPath, signedIn, usePasskey, welcome } from "./account-api.js";
-import { languageSwitcher, loadCatalog, t, translatePage } from "./i18n.js";
-import { api } from "./net.js";
-import { setupTheme } from "./theme.js";
+import { nextPath, usePasskey, welcome } from "./account-api.js";
+import { byId } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, refusalText } from "./net.js";
+import { startShell } from "./shell.js";
 
-const $ = (id) => document.getElementById(id);
+/** A ceremony's start: its handle and the browser's options. @typedef {{ handle: string, options: PublicKeyCredentialCreationOptionsJSON & PublicKeyCredentialRequestOptionsJSON }} Ceremony */
 // The server's rules (server/accounts/names.py, passwords.py), shown beside the fields; it checks them.
 const NAME_LENGTH = { min: 3, max: 20 };
 const PASSWORD_LENGTH = 10;
@@ -19,32 +21,36 @@ const WORDS = signingUp
   : { title: "account.sign_in", passkey: "account.passkey_sign_in", password: "account.sign_in_password", other: "account.to_sign_up" };
 
 function words() {
-  translatePage();
-  $("title").textContent = t(WORDS.title);
+  byId("title").textContent = t(WORDS.title);
   document.title = [t(WORDS.title), t("ui.game_name")].join(" · ");
-  $("passkey-go").textContent = t(WORDS.passkey);
-  $("password-go").textContent = t(WORDS.password);
+  byId("passkey-go").textContent = t(WORDS.passkey);
+  byId("password-go").textContent = t(WORDS.password);
   for (const hint of document.querySelectorAll(".name-hint")) hint.textContent = t("account.username_hint", NAME_LENGTH);
-  $("password-hint").textContent = t("account.password_hint", { min: PASSWORD_LENGTH });
-  const other = $("other-way");
+  byId("password-hint").textContent = t("account.password_hint", { min: PASSWORD_LENGTH });
+  const other = byId("other-way", HTMLAnchorElement);
   other.textContent = t(WORDS.other);
   other.href = `${signingUp ? "/signin" : "/signup"}${location.search}`;
 }
 
+/** @param {{ csrf: string }} answer */
 async function done(answer) {
   await welcome(answer);
   location.assign(nextPath());
 }
 
-// Runs `work`, showing its refusal (worded from the server's message code) and keeping the form usable.
+/**
+ * Runs `work`, showing its refusal (worded from the server's message code) and keeping the form usable.
+ * @param {HTMLFormElement} form
+ * @param {() => Promise<void>} work
+ */
 async function attempt(form, work) {
-  $("error").textContent = "";
+  byId("error").textContent = "";
   const buttons = form.querySelectorAll("button");
   for (const button of buttons) button.disabled = true;
   try {
     await work();
   } catch (err) {
-    $("error").textContent = err.message;
+    byId("error").textContent = refusalText(err);
   } finally {
     for (const button of buttons) button.disabled = false;
   }
@@ -52,11 +58,13 @@ async function attempt(form, work) {
 
 async function passkey() {
   if (signingUp) {
-    const username = $("passkey-username").value.trim();
+    const username = byId("passkey-username", HTMLInputElement).value.trim();
+    /** @type {Ceremony} */
     const started = await api("POST", "/api/account/passkeys/register", { username });
     const credential = await usePasskey("create", started.options);
     await done(await api("POST", "/api/account/passkeys/register/finish", { handle: started.handle, credential }));
   } else {
+    /** @type {Ceremony} */
     const started = await api("POST", "/api/account/passkeys/signin");
     const credential = await usePasskey("get", started.options);
     await done(await api("POST", "/api/account/passkeys/signin/finish", { handle: started.handle, credential }));
@@ -64,32 +72,32 @@ async function passkey() {
 }
 
 async function password() {
-  const body = { username: $("username").value.trim(), password: $("password").value };
+  const body = { username: byId("username", HTMLInputElement).value.trim(), password: byId("password", HTMLInputElement).value };
   await done(await api("POST", signingUp ? "/api/account/signup" : "/api/account/signin", body));
 }
 
 async function start() {
-  setupTheme();
-  await loadCatalog();
-  if (await signedIn()) {
+  const { account } = await startShell(words);
+  if (await account) {
     location.replace(nextPath()); // signed in already: nothing to do here
     return;
   }
-  for (const node of document.querySelectorAll("[data-mode]")) node.hidden = node.dataset.mode !== "signup" || !signingUp;
-  $("password").autocomplete = signingUp ? "new-password" : "current-password";
-  $("passkey-username").required = signingUp;
+  for (const node of document.querySelectorAll("[data-mode]")) node.toggleAttribute("hidden", node.getAttribute("data-mode") !== "signup" || !signingUp);
+  byId("password", HTMLInputElement).autocomplete = signingUp ? "new-password" : "current-password";
+  byId("passkey-username", HTMLInputElement).required = signingUp;
   words();
-  languageSwitcher($("language"), words);
-  $("passkey-form").addEventListener("submit", (e) => {
+  const passkeyForm = byId("passkey-form", HTMLFormElement);
+  const passwordForm = byId("password-form", HTMLFormElement);
+  passkeyForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    attempt(e.target, passkey);
+    attempt(passkeyForm, passkey);
   });
-  $("password-form").addEventListener("submit", (e) => {
+  passwordForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    attempt(e.target, password);
+    attempt(passwordForm, password);
   });
-  $("signin").hidden = false;
-  (signingUp ? $("passkey-username") : $("passkey-go")).focus();
+  byId("signin").hidden = false;
+  byId(signingUp ? "passkey-username" : "passkey-go").focus();
 }
 
 start();

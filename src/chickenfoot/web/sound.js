@@ -1,3 +1,4 @@
+// @ts-check
 // The table's sounds, made with Web Audio (no files): a tile placed, your turn, a chicken foot and
 // the round's end. On by default at a moderate volume; the header's button mutes them, remembered in
 // this browser. No sound, and no AudioContext, before the player has interacted with the page (a
@@ -10,6 +11,8 @@ const INTERACTIONS = ["pointerdown", "keydown"];
 const VOLUME = 0.25; // of full scale, for the loudest tone
 
 // Each sound as notes: [start s, pitch Hz, length s, wave].
+/** @typedef {"placed" | "turn" | "foot" | "round"} Sound */
+/** @type {Record<Sound, [number, number, number, OscillatorType][]>} */
 const SOUNDS = {
   placed: [[0, 180, 0.09, "triangle"], [0.02, 120, 0.07, "sine"]],
   turn: [[0, 660, 0.18, "sine"], [0.14, 880, 0.2, "sine"]],
@@ -25,12 +28,16 @@ const ICONS = {
 };
 
 export class Sounds {
+  /** @param {HTMLButtonElement} button */
   constructor(button) {
     this.button = button;
     this.muted = localStorage.getItem(MUTED) === "off";
+    /** @type {AudioContext | null} */
     this.audio = null;
-    this.shown = null; // what the button last showed
+    /** @type {string | null} what the button last showed */
+    this.shown = null;
     this.heard = false; // the player has interacted with the page
+    /** @param {Event} e */
     const first = (e) => {
       if (!e.isTrusted) return;
       this.heard = true;
@@ -61,7 +68,11 @@ export class Sounds {
     button.title = t(this.muted ? "sound.off" : "sound.on");
   }
 
-  // `delay`: seconds from now (a turn's sound after the tile that gave it).
+  /**
+   * `delay`: seconds from now (a turn's sound after the tile that gave it).
+   * @param {Sound} name
+   * @param {number} [delay]
+   */
   play(name, delay = 0) {
     if (this.muted || !this.heard) return;
     this.audio ??= new AudioContext();

@@ -1,65 +1,131 @@
-// The table page: holds the last STATE and the player's selection, and hands each part of the page
-// its share to draw. The page never decides what is legal: it offers exactly the moves in the
-// server's `legal`.
+// @ts-check
+// The table page: holds the last STATE, the player's selection and what the server said beside it
+// (a hint, the rematch, the series, the rating), and hands each part of the page the slice of them
+// it draws. No part sees this object: each gets its slice, and a narrow port for what it may ask.
+// Each part draws again only when its slice changed, and only what changed. The page never decides
+// what is legal: it offers exactly the moves in the server's `legal`.
 
+import { changeAccount } from "./account-api.js";
 import { Board } from "./board.js";
 import { BoardText } from "./boardtext.js";
 import { Chat } from "./chat.js";
-import { Company, seatButton } from "./company.js";
+import { Company, Rematch } from "./company.js";
 import { confirmAction } from "./confirm.js";
 import { ConnectionBar } from "./connection.js";
-import { Hand, sameTile, tileOf } from "./hand.js";
+import { byId, setText } from "./dom.js";
+import { Hand } from "./hand.js";
 import { Handover } from "./handover.js";
 import { Hints } from "./hints.js";
 import { say, seatNames, t } from "./i18n.js";
 import { bindKeys } from "./keys.js";
-import { renderLog } from "./log.js";
+import { GameLog } from "./log.js";
 import { Motion } from "./motion.js";
-import { TableRating } from "./rating.js";
 import { askName } from "./name.js";
-import { TableSocket, api, invitesOf } from "./net.js";
+import { TableSocket, api, invitesOf, refusalText } from "./net.js";
 import { TurnNotice } from "./notice.js";
-import { renderPlayers } from "./players.js";
-import { ResultsDialog, renderScores } from "./results.js";
-import { copyText, renderShare } from "./share.js";
+import { PlayersBar, seatSlices } from "./players.js";
+import { TableRating } from "./rating.js";
+import { ResultsDialog, ScoresPanel, scoresOf } from "./results.js";
+import { RoomBadge, ShareCard, copyText, shareSlice } from "./share.js";
 import { Sounds } from "./sound.js";
-import { StatusLine } from "./status.js";
+import { StatusLine, statusSlice } from "./status.js";
 import { Toasts } from "./toasts.js";
-import { parseTile } from "./tiles.js";
-import { renderWaiting } from "./waiting.js";
-import { renderSpectators, renderWatching } from "./watching.js";
+import { parseTile, sameTile, tileKey, tileOf } from "./tiles.js";
+import { WaitingCard, waitingSlice } from "./waiting.js";
+import { Watching } from "./watching.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { ConnectionStatus, GameEvent, RematchMessage, SeriesMessage, State } from "./protocol.js" */
+/** @import { ResultsSlice } from "./results.js" */
 
 export class TablePage {
+  /**
+   * @param {string} code
+   * @param {string | null} token the seat's credential this browser holds, if any
+   */
   constructor(code, token) {
     this.code = code;
     this.token = token;
+    /** @type {State | null} */
     this.state = null;
+    /** @type {string | null} the tile chosen in the hand */
     this.selected = null;
+    /** @type {number | null} the round whose results the player closed */
     this.dismissedRound = null;
-    this.finished = null; // the last finished round's STATE: its results stay up until closed
-    this.board = new Board($("board"), (move) => this.play(move));
-    this.boardText = new BoardText($("board-text"));
-    this.toasts = new Toasts($("toast"), $("banner"));
-    this.sounds = new Sounds($("sound"));
-    this.motion = new Motion($("board"), $("boneyard"));
-    this.notice = new TurnNotice($("notice-notify"), (text) => this.toast(text));
-    this.connection = new ConnectionBar($("connection"), () => this.socket.retryNow());
-    this.chat = new Chat((message) => this.socket.send(message));
-    this.company = new Company(this);
-    this.handover = new Handover(this);
-    this.hand = new Hand(this);
-    this.hints = new Hints(this);
-    this.status = new StatusLine();
-    this.rating = new TableRating(code, () => this.state && this.render());
-    this.results = new ResultsDialog(() => {
-      this.dismissedRound = this.finished?.round ?? null;
-      this.results.close();
+    /** @type {State | null} the last finished round's STATE: its results stay up until closed */
+    this.finished = null;
+    /** @type {RematchMessage} */
+    this.rematchMessage = { accepted: [], waiting: [], code: null };
+    /** @type {SeriesMessage | null} the rematches this table follows on from */
+    this.series = null;
+    this.welcome = false; // a friend seated by an invite on their first visit is asked for a name
+    /**
+     * @template T
+     * @param {string} path
+     * @param {Record<string, unknown>} [body]
+     * @returns {Promise<T>}
+     */
+    const request = (path, body = {}) => api("POST", `/api/tables/${encodeURIComponent(code)}/${path}`, { token, ...body });
+    this.request = request;
+    /** @param {string} text */
+    const toast = (text) => this.toast(text);
+    /** @param {string} text */
+    const copy = (text) => this.copy(text);
+    const svg = byId("board", SVGSVGElement);
+    this.title = byId("table-title");
+    this.board = new Board(svg, (move) => this.play(move));
+    this.boardText = new BoardText(byId("board-text"));
+    this.toasts = new Toasts(byId("toast"), byId("banner"));
+    this.sounds = new Sounds(byId("sound", HTMLButtonElement));
+    this.room = new RoomBadge(byId("room"));
+    this.players = new PlayersBar(byId("players"), {
+      rename: (chosen) => this.rename(chosen ?? ""),
+      replace: (seat, name) => this.replaceWithBot(seat, name),
+      reopen: (seat, name) => this.company.reopen(seat, name),
     });
+    this.hand = new Hand({ select: (tile) => this.select(tile), play: (move) => this.play(move) });
+    this.motion = new Motion(svg, byId("boneyard"), {
+      from: (seat, tile) => (seat === this.state?.seat ? this.hand.tileElement(tile) : null) ?? this.players.card(seat),
+      to: (seat) => (seat === this.state?.seat ? this.hand.drawnElement() : this.players.card(seat)),
+      placed: (tile) => this.board.tileElement(tile),
+    });
+    this.notice = new TurnNotice(byId("notice-notify", HTMLInputElement), toast);
+    this.connection = new ConnectionBar(byId("connection"), () => this.socket.retryNow());
+    this.chat = new Chat((message) => this.socket.send(message));
+    const company = { code, request, toast, changed: () => this.render() };
+    this.company = new Company(company);
+    this.rematch = new Rematch(company, (message) => this.onRematch(message));
+    this.handover = new Handover({
+      // A guest's seat by its credential; an account's without one by the session.
+      offer: () => changeAccount("POST", `/api/tables/${encodeURIComponent(code)}/handover`, { token }),
+      copy,
+      toast,
+    });
+    this.hints = new Hints({
+      ask: () => this.socket.send({ type: "hint" }),
+      hinted: (move) => this.hinted(move),
+      changed: () => this.render(),
+    });
+    this.status = new StatusLine();
+    this.rating = new TableRating(code, () => this.render());
+    this.results = new ResultsDialog(
+      () => {
+        this.dismissedRound = this.finished?.round ?? null;
+        this.render();
+      },
+      () => this.socket.send({ type: "next_round" }),
+    );
+    this.scores = new ScoresPanel(byId("scores"));
+    this.log = new GameLog(byId("log"));
+    this.share = new ShareCard(byId("share"), copy);
+    this.waiting = new WaitingCard(byId("waiting"), {
+      ready: () => this.seatRequest("ready"),
+      start: () => this.seatRequest("start"),
+      copy,
+    });
+    this.watching = new Watching(byId("watching"), byId("spectators"));
     this.socket = new TableSocket(code, token, {
       chat: (message) => this.chat.receive(message),
-      rematch: (message) => this.company.onRematch(message),
+      rematch: (message) => this.onRematch(message),
       rating: (message) => this.rating.receive(message),
       series: (message) => this.onSeries(message),
       state: (state, events) => this.onState(state, events),
@@ -67,47 +133,68 @@ export class TablePage {
       error: (message) => this.toast(say(message, this.state ? seatNames(this.state) : [])),
       connection: (status) => this.onConnection(status),
     });
-    this.bind();
+    this.bind(svg);
   }
 
-  bind() {
-    $("draw").addEventListener("click", () => this.play("draw"));
-    $("pass").addEventListener("click", () => this.play("pass"));
-    $("zoom-in").addEventListener("click", () => this.board.zoom(1.25));
-    $("zoom-out").addEventListener("click", () => this.board.zoom(0.8));
-    $("zoom-fit").addEventListener("click", () => this.board.fit());
-    $("next-round").addEventListener("click", () => this.socket.send({ type: "next_round" }));
-    $("board").addEventListener("click", (e) => {
-      if (!e.target.closest(".target") && !this.board.pointers.size) this.select(null);
+  /** @param {SVGSVGElement} svg */
+  bind(svg) {
+    byId("draw").addEventListener("click", () => this.play("draw"));
+    byId("pass").addEventListener("click", () => this.play("pass"));
+    byId("zoom-in").addEventListener("click", () => this.board.zoom(1.25));
+    byId("zoom-out").addEventListener("click", () => this.board.zoom(0.8));
+    byId("zoom-fit").addEventListener("click", () => this.board.fit());
+    svg.addEventListener("click", (e) => {
+      const onTarget = e.target instanceof Element && e.target.closest(".target");
+      if (!onTarget && !this.board.pointers.size) this.select(null);
     });
-    bindKeys(this);
+    bindKeys({
+      shown: () => this.state !== null,
+      tiles: () => this.hand.sorted(),
+      selected: () => this.selected,
+      playable: (tile) => this.movesFor(tile).length > 0,
+      select: (tile) => this.select(tile),
+      nextTarget: (step) => this.board.cycleTarget(step),
+      focusedMove: () => this.board.focusedMove(),
+      say: (words) => this.boardText.say(words),
+      play: (move) => this.play(move),
+      hint: () => this.hints.turnOn(),
+    });
   }
 
   // Play is offered only at a table that has started, over a live connection.
   get myTurn() {
     const s = this.state;
-    const live = s?.status === "playing" && !this.socket.reconnecting;
-    return live && s.seat !== null && s.to_move === s.seat && !s.round_over && s.legal.length > 0;
+    if (!s || s.status !== "playing" || this.socket.reconnecting) return false;
+    return s.seat !== null && s.to_move === s.seat && !s.round_over && s.legal.length > 0;
   }
 
+  /** @param {ConnectionStatus} status */
   onConnection(status) {
-    $("room").classList.toggle("offline", !status.up);
     this.connection.update(status);
     if (!status.up) this.selected = null;
-    if (this.state) this.render();
+    this.render();
   }
 
+  /**
+   * The moves `tile` has now (none but on the player's turn).
+   * @param {string} tile
+   */
   movesFor(tile) {
-    if (!this.myTurn || !tile) return [];
+    if (!this.myTurn || !this.state) return [];
     return this.state.legal.filter((m) => m !== "draw" && m !== "pass" && sameTile(tileOf(m), tile));
   }
 
+  /**
+   * @param {State} state
+   * @param {GameEvent[]} events
+   */
   onState(state, events) {
     const previous = this.state;
     const wasMyTurn = this.myTurn;
     const flights = this.motion.plan(previous, state);
     this.state = state;
-    if (this.selected && !state.hand.some((t) => sameTile(t, this.selected))) this.selected = null;
+    const selected = this.selected;
+    if (selected && !state.hand.some((tile) => sameTile(tile, selected))) this.selected = null;
     if (!this.myTurn) this.selected = null;
     // Preselect a freshly drawn tile that may be played.
     if (this.myTurn && state.drawn && this.movesFor(state.drawn).length) this.selected = state.drawn;
@@ -116,7 +203,7 @@ export class TablePage {
       if (event.kind === "chicken_foot") foot = true;
       if (event.kind === "renamed" && event.seat !== state.seat) this.toast(say(event, seatNames(state)));
     }
-    const placed = previous && previous.round === state.round && state.layout.length > previous.layout.length;
+    const placed = !!previous && previous.round === state.round && state.layout.length > previous.layout.length;
     if (!events.length && placed) {
       const [tile, target] = state.layout[state.layout.length - 1];
       if (target && parseTile(tile)[0] === parseTile(tile)[1]) foot = true;
@@ -132,114 +219,169 @@ export class TablePage {
       this.welcome = false;
       this.rename(state.names[state.seat] ?? "", "");
     }
-    this.hints.onState(state);
+    this.hints.follow({
+      mine: this.myTurn,
+      legal: state.legal,
+      forced: !!state.forced,
+      position: `${state.round}/${state.layout.length}/${state.legal.join()}`,
+    });
     this.render();
-    this.motion.fly(flights, state);
+    this.motion.fly(flights);
     if (state.round_over && !previous?.round_over) this.sounds.play("round");
     else if (foot) this.sounds.play("foot");
     else if (placed) this.sounds.play("placed");
     if (this.myTurn && !wasMyTurn && !state.forced) this.sounds.play("turn", placed ? 0.15 : 0);
-    if (!this.hints.hint) this.hints.ask();
   }
 
-  // The series of rematches this table belongs to: shown with the scores and the match's results.
+  /**
+   * A `rematch` message (or the answer to the player's offer): who accepted, who is awaited, and the
+   * new table once made. The match's results come back up, with the rematch.
+   * @param {RematchMessage} message
+   */
+  onRematch(message) {
+    this.rematchMessage = message;
+    this.dismissedRound = null;
+    this.rematch.receive(message, this.state !== null && this.state.seat !== null);
+    this.render();
+  }
+
+  /**
+   * The series of rematches this table belongs to: shown with the scores and the match's results.
+   * @param {SeriesMessage} message
+   */
   onSeries(message) {
-    this.results.series = message;
-    if (this.state) this.render();
+    this.series = message;
+    this.render();
   }
 
+  /**
+   * A hint came: its tile chosen, its place on the board in focus.
+   * @param {string} move
+   */
+  hinted(move) {
+    if (move !== "draw" && move !== "pass") this.selected = tileOf(move);
+    this.render();
+    this.board.focusMove(move);
+  }
+
+  /** @param {string} move */
   play(move) {
-    if (!this.myTurn || !this.state.legal.includes(move)) return;
+    if (!this.myTurn || !this.state?.legal.includes(move)) return;
     this.selected = null;
     this.socket.move(move);
   }
 
+  /** @param {string | null} tile */
   select(tile) {
     this.selected = tile && this.movesFor(tile).length ? tile : null;
-    this.hand.render();
-    this.renderBoard();
+    this.render();
   }
 
+  // Every part, with its slice of the state: each draws only what changed since it last drew.
   render() {
     const s = this.state;
-    $("room").hidden = false;
-    $("room").textContent = s.code;
-    this.rating.render($("room"));
-    renderPlayers($("players"), s, {
-      rename: (name) => this.rename(name ?? ""),
-      actions: (seat, name) => this.seatActions(seat, name),
-    });
-    renderWaiting($("waiting"), s, invitesOf(s.code), (url) => this.copy(url), {
-      ready: () => this.seatRequest("ready"),
-      start: () => this.seatRequest("start"),
-    });
-    renderWatching($("watching"), s);
-    renderSpectators($("spectators"), s);
-    this.boardText.render(s);
+    if (!s) return;
+    const myTurn = this.myTurn;
+    const names = seatNames(s);
+    const invites = invitesOf(s.code);
+    const hint = this.hints.hint?.move ?? null;
+    const seated = s.seat !== null;
+    this.room.update({ code: s.code, offline: this.socket.reconnecting, rated: this.rating.rated });
+    this.players.update(seatSlices(s));
+    this.waiting.update(waitingSlice(s, invites));
+    this.watching.update(s);
+    const arms = s.rules.hub_arms ?? 4;
+    const toes = s.rules.toes ?? 3;
+    this.boardText.update({ round: s.round, layout: s.layout, openEnds: s.open_ends, arms, toes, startDouble: s.start_double });
     const title = [t("ui.game_name"), s.code].join(" · ");
-    $("table-title").textContent = title; // the page's heading, for screen readers
-    this.notice.update(this.myTurn, title, s.code);
+    setText(this.title, title); // the page's heading, for screen readers
+    this.notice.update(myTurn, title, s.code);
     this.sounds.render();
-    this.status.render(s, this.myTurn, this.socket.reconnecting);
-    this.hand.render();
-    this.renderBoard();
-    renderLog($("log"), s);
-    renderScores($("scores"), s, this.results.series);
-    renderShare($("share"), s, (text) => this.copy(text));
-    this.hints.render();
-    // The results of the last finished round, from its own STATE: they stay up, even once the next
-    // round is dealt underneath, until the player closes them.
+    this.status.update(statusSlice(s, myTurn, this.socket.reconnecting));
+    /** @type {Record<string, string[]>} */
+    const moves = {};
+    if (myTurn) for (const move of s.legal) if (move !== "draw" && move !== "pass") (moves[tileKey(tileOf(move))] ??= []).push(move);
+    const hinted = hint?.includes("@") ? tileOf(hint) : null;
+    this.hand.update({ seated, tiles: s.hand, myTurn, moves, drawn: s.drawn, hinted, selected: this.selected });
+    const targets = this.selected ? this.movesFor(this.selected) : [];
+    this.board.update({ layout: s.layout, arms, toes, openEnds: s.open_ends, targets, hint });
+    this.log.update(s.log.map((entry) => say(entry, names)));
+    this.scores.update(scoresOf(s, names), this.series);
+    this.share.update(shareSlice(s, invites));
+    this.hints.update(names);
+    this.results.update(this.resultsSlice(s));
+    this.chat.update(names);
+    this.company.update({ seated, creator: seated && s.seat === s.creator, over: !!s.match_over, listed: !!s.public });
+    const human = s.seat !== null && s.kinds[s.seat] === "human";
+    const accepted = s.seat !== null && this.rematchMessage.accepted.includes(s.seat);
+    this.rematch.update(s.match_over ? { names, offer: human, accepted, message: this.rematchMessage } : null);
+    this.handover.update(seated && !s.match_over);
+  }
+
+  /**
+   * The results of the last finished round, from its own STATE, over the table's present state `s`:
+   * they stay up, even once the next round is dealt underneath, until the player closes them.
+   * @param {State} s
+   * @returns {ResultsSlice | null}
+   */
+  resultsSlice(s) {
     const f = this.finished;
-    this.results.render(f, s, !!f && this.dismissedRound !== f.round);
-    this.chat.render(seatNames(s));
-    this.company.render(s);
-    this.handover.render(s);
+    if (!f?.round_over || this.dismissedRound === f.round) return null;
+    return {
+      code: f.code,
+      round: f.round,
+      now: s.round,
+      seat: f.seat,
+      over: f.round_over,
+      scores: scoresOf(f, seatNames(f)),
+      doubleBlank: f.rules.double_blank_points,
+      matchOver: f.match_over,
+      series: this.series,
+      changes: this.rating.changes,
+    };
   }
 
-  renderBoard() {
-    const moves = this.selected ? this.movesFor(this.selected) : [];
-    this.board.render(this.state, this.selected, moves, this.hints.hint?.move ?? null);
-    this.motion.redraw();
-  }
-
-  // The creator may hand an absent friend's seat to a bot for the rest of the match.
-  seatActions(seat, name) {
-    const s = this.state;
-    const absent = s.kinds[seat] === "human" && !s.connected[seat] && !(s.free_seats ?? []).includes(seat);
-    if (s.seat !== s.creator || seat === s.seat || !absent || s.match_over) return [];
-    const replace = seatButton("replace", t("ui.bot"), t("table.replace_title", { name }), () =>
-      this.replaceWithBot(seat, name),
-    );
-    return [replace, this.company.reopenButton(seat, name)];
-  }
-
+  /**
+   * @param {string} current
+   * @param {string} [offered]
+   */
   async rename(current, offered = current) {
     const name = await askName(offered);
     if (name && name !== current) this.socket.send({ type: "name", name });
   }
 
-  // Ready for the first deal, or (the creator) start now with bots in the empty seats.
+  /**
+   * Ready for the first deal, or (the creator) start now with bots in the empty seats.
+   * @param {"ready" | "start"} what
+   */
   async seatRequest(what) {
     try {
-      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/${what}`, { token: this.token });
+      await this.request(what);
     } catch (err) {
-      this.toast(err.message);
+      this.toast(refusalText(err));
     }
   }
 
+  /**
+   * The creator hands an absent friend's seat to a bot for the rest of the match.
+   * @param {number} seat
+   * @param {string} name
+   */
   async replaceWithBot(seat, name) {
     if (!(await confirmAction(t("table.replace_confirm", { name }), t("table.replace_yes")))) return;
     try {
-      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/seats/${seat}/bot`, { token: this.token });
+      await this.request(`seats/${seat}/bot`);
     } catch (err) {
-      this.toast(err.message);
+      this.toast(refusalText(err));
     }
   }
 
+  /** @param {string} text */
   copy(text) {
     return copyText(text, (words) => this.toast(words));
   }
 
+  /** @param {string} text */
   toast(text) {
     this.toasts.show(text);
   }

@@ -1,9 +1,10 @@
+// @ts-check
 // Domino tiles drawn in SVG: pips for 0–18 (standard faces up to 9, symmetric columns beyond),
 // coloured per number like the double-12+ sets.
 
 import { t } from "./i18n.js";
 
-export const SVG_NS = "http://www.w3.org/2000/svg";
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Pip colours per number, after the usual coloured double-12/15/18 sets.
 const PIP_COLOURS = [
@@ -12,11 +13,13 @@ const PIP_COLOURS = [
   "#c92a2a",
 ];
 
+/** @param {number} n */
 export function pipColour(n) {
   return PIP_COLOURS[n] ?? "#333";
 }
 
 // Pip centres in a unit square (0..1), standard faces up to nine.
+/** @type {Record<number, [number, number][]>} */
 const FACES = {
   0: [],
   1: [[0.5, 0.5]],
@@ -31,15 +34,21 @@ const FACES = {
 };
 
 // Beyond nine: pips per column, mirror-symmetric, each column spread evenly top to bottom.
+/** @type {Record<number, number[]>} */
 const COLUMNS = {
   10: [3, 4, 3], 11: [4, 3, 4], 12: [4, 4, 4], 13: [4, 5, 4], 14: [5, 4, 5], 15: [5, 5, 5],
   16: [4, 4, 4, 4], 17: [3, 4, 3, 4, 3], 18: [4, 3, 4, 3, 4],
 };
 
+/**
+ * @param {number} n
+ * @returns {[number, number][]}
+ */
 export function pipPositions(n) {
   if (FACES[n]) return FACES[n];
   const cols = COLUMNS[n];
   if (!cols) return [];
+  /** @type {[number, number][]} */
   const out = [];
   cols.forEach((count, c) => {
     const x = 0.16 + (0.68 * c) / (cols.length - 1);
@@ -48,12 +57,20 @@ export function pipPositions(n) {
   return out;
 }
 
+/** @param {number} n */
 function pipRadius(n) {
   if (n <= 9) return 0.095;
   if (n <= 12) return 0.075;
   return 0.06;
 }
 
+/**
+ * A new SVG element with `attrs`, appended to `parent` if given.
+ * @param {string} name
+ * @param {Record<string, string | number>} [attrs]
+ * @param {Element | null} [parent]
+ * @returns {SVGElement}
+ */
 export function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -61,12 +78,42 @@ export function el(name, attrs = {}, parent = null) {
   return node;
 }
 
+/**
+ * A tile's numbers, the higher first.
+ * @param {string} text
+ * @returns {[number, number]}
+ */
 export function parseTile(text) {
   const [a, b] = text.split("-").map(Number);
   return [Math.max(a, b), Math.min(a, b)];
 }
 
+/**
+ * A tile's text with its higher number first ("4-9" is "9-4"): the key it is known by.
+ * @param {string} text
+ */
+export const tileKey = (text) => parseTile(text).join("-");
+
+/**
+ * Whether two texts name the same tile.
+ * @param {string} a
+ * @param {string} b
+ */
+export const sameTile = (a, b) => tileKey(a) === tileKey(b);
+
+/**
+ * The tile a move plays ("9-4@9-9" plays 9-4).
+ * @param {string} move
+ */
+export const tileOf = (move) => move.split("@")[0];
+
 // One half face (a unit square with its top-left at x, y).
+/**
+ * @param {SVGElement} group
+ * @param {number} n
+ * @param {number} x
+ * @param {number} y
+ */
 function face(group, n, x, y) {
   const r = pipRadius(n);
   for (const [px, py] of pipPositions(n)) {
@@ -76,6 +123,11 @@ function face(group, n, x, y) {
 
 // A tile as an SVG group in tile units: `a` in the left half, `b` in the right, centred on 0,0
 // (2 units long, 1 wide); callers rotate and translate it.
+/**
+ * @param {number} a
+ * @param {number} b
+ * @param {Record<string, string | number>} [attrs]
+ */
 export function tileGroup(a, b, attrs = {}) {
   const g = el("g", { class: "tile", ...attrs });
   el("rect", { x: -0.98, y: -0.48, width: 1.96, height: 0.96, rx: 0.14, class: "tile-shadow" }, g);
@@ -87,6 +139,10 @@ export function tileGroup(a, b, attrs = {}) {
 }
 
 // A standalone upright tile (for the hand, revealed hands): an <svg> element.
+/**
+ * @param {string} text
+ * @param {{ upright?: boolean, size?: number }} [options]
+ */
 export function tileSvg(text, { upright = true, size = 1 } = {}) {
   const [a, b] = parseTile(text);
   const svg = el("svg", {

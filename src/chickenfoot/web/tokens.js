@@ -1,22 +1,32 @@
+// @ts-check
 // A bot account's personal API tokens (docs/research/bot-api.md): the list, a new token (its secret
 // shown once) and revoking one. drawTokens(container) draws the section into an element of the account page.
 
-import { say, t } from "./i18n.js";
-import { api } from "./net.js";
+import { t } from "./i18n.js";
+import { api, refusalText } from "./net.js";
 
+/** A token as the account API lists it. @typedef {{ id: string, label: string, scopes: string[], created: string }} Token */
+
+/**
+ * A change to the account's tokens.
+ * @template T
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<T>}
+ */
 async function changing(method, path, body) {
   // Account changes carry the session's CSRF token, as every account route wants.
+  /** @type {{ csrf: string }} */
   const { csrf } = await api("GET", "/api/account");
-  const response = await fetch(path, {
-    method,
-    headers: { "content-type": "application/json", "x-csrf-token": csrf },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(say(typeof data.code === "string" ? data : { code: "error.http", status: response.status }));
-  return data;
+  return api(method, path, body, { "x-csrf-token": csrf });
 }
 
+/**
+ * @param {Token} token
+ * @param {() => void} redraw
+ * @param {(message: string) => void} onError
+ */
 function tokenRow(token, redraw, onError) {
   const li = document.createElement("li");
   const label = document.createElement("span");
@@ -32,13 +42,14 @@ function tokenRow(token, redraw, onError) {
       await changing("DELETE", `/api/account/tokens/${token.id}`);
       redraw();
     } catch (err) {
-      onError(err.message);
+      onError(refusalText(err));
     }
   });
   li.append(label, revoke, created);
   return li;
 }
 
+/** @param {HTMLElement} container */
 export async function drawTokens(container) {
   const section = document.createElement("section");
   const title = document.createElement("h2");
@@ -46,15 +57,17 @@ export async function drawTokens(container) {
   const error = document.createElement("p");
   error.className = "error";
   error.setAttribute("role", "alert");
+  /** @param {string} message */
   const onError = (message) => (error.textContent = message);
   const redraw = () => drawTokens(container);
+  /** @type {{ bot: boolean, tokens: Token[], scopes: string[] }} */
   let listed;
   try {
     listed = await api("GET", "/api/account/tokens");
   } catch (err) {
     section.append(title, error);
     container.replaceChildren(section);
-    onError(err.message);
+    onError(refusalText(err));
     return;
   }
   section.appendChild(title);
@@ -78,13 +91,10 @@ export async function drawTokens(container) {
   label.maxLength = 64;
   label.placeholder = t("tokens.label");
   label.setAttribute("aria-label", t("tokens.label"));
-  const scopes = listed.scopes.map((scope) => {
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.checked = true;
-    box.value = scope;
+  const boxes = listed.scopes.map((scope) => Object.assign(document.createElement("input"), { type: "checkbox", checked: true, value: scope }));
+  const scopes = boxes.map((box) => {
     const text = document.createElement("label");
-    text.append(box, ` ${scope}`);
+    text.append(box, ` ${box.value}`);
     return text;
   });
   const mint = document.createElement("button");
@@ -94,8 +104,9 @@ export async function drawTokens(container) {
   form.append(label, ...scopes, mint);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const wanted = scopes.map((l) => l.firstChild).filter((box) => box.checked).map((box) => box.value);
+    const wanted = boxes.filter((box) => box.checked).map((box) => box.value);
     try {
+      /** @type {{ token: string }} */
       const token = await changing("POST", "/api/account/tokens", { label: label.value.trim(), scopes: wanted });
       await redraw();
       const shown = document.createElement("p");
@@ -104,7 +115,7 @@ export async function drawTokens(container) {
       shown.append(t("tokens.shown_once"), " ", code);
       container.querySelector("section")?.appendChild(shown);
     } catch (err) {
-      onError(err.message);
+      onError(refusalText(err));
     }
   });
   section.append(list, none, form, secret, error);

@@ -9,26 +9,22 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
 
-from chickenfoot.messages import Code, Said
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.pages import serve_page
 
-PAGES = {"/signin": "signin.html", "/signup": "signin.html", "/account": "account.html"}
+PAGES = {"/signin": "signin", "/signup": "signin", "/account": "account"}
 
 
 def account_pages_router(web_dir: Path) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
-    def serving(name: str) -> Callable[[], Awaitable[FileResponse]]:
-        async def page() -> FileResponse:
-            path = web_dir / name
-            if not path.is_file():
-                raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
-            return FileResponse(path)
+    def serving(name: str) -> Callable[[Request], Awaitable[HTMLResponse]]:
+        async def answer(request: Request) -> HTMLResponse:
+            return serve_page(web_dir, name, request)
 
-        return page
+        return answer
 
     for route, name in PAGES.items():
         router.add_api_route(route, serving(name), methods=["GET"])

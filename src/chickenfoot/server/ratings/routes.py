@@ -7,14 +7,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Query
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
 from starlette.requests import HTTPConnection
 
 from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.names import skeleton
 from chickenfoot.server.accounts.service import Accounts
+from chickenfoot.server.pages import serve_page
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 from chickenfoot.server.ratings.model import FAMILIES, Family, Rating, family_of
 from chickenfoot.server.ratings.rated import why_not_rated
@@ -121,10 +122,7 @@ def ratings_router(
         }
 
     @router.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_page() -> FileResponse:
-        page = web_dir / "leaderboard.html"
-        if not page.is_file():
-            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
-        return FileResponse(page)
+    async def leaderboard_page(request: Request) -> HTMLResponse:
+        return serve_page(web_dir, "leaderboard", request)
 
     return router
