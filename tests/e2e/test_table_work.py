@@ -43,7 +43,8 @@ MARK = """() => {
   marked.forEach((node, i) => { node.dataset.mark = String(i); });
   return marked.length;
 }"""
-STILL_MARKED = """() => [...document.querySelectorAll("[data-mark]")].filter((node) => node.isConnected).map((node) => node.dataset.mark)"""
+STILL_MARKED = """() => [...document.querySelectorAll("[data-mark]")]
+  .filter((node) => node.isConnected).map((node) => node.dataset.mark)"""
 
 
 def seen(match: Match, connected: tuple[bool, ...] = (True,) * 3) -> dict[str, Any]:
