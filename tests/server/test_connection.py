@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from chickenfoot.messages import Said
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock, SystemClock
 from chickenfoot.server.connection import ConnectionLimits, SendWatch, serve_connection
 from chickenfoot.server.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
 from chickenfoot.server.hub import Hub
@@ -50,7 +50,7 @@ class FakeSocket:
 
 
 async def hub_with_table(tmp_path: Path, fanout: Any = None, clock: Clock = SYSTEM_CLOCK) -> tuple[Hub, str, str]:
-    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", SystemClock())
     await storage.migrate()
     hub = Hub(storage, fanout or LocalBus(), INSTANT, clock=clock)
     config = TableConfig(Rules(), [Seat("human", "Ann", taken=True), Seat("human", "Bo")], seed=1)

@@ -236,6 +236,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     frames = ReplayFrames()
     hints = Hints(lambda address: limiter.refusal("hint", address))
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
+    storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
     handovers = Handovers(storage, clock)
     ratings = Ratings(storage, clock)
     ratings.follow(hub)

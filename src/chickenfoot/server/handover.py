@@ -27,19 +27,19 @@ from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials, Purpo
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.limiter import Limiter
 from chickenfoot.server.refusal import Refused
-from chickenfoot.server.storage import Storage, seat_secrets
+from chickenfoot.server.storage import Storage, metadata, seat_secrets
+from chickenfoot.server.storage.schema import table_code
 
 HANDOVER_SECONDS = 600
 """How long a link to continue on another device stays good (it is shown to be scanned at once)."""
 SEAT_ELSEWHERE = "seat_elsewhere"
 """The reason a device whose seat moved watches (``watching.reason`` in its state)."""
 
-metadata = sa.MetaData()
 handovers = sa.Table(
     "seat_handovers",
     metadata,
     sa.Column("digest", sa.String(64), primary_key=True),
-    sa.Column("table_code", sa.String(16), nullable=False),
+    table_code(),
     sa.Column("seat", sa.Integer, nullable=False),
     # The digest of the seat credential the link replaces: once spent, that credential only watches.
     sa.Column("from_digest", sa.String(64), nullable=False, index=True),

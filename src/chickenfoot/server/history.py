@@ -28,15 +28,15 @@ from chickenfoot.match import Match
 from chickenfoot.review import Review
 from chickenfoot.server.accounts.schema import account_seats, accounts
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables, reviews
+from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables, metadata, reviews
+from chickenfoot.server.storage.schema import table_code
 from chickenfoot.server.table_config import TableConfig
 
 log = logging.getLogger(__name__)
-metadata = sa.MetaData()
 match_results = sa.Table(
     "match_results",
     metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
+    table_code(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("won", sa.Boolean, nullable=False),

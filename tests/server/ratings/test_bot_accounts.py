@@ -29,7 +29,7 @@ ME = {"kind": "human"}
 
 def account_id(database_url: str, name: str) -> int:
     async def look_up() -> int:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         account = await AccountStore(storage).by_skeleton(skeleton(name))
         await storage.close()
         assert account is not None
@@ -43,7 +43,7 @@ def establish(database_url: str, account: int, matches: int) -> None:
     its provisional rating (the leaderboard lists established players only)."""
 
     async def record() -> None:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         ratings = Ratings(storage, SystemClock())
         for n in range(matches):
             first, second = RatedSeat(1 + n % 2, account_id=account), RatedSeat(2 - n % 2, level="easy")

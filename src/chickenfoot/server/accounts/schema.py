@@ -1,4 +1,4 @@
-"""The accounts' tables (created by migration 0007_accounts).
+"""The accounts' tables (created by migration 0007_accounts), on the server's one ``MetaData``.
 
 Secrets are never stored: a session id, a WebAuthn ceremony handle or a one-time sign-in link is kept
 as its SHA-256 digest only, a password as its argon2id hash.
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-metadata = sa.MetaData()
+from chickenfoot.server.storage.schema import metadata, table_code
+
 accounts = sa.Table(
     "accounts",
     metadata,
@@ -77,11 +78,12 @@ name_keys = sa.Table(
 account_seats = sa.Table(
     "account_seats",
     metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
+    table_code(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
 )
-"""Which account sat in which seat of which table (kept after the account is deleted: "deleted player")."""
+"""Which account sat in which seat of which table (kept after the account is deleted: "deleted player";
+gone with the table)."""
 
 # --- the Bot API (migration 0013_bot_api) ---------------------------------------------------------------
 api_tokens = sa.Table(
@@ -99,7 +101,7 @@ api_tokens = sa.Table(
 bot_invitations = sa.Table(
     "bot_invitations",
     metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
+    table_code(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
     sa.Column("inviter", sa.String(64), nullable=True),

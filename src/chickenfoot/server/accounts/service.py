@@ -122,16 +122,15 @@ class Accounts:
         return link
 
 
-async def reset_account(database_url: str | None, username: str) -> str | None:
+async def reset_account(database_url: str | None, username: str, clock: Clock) -> str | None:
     """An operator's reset of ``username`` (:meth:`Accounts.reset`): the link's secret, or ``None`` (no such name)."""
     from chickenfoot.server.accounts.names import normalised, skeleton
-    from chickenfoot.server.clock import SYSTEM_CLOCK
     from chickenfoot.server.storage import default_database_url
 
-    storage = Storage(database_url or default_database_url())
+    storage = Storage(database_url or default_database_url(), clock)
     try:
         await storage.migrate()
-        accounts = Accounts(storage, SYSTEM_CLOCK, AccountSettings())
+        accounts = Accounts(storage, clock, AccountSettings())
         account = await accounts.store.by_skeleton(skeleton(normalised(username)))
         return None if account is None else await accounts.reset(account)
     finally:

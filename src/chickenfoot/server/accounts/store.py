@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chickenfoot.server.accounts.names import keys, skeleton
 from chickenfoot.server.accounts.schema import (
@@ -357,6 +359,26 @@ class AccountStore:
         query = sa.select(account_seats.c.seat).where(account_seats.c.table_code == code).limit(1)
         async with self.storage.reading() as conn:
             return (await conn.execute(query)).first() is not None
+
+    # What the game store asks of a seat keeper (Storage.keep_seats_with): its transaction, its table's seats.
+
+    async def seat_dropped(self, conn: AsyncConnection, code: str, seat: int) -> None:
+        """The seat went to a bot or was reopened: it follows nobody any more."""
+        await conn.execute(
+            account_seats.delete().where((account_seats.c.table_code == code) & (account_seats.c.seat == seat))
+        )
+
+    async def seats_carried(self, conn: AsyncConnection, code: str, rematch: str, seats: Sequence[int]) -> None:
+        """The accounts that sat in ``seats`` of table ``code`` sit in the same seats of its rematch."""
+        followed = sa.select(account_seats.c.seat, account_seats.c.account_id).where(
+            account_seats.c.table_code == code, account_seats.c.seat.in_(seats)
+        )
+        rows = [
+            {"table_code": rematch, "seat": seat, "account_id": account}
+            for seat, account in await conn.execute(followed)
+        ]
+        if rows:
+            await conn.execute(account_seats.insert(), rows)
 
     async def seats_of(self, account_id: int) -> list[tuple[str, int]]:
         query = (

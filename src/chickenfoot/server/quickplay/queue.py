@@ -32,7 +32,8 @@ from chickenfoot.server.credentials import digest
 from chickenfoot.server.hub import new_code
 from chickenfoot.server.quickplay.pairing import Group, Schedule, Waiting, pair
 from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, LevelOrder, RatingLookup
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, metadata
+from chickenfoot.server.storage.schema import table_code
 from chickenfoot.server.table_config import Seat, TableConfig
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,6 @@ PRESET = "classic"
 TURN_TIMER = 60
 """A quick play table's rules and turn timer (seconds): the classic game, with strangers."""
 
-metadata = sa.MetaData()
 queue = sa.Table(
     "quick_play_queue",
     metadata,
@@ -58,7 +58,7 @@ queue = sa.Table(
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("lease_until", sa.DateTime(timezone=True), nullable=False, index=True),
     # Set when a pass seats the player: the new table and their seat, until they claim it.
-    sa.Column("table_code", sa.String(16), nullable=True, index=True),
+    table_code(nullable=True, index=True),
     sa.Column("seat", sa.Integer, nullable=True),
 )
 
