@@ -12,11 +12,9 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
 from chickenfoot.errors import ChickenfootError, quoted
@@ -30,9 +28,9 @@ from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
+from chickenfoot.server.botapi.gate import PREFIX as BOT_API
 from chickenfoot.server.botapi.gate import FloodGate, PausedTokens
 from chickenfoot.server.botapi.routes import bot_api_router
-from chickenfoot.server.botapi.throttle import TokenLimits, TokenThrottle
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
@@ -50,8 +48,12 @@ from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.handover import Handovers, handover_router
 from chickenfoot.server.hints import Hints
 from chickenfoot.server.history import MatchHistory
+from chickenfoot.server.http import answers
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import AddressLimits, RateLimiter, TokenLimits
+from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
+from chickenfoot.server.http.tables import table_lookup
 from chickenfoot.server.hub import Expiry, Hub, random_seed
-from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.profiles import profiles_router
 from chickenfoot.server.protocol import printable_name
@@ -60,12 +62,11 @@ from chickenfoot.server.quickplay.ratings import EqualRatings
 from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
 from chickenfoot.server.readiness import readiness_router
-from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
 from chickenfoot.server.review_worker import ReviewWorker
-from chickenfoot.server.security import HostCheck, SecurityHeaders, origin_allowed
-from chickenfoot.server.storage import Storage, StorageUnavailable, default_database_url
+from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timing
 from chickenfoot.view import SeatView
@@ -103,7 +104,7 @@ class Settings:
     quick_play: QuickPlaySettings = field(default_factory=QuickPlaySettings)
     """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
     bot_limits: TokenLimits = field(default_factory=TokenLimits)
-    """What each API token of the Bot API may do (server/botapi/throttle.py)."""
+    """What each API token of the Bot API may do (server/http/limits.py)."""
 
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -155,9 +156,9 @@ def table_config(request: CreateRequest, seed: int) -> TableConfig:
             rules = rules.replace(rounds=request.rounds)
         rules.hand_size_for(len(request.seats))
     except (ChickenfootError, TypeError) as exc:
-        raise Refused(400, Said.of(Code.ERROR_BAD_RULES, reason=str(exc))) from None
+        raise Refusal(Why.INVALID, Said.of(Code.ERROR_BAD_RULES, reason=str(exc))) from None
     if not any(seat.kind == "human" for seat in request.seats):
-        raise Refused(400, Said.of(Code.ERROR_NO_HUMAN_SEAT))
+        raise Refusal(Why.INVALID, Said.of(Code.ERROR_NO_HUMAN_SEAT))
     seats: list[Seat] = []
     for wanted in request.seats:
         if wanted.kind == "bot":
@@ -187,7 +188,7 @@ def bot_level(level: str) -> str:
     try:
         return check_bot(level)
     except ValueError:
-        raise Refused(400, unknown_bot(level)) from None
+        raise Refusal(Why.INVALID, unknown_bot(level)) from None
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -231,10 +232,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub.on_match_finished(listing.finished)
     history = MatchHistory(storage, hub)
     hub.on_match_finished(history.finished)
-    limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
+    limits = RateLimiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits)
     sends = SendWatch(clock)
     frames = ReplayFrames()
-    hints = Hints(lambda address: limiter.refusal("hint", address))
+    hints = Hints(lambda address: limits.refusal("hint", address))
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
     handovers = Handovers(storage, clock)
@@ -279,38 +280,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.storage = storage
 
-    # Every error answer is a message (server/refusal.py): the page shows it in its reader's language.
-    @app.exception_handler(Refused)
-    async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        return answer(exc.said, exc.status, exc.headers)
-
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return answer(invalid(exc.errors()), 400)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
-        cause = exc.__cause__
-        if exc.status_code == 400 and cause is not None:  # FastAPI could not read the body at all
-            return answer(unreadable_body(cause), 400)
-        return answer(Said.of(Code.ERROR_HTTP, status=exc.status_code), exc.status_code, exc.headers)
-
-    @app.exception_handler(Exception)
-    async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
-        return answer(Said.of(Code.ERROR_HTTP, status=500), 500)
-
-    @app.exception_handler(StorageUnavailable)
-    async def storage_unavailable(_request: Request, _exc: StorageUnavailable) -> JSONResponse:
-        return answer(Said.of(Code.ERROR_STORE_UNAVAILABLE), 503, {"Retry-After": "2"})
-
-    def client_address(connection: Request | WebSocket) -> str:
-        return connection.client.host if connection.client is not None else "unknown"
-
-    async def get_table(code: str) -> Table:
-        table = await hub.get(code)
-        if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
-        return table
+    # Every error answer is a message (server/http/answers.py): the page shows it in its reader's language.
+    answers.install(app, challenges={BOT_API: "Bearer"})
+    get_table = table_lookup(hub.get)
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
@@ -329,9 +301,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         config = table_config(request, hub.seeds())
         if request.rated:
             await make_rated(accounts, http, config)
-        if (refusal := await limiter.refusal("table", client_address(http))) is not None:
-            reason, wait = refusal
-            raise Refused(429, reason, {"Retry-After": str(wait)})
+        await limits.check("table", client_address(http))
         table = await hub.create(config)
         code, creator = table.code, table.config.creator
         token = await credentials.issue_seat(code, creator)
@@ -360,7 +330,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Take a free seat of an open table: a fresh seat credential."""
         table = await get_table(code)
         if not table.config.open:
-            raise Refused(403, Said.of(Code.ERROR_INVITE_ONLY))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_ONLY))
         await admit(accounts, http, table.config)
         for seat in table.free_seats():
             token = await credentials.issue_seat(table.code, seat)
@@ -368,7 +338,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await seating.take(table, seat, (request.name or "") if request else "", ready=False)
                 await accounts.sit(http, table.code, seat)
                 return {"seat": seat, "token": token}
-        raise Refused(409, Said.of(Code.ERROR_NO_FREE_SEAT))
+        raise Refusal(Why.CONFLICT, Said.of(Code.ERROR_NO_FREE_SEAT))
 
     @app.post("/api/tables/{code}/claim")
     async def claim(code: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
@@ -377,7 +347,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await admit(accounts, http, table.config)
         claimed = await credentials.claim(table.code, request.invite)
         if claimed is None:
-            raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
         await seating.take(table, seat, request.name or "", ready=False)
         await accounts.sit(http, table.code, seat)
@@ -388,40 +358,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The creator hands an absent friend's seat to a bot; that seat's credential and invite open nothing after."""
         table = await get_table(code)
         if await credentials.seat_of(table.code, request.token) != table.config.creator:
-            raise Refused(403, Said.of(Code.ERROR_CREATOR_ONLY))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_CREATOR_ONLY))
         if not 0 <= seat < len(table.config.seats):
-            raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_SEAT, number=seat))
         level = bot_level(request.bot)
         await seating.replace_with_bot(table, seat, level, revoke=lambda: credentials.revoke(table.code, seat))
         return summary(table)
 
-    async def replay_throttle(request: Request) -> tuple[Said, int] | None:
-        return await limiter.refusal("replay", client_address(request))
-
-    replays = replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir, history.deleted_seats)
+    replays = replay_router(hub.get, reviews, frames, limits, settings.web_dir, history.deleted_seats)
     app.include_router(replays)
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(readiness_router(credentials, get_table, bot_level, summary))
-    app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
+    app.include_router(accounts_router(accounts, limits, credentials.seat_of))
     app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
-    app.include_router(quickplay_router(quick_play, storage, clock, hub, accounts, limiter))
-
-    async def profile_throttle(request: Request) -> tuple[Said, int] | None:
-        return await limiter.refusal("profile", client_address(request))
-
-    app.include_router(profiles_router(history, accounts, profile_throttle, clock, settings.web_dir))
-    app.include_router(handover_router(hub, handovers, accounts, limiter))
+    app.include_router(quickplay_router(quick_play, storage, clock, hub, accounts, limits))
+    app.include_router(profiles_router(history, accounts, limits, clock, settings.web_dir))
+    app.include_router(handover_router(hub, handovers, accounts, limits))
     app.include_router(account_pages_router(settings.web_dir))
-    bot_throttle = TokenThrottle(settings.bot_limits, cluster.limits_storage)
     configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
-    bot_api = bot_api_router(hub, accounts, bot_throttle, settings.connection, sends, configure, paused_tokens)
+    bot_api = bot_api_router(hub, accounts, limits, settings.connection, sends, configure, paused_tokens)
     app.include_router(bot_api)
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
-        if (refusal := await limiter.refusal("connection", client_address(websocket))) is not None:
-            reason, wait = refusal
-            await websocket.send_denial_response(answer(reason, 429, {"Retry-After": str(wait)}))
+        try:
+            await limits.check("connection", client_address(websocket))
+        except Refusal as refused:
+            await websocket.send_denial_response(answers.refusal_answer(refused))
             return
         await websocket.accept()
         if not origin_allowed(websocket.scope, settings.allowed_origins):
@@ -431,7 +394,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = client_address(websocket)
 
         async def address_chat() -> Said | None:
-            refusal = await limiter.refusal("chat", address)
+            refusal = await limits.refusal("chat", address)
             return None if refusal is None else refusal[0]
 
         async def hint(view: SeatView) -> tuple[Move, Said]:
@@ -461,14 +424,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             watching_reason,
         )
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
-            await limiter.cut_off(address)
+            await limits.cut_off(address)
 
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> FileResponse:
         """The page itself; it reads the table code (and token) from its address."""
         index = settings.web_dir / "index.html"
         if not index.is_file():
-            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING))
         return FileResponse(index)
 
     app.include_router(i18n_routes.router)

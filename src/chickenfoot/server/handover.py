@@ -24,9 +24,10 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials, Purpose, digest, new_secret
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.limiter import Limiter
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage, metadata, seat_secrets
 from chickenfoot.server.storage.schema import table_code
 
@@ -145,20 +146,17 @@ def qr_code(link: str) -> str:
     return str(segno.make(link, error="m").svg_data_uri(scale=4, dark="#000", light="#fff"))
 
 
-def handover_router(hub: Hub, handovers_: Handovers, accounts: Accounts, limiter: Limiter) -> APIRouter:
+def handover_router(hub: Hub, handovers_: Handovers, accounts: Accounts, limits: RateLimiter) -> APIRouter:
     router = APIRouter(prefix="/api/tables/{code}/handover")
     credentials: Credentials = hub.credentials
 
     async def limited(request: Request) -> None:
-        address = request.client.host if request.client is not None else "unknown"
-        if (refusal := await limiter.refusal("handover", address)) is not None:
-            reason, wait = refusal
-            raise Refused(429, reason, {"Retry-After": str(wait)})
+        await limits.check("handover", client_address(request))
 
     async def table_code(code: str) -> str:
         table = await hub.get(code)
         if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
         return table.code
 
     @router.post("")
@@ -173,7 +171,7 @@ def handover_router(hub: Hub, handovers_: Handovers, accounts: Accounts, limiter
             seat = await accounts.seat_at(request, code)
         secret = None if seat is None else await handovers_.offer(code, seat)
         if secret is None:
-            raise Refused(403, Said.of(Code.ERROR_UNKNOWN_TOKEN))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_UNKNOWN_TOKEN))
         # In the fragment: the secret reaches no server log, no proxy and no Referer.
         origin = accounts.settings.origin or str(request.base_url).rstrip("/")
         link = f"{origin}/t/{code}#handover={secret}"
@@ -187,7 +185,7 @@ def handover_router(hub: Hub, handovers_: Handovers, accounts: Accounts, limiter
         taken = await handovers_.take(code, body.handover)
         table = await hub.get(code)
         if taken is None or table is None:
-            raise Refused(403, Said.of(Code.ERROR_HANDOVER_USED))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_HANDOVER_USED))
         seat, token, old = taken
         await accounts.sit(request, code, seat)
         await table.seat_moved(seat, old)

@@ -28,7 +28,9 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.accounts.store import Account
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.history import MatchHistory, SeatAt
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import RateLimiter
+from chickenfoot.server.refusals import Refusal, Why
 
 PAGE_SIZE = 10
 """Matches per page."""
@@ -41,9 +43,6 @@ CHART_MATCHES = 30
 KEEP_SECONDS = 10.0
 """How long an answer is kept: a flood of one page costs one build per this many seconds."""
 KEEP_ANSWERS = 512
-
-Throttle = Callable[[Request], Awaitable[tuple[Said, int] | None]]
-"""The refusal, if any, of one more history built for the request's address, and seconds to wait."""
 
 
 def iso(at: datetime | None) -> str | None:
@@ -103,7 +102,7 @@ class Answers:
 
 
 def profiles_router(
-    history: MatchHistory, accounts: Accounts, throttle: Throttle, clock: Clock, web_dir: Path
+    history: MatchHistory, accounts: Accounts, limits: RateLimiter, clock: Clock, web_dir: Path
 ) -> APIRouter:
     router = APIRouter()
     answers = Answers(clock)
@@ -117,7 +116,7 @@ def profiles_router(
     def page_file(name: str) -> Path:
         page = web_dir / name
         if not page.is_file():
-            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING))
         return page
 
     @router.get("/u/{name}", include_in_schema=False)
@@ -148,9 +147,7 @@ def profiles_router(
         """The answer kept under ``key``, or built now (matches not yet recorded first, limited per address)."""
         answer = answers.get(key)
         if answer is None:
-            if (refusal := await throttle(request)) is not None:
-                reason, wait = refusal
-                raise Refused(429, reason, {"Retry-After": str(wait)})
+            await limits.check("profile", client_address(request))
             await history.backfill(account.id, BACKFILL)
             facts = await build()
             answer = await asyncio.to_thread(orjson.dumps, facts)
@@ -162,7 +159,7 @@ def profiles_router(
         """A player's public profile and a page of their finished matches."""
         account = await player(name)
         if account is None:
-            raise Refused(404, Said.of(Code.PROFILE_UNKNOWN, name=quoted(name[:40])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.PROFILE_UNKNOWN, name=quoted(name[:40])))
 
         async def build() -> dict[str, Any]:
             tallies = await history.tallies(account.id)

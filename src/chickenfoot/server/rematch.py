@@ -25,8 +25,8 @@ from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat, seats
 from chickenfoot.server.credentials import Credentials
+from chickenfoot.server.http.answers import Refused
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import game_tables, rematch_votes
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import Seat, Series, TableConfig

@@ -19,7 +19,9 @@ from chickenfoot.i18n import DEFAULT, render, seat_names
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.review import Review
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import RateLimiter
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.replay_frames import ReplayBusy, ReplayFrames, RoundJob
 from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.table import Table
@@ -27,8 +29,6 @@ from chickenfoot.server.table import Table
 TableGetter = Callable[[str], Awaitable[Table | None]]
 DeletedSeats = Callable[[str], Awaitable[list[int]]]
 """The seats of a table whose account has been deleted since: their names are not served ("deleted player")."""
-Throttle = Callable[[Request], Awaitable[tuple[Said, int] | None]]
-"""The refusal, if any, of one more uncached replay for the request's address, and seconds to wait."""
 FINISHED = "public, max-age=3600"
 """A finished match never changes: browsers and proxies keep its replay, then revalidate by ``ETag``."""
 
@@ -72,7 +72,7 @@ def replay_router(
     get_table: TableGetter,
     reviews: ReviewWorker,
     frames: ReplayFrames,
-    throttle: Throttle,
+    limits: RateLimiter,
     web_dir: Path,
     deleted_seats: DeletedSeats,
 ) -> APIRouter:
@@ -81,23 +81,21 @@ def replay_router(
     async def finished(code: str) -> Table:
         table = await get_table(code)
         if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
         if not table.match.is_over():
-            raise Refused(403, Said.of(Code.ERROR_REPLAY_NOT_OVER))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_REPLAY_NOT_OVER))
         return table
 
     @router.get("/r/{code}", include_in_schema=False)
     async def replay_page(code: str) -> FileResponse:
         page = web_dir / "replay.html"
         if not page.is_file():
-            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING))
         return FileResponse(page)
 
     async def allowed(request: Request) -> None:
-        """Raises :class:`Refused` (429) when the request's address has built too much lately."""
-        if (refusal := await throttle(request)) is not None:
-            reason, wait = refusal
-            raise Refused(429, reason, {"Retry-After": str(wait)})
+        """Raises :class:`Refusal` (too many) when the request's address has built too much lately."""
+        await limits.check("replay", client_address(request))
 
     async def kept(key: str, request: Request, write: Callable[[], bytes]) -> Response:
         """What a finished match's ``key`` answers: written once (its writing limited per address), then kept."""
@@ -125,7 +123,7 @@ def replay_router(
         """Every position of a finished round, face up; built off the event loop, kept, and named by its ``ETag``."""
         table = await finished(code)
         if not 1 <= number <= len(table.match.rounds):
-            raise Refused(404, Said.of(Code.ERROR_ROUND_NOT_PLAYED, round=number))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_ROUND_NOT_PLAYED, round=number))
         config = table.config
         deleted = await deleted_seats(table.code)
         names = seat_names([seat.name for seat in config.seats], config.bot_levels(), DEFAULT)
@@ -141,7 +139,7 @@ def replay_router(
             try:
                 built = await frames.get(job)
             except ReplayBusy:
-                raise Refused(503, Said.of(Code.ERROR_REPLAY_BUSY), {"Retry-After": "2"}) from None
+                raise Refusal.busy(Said.of(Code.ERROR_REPLAY_BUSY), retry_after=2) from None
         return Response(built, media_type="application/json", headers=headers)
 
     @router.get("/api/tables/{code}/record")
@@ -149,9 +147,9 @@ def replay_router(
         """The match record (tens of milliseconds to write for a long match)."""
         table = await get_table(code)
         if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
         if not table.match.is_over():
-            raise Refused(403, Said.of(Code.ERROR_RECORD_NOT_OVER))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_RECORD_NOT_OVER))
         return await kept(f"record:{table.code}", request, lambda: orjson.dumps(table.match.record()))
 
     @router.get("/api/tables/{code}/review")

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts.schema import accounts
 from chickenfoot.server.clock import SystemClock
-from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.storage import Storage
 
 ACCOUNT_TABLES = [

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts.schema import api_tokens
 from chickenfoot.server.botapi.admin import make_bot_account
-from chickenfoot.server.botapi.throttle import TokenLimits
 from chickenfoot.server.clock import SystemClock
+from chickenfoot.server.http.limits import TokenLimits
 from chickenfoot.server.storage import Storage
 
 from ..accounts.conftest import GENEROUS, sign_in, sign_up

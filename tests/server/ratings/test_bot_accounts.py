@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts.names import skeleton
 from chickenfoot.server.accounts.store import AccountStore
-from chickenfoot.server.botapi.throttle import TokenLimits
 from chickenfoot.server.clock import SystemClock
+from chickenfoot.server.http.limits import TokenLimits
 from chickenfoot.server.ratings.model import PROVISIONAL_SIGMA
 from chickenfoot.server.ratings.rated import RatedMatch, RatedSeat
 from chickenfoot.server.ratings.service import Ratings

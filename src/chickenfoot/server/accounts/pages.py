@@ -13,7 +13,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal, Why
 
 PAGES = {"/signin": "signin.html", "/signup": "signin.html", "/account": "account.html"}
 
@@ -25,7 +25,7 @@ def account_pages_router(web_dir: Path) -> APIRouter:
         async def page() -> FileResponse:
             path = web_dir / name
             if not path.is_file():
-                raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
+                raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING))
             return FileResponse(path)
 
         return page

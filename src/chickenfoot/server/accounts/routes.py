@@ -25,8 +25,9 @@ from chickenfoot.server.accounts.service import RESET_PURPOSE, Accounts, SeatFin
 from chickenfoot.server.accounts.store import Account, LastWayIn, Passkey
 from chickenfoot.server.clock import utc
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest, new_secret
-from chickenfoot.server.limiter import Limiter
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import RateLimiter
+from chickenfoot.server.refusals import Refusal, Why
 
 MAX_CREDENTIAL_FIELDS = 10
 
@@ -79,45 +80,40 @@ def _passkey_facts(key: Passkey) -> dict[str, Any]:
     }
 
 
-def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -> APIRouter:
+def accounts_router(accounts: Accounts, limits: RateLimiter, seat_of: SeatFinder) -> APIRouter:
     router = APIRouter(prefix="/api/account")
     store, clock = accounts.store, accounts.clock
-
-    def address(request: Request) -> str:
-        return request.client.host if request.client is not None else "unknown"
 
     def party(request: Request) -> RelyingParty:
         return RelyingParty.of(request, accounts.settings.origin)
 
     async def limited(request: Request, skeleton: str | None) -> None:
-        checks: list[tuple[Any, str]] = [("sign_in", address(request))]
+        await limits.check("sign_in", client_address(request))
         if skeleton is not None:
-            checks.append(("sign_in_name", skeleton))
-        for action, key in checks:
-            if (refusal := await limiter.refusal(action, key)) is not None:
-                reason, wait = refusal
-                raise Refused(429, reason, {"Retry-After": str(wait)})
+            await limits.check("sign_in_name", skeleton)
 
     def checked_name(wanted: str) -> str:
-        """The normalised name; raises :class:`Refused` (400) for a name nobody may take."""
+        """The normalised name; raises :class:`Refusal` (invalid) for a name nobody may take."""
         name = names.normalised(wanted)
         match names.problem(name):
             case "length":
-                raise Refused(400, Said.of(Code.ACCOUNT_NAME_LENGTH, min=names.MIN_LENGTH, max=names.MAX_LENGTH))
+                raise Refusal(
+                    Why.INVALID, Said.of(Code.ACCOUNT_NAME_LENGTH, min=names.MIN_LENGTH, max=names.MAX_LENGTH)
+                )
             case "characters":
-                raise Refused(400, Said.of(Code.ACCOUNT_NAME_CHARACTERS))
+                raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_NAME_CHARACTERS))
             case "reserved":
-                raise Refused(400, Said.of(Code.ACCOUNT_NAME_RESERVED, name=name))
+                raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_NAME_RESERVED, name=name))
         return name
 
     def checked_password(password: str, username: str) -> None:
         match password_rules.weakness(password, username):
             case "short":
-                raise Refused(400, Said.of(Code.ACCOUNT_PASSWORD_SHORT, min=password_rules.MIN_LENGTH))
+                raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_PASSWORD_SHORT, min=password_rules.MIN_LENGTH))
             case "long":
-                raise Refused(400, Said.of(Code.ACCOUNT_PASSWORD_LONG, max=password_rules.MAX_LENGTH))
+                raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_PASSWORD_LONG, max=password_rules.MAX_LENGTH))
             case "guessable":
-                raise Refused(400, Said.of(Code.ACCOUNT_PASSWORD_GUESSABLE))
+                raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_PASSWORD_GUESSABLE))
 
     async def signed_in_as(request: Request, response: Response, account: Account) -> dict[str, Any]:
         """Start a new session (ending the one the browser held) and set its cookie."""
@@ -126,8 +122,8 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         accounts.sessions.set_cookie(request, response, session_id)
         return {"username": account.username, "csrf": session_cookies.csrf_token(session_id)}
 
-    def name_taken(name: str) -> Refused:
-        return Refused(409, Said.of(Code.ACCOUNT_NAME_TAKEN, name=name))
+    def name_taken(name: str) -> Refusal:
+        return Refusal(Why.CONFLICT, Said.of(Code.ACCOUNT_NAME_TAKEN, name=name))
 
     # --- passwords --------------------------------------------------------------------------------
 
@@ -154,7 +150,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         account, stored = await store.sign_in_facts(skeleton)
         # Unknown name or no password: a dummy hash is verified, so the answer takes the same time.
         if not await accounts.hasher.verify(body.password, stored) or account is None:
-            raise Refused(401, Said.of(Code.ACCOUNT_SIGN_IN_FAILED))
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_SIGN_IN_FAILED))
         return await signed_in_as(request, response, account)
 
     @router.put("/password")
@@ -170,7 +166,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         try:
             await store.drop_password(me.account.id)
         except LastWayIn:
-            raise Refused(409, Said.of(Code.ACCOUNT_LAST_WAY_IN)) from None
+            raise Refusal(Why.CONFLICT, Said.of(Code.ACCOUNT_LAST_WAY_IN)) from None
         return await overview(me)
 
     # --- passkeys ---------------------------------------------------------------------------------
@@ -205,7 +201,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         try:
             new = passkeys.verify_registration(party(request), body.credential, payload["challenge"])
         except PasskeyRefused:
-            raise Refused(400, Said.of(Code.ACCOUNT_PASSKEY_FAILED)) from None
+            raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_PASSKEY_FAILED)) from None
         now = utc(clock)
         if account_id is None:  # signing up
             account = await store.create(payload["username"], payload["user_handle"], now)
@@ -214,12 +210,12 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         else:
             me = await accounts.require(request, changing=True)
             if me.account.id != account_id:
-                raise Refused(400, Said.of(Code.ACCOUNT_PASSKEY_EXPIRED))
+                raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_PASSKEY_EXPIRED))
             account = me.account
         label = (body.label or "").strip()  # none: the page names it by the date it was added
         key = Passkey(new.credential_id, account.id, new.public_key, new.sign_count, new.transports, label, now, None)
         if not await store.add_passkey(key):
-            raise Refused(409, Said.of(Code.ACCOUNT_PASSKEY_KNOWN))
+            raise Refusal(Why.CONFLICT, Said.of(Code.ACCOUNT_PASSKEY_KNOWN))
         if account_id is None:
             return await signed_in_as(request, response, account)
         return await overview(me)
@@ -239,16 +235,16 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         key = None if credential_id is None else await store.passkey(credential_id)
         account = None if key is None else await store.by_id(key.account_id)
         if key is None or account is None:
-            raise Refused(401, Said.of(Code.ACCOUNT_PASSKEY_FAILED))
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_PASSKEY_FAILED))
         handle = passkeys.user_handle(body.credential)
         if handle is not None and handle != account.user_handle:
-            raise Refused(401, Said.of(Code.ACCOUNT_PASSKEY_FAILED))
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_PASSKEY_FAILED))
         try:
             count = passkeys.verify_authentication(
                 party(request), body.credential, payload["challenge"], key.public_key, key.sign_count
             )
         except PasskeyRefused:
-            raise Refused(401, Said.of(Code.ACCOUNT_PASSKEY_FAILED)) from None
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_PASSKEY_FAILED)) from None
         await store.passkey_used(key.credential_id, count, utc(clock))
         return await signed_in_as(request, response, account)
 
@@ -258,9 +254,9 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         try:
             dropped = await store.drop_passkey(me.account.id, credential_id[:1400])
         except LastWayIn:
-            raise Refused(409, Said.of(Code.ACCOUNT_LAST_WAY_IN)) from None
+            raise Refusal(Why.CONFLICT, Said.of(Code.ACCOUNT_LAST_WAY_IN)) from None
         if not dropped:
-            raise Refused(404, Said.of(Code.ACCOUNT_NO_PASSKEY))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ACCOUNT_NO_PASSKEY))
         return await overview(me)
 
     async def ceremony(purpose: str, payload: dict[str, Any], account_id: int | None) -> str:
@@ -272,7 +268,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
     async def ceremony_done(purpose: str, handle: str) -> tuple[int | None, dict[str, Any]]:
         taken = await store.take_challenge(digest(handle), purpose, utc(clock))
         if taken is None:
-            raise Refused(400, Said.of(Code.ACCOUNT_PASSKEY_EXPIRED))
+            raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_PASSKEY_EXPIRED))
         return taken
 
     # --- the account and its sessions -------------------------------------------------------------
@@ -312,7 +308,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         sessions = await store.sessions_of(me.account.id, utc(clock))
         chosen = [session.digest for session in sessions if session_cookies.handle(session) == handle]
         if not chosen or not await store.end_sessions(me.account.id, chosen):
-            raise Refused(404, Said.of(Code.ACCOUNT_NO_SESSION))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ACCOUNT_NO_SESSION))
         await accounts.live.ended(chosen)
         if me.session.digest in chosen:
             accounts.sessions.clear_cookie(request, response)
@@ -366,7 +362,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         taken = await store.take_challenge(digest(body.link), RESET_PURPOSE, utc(clock))
         account = None if taken is None or taken[0] is None else await store.by_id(taken[0])
         if account is None:
-            raise Refused(400, Said.of(Code.ACCOUNT_LINK_USED))
+            raise Refusal(Why.INVALID, Said.of(Code.ACCOUNT_LINK_USED))
         return await signed_in_as(request, response, account)
 
     # --- seats ------------------------------------------------------------------------------------
@@ -377,7 +373,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         me = await accounts.require(request, changing=True)
         seat = await seat_of(body.code, body.token)
         if seat is None:
-            raise Refused(403, Said.of(Code.ERROR_UNKNOWN_TOKEN))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_UNKNOWN_TOKEN))
         await store.sit(body.code, seat, me.account.id)
         return {"table": body.code, "seat": seat}
 

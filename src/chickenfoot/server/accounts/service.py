@@ -19,8 +19,8 @@ from chickenfoot.server.accounts.store import Account, AccountStore, Session
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.credentials import digest, new_secret
 from chickenfoot.server.fanout import Bus, LocalBus
-from chickenfoot.server.refusal import Refused
-from chickenfoot.server.security import origin_allowed
+from chickenfoot.server.http.security import origin_allowed
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
 
 RESET_LINK_SECONDS = 24 * 3600.0
@@ -72,11 +72,11 @@ class Accounts:
             self.same_site(connection)
         signed_in = await self.signed_in(connection)
         if signed_in is None:
-            raise Refused(401, Said.of(Code.ACCOUNT_NOT_SIGNED_IN))
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_NOT_SIGNED_IN))
         if changing:
             token = connection.headers.get(session_cookies.CSRF_HEADER, "")
             if not hmac.compare_digest(token.encode(), session_cookies.csrf_token(signed_in.session_id).encode()):
-                raise Refused(403, Said.of(Code.ACCOUNT_CROSS_SITE))
+                raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CROSS_SITE))
         return signed_in
 
     def same_site(self, connection: HTTPConnection) -> None:
@@ -84,7 +84,7 @@ class Accounts:
         allowed = () if self.settings.origin is None else (self.settings.origin,)
         foreign_origin = not origin_allowed(connection.scope, allowed)
         if foreign_origin or connection.headers.get("sec-fetch-site") == "cross-site":
-            raise Refused(403, Said.of(Code.ACCOUNT_CROSS_SITE))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CROSS_SITE))
 
     async def sit(self, connection: HTTPConnection, code: str, seat: int) -> None:
         """A seat just taken follows the account the request is signed in as (if any; a bot account's

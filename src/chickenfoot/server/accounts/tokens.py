@@ -22,7 +22,7 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.accounts.store import _aware
 from chickenfoot.server.clock import utc
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest, new_secret
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
 
 PREFIX = "cfb_"
@@ -133,14 +133,14 @@ def tokens_router(accounts_service: Accounts, tokens: TokenStore) -> APIRouter:
         """A new token: its secret is in this answer and nowhere else, ever."""
         me = await accounts_service.require(request, changing=True)
         if not me.account.bot:
-            raise Refused(403, Said.of(Code.BOTAPI_NOT_BOT_ACCOUNT))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.BOTAPI_NOT_BOT_ACCOUNT))
         unknown = [scope for scope in body.scopes if scope not in SCOPES]
         if unknown:
-            raise Refused(400, Said.of(Code.BOTAPI_UNKNOWN_SCOPE, scope=unknown[0][:40]))
+            raise Refusal(Why.INVALID, Said.of(Code.BOTAPI_UNKNOWN_SCOPE, scope=unknown[0][:40]))
         label = body.label.strip() or "token"
         minted = await tokens.mint(me.account.id, label, frozenset(body.scopes), utc(accounts_service.clock))
         if minted is None:
-            raise Refused(409, Said.of(Code.BOTAPI_TOO_MANY_TOKENS, limit=MAX_TOKENS))
+            raise Refusal(Why.CONFLICT, Said.of(Code.BOTAPI_TOO_MANY_TOKENS, limit=MAX_TOKENS))
         token, secret = minted
         return token_facts(token) | {"token": secret}
 
@@ -148,7 +148,7 @@ def tokens_router(accounts_service: Accounts, tokens: TokenStore) -> APIRouter:
     async def revoke(token_id: int, request: Request) -> dict[str, Any]:
         me = await accounts_service.require(request, changing=True)
         if not await tokens.revoke(me.account.id, token_id):
-            raise Refused(404, Said.of(Code.BOTAPI_NO_TOKEN))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NO_TOKEN))
         return {"revoked": token_id}
 
     return router

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
-from chickenfoot.server.refusal import body
+from chickenfoot.server.http.answers import body
 
 PREFIX = "/api/bot/"
 MAX_PAUSED = 10_000

@@ -32,18 +32,19 @@ from chickenfoot.server import readiness
 from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.accounts.tokens import Bearer, TokenStore, tokens_router
-from chickenfoot.server.botapi.gate import Lookups, PausedTokens, bearer_secret
+from chickenfoot.server.botapi.gate import PausedTokens, bearer_secret
 from chickenfoot.server.botapi.store import BotStore, Invitation
 from chickenfoot.server.botapi.stream import MEDIA_TYPE, LineSocket, ndjson
-from chickenfoot.server.botapi.throttle import TokenThrottle, Use
 from chickenfoot.server.clock import utc
 from chickenfoot.server.connection import Connection, ConnectionLimits, SendWatch, answer
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import Kind, RateLimiter
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import MAX_VERSION, ProtocolError, dumps
 from chickenfoot.server.ratings.model import FAMILIES, Rating
 from chickenfoot.server.ratings.routes import rating_json
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TableConfig
 from chickenfoot.view import SeatView
@@ -56,7 +57,7 @@ MAX_ACCOUNT_EVENTS = 64
 BOT_TAG = "BOT"
 
 Configure = Callable[[dict[str, Any]], TableConfig]
-"""A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refused`."""
+"""A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refusal`."""
 
 
 def account_channel(account_id: int) -> str:
@@ -104,54 +105,51 @@ def line(message: dict[str, Any]) -> bytes:
 def bot_api_router(
     hub: Hub,
     accounts: Accounts,
-    throttle: TokenThrottle,
-    limits: ConnectionLimits,
+    limits: RateLimiter,
+    connection_limits: ConnectionLimits,
     sends: SendWatch,
     configure: Configure,
     paused: PausedTokens,
 ) -> APIRouter:
     """``paused``: the tokens this process knows to be paused, shared with the :class:`~.gate.FloodGate` in front."""
     router = APIRouter()
-    lookups = Lookups(throttle.settings.lookups)
     storage, clock, bus = hub.storage, hub.clock, hub.cluster.bus
     tokens, bots = TokenStore(storage), BotStore(storage)
     known: dict[str, tuple[Bearer | None, float]] = {}
     streams: set[asyncio.Task[Any]] = set()
     router.include_router(tokens_router(accounts, tokens))
 
-    async def caller(request: Request, use: Use, scope: str = "bot:play") -> Bearer:
+    async def caller(request: Request, use: Kind, scope: str = "bot:play") -> Bearer:
         """The token's bot account; refuses (401, 403, 429) a missing or unknown token, a missing scope, a limit."""
         secret = bearer_secret(request.headers.get("authorization", ""))
         if secret is None:
-            raise Refused(401, Said.of(Code.BOTAPI_BAD_TOKEN), {"WWW-Authenticate": "Bearer"})
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.BOTAPI_BAD_TOKEN))
         key = digest(secret)
         bearer, until = known.get(key, (None, 0.0))
         if until < time.monotonic():
-            if (refusal := lookups.refusal(request.client.host if request.client else "unknown")) is not None:
-                reason, wait = refusal
-                raise Refused(429, reason, {"Retry-After": str(wait)})
+            await limits.check("bot_lookup", client_address(request))
             bearer = await tokens.bearer(secret)
             if len(known) > 10_000:
                 known.clear()
             known[key] = (bearer, time.monotonic() + BEARER_SECONDS)
         if bearer is None:
-            raise Refused(401, Said.of(Code.BOTAPI_BAD_TOKEN), {"WWW-Authenticate": "Bearer"})
-        if (refusal := await throttle.refusal(use, key)) is not None:
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.BOTAPI_BAD_TOKEN))
+        if (refusal := await limits.refusal(use, key)) is not None:
             reason, wait = refusal
             if reason.code is Code.BOTAPI_PAUSED:
                 paused.pause(key, wait)
-            raise Refused(429, reason, {"Retry-After": str(wait)})
+            raise Refusal(Why.TOO_MANY, reason, retry_after=wait)
         if scope not in bearer.token.scopes:
-            raise Refused(403, Said.of(Code.BOTAPI_SCOPE_MISSING, scope=scope))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.BOTAPI_SCOPE_MISSING, scope=scope))
         return bearer
 
     async def seated(code: str, bearer: Bearer) -> tuple[Table, int]:
         table = await hub.get(code)
         if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
         seat = await accounts.store.seat_at(table.code, bearer.account_id)
         if seat is None:
-            raise Refused(403, Said.of(Code.BOTAPI_NOT_SEATED, table=table.code))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.BOTAPI_NOT_SEATED, table=table.code))
         return table, seat
 
     async def tell(account_id: int, event: dict[str, Any]) -> None:
@@ -170,7 +168,7 @@ def bot_api_router(
     async def invite(table: Table, seat: int, name: str, inviter: str | None) -> None:
         found = await bots.bot_named(name)
         if found is None:
-            raise Refused(404, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(name[:64])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(name[:64])))
         invitation = Invitation(table.code, seat, found[0], inviter)
         await bots.invite(invitation, utc(clock))
         await tell(found[0], invitation_event(table, invitation))
@@ -206,13 +204,13 @@ def bot_api_router(
 
     @router.get("/api/bot/account")
     async def who(request: Request) -> dict[str, Any]:
-        bearer = await caller(request, "read")
+        bearer = await caller(request, "bot_read")
         return {"name": bearer.username, "tag": BOT_TAG, "scopes": sorted(bearer.token.scopes)}
 
     @router.get("/api/bot/stream")
     async def account_stream(request: Request) -> StreamingResponse:
         """The account's events: invitations waiting, then each invitation, table starting and match ending."""
-        bearer = await caller(request, "stream")
+        bearer = await caller(request, "bot_stream")
         waiting = await bots.invitations_of(bearer.account_id)
 
         async def events() -> AsyncIterator[bytes]:
@@ -250,12 +248,12 @@ def bot_api_router(
     @router.post("/api/bot/tables", status_code=201)
     async def create(body: NewTable, request: Request) -> dict[str, Any]:
         """A new table: the bot sits at seat 0; bot levels play their seats, bot accounts are invited to theirs."""
-        bearer = await caller(request, "table", "table:create")
+        bearer = await caller(request, "bot_table", "table:create")
         seats: list[dict[str, Any]] = [{"kind": "human", "name": bearer.username}]
         for opponent in body.opponents:
             if opponent.account is not None:
                 if await bots.bot_named(opponent.account) is None:
-                    raise Refused(404, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(opponent.account[:64])))
+                    raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(opponent.account[:64])))
                 seats.append({"kind": "human"})
             else:
                 seats.append({"kind": "bot", "bot": opponent.bot or DEFAULT_LEVEL})
@@ -271,13 +269,13 @@ def bot_api_router(
     @router.post("/api/bot/tables/{code}/accept")
     async def accept(code: str, request: Request) -> dict[str, Any]:
         """Take the seat the bot was invited to."""
-        bearer = await caller(request, "move")
+        bearer = await caller(request, "bot_move")
         table = await hub.get(code)
         invitation = None if table is None else await bots.take_invitation(table.code, bearer.account_id)
         if table is None or invitation is None:
-            raise Refused(404, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
         if await hub.credentials.issue_seat(table.code, invitation.seat) is None:
-            raise Refused(409, Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=invitation.seat))
+            raise Refusal(Why.CONFLICT, Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=invitation.seat))
         await seating.take(table, invitation.seat, bearer.username)
         await sit_down(table, invitation.seat, bearer)
         return {"table": table.code, "seat": invitation.seat}
@@ -285,16 +283,16 @@ def bot_api_router(
     @router.post("/api/bot/tables/{code}/decline")
     async def decline(code: str, request: Request) -> dict[str, Any]:
         """Decline an invitation: the seat stays free (its creator may invite another or give it to a bot)."""
-        bearer = await caller(request, "move")
+        bearer = await caller(request, "bot_move")
         table = await hub.get(code)
         if table is None or await bots.take_invitation(table.code, bearer.account_id) is None:
-            raise Refused(404, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
         return {"declined": table.code}
 
     @router.get("/api/bot/tables/{code}")
     async def view(code: str, request: Request) -> Response:
         """The seat's ``state`` message, as a page connecting now would get it first (docs/protocol.md)."""
-        bearer = await caller(request, "read")
+        bearer = await caller(request, "bot_read")
         table, seat = await seated(code, bearer)
         text, _ = table.texts.state(seat, [])
         return Response(text, media_type="application/json")
@@ -302,7 +300,7 @@ def bot_api_router(
     @router.get("/api/bot/tables/{code}/stream")
     async def table_stream(code: str, request: Request) -> StreamingResponse:
         """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
-        bearer = await caller(request, "stream")
+        bearer = await caller(request, "bot_stream")
         table, seat = await seated(code, bearer)
         socket = LineSocket(request.client)
 
@@ -315,7 +313,7 @@ def bot_api_router(
                         return
                     current = reloaded
                 # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
-                connection = Connection(socket, current, seat, limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
+                connection = Connection(socket, current, seat, connection_limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
                 await connection.serve(None, hub.notice())
             finally:
                 hub.left(current)
@@ -325,7 +323,7 @@ def bot_api_router(
     @router.post("/api/bot/tables/{code}/move")
     async def move(code: str, body: MoveBody, request: Request) -> Response:
         """Play a move (or ``next_round``): the page's ``move`` message, with the same checks."""
-        bearer = await caller(request, "move")
+        bearer = await caller(request, "bot_move")
         table, seat = await seated(code, bearer)
         message: dict[str, Any] = (
             {"type": "next_round"} if body.move == "next_round" else {"type": "move"} | body.model_dump()
@@ -334,7 +332,7 @@ def bot_api_router(
 
     @router.post("/api/bot/tables/{code}/chat")
     async def chat(code: str, body: ChatBody, request: Request) -> Response:
-        bearer = await caller(request, "chat", "chat")
+        bearer = await caller(request, "bot_chat", "chat")
         table, seat = await seated(code, bearer)
         return await act(table, seat, {"type": "chat", "text": body.text})
 
@@ -359,11 +357,11 @@ def bot_api_router(
         """The creator invites a bot account to a free seat; it takes the seat when it accepts."""
         table = await hub.get(code)
         if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
         if await hub.credentials.seat_of(table.code, body.token) != table.config.creator:
-            raise Refused(403, Said.of(Code.ERROR_CREATOR_ONLY))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_CREATOR_ONLY))
         if seat not in table.free_seats():
-            raise Refused(409, Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=seat))
+            raise Refusal(Why.CONFLICT, Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=seat))
         await invite(table, seat, body.bot, table.config.seats[table.config.creator].name)
         return {"table": table.code, "seat": seat, "invited": body.bot}
 

@@ -16,12 +16,13 @@ from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest, new_secret
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.limiter import Limiter
 from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay.queue import Entry, InQueue, Queue, QueueFull, QuickPlaySettings, Unclaimed
 from chickenfoot.server.quickplay.ratings import EQUAL_RATING, family_of
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
 
 GUEST_COOKIE = "chickenfoot_quickplay"
@@ -42,7 +43,7 @@ class TicketRequest(BaseModel):
 
 
 def quickplay_router(
-    settings: QuickPlaySettings, storage: Storage, clock: Clock, hub: Hub, accounts: Accounts, limiter: Limiter
+    settings: QuickPlaySettings, storage: Storage, clock: Clock, hub: Hub, accounts: Accounts, limits: RateLimiter
 ) -> APIRouter:
     router = APIRouter()
 
@@ -55,19 +56,14 @@ def quickplay_router(
 
     line = Queue(storage, clock, settings, hub.seeds, cover)
 
-    def address_of(request: Request) -> str:
-        return request.client.host if request.client is not None else "unknown"
-
     @router.post("/api/quickplay", status_code=201)
     async def join(request: JoinRequest, http: Request, response: Response) -> dict[str, Any]:
         """Wait for a table of ``players``: a ticket, to send with every heartbeat."""
         accounts.same_site(http)
         signed_in = await accounts.signed_in(http)
         if request.rated and signed_in is None:
-            raise Refused(401, Said.of(Code.QUICKPLAY_RATED_NEEDS_ACCOUNT))
-        if (refusal := await limiter.refusal("quick_play", address_of(http))) is not None:
-            reason, wait = refusal
-            raise Refused(429, reason, {"Retry-After": str(wait)})
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.QUICKPLAY_RATED_NEEDS_ACCOUNT))
+        await limits.check("quick_play", client_address(http))
         if signed_in is not None:
             owner = f"account:{signed_in.account.id}"
             rating = await settings.ratings(signed_in.account.id, family_of(request.players))
@@ -79,13 +75,13 @@ def quickplay_router(
             owner, rating = f"guest:{digest(browser)}", EQUAL_RATING
         bots_after = request.bots_after if "bots_after" in request.model_fields_set else settings.bots_after
         entry = Entry(
-            owner, address_of(http)[:64], request.players, request.rated, rating, bots_after, request.name or None
+            owner, client_address(http)[:64], request.players, request.rated, rating, bots_after, request.name or None
         )
         try:
             ticket = await line.join(entry)
         except QueueFull as exc:
             code = Code.QUICKPLAY_FULL if exc.whole else Code.QUICKPLAY_ADDRESS_FULL
-            raise Refused(503 if exc.whole else 429, Said.of(code), {"Retry-After": "10"}) from None
+            raise Refusal(Why.UNAVAILABLE if exc.whole else Why.TOO_MANY, Said.of(code), retry_after=10) from None
         return {"ticket": ticket, "beat": settings.beat_seconds, "lease": settings.lease_seconds}
 
     @router.post("/api/quickplay/beat")
@@ -93,7 +89,7 @@ def quickplay_router(
         """The waiting page's heartbeat: how many wait and for how long, or the seat found (once)."""
         heard = await line.beat(request.ticket)
         if heard is None:
-            raise Refused(404, Said.of(Code.QUICKPLAY_GONE))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.QUICKPLAY_GONE))
         if isinstance(heard, InQueue):
             return {
                 "status": "waiting",
@@ -104,7 +100,7 @@ def quickplay_router(
         table = await hub.get(heard.code)
         token = None if table is None else await hub.credentials.issue_seat(heard.code, heard.seat)
         if table is None or token is None:
-            raise Refused(409, Said.of(Code.QUICKPLAY_GONE))
+            raise Refusal(Why.CONFLICT, Said.of(Code.QUICKPLAY_GONE))
         await seating.take(table, heard.seat, heard.name or "")
         await accounts.sit(http, heard.code, heard.seat)
         return {"status": "seated", "code": heard.code, "seat": heard.seat, "token": token}

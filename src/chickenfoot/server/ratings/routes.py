@@ -19,7 +19,7 @@ from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 from chickenfoot.server.ratings.model import FAMILIES, Family, Rating, family_of
 from chickenfoot.server.ratings.rated import why_not_rated
 from chickenfoot.server.ratings.service import ACTIVE_DAYS, Ratings
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TableConfig
 
@@ -29,16 +29,16 @@ LEADERBOARD_SIZE = 50
 async def make_rated(accounts: Accounts, connection: HTTPConnection, config: TableConfig) -> None:
     """Mark a new table rated; refuses (400 or 403) a table that cannot be, or a creator without an account."""
     if (why := why_not_rated(config.rules, config.seats)) is not None:
-        raise Refused(400, why)
+        raise Refusal(Why.INVALID, why)
     if await accounts.signed_in(connection) is None:
-        raise Refused(403, Said.of(Code.RATING_SIGN_IN))
+        raise Refusal(Why.FORBIDDEN, Said.of(Code.RATING_SIGN_IN))
     config.rated = True
 
 
 async def admit(accounts: Accounts, connection: HTTPConnection, config: TableConfig) -> None:
     """Refuse (403) a guest a seat at a rated table: every person there plays as an account."""
     if config.rated and await accounts.signed_in(connection) is None:
-        raise Refused(403, Said.of(Code.RATING_SIGN_IN))
+        raise Refusal(Why.FORBIDDEN, Said.of(Code.RATING_SIGN_IN))
 
 
 def rating_json(rating: Rating) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def checked_family(family: str) -> Family:
     for known in FAMILIES:
         if family == known:
             return known
-    raise Refused(404, Said.of(Code.RATING_NO_FAMILY, family=quoted(family[:8])))
+    raise Refusal(Why.NOT_FOUND, Said.of(Code.RATING_NO_FAMILY, family=quoted(family[:8])))
 
 
 def ratings_router(
@@ -84,7 +84,7 @@ def ratings_router(
         """A player's rating, rank and history in each family."""
         account = await accounts.store.by_skeleton(skeleton(name[:64]))
         if account is None:
-            raise Refused(404, Said.of(Code.RATING_NO_PLAYER, name=quoted(name[:32])))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.RATING_NO_PLAYER, name=quoted(name[:32])))
         since = ratings.active_since()
         families = {}
         for family in FAMILIES:
@@ -124,7 +124,7 @@ def ratings_router(
     async def leaderboard_page() -> FileResponse:
         page = web_dir / "leaderboard.html"
         if not page.is_file():
-            raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING))
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING))
         return FileResponse(page)
 
     return router

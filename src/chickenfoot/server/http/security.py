@@ -13,7 +13,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.refusal import answer
+from chickenfoot.server.http.answers import answer
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
