@@ -59,8 +59,8 @@ from chickenfoot.server.profiles import profiles_router
 from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
 from chickenfoot.server.quickplay.ratings import EqualRatings
-from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
-from chickenfoot.server.ratings.service import LevelRatings, Ratings
+from chickenfoot.server.ratings.routes import ratings_router
+from chickenfoot.server.ratings.service import LevelRatings, Ratings, admit, make_rated
 from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.replay import replay_router, review_job

@@ -12,8 +12,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
-from chickenfoot.messages import Code, Said
-from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.http.answers import page
 
 PAGES = {"/signin": "signin.html", "/signup": "signin.html", "/account": "account.html"}
 
@@ -22,13 +21,10 @@ def account_pages_router(web_dir: Path) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     def serving(name: str) -> Callable[[], Awaitable[FileResponse]]:
-        async def page() -> FileResponse:
-            path = web_dir / name
-            if not path.is_file():
-                raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING))
-            return FileResponse(path)
+        async def served() -> FileResponse:
+            return page(web_dir, name)
 
-        return page
+        return served
 
     for route, name in PAGES.items():
         router.add_api_route(route, serving(name), methods=["GET"])

@@ -43,7 +43,6 @@ from chickenfoot.server.http.limits import Kind, RateLimiter
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import MAX_VERSION, ProtocolError, dumps
 from chickenfoot.server.ratings.model import FAMILIES, Rating
-from chickenfoot.server.ratings.routes import rating_json
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TableConfig
@@ -347,7 +346,7 @@ def bot_api_router(
         """The bot accounts, each with its rating in each family (a new account's default until it has played)."""
         return {
             "bots": [
-                {"name": name, "tag": BOT_TAG, "ratings": {f: rating_json(rated.get(f, Rating())) for f in FAMILIES}}
+                {"name": name, "tag": BOT_TAG, "ratings": {f: rated.get(f, Rating()).wire() for f in FAMILIES}}
                 for name, rated in await bots.bots()
             ]
         }

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from chickenfoot.i18n import english
@@ -56,6 +57,14 @@ def body(said: Said) -> dict[str, Any]:
 
 def answer(said: Said, status: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse(body(said), status_code=status, headers=dict(headers) if headers else None)
+
+
+def page(web_dir: Path, name: str, status: int = 200) -> FileResponse:
+    """One of the site's pages; refuses (not found) one missing from a server installed without them."""
+    path = web_dir / name
+    if not path.is_file():
+        raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING))
+    return FileResponse(path, status_code=status)
 
 
 def refusal_answer(refusal: Refusal, challenge: str | None = None) -> JSONResponse:

@@ -21,7 +21,7 @@ from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay.queue import Entry, InQueue, Queue, QueueFull, QuickPlaySettings, Unclaimed
-from chickenfoot.server.quickplay.ratings import EQUAL_RATING, family_of
+from chickenfoot.server.quickplay.ratings import EQUAL_RATING
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
 
@@ -66,7 +66,7 @@ def quickplay_router(
         await limits.check("quick_play", client_address(http))
         if signed_in is not None:
             owner = f"account:{signed_in.account.id}"
-            rating = await settings.ratings(signed_in.account.id, family_of(request.players))
+            rating = await settings.ratings(signed_in.account.id, request.players)
         else:
             browser = http.cookies.get(GUEST_COOKIE, "")
             if not 0 < len(browser) <= MAX_SECRET_LENGTH:
