@@ -57,8 +57,10 @@ from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.profiles import profiles_router
 from chickenfoot.server.protocol import printable_name
-from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
 from chickenfoot.server.quickplay.ratings import EqualRatings
+from chickenfoot.server.quickplay.routes import quickplay_router
+from chickenfoot.server.quickplay.service import QuickPlay, bots_cover
+from chickenfoot.server.quickplay.store import Queue, QuickPlaySettings
 from chickenfoot.server.ratings.routes import ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings, admit, make_rated
 from chickenfoot.server.readiness import readiness_router
@@ -371,7 +373,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(readiness_router(credentials, get_table, bot_level, summary))
     app.include_router(accounts_router(accounts, limits, credentials.seat_of))
     app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
-    app.include_router(quickplay_router(quick_play, storage, clock, hub, accounts, limits))
+    queue = Queue(storage, clock, quick_play, hub.seeds, abandoned=bots_cover(hub, quick_play.bots))
+    app.include_router(quickplay_router(QuickPlay(queue, hub, accounts, quick_play), accounts, limits))
     app.include_router(profiles_router(history, accounts, limits, clock, settings.web_dir))
     app.include_router(handover_router(hub, handovers, accounts, limits))
     app.include_router(account_pages_router(settings.web_dir))

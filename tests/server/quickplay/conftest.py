@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 
 from chickenfoot.server.clock import SystemClock
-from chickenfoot.server.quickplay.queue import queue
+from chickenfoot.server.quickplay.schema import queue
 from chickenfoot.server.storage import Storage
 
 

@@ -32,8 +32,8 @@ from chickenfoot.server.credentials import digest
 from chickenfoot.server.hub import new_code
 from chickenfoot.server.quickplay.pairing import Group, Schedule, Waiting, pair
 from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, LevelOrder, RatingLookup
-from chickenfoot.server.storage import Storage, metadata
-from chickenfoot.server.storage.schema import table_code
+from chickenfoot.server.quickplay.schema import queue
+from chickenfoot.server.storage import Storage
 from chickenfoot.server.table_config import Seat, TableConfig
 
 log = logging.getLogger(__name__)
@@ -41,26 +41,6 @@ log = logging.getLogger(__name__)
 PRESET = "classic"
 TURN_TIMER = 60
 """A quick play table's rules and turn timer (seconds): the classic game, with strangers."""
-
-queue = sa.Table(
-    "quick_play_queue",
-    metadata,
-    # The ticket's SHA-256 digest: the ticket itself (it claims the seat) stays with its browser.
-    sa.Column("ticket", sa.String(64), primary_key=True),
-    # ``account:ID`` or ``guest:DIGEST`` (a browser cookie's): one entry each.
-    sa.Column("owner", sa.String(80), nullable=False, unique=True),
-    sa.Column("address", sa.String(64), nullable=False, index=True),
-    sa.Column("players", sa.Integer, nullable=False),
-    sa.Column("rated", sa.Boolean, nullable=False),
-    sa.Column("rating", sa.Float, nullable=False),
-    sa.Column("bots_after", sa.Float, nullable=True),
-    sa.Column("name", sa.String(160), nullable=True),
-    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("lease_until", sa.DateTime(timezone=True), nullable=False, index=True),
-    # Set when a pass seats the player: the new table and their seat, until they claim it.
-    table_code(nullable=True, index=True),
-    sa.Column("seat", sa.Integer, nullable=True),
-)
 
 
 @dataclass(frozen=True, slots=True)
