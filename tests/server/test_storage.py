@@ -14,8 +14,9 @@ from alembic import command
 from alembic.config import Config
 
 from chickenfoot.rules import Rules
-from chickenfoot.server.accounts.schema import account_seats, bot_invitations
+from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.accounts.store import AccountStore
+from chickenfoot.server.botapi.schema import bot_invitations
 from chickenfoot.server.botapi.store import BotStore, Invitation
 from chickenfoot.server.clock import FakeClock, SystemClock
 from chickenfoot.server.credentials import Credentials

@@ -31,6 +31,7 @@ from chickenfoot.server.accounts.service import Accounts, AccountSettings
 from chickenfoot.server.botapi.gate import PREFIX as BOT_API
 from chickenfoot.server.botapi.gate import FloodGate, PausedTokens
 from chickenfoot.server.botapi.routes import bot_api_router
+from chickenfoot.server.botapi.service import BotApi
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
@@ -276,7 +277,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     if settings.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
-    paused_tokens = PausedTokens()
+    paused_tokens = PausedTokens(clock.monotonic)
     app.add_middleware(FloodGate, paused=paused_tokens)  # inside the security headers: its refusals get them too
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     app.state.hub = hub
@@ -379,8 +380,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(handover_router(hub, handovers, accounts, limits))
     app.include_router(account_pages_router(settings.web_dir))
     configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
-    bot_api = bot_api_router(hub, accounts, limits, settings.connection, sends, configure, paused_tokens)
-    app.include_router(bot_api)
+    bot_api = BotApi(hub, accounts, limits, paused_tokens, configure, get_table, clock)
+    hub.on_match_finished(bot_api.match_finished)
+    app.include_router(bot_api_router(bot_api, hub, accounts, get_table, settings.connection, sends))
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

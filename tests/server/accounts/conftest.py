@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts.schema import accounts
+from chickenfoot.server.botapi import schema as _bot_api_tables  # noqa: F401  # they name accounts: emptied too
 from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.storage import Storage
@@ -19,7 +20,7 @@ ACCOUNT_TABLES = [
     for table in reversed(accounts.metadata.sorted_tables)
     if table is accounts or any(key.column.table is accounts for key in table.foreign_keys)
 ]
-"""The accounts and every table naming one, those naming them first."""
+"""The accounts and every table naming one (the Bot API's included), those naming them first."""
 GENEROUS = AddressLimits(
     "10000/second",
     "10000/second",

@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from chickenfoot.server.accounts.schema import api_tokens
 from chickenfoot.server.botapi.admin import make_bot_account
+from chickenfoot.server.botapi.schema import api_tokens
 from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.http.limits import TokenLimits
 from chickenfoot.server.storage import Storage

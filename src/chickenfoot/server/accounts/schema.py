@@ -84,27 +84,3 @@ account_seats = sa.Table(
 )
 """Which account sat in which seat of which table (kept after the account is deleted: "deleted player";
 gone with the table)."""
-
-# --- the Bot API (migration 0013_bot_api) ---------------------------------------------------------------
-api_tokens = sa.Table(
-    "api_tokens",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    # SHA-256 of the token (a 32-byte secret): the token itself is shown once, when it is minted.
-    sa.Column("digest", sa.String(64), nullable=False, unique=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
-    sa.Column("label", sa.String(64), nullable=False),
-    # Space-separated scopes (accounts/tokens.py SCOPES).
-    sa.Column("scopes", sa.String(200), nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
-bot_invitations = sa.Table(
-    "bot_invitations",
-    metadata,
-    table_code(primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
-    sa.Column("inviter", sa.String(64), nullable=True),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
-"""A bot account invited to a free seat of a table, until it accepts (takes the seat) or declines."""

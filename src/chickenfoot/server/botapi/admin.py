@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from chickenfoot.server.accounts.tokens import MAX_TOKENS, SCOPES, TokenStore
-from chickenfoot.server.botapi.store import BotStore
+from chickenfoot.server.botapi.store import MAX_TOKENS, SCOPES, BotStore, TokenStore
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.storage import Storage, default_database_url
 
