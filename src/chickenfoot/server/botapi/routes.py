@@ -16,7 +16,7 @@ and a bot account's tokens, minted, listed and revoked on its account page (``/a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -105,26 +105,27 @@ def bot_api_router(
     ``limits`` and ``sends``: the table streams', as a page's WebSocket's."""
     router = APIRouter()
     streams: set[asyncio.Task[Any]] = set()
-    router.include_router(play_routes(bot_api, hub, limits, sends, streams))
+    router.include_router(play_routes(bot_api))
+    router.include_router(stream_routes(bot_api, hub, limits, sends, streams))
     router.include_router(people_routes(bot_api, get_table))
     router.include_router(token_routes(bot_api, accounts))
     return router
 
 
-def play_routes(
-    bot_api: BotApi, hub: Hub, limits: ConnectionLimits, sends: SendWatch, streams: set[asyncio.Task[Any]]
-) -> APIRouter:
-    router = APIRouter()
-
+def caller_of(bot_api: BotApi) -> Callable[..., Awaitable[Bearer]]:
     async def caller(request: Request, use: Kind, scope: str = "bot:play") -> Bearer:
         """The token's bot account; refuses a missing or unknown token, a missing scope, a limit reached."""
         secret = bearer_secret(request.headers.get("authorization", ""))
         return await bot_api.bearer(secret, client_address(request), use, scope)
 
-    @router.get("/api/bot/account")
-    async def who(request: Request) -> dict[str, Any]:
-        bearer = await caller(request, "bot_read")
-        return {"name": bearer.username, "tag": BOT_TAG, "scopes": sorted(bearer.token.scopes)}
+    return caller
+
+
+def stream_routes(
+    bot_api: BotApi, hub: Hub, limits: ConnectionLimits, sends: SendWatch, streams: set[asyncio.Task[Any]]
+) -> APIRouter:
+    """The event streams: the account's, and each table's seat (a page's WebSocket, one message a line)."""
+    router, caller = APIRouter(), caller_of(bot_api)
 
     @router.get("/api/bot/stream")
     async def account_stream(request: Request) -> StreamingResponse:
@@ -162,6 +163,40 @@ def play_routes(
 
         return StreamingResponse(events(), media_type=MEDIA_TYPE)
 
+    @router.get("/api/bot/tables/{code}/stream")
+    async def table_stream(code: str, request: Request) -> StreamingResponse:
+        """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
+        bearer = await caller(request, "bot_stream")
+        table, seat = await bot_api.seated(code, bearer)
+        socket = LineSocket(request.client)
+
+        async def serve() -> None:
+            current = table
+            try:
+                while current.closed:  # released from memory meanwhile: read it back
+                    reloaded = await hub.get(code)
+                    if reloaded is None:
+                        return
+                    current = reloaded
+                # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
+                connection = Connection(socket, current, seat, limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
+                await connection.serve(None, hub.notice())
+            finally:
+                hub.left(current)
+
+        return StreamingResponse(ndjson(socket, serve, streams), media_type=MEDIA_TYPE)
+
+    return router
+
+
+def play_routes(bot_api: BotApi) -> APIRouter:
+    router, caller = APIRouter(), caller_of(bot_api)
+
+    @router.get("/api/bot/account")
+    async def who(request: Request) -> dict[str, Any]:
+        bearer = await caller(request, "bot_read")
+        return {"name": bearer.username, "tag": BOT_TAG, "scopes": sorted(bearer.token.scopes)}
+
     @router.post("/api/bot/tables", status_code=201)
     async def create(body: NewTable, request: Request) -> dict[str, Any]:
         """A new table: the bot sits at seat 0; bot levels play their seats, bot accounts are invited to theirs."""
@@ -187,29 +222,6 @@ def play_routes(
         table, seat = await bot_api.seated(code, await caller(request, "bot_read"))
         text, _ = table.texts.state(seat, [])
         return Response(text, media_type="application/json")
-
-    @router.get("/api/bot/tables/{code}/stream")
-    async def table_stream(code: str, request: Request) -> StreamingResponse:
-        """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
-        bearer = await caller(request, "bot_stream")
-        table, seat = await bot_api.seated(code, bearer)
-        socket = LineSocket(request.client)
-
-        async def serve() -> None:
-            current = table
-            try:
-                while current.closed:  # released from memory meanwhile: read it back
-                    reloaded = await hub.get(code)
-                    if reloaded is None:
-                        return
-                    current = reloaded
-                # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
-                connection = Connection(socket, current, seat, limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
-                await connection.serve(None, hub.notice())
-            finally:
-                hub.left(current)
-
-        return StreamingResponse(ndjson(socket, serve, streams), media_type=MEDIA_TYPE)
 
     @router.post("/api/bot/tables/{code}/move")
     async def move(code: str, body: MoveBody, request: Request) -> Response:
