@@ -20,7 +20,8 @@ from chickenfoot.server.botapi.schema import bot_invitations
 from chickenfoot.server.botapi.store import BotStore, Invitation
 from chickenfoot.server.clock import FakeClock, SystemClock
 from chickenfoot.server.credentials import Credentials
-from chickenfoot.server.handover import Handovers, handovers
+from chickenfoot.server.handover.schema import handovers
+from chickenfoot.server.handover.store import HandoverStore
 from chickenfoot.server.storage import MIGRATIONS, Storage, VersionTaken, default_database_url
 
 
@@ -132,7 +133,7 @@ def test_a_swept_table_leaves_no_invitation_handover_or_followed_seat_behind(dat
         assert account is not None
         await AccountStore(storage).sit(code, 0, account.id)
         await BotStore(storage).invite(Invitation(code, 1, account.id, "Ann"), datetime.now(UTC))
-        assert await Handovers(storage, FakeClock()).offer(code, 0) is not None
+        assert await HandoverStore(storage, FakeClock()).offer(code, 0) is not None
         assert code in await storage.delete_unplayed(datetime.now(UTC) + timedelta(hours=1), 1000, keep=set())
         left = {}
         async with storage.reading() as conn:

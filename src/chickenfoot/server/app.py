@@ -46,7 +46,9 @@ from chickenfoot.server.connection import (
 )
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.fanout import LocalBus
-from chickenfoot.server.handover import Handovers, handover_router
+from chickenfoot.server.handover.routes import handover_router
+from chickenfoot.server.handover.service import Handovers
+from chickenfoot.server.handover.store import HandoverStore
 from chickenfoot.server.hints import Hints
 from chickenfoot.server.history import MatchHistory
 from chickenfoot.server.http import answers
@@ -241,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hints = Hints(lambda address: limits.refusal("hint", address))
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
-    handovers = Handovers(storage, clock)
+    handover_links = HandoverStore(storage, clock)
     ratings = Ratings(storage, clock)
     ratings.follow(hub)
     quick_play = settings.quick_play
@@ -377,7 +379,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     queue = Queue(storage, clock, quick_play, hub.seeds, abandoned=bots_cover(hub, quick_play.bots))
     app.include_router(quickplay_router(QuickPlay(queue, hub, accounts, quick_play), accounts, limits))
     app.include_router(profiles_router(history, accounts, limits, clock, settings.web_dir))
-    app.include_router(handover_router(hub, handovers, accounts, limits))
+    handovers = Handovers(handover_links, accounts, hub.get)
+    app.include_router(handover_router(handovers, accounts, hub.credentials, get_table, limits))
     app.include_router(account_pages_router(settings.web_dir))
     configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
     bot_api = BotApi(hub, accounts, limits, paused_tokens, configure, get_table, clock)
@@ -425,7 +428,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hint,
             sends,
             own_seat,
-            handovers.moved,
+            handover_links.moved,
             watching_reason,
         )
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
