@@ -869,7 +869,7 @@ class Code(Enum):
         "too many Play now requests from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
 
-    # --- profiles (/u/NAME) and "My matches" (/matches): server/profiles.py, web/profile.js, web/matches.js
+    # --- profiles (/u/NAME) and "My matches" (/matches): server/history, web/profile.js, web/matches.js
     PLAYER_DELETED = msg("player.deleted", "deleted player")
     PROFILE_TITLE = msg("profile.title", "Player profile")
     PROFILE_MEMBER_SINCE = msg("profile.member_since", "Member since {date}")

@@ -50,7 +50,9 @@ from chickenfoot.server.handover.routes import handover_router
 from chickenfoot.server.handover.service import Handovers
 from chickenfoot.server.handover.store import HandoverStore
 from chickenfoot.server.hints import Hints
-from chickenfoot.server.history import MatchHistory
+from chickenfoot.server.history.routes import profiles_router
+from chickenfoot.server.history.service import MatchHistory
+from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import AddressLimits, RateLimiter, TokenLimits
@@ -58,7 +60,6 @@ from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_
 from chickenfoot.server.http.tables import table_lookup
 from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.lobby import Lobby
-from chickenfoot.server.profiles import profiles_router
 from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay.ratings import EqualRatings
 from chickenfoot.server.quickplay.routes import quickplay_router
@@ -235,7 +236,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
     hub.on_match_finished(reviews.request)
     hub.on_match_finished(listing.finished)
-    history = MatchHistory(storage, hub)
+    history = MatchHistory(HistoryStore(storage), hub.get, clock)
     hub.on_match_finished(history.finished)
     limits = RateLimiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits)
     sends = SendWatch(clock)
@@ -378,7 +379,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
     queue = Queue(storage, clock, quick_play, hub.seeds, abandoned=bots_cover(hub, quick_play.bots))
     app.include_router(quickplay_router(QuickPlay(queue, hub, accounts, quick_play), accounts, limits))
-    app.include_router(profiles_router(history, accounts, limits, clock, settings.web_dir))
+    app.include_router(profiles_router(history, accounts, limits, settings.web_dir))
     handovers = Handovers(handover_links, accounts, hub.get)
     app.include_router(handover_router(handovers, accounts, hub.credentials, get_table, limits))
     app.include_router(account_pages_router(settings.web_dir))

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.match import Match
 from chickenfoot.server.clock import SystemClock
-from chickenfoot.server.history import match_results
-from chickenfoot.server.profiles import PAGE_SIZE
+from chickenfoot.server.history.schema import match_results
+from chickenfoot.server.history.service import PAGE_SIZE
 from chickenfoot.server.storage import Storage, game_tables
 
 from ..conftest import claim_invite, play_out, ready, seat_players
