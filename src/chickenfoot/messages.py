@@ -500,7 +500,7 @@ class Code(Enum):
     REVIEW_CLI_EXPECTED = msg("review.cli.expected", "expected points")
     REVIEW_CLI_SEAT_LEGEND = msg("review.cli.seat_legend", "seat {seat}")
 
-    # --- refusals of the HTTP API (server/app.py, server/replay.py): {"detail": English, "code", ...},
+    # --- refusals of the HTTP API (server/http/answers.py): {"detail": English, "code", ...},
     # and of a WebSocket before it reaches its table (server/connection.py)
     ERROR_HTTP = msg("error.http", "request failed ({status})")
     ERROR_NO_TABLE = msg("error.no_table", "no table {table}")

@@ -9,7 +9,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.review_worker import ReviewWorker
+from chickenfoot.server.replays.reviews import ReviewWorker
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.table_config import Seat, TableConfig
 

@@ -69,9 +69,10 @@ from chickenfoot.server.ratings.routes import ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings, admit, make_rated
 from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusals import Refusal, Why
-from chickenfoot.server.replay import replay_router, review_job
-from chickenfoot.server.replay_frames import ReplayFrames
-from chickenfoot.server.review_worker import ReviewWorker
+from chickenfoot.server.replays.frames import ReplayFrames
+from chickenfoot.server.replays.reviews import ReviewWorker
+from chickenfoot.server.replays.routes import replay_router
+from chickenfoot.server.replays.service import Replays, review_job
 from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timing
@@ -371,8 +372,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await seating.replace_with_bot(table, seat, level, revoke=lambda: credentials.revoke(table.code, seat))
         return summary(table)
 
-    replays = replay_router(hub.get, reviews, frames, limits, settings.web_dir, history.deleted_seats)
-    app.include_router(replays)
+    replays = Replays(get_table, reviews, frames, history.deleted_seats)
+    app.include_router(replay_router(replays, limits, settings.web_dir))
     app.include_router(company_router(hub, listing, get_table, summary))
     app.include_router(readiness_router(credentials, get_table, bot_level, summary))
     app.include_router(accounts_router(accounts, limits, credentials.seat_of))
