@@ -1,4 +1,10 @@
-"""The FastAPI application: lobby endpoints, the table WebSocket and the page's static files."""
+"""The composition root: the one place that builds the server's stores, services and routes and wires
+them together (and the only one that picks the system's clock, through :class:`Settings`).
+
+Nothing else builds a service; nothing imports this module but the entry points (``chickenfoot
+serve``, the tests, the benchmarks). The layers it assembles are drawn in
+docs/contributors/architecture.md.
+"""
 
 from __future__ import annotations
 
@@ -9,21 +15,15 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
-from pydantic import AfterValidator, BaseModel, Field
 
-from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
-from chickenfoot.errors import ChickenfootError, quoted
+from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.review import DEFAULT_BUDGET
-from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
@@ -44,7 +44,6 @@ from chickenfoot.server.connection import (
     refuse,
     serve_connection,
 )
-from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.handover.routes import handover_router
 from chickenfoot.server.handover.service import Handovers
@@ -57,25 +56,25 @@ from chickenfoot.server.http import answers
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import AddressLimits, RateLimiter, TokenLimits
 from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
-from chickenfoot.server.http.tables import table_lookup
+from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.lobby import Lobby
-from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay.ratings import EqualRatings
 from chickenfoot.server.quickplay.routes import quickplay_router
 from chickenfoot.server.quickplay.service import QuickPlay, bots_cover
 from chickenfoot.server.quickplay.store import Queue, QuickPlaySettings
 from chickenfoot.server.ratings.routes import ratings_router
-from chickenfoot.server.ratings.service import LevelRatings, Ratings, admit, make_rated
+from chickenfoot.server.ratings.service import LevelRatings, Ratings
 from chickenfoot.server.readiness import readiness_router
-from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.replays.frames import ReplayFrames
 from chickenfoot.server.replays.reviews import ReviewWorker
 from chickenfoot.server.replays.routes import replay_router
 from chickenfoot.server.replays.service import Replays, review_job
+from chickenfoot.server.seating.routes import seating_router
+from chickenfoot.server.seating.service import CreateRequest, Seating, bot_level, summary, table_config
 from chickenfoot.server.storage import Storage, default_database_url
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timing
+from chickenfoot.server.table_config import TableConfig, Timing
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -114,111 +113,6 @@ class Settings:
     """What each API token of the Bot API may do (server/http/limits.py)."""
 
 
-Name = Annotated[str, AfterValidator(printable_name)]
-
-
-class SeatRequest(BaseModel):
-    kind: Literal["human", "bot"]
-    bot: str | None = Field(default=None, max_length=40)
-    name: Name | None = None
-
-
-class CreateRequest(BaseModel):
-    preset: str = Field(default="classic", max_length=40)
-    rules: dict[str, Any] = Field(default_factory=dict, max_length=20)
-    rounds: int | None = Field(default=None, ge=1, le=1000)
-    seats: list[SeatRequest] = Field(min_length=2, max_length=MAX_PLAYERS)
-    open: bool = False
-    """Anyone with the room code may take a free seat (otherwise only invited friends)."""
-    public: bool = False
-    """Listed in the lobby (and so open)."""
-    turn_timer: Literal[30, 60, 120] | None = None
-    """Seconds per human turn; when absent, 60 with friends seated and off against bots only."""
-    rated: bool = False
-    """The match counts for its players' ratings (server/ratings): classic rules, signed-in players."""
-
-
-class JoinRequest(BaseModel):
-    name: Name | None = None
-
-
-class ClaimRequest(BaseModel):
-    invite: str = Field(max_length=MAX_SECRET_LENGTH)
-    name: Name | None = None
-
-
-class BotRequest(BaseModel):
-    token: str = Field(max_length=MAX_SECRET_LENGTH, description="The table creator's seat credential.")
-    bot: str = Field(default="medium", max_length=40)
-
-
-def table_config(request: CreateRequest, seed: int) -> TableConfig:
-    """A new table's configuration; raises :class:`Refused` (400) for bad rules or seats.
-
-    The rules' own errors stay English inside the message (``reason``): they are the library's.
-    """
-    try:
-        rules = Rules.from_dict({**Rules.preset(request.preset).to_dict(), **request.rules})
-        if request.rounds is not None:
-            rules = rules.replace(rounds=request.rounds)
-        rules.hand_size_for(len(request.seats))
-    except (ChickenfootError, TypeError) as exc:
-        raise Refusal(Why.INVALID, Said.of(Code.ERROR_BAD_RULES, reason=str(exc))) from None
-    if not any(seat.kind == "human" for seat in request.seats):
-        raise Refusal(Why.INVALID, Said.of(Code.ERROR_NO_HUMAN_SEAT))
-    seats: list[Seat] = []
-    for wanted in request.seats:
-        if wanted.kind == "bot":
-            level = bot_level(wanted.bot or DEFAULT_LEVEL)
-            seats.append(Seat("bot", wanted.name or None, bot=level))
-        else:
-            seats.append(Seat("human", wanted.name or None))
-    creator = next(s for s, seat in enumerate(seats) if seat.kind == "human")
-    seats[creator].taken = True
-    friends = sum(seat.kind == "human" for seat in seats) > 1
-    seats[creator].ready = not friends  # with friends, the creator too says when they are ready
-    timer = request.turn_timer if "turn_timer" in request.model_fields_set else (60 if friends else None)
-    assert timer is None or timer in TURN_TIMERS
-    return TableConfig(
-        rules,
-        seats,
-        seed,
-        creator=creator,
-        open=request.open or request.public,
-        public=request.public,
-        turn_timer=timer,
-    )
-
-
-def bot_level(level: str) -> str:
-    """A bot level the server offers; raises :class:`Refused` (400) for any other."""
-    try:
-        return check_bot(level)
-    except ValueError:
-        raise Refusal(Why.INVALID, unknown_bot(level)) from None
-
-
-def summary(table: Table) -> dict[str, Any]:
-    presence = table.presence()
-    return {
-        "code": table.code,
-        "rules": table.match.rules.to_dict(),
-        "players": len(table.config.seats),
-        "rounds": table.match.rules.round_count,
-        "seats": [
-            {"seat": s, "kind": seat.kind, "name": seat.name, "connected": presence.connected[s], "bot": seat.bot}
-            for s, seat in enumerate(table.config.seats)
-        ],
-        "status": table.status,
-        "open": table.config.open,
-        "public": table.config.public,
-        "turn_timer": table.config.turn_timer,
-        "rated": table.config.rated,
-        "round": table.match.round_number,
-        "totals": table.match.totals(),
-    }
-
-
 def cluster_of(settings: Settings) -> Cluster:
     """The services shared with other processes: through Redis when there is one, else this process's own."""
     if settings.redis_url is None:
@@ -227,169 +121,137 @@ def cluster_of(settings: Settings) -> Cluster:
     return shared(settings.redis_url, None if storage == "memory://" else storage, settings.clock)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or Settings()
+@dataclass(slots=True)
+class Server:
+    """What one server process is made of, built once by :func:`build`."""
+
+    settings: Settings
+    storage: Storage
+    cluster: Cluster
+    hub: Hub
+    tables: TableLookup
+    limits: RateLimiter
+    sends: SendWatch
+    hints: Hints
+    accounts: Accounts
+    ratings: Ratings
+    history: MatchHistory
+    reviews: ReviewWorker
+    frames: ReplayFrames
+    listing: Lobby
+    handover_links: HandoverStore
+    paused_tokens: PausedTokens
+
+    @asynccontextmanager
+    async def running(self, _app: FastAPI) -> AsyncIterator[None]:
+        """Start what runs in the background, and stop it all in order when the application stops."""
+        await self.storage.migrate()
+        self.cluster.start()
+        self.accounts.live.start()
+        self.hub.start()
+        self.reviews.start()
+        watch = asyncio.create_task(self.storage.watch(self.settings.health_seconds))
+        yield
+        watch.cancel()
+        await self.reviews.stop()
+        self.accounts.live.stop()
+        await self.ratings.settle()
+        self.frames.close()
+        self.hints.close()
+        await self.hub.close()
+        await self.cluster.close()
+        await self.storage.close()
+
+
+def build(settings: Settings) -> Server:
+    """Every store and service of the process, and who hears that a match finished."""
     clock = settings.clock
     storage = Storage(settings.database_url or default_database_url(), clock)
     cluster = cluster_of(settings)
-    reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
-    listing = Lobby(storage, clock)
     hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
-    hub.on_match_finished(reviews.request)
-    hub.on_match_finished(listing.finished)
-    history = MatchHistory(HistoryStore(storage), hub.get, clock)
-    hub.on_match_finished(history.finished)
     limits = RateLimiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits)
-    sends = SendWatch(clock)
-    frames = ReplayFrames()
-    hints = Hints(lambda address: limits.refusal("hint", address))
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
-    handover_links = HandoverStore(storage, clock)
-    ratings = Ratings(storage, clock)
-    ratings.follow(hub)
-    quick_play = settings.quick_play
-    if isinstance(quick_play.ratings, EqualRatings):  # not chosen by a test: pair by the real ratings
-        quick_play = dataclasses.replace(quick_play, ratings=ratings.shown_of, bots=LevelRatings())
-
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await storage.migrate()
-        cluster.start()
-        accounts.live.start()
-        hub.start()
-        reviews.start()
-        watch = asyncio.create_task(storage.watch(settings.health_seconds))
-        yield
-        watch.cancel()
-        await reviews.stop()
-        accounts.live.stop()
-        await ratings.settle()
-        frames.close()
-        hints.close()
-        await hub.close()
-        await cluster.close()
-        await storage.close()
-
-    docs = settings.debug
-    app = FastAPI(
-        title="Chicken Foot",
-        lifespan=lifespan,
-        docs_url="/docs" if docs else None,
-        redoc_url="/redoc" if docs else None,
-        openapi_url="/openapi.json" if docs else None,
+    server = Server(
+        settings,
+        storage,
+        cluster,
+        hub,
+        tables=table_lookup(hub.get),
+        limits=limits,
+        sends=SendWatch(clock),
+        hints=Hints(lambda address: limits.refusal("hint", address)),
+        accounts=accounts,
+        ratings=Ratings(storage, clock),
+        history=MatchHistory(HistoryStore(storage), hub.get, clock),
+        reviews=ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget),
+        frames=ReplayFrames(),
+        listing=Lobby(storage, clock),
+        handover_links=HandoverStore(storage, clock),
+        paused_tokens=PausedTokens(clock.monotonic),
     )
-    if settings.allowed_hosts is not None:
-        app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
-    paused_tokens = PausedTokens(clock.monotonic)
-    app.add_middleware(FloodGate, paused=paused_tokens)  # inside the security headers: its refusals get them too
-    app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
-    app.state.hub = hub
-    app.state.storage = storage
+    for finished in (
+        server.reviews.request,
+        server.listing.finished,
+        server.history.finished,
+        server.ratings.rating(hub.get),
+    ):
+        hub.on_match_finished(finished)
+    return server
 
-    # Every error answer is a message (server/http/answers.py): the page shows it in its reader's language.
-    answers.install(app, challenges={BOT_API: "Bearer"})
-    get_table = table_lookup(hub.get)
 
-    @app.get("/api/presets")
-    async def presets() -> dict[str, Any]:
-        return {
-            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
-            "bots": list(LEVELS),
-            "default_bot": DEFAULT_LEVEL,
-            "max_players": MAX_PLAYERS,
-        }
+def routers(server: Server) -> list[APIRouter]:
+    """Every feature's routes, each handed the services it uses."""
+    settings, hub, tables, limits, accounts = server.settings, server.hub, server.tables, server.limits, server.accounts
+    replays = Replays(tables, server.reviews, server.frames, server.history.deleted_seats)
+    return [
+        seating_router(Seating(hub, accounts, tables), limits, settings.web_dir),
+        replay_router(replays, limits, settings.web_dir),
+        company_router(hub, server.listing, tables, summary),
+        readiness_router(hub.credentials, tables, bot_level, summary),
+        accounts_router(accounts, limits, hub.credentials.seat_of),
+        ratings_router(server.ratings, accounts, tables, settings.web_dir),
+        quickplay_router(quick_play(server), accounts, limits),
+        profiles_router(server.history, accounts, limits, settings.web_dir),
+        handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, hub.credentials, tables, limits),
+        account_pages_router(settings.web_dir),
+        bot_api_router(bot_api(server), hub, accounts, tables, settings.connection, server.sends),
+        table_socket(server),
+        i18n_routes.router,
+    ]
 
-    credentials = hub.credentials
 
-    @app.post("/api/tables", status_code=201)
-    async def create_table(request: CreateRequest, http: Request) -> dict[str, Any]:
-        """A new table: the creator's seat credential, and a single-use invite for every other human seat."""
-        config = table_config(request, hub.seeds())
-        if request.rated:
-            await make_rated(accounts, http, config)
-        await limits.check("table", client_address(http))
-        table = await hub.create(config)
-        code, creator = table.code, table.config.creator
-        token = await credentials.issue_seat(code, creator)
-        await accounts.sit(http, code, creator)
-        invites = {seat: await credentials.invite(code, seat) for seat in table.free_seats()}
-        return {
-            "code": code,
-            "seat": creator,
-            "token": token,
-            "open": table.config.open,
-            "public": table.config.public,
-            "turn_timer": table.config.turn_timer,
-            "rated": table.config.rated,
-            "seats": [
-                {"seat": s, "kind": seat.kind} | ({"invite": f"/t/{code}?invite={invites[s]}"} if s in invites else {})
-                for s, seat in enumerate(table.config.seats)
-            ],
-        }
+def quick_play(server: Server) -> QuickPlay:
+    """Quick play, its queue pairing by the players' ratings (unless a test chose others)."""
+    settings = server.settings.quick_play
+    if isinstance(settings.ratings, EqualRatings):
+        settings = dataclasses.replace(settings, ratings=server.ratings.shown_of, bots=LevelRatings())
+    hub, storage, clock = server.hub, server.storage, server.settings.clock
+    queue = Queue(storage, clock, settings, hub.seeds, abandoned=bots_cover(hub, settings.bots))
+    return QuickPlay(queue, hub, server.accounts, settings)
 
-    @app.get("/api/tables/{code}")
-    async def table_summary(code: str) -> dict[str, Any]:
-        return summary(await get_table(code))
 
-    @app.post("/api/tables/{code}/join")
-    async def join(code: str, http: Request, request: JoinRequest | None = None) -> dict[str, Any]:
-        """Take a free seat of an open table: a fresh seat credential."""
-        table = await get_table(code)
-        if not table.config.open:
-            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_ONLY))
-        await admit(accounts, http, table.config)
-        for seat in table.free_seats():
-            token = await credentials.issue_seat(table.code, seat)
-            if token is not None:
-                await seating.take(table, seat, (request.name or "") if request else "", ready=False)
-                await accounts.sit(http, table.code, seat)
-                return {"seat": seat, "token": token}
-        raise Refusal(Why.CONFLICT, Said.of(Code.ERROR_NO_FREE_SEAT))
+def bot_api(server: Server) -> BotApi:
+    """The Bot API, its new tables configured as ``POST /api/tables`` configures them."""
+    hub = server.hub
 
-    @app.post("/api/tables/{code}/claim")
-    async def claim(code: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
-        """Exchange a single-use invite for the invited seat's credential (a fresh secret)."""
-        table = await get_table(code)
-        await admit(accounts, http, table.config)
-        claimed = await credentials.claim(table.code, request.invite)
-        if claimed is None:
-            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_USED))
-        seat, token = claimed
-        await seating.take(table, seat, request.name or "", ready=False)
-        await accounts.sit(http, table.code, seat)
-        return {"seat": seat, "token": token}
+    def configure(body: dict[str, object]) -> TableConfig:
+        return table_config(CreateRequest.model_validate(body), hub.seeds())
 
-    @app.post("/api/tables/{code}/seats/{seat}/bot")
-    async def replace_with_bot(code: str, seat: int, request: BotRequest) -> dict[str, Any]:
-        """The creator hands an absent friend's seat to a bot; that seat's credential and invite open nothing after."""
-        table = await get_table(code)
-        if await credentials.seat_of(table.code, request.token) != table.config.creator:
-            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_CREATOR_ONLY))
-        if not 0 <= seat < len(table.config.seats):
-            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_SEAT, number=seat))
-        level = bot_level(request.bot)
-        await seating.replace_with_bot(table, seat, level, revoke=lambda: credentials.revoke(table.code, seat))
-        return summary(table)
+    service = BotApi(
+        hub, server.accounts, server.limits, server.paused_tokens, configure, server.tables, server.settings.clock
+    )
+    hub.on_match_finished(service.match_finished)
+    return service
 
-    replays = Replays(get_table, reviews, frames, history.deleted_seats)
-    app.include_router(replay_router(replays, limits, settings.web_dir))
-    app.include_router(company_router(hub, listing, get_table, summary))
-    app.include_router(readiness_router(credentials, get_table, bot_level, summary))
-    app.include_router(accounts_router(accounts, limits, credentials.seat_of))
-    app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
-    queue = Queue(storage, clock, quick_play, hub.seeds, abandoned=bots_cover(hub, quick_play.bots))
-    app.include_router(quickplay_router(QuickPlay(queue, hub, accounts, quick_play), accounts, limits))
-    app.include_router(profiles_router(history, accounts, limits, settings.web_dir))
-    handovers = Handovers(handover_links, accounts, hub.get)
-    app.include_router(handover_router(handovers, accounts, hub.credentials, get_table, limits))
-    app.include_router(account_pages_router(settings.web_dir))
-    configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
-    bot_api = BotApi(hub, accounts, limits, paused_tokens, configure, get_table, clock)
-    hub.on_match_finished(bot_api.match_finished)
-    app.include_router(bot_api_router(bot_api, hub, accounts, get_table, settings.connection, sends))
 
-    @app.websocket("/ws/{code}")
+def table_socket(server: Server) -> APIRouter:
+    """A table's WebSocket (docs/protocol.md): its per-address limits, origin check and the services a
+    connection asks (chat counted per address, hints, the signed-in account's seat, handovers)."""
+    router = APIRouter()
+    settings, limits, accounts = server.settings, server.limits, server.accounts
+
+    @router.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         try:
             await limits.check("connection", client_address(websocket))
@@ -408,7 +270,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return None if refusal is None else refusal[0]
 
         async def hint(view: SeatView) -> tuple[Move, Said]:
-            return await hints.suggest(view, address)
+            return await server.hints.suggest(view, address)
 
         async def own_seat() -> tuple[int, SessionWatch] | None:
             """No seat credential: the seat of the signed-in account, if any, ended with its session."""
@@ -424,27 +286,42 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         served = await serve_connection(
             websocket,
             code,
-            hub,
+            server.hub,
             settings.connection,
             address_chat,
             hint,
-            sends,
+            server.sends,
             own_seat,
-            handover_links.moved,
+            server.handover_links.moved,
             watching_reason,
         )
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limits.cut_off(address)
 
-    @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str) -> FileResponse:
-        """The page itself; it reads the table code (and token) from its address."""
-        index = settings.web_dir / "index.html"
-        if not index.is_file():
-            raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING))
-        return FileResponse(index)
+    return router
 
-    app.include_router(i18n_routes.router)
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application: every feature's routes, behind the security middlewares, answering every error
+    as a message (server/http/answers.py), and the pages' static files."""
+    settings = settings or Settings()
+    server = build(settings)
+    docs = settings.debug
+    app = FastAPI(
+        title="Chicken Foot",
+        lifespan=server.running,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
+    if settings.allowed_hosts is not None:
+        app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
+    app.add_middleware(FloodGate, paused=server.paused_tokens)  # inside the security headers: its refusals get them
+    app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
+    app.state.hub, app.state.storage = server.hub, server.storage
+    answers.install(app, challenges={BOT_API: "Bearer"})
+    for router in routers(server):
+        app.include_router(router)
     if settings.web_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.web_dir, html=True), name="web")
     return app

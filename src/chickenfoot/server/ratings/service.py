@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from starlette.requests import HTTPConnection
@@ -12,7 +13,7 @@ from starlette.requests import HTTPConnection
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
-from chickenfoot.server.hub import Hub
+from chickenfoot.server.http.tables import TableGetter
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 from chickenfoot.server.ratings.model import Family, Rating, family_of, update
 from chickenfoot.server.ratings.rated import RatedMatch, rated_match, why_not_rated
@@ -89,19 +90,20 @@ class Ratings:
 
     # --- the end of a match -----------------------------------------------------------------------
 
-    def follow(self, hub: Hub) -> None:
-        """Rate every rated match this process sees end, and tell its table (``Hub.on_match_finished``)."""
+    def rating(self, tables: TableGetter) -> Callable[[str], None]:
+        """The hook (of ``Hub.on_match_finished``) that rates every rated match this process sees end, of
+        the tables ``tables`` finds, and tells its table."""
 
         def finished(code: str) -> None:
-            task = asyncio.get_running_loop().create_task(self._rate(hub, code))
+            task = asyncio.get_running_loop().create_task(self._rate(tables, code))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-        hub.on_match_finished(finished)
+        return finished
 
-    async def _rate(self, hub: Hub, code: str) -> None:
+    async def _rate(self, tables: TableGetter, code: str) -> None:
         try:
-            table = await hub.get(code)
+            table = await tables(code)
             if table is None or not table.config.rated:
                 return
             match = rated_match(code, table.config, table.match, await self.store.seat_accounts(code))
