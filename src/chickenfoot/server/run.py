@@ -156,5 +156,5 @@ def run(
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
     redact_logs()  # after the Config: it sets up uvicorn's loggers
-    limit_client_caused()
+    limit_client_caused(settings.clock)
     uvicorn.Server(config).run()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -21,7 +21,7 @@ from chickenfoot.server.accounts.schema import (
     passwords,
     sessions,
 )
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, aware
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +61,8 @@ class LastWayIn(Exception):
     """Removing this would leave the account without a way to sign in."""
 
 
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
-
-
 def _account(row: Any) -> Account:
-    return Account(row.id, row.username, row.user_handle, _aware(row.created_at), bool(row.bot))
+    return Account(row.id, row.username, row.user_handle, aware(row.created_at), bool(row.bot))
 
 
 def _passkey(row: Any) -> Passkey:
@@ -77,8 +73,8 @@ def _passkey(row: Any) -> Passkey:
         row.sign_count,
         json.loads(row.transports),
         row.label,
-        _aware(row.created_at),
-        None if row.last_used_at is None else _aware(row.last_used_at),
+        aware(row.created_at),
+        None if row.last_used_at is None else aware(row.last_used_at),
     )
 
 
@@ -86,10 +82,10 @@ def _session(row: Any) -> Session:
     return Session(
         row.digest,
         row.account_id,
-        _aware(row.created_at),
-        _aware(row.last_seen),
-        _aware(row.idle_expires_at),
-        _aware(row.expires_at),
+        aware(row.created_at),
+        aware(row.last_seen),
+        aware(row.idle_expires_at),
+        aware(row.expires_at),
         row.user_agent,
     )
 

@@ -16,12 +16,11 @@ import sqlalchemy as sa
 
 from chickenfoot.server.accounts.names import normalised, skeleton
 from chickenfoot.server.accounts.schema import account_seats, accounts
-from chickenfoot.server.accounts.store import _aware
 from chickenfoot.server.botapi.schema import api_tokens, bot_invitations
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest, new_secret
 from chickenfoot.server.ratings.model import FAMILIES, Family, Rating
 from chickenfoot.server.ratings.schema import ratings
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, aware
 
 PREFIX = "cfb_"
 SCOPES = ("bot:play", "table:create", "chat")
@@ -55,7 +54,7 @@ def new_token() -> str:
 
 
 def _token(row: Any) -> Token:
-    return Token(row.id, row.account_id, row.label, frozenset(row.scopes.split()), _aware(row.created_at))
+    return Token(row.id, row.account_id, row.label, frozenset(row.scopes.split()), aware(row.created_at))
 
 
 class TokenStore:

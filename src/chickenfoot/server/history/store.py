@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from chickenfoot.match import Match
 from chickenfoot.server.accounts.schema import account_seats, accounts
 from chickenfoot.server.history.schema import match_results
-from chickenfoot.server.storage import Storage, game_tables, reviews
+from chickenfoot.server.storage import Storage, aware, game_tables, reviews
 from chickenfoot.server.table_config import TableConfig
 
 
@@ -38,10 +38,6 @@ class Tally:
     players: int
     played: int
     won: int
-
-
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
 
 
 def result_rows(code: str, match: Match, at: datetime) -> list[dict[str, Any]]:
@@ -99,11 +95,11 @@ class HistoryStore:
             SeatAt(
                 str(row.table_code),
                 int(row.seat),
-                _aware(row.created_at),
+                aware(row.created_at),
                 bool(row.over),
                 TableConfig.from_json(json.loads(row.config)),
                 None if row.won is None else bool(row.won),
-                None if row.finished_at is None else _aware(row.finished_at),
+                None if row.finished_at is None else aware(row.finished_at),
                 row.accuracy,
             )
             for row in rows
@@ -143,7 +139,7 @@ class HistoryStore:
         )
         async with self.storage.reading() as conn:
             rows = (await conn.execute(query)).all()
-        return [(str(code), _aware(at), float(value)) for code, at, value in reversed(rows)]
+        return [(str(code), aware(at), float(value)) for code, at, value in reversed(rows)]
 
     async def names(self, codes: Iterable[str]) -> dict[str, dict[int, str | None]]:
         """The accounts that sat at these tables: ``{code: {seat: username, or None once deleted}}``."""

@@ -21,7 +21,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
@@ -33,7 +33,7 @@ from chickenfoot.server.hub import new_code
 from chickenfoot.server.quickplay.pairing import Group, Schedule, Waiting, pair
 from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, LevelOrder, RatingLookup
 from chickenfoot.server.quickplay.schema import queue
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, aware
 from chickenfoot.server.table_config import Seat, TableConfig
 
 log = logging.getLogger(__name__)
@@ -117,10 +117,6 @@ def new_ticket() -> str:
     return secrets.token_urlsafe(32)
 
 
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
-
-
 class Queue:
     def __init__(
         self,
@@ -193,7 +189,7 @@ class Queue:
                 .where(pool, queue.c.table_code.is_(None), queue.c.lease_until >= now)
             )
             count = (await conn.execute(waiting)).scalar_one()
-        return InQueue(count, (now - _aware(row.joined_at)).total_seconds())
+        return InQueue(count, (now - aware(row.joined_at)).total_seconds())
 
     async def leave(self, ticket: str) -> None:
         """The player leaves the queue (a seat already found for them goes to a bot)."""
@@ -239,7 +235,7 @@ class Queue:
             )
             pools: dict[tuple[int, bool], list[Waiting]] = defaultdict(list)
             for ticket, players, rated, rating, joined, bots_after in await conn.execute(query):
-                pools[players, rated].append(Waiting(ticket, rating, _aware(joined).timestamp(), bots_after))
+                pools[players, rated].append(Waiting(ticket, rating, aware(joined).timestamp(), bots_after))
             # Sorting and bisecting a thousand players is more than a millisecond: off the event loop.
             paired = await asyncio.to_thread(self._pair, pools, now.timestamp())
             for rated, group in paired:

@@ -18,6 +18,7 @@ from chickenfoot.server.storage.store import (
     StorageUnavailable,
     StoredAction,
     VersionTaken,
+    aware,
     default_database_url,
 )
 
@@ -30,6 +31,7 @@ __all__ = [
     "VersionTaken",
     "actions",
     "archived_actions",
+    "aware",
     "chat_lines",
     "default_database_url",
     "game_tables",

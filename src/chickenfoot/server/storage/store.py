@@ -335,7 +335,7 @@ class Storage:
         async with self._read() as conn:
             archived, last_at = await _archived(conn, code)
             rows = await conn.execute(query)
-            stored = [StoredAction(version, action, _aware(at) if at else None) for version, action, at in rows]
+            stored = [StoredAction(version, action, aware(at) if at else None) for version, action, at in rows]
         kept = [
             StoredAction(version, action, last_at if version == len(archived) else None)
             for version, action in enumerate(archived, 1)
@@ -385,7 +385,7 @@ class Storage:
             query = sa.select(actions.c.at).where(actions.c.table_code == code).order_by(actions.c.version.desc())
             row = (await conn.execute(query.limit(1))).first()
             at = row[0] if row is not None else (await _archived(conn, code))[1]
-        return _aware(at) if at is not None else None
+        return aware(at) if at is not None else None
 
     async def secrets_of(self, code: str, purpose: str) -> list[tuple[int, str]]:
         """The (seat, digest) pairs of one table for one purpose."""
@@ -534,7 +534,7 @@ async def _archived(conn: AsyncConnection, code: str) -> tuple[list[str], dateti
     row = (await conn.execute(query)).first()
     if row is None:
         return [], None
-    return list(json.loads(row[0])), _aware(row[1]) if row[1] is not None else None
+    return list(json.loads(row[0])), aware(row[1]) if row[1] is not None else None
 
 
 def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
@@ -555,8 +555,9 @@ def _public(config: dict[str, Any]) -> bool:
     return bool(config.get("public", False))
 
 
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
+def aware(at: datetime) -> datetime:
+    """A time read back from the database, in UTC: SQLite drops the zone it was stored with."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _test_when_idle(engine: AsyncEngine, clock: Clock) -> None:
