@@ -672,7 +672,7 @@ class Code(Enum):
     ACCOUNT_NO_SESSION = msg("account.no_session", "your account has no such session")
     ACCOUNT_LINK_USED = msg("account.link_used", "this sign-in link has expired or was used already")
     # --- account pages, passkeys in the browser, continue on another device
-    # (web/signin.js, account.js, accountmenu.js, handover.js; server/handover.py)
+    # (web/signin.js, account.js, accountmenu.js, handover.js; server/handover/)
     ERROR_HANDOVER_USED = msg(
         "error.handover_used", "this link to continue on another device has expired or was used already"
     )
@@ -777,7 +777,7 @@ class Code(Enum):
     HANDOVER_COPIED = msg("handover.copied", "Link copied")
     HANDOVER_CLOSE = msg("handover.close", "Close")
     HANDOVER_ARRIVED = msg("handover.arrived", "Your seat is on this device now")
-    # Bot API (server/botapi, server/accounts/tokens.py): tokens, refusals, the lobby's bots and the token list
+    # Bot API (server/botapi): tokens, refusals, the lobby's bots and the token list
     BOTAPI_NOT_BOT_ACCOUNT = msg("botapi.not_bot_account", "only a bot account has API tokens")
     BOTAPI_UNKNOWN_SCOPE = msg("botapi.unknown_scope", "there is no scope {scope}")
     BOTAPI_TOO_MANY_TOKENS = msg("botapi.too_many_tokens", "an account has at most {limit} tokens: revoke one first")
