@@ -80,12 +80,14 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
         real_seat_of = hub.credentials.seat_of
 
         async def seat_of_while_the_table_goes(code_: str, secret: str | None) -> int | None:
-            # Meanwhile the table leaves memory and its row leaves storage.
+            # Once the credential is checked, the table leaves memory and its row leaves storage (its
+            # credentials with it: they would open nothing after).
+            seat = await real_seat_of(code_, secret)
             hub.release(table)
             await asyncio.sleep(0)
             async with hub.storage.engine.begin() as conn:
                 await conn.execute(sa.delete(game_tables).where(game_tables.c.code == code))
-            return await real_seat_of(code_, secret)
+            return seat
 
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
         return await serve_to_the_end(hub, code, token)
