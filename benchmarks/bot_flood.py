@@ -39,6 +39,7 @@ from typing import Any
 import httpx
 
 from chickenfoot.server.botapi.admin import make_bot_account
+from chickenfoot.server.clock import SystemClock
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, proxied, served
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf.template"
@@ -54,7 +55,7 @@ async def bot_account(server: str, database_url: str, name: str) -> str:
     async with httpx.AsyncClient() as anonymous:
         signed_up = await anonymous.post(f"{server}/api/account/signup", json={"username": name, "password": PASSWORD})
         signed_up.raise_for_status()
-    token = await make_bot_account(database_url, name, mint=True)
+    token = await make_bot_account(database_url, name, mint=True, clock=SystemClock())
     assert isinstance(token, str)
     return token
 

@@ -23,7 +23,7 @@ from fastapi.encoders import jsonable_encoder
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import NEXT_ROUND
-from chickenfoot.server.replay_frames import RoundJob, build
+from chickenfoot.server.replays.frames import RoundJob, build
 from chickenfoot.server.table import Services, Table
 from chickenfoot.server.table_config import Seat, TableConfig, Timing
 

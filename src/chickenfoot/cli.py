@@ -289,8 +289,8 @@ def serve(
     note_pure_core()
     from chickenfoot.server.accounts.service import AccountSettings
     from chickenfoot.server.accounts.sessions import SessionPolicy
+    from chickenfoot.server.http.limits import AddressLimits
     from chickenfoot.server.hub import Expiry
-    from chickenfoot.server.limiter import AddressLimits
     from chickenfoot.server.quickplay import QuickPlaySettings
     from chickenfoot.server.run import run
 
@@ -356,8 +356,9 @@ def account_reset(
     import asyncio
 
     from chickenfoot.server.accounts.service import reset_account
+    from chickenfoot.server.clock import SystemClock
 
-    link = asyncio.run(reset_account(database_url, name))
+    link = asyncio.run(reset_account(database_url, name, SystemClock()))
     if link is None:
         fail(f"no account named {name!r}")
     print(f"{origin.rstrip('/')}/account#link={link}")
@@ -384,9 +385,10 @@ def storage_prune(
     need("web", "chickenfoot storage prune")
     import asyncio
 
+    from chickenfoot.server.clock import SystemClock
     from chickenfoot.server.retention import prune
 
-    archived = asyncio.run(prune(database_url, finished_before))
+    archived = asyncio.run(prune(database_url, finished_before, SystemClock()))
     print(f"archived the moves of {len(archived)} finished matches")
 
 
@@ -456,9 +458,10 @@ def account_bot(
     import asyncio
 
     from chickenfoot.server.botapi.admin import make_bot_account
+    from chickenfoot.server.clock import SystemClock
 
     try:
-        outcome = asyncio.run(make_bot_account(database_url, name, token))
+        outcome = asyncio.run(make_bot_account(database_url, name, token, clock=SystemClock()))
     except ValueError as exc:
         fail(str(exc))
     if outcome is None:

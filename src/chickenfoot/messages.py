@@ -500,7 +500,7 @@ class Code(Enum):
     REVIEW_CLI_EXPECTED = msg("review.cli.expected", "expected points")
     REVIEW_CLI_SEAT_LEGEND = msg("review.cli.seat_legend", "seat {seat}")
 
-    # --- refusals of the HTTP API (server/app.py, server/replay.py): {"detail": English, "code", ...},
+    # --- refusals of the HTTP API (server/http/answers.py): {"detail": English, "code", ...},
     # and of a WebSocket before it reaches its table (server/connection.py)
     ERROR_HTTP = msg("error.http", "request failed ({status})")
     ERROR_NO_TABLE = msg("error.no_table", "no table '{table}'")
@@ -672,7 +672,7 @@ class Code(Enum):
     ACCOUNT_NO_SESSION = msg("account.no_session", "your account has no such session")
     ACCOUNT_LINK_USED = msg("account.link_used", "this sign-in link has expired or was used already")
     # --- account pages, passkeys in the browser, continue on another device
-    # (web/signin.js, account.js, accountmenu.js, handover.js; server/handover.py)
+    # (web/signin.js, account.js, accountmenu.js, handover.js; server/handover/)
     ERROR_HANDOVER_USED = msg(
         "error.handover_used", "this link to continue on another device has expired or was used already"
     )
@@ -777,7 +777,7 @@ class Code(Enum):
     HANDOVER_COPIED = msg("handover.copied", "Link copied")
     HANDOVER_CLOSE = msg("handover.close", "Close")
     HANDOVER_ARRIVED = msg("handover.arrived", "Your seat is on this device now")
-    # Bot API (server/botapi, server/accounts/tokens.py): tokens, refusals, the lobby's bots and the token list
+    # Bot API (server/botapi): tokens, refusals, the lobby's bots and the token list
     BOTAPI_NOT_BOT_ACCOUNT = msg("botapi.not_bot_account", "only a bot account has API tokens")
     BOTAPI_UNKNOWN_SCOPE = msg("botapi.unknown_scope", "there is no scope {scope}")
     BOTAPI_TOO_MANY_TOKENS = msg("botapi.too_many_tokens", "an account has at most {limit} tokens: revoke one first")
@@ -869,7 +869,7 @@ class Code(Enum):
         "too many Play now requests from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
 
-    # --- profiles (/u/NAME) and "My matches" (/matches): server/profiles.py, web/profile.js, web/matches.js
+    # --- profiles (/u/NAME) and "My matches" (/matches): server/history, web/profile.js, web/matches.js
     PLAYER_DELETED = msg("player.deleted", "deleted player")
     PROFILE_TITLE = msg("profile.title", "Player profile")
     PROFILE_MEMBER_SINCE = msg("profile.member_since", "Member since {date}")

@@ -13,7 +13,8 @@ from playwright.sync_api import Browser, Page
 
 from chickenfoot.server.accounts.store import AccountStore
 from chickenfoot.server.botapi.admin import make_bot_account
-from chickenfoot.server.clock import SYSTEM_CLOCK, utc
+from chickenfoot.server.clock import SYSTEM_CLOCK, SystemClock, utc
+from chickenfoot.server.ratings.model import Family
 from chickenfoot.server.ratings.rated import RatedMatch, RatedSeat
 from chickenfoot.server.ratings.service import Ratings
 from chickenfoot.server.storage import Storage
@@ -50,19 +51,19 @@ def seed_leaderboard(database: str) -> None:
     own: Playwright's loop runs in this one); the last of them is a bot account."""
 
     async def seed() -> None:
-        storage = Storage(database)
+        storage = Storage(database, SystemClock())
         store, ratings = AccountStore(storage), Ratings(storage, SYSTEM_CLOCK)
         ids = []
         for name in ("Aušra", "Jildou", "Mārtiņš", "Wietske", "Tomas", BOT_ACCOUNT):
             account = await store.create(name, f"handle-{name}", utc(SYSTEM_CLOCK))
             assert account is not None
             ids.append(account.id)
-        assert await make_bot_account(database, BOT_ACCOUNT, mint=False) is True
+        assert await make_bot_account(database, BOT_ACCOUNT, mint=False, clock=SystemClock()) is True
         for n in range(24):
             for a, b in ((0, 1), (2, 3), (1, 4), (0, 2), (3, 4), (5, 1), (2, 5)):
                 first, second = (a, b) if (n + a + b) % 5 else (b, a)
                 await ratings.record(
-                    RatedMatch(f"S{n:02}{a}{b}", "2", (RatedSeat(1, ids[first]), RatedSeat(2, ids[second])))
+                    RatedMatch(f"S{n:02}{a}{b}", Family.HEADS_UP, (RatedSeat(1, ids[first]), RatedSeat(2, ids[second])))
                 )
         await storage.close()
 

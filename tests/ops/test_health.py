@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.ops.health import FRESH_SECONDS, Readiness
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.launch import free_port

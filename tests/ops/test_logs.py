@@ -16,9 +16,9 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from uvicorn.logging import AccessFormatter
 
+from chickenfoot.server.http.security import RedactSecrets
 from chickenfoot.server.ops import logs
 from chickenfoot.server.ops.logs import LogContext
-from chickenfoot.server.security import RedactSecrets
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.ops.metrics import LAG_SECONDS, SAMPLE_SECONDS, Metrics, Readings
 from server.conftest import create_table, play_out, seat_players
 

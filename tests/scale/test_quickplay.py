@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 
-from chickenfoot.server.quickplay.queue import queue
+from chickenfoot.server.quickplay.schema import queue
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 PLAYERS = 20

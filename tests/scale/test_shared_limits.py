@@ -9,7 +9,8 @@ from limits import parse
 from limits.aio.storage import RedisStorage
 from limits.aio.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter, RateLimiter
 
-from chickenfoot.server.limiter import AddressLimits, Limiter
+from chickenfoot.server.http import limits as server_limits
+from chickenfoot.server.http.limits import AddressLimits
 
 
 @pytest.mark.parametrize("strategy", [MovingWindowRateLimiter, FixedWindowRateLimiter])
@@ -40,7 +41,7 @@ def test_replays_built_are_counted_once_across_server_processes(redis_url: str, 
 
     async def scenario() -> list[bool]:
         # Two processes' limiters, as each server builds its own from the same settings.
-        first, second = (Limiter(AddressLimits(replays="3/minute", storage=redis_url)) for _ in "ab")
+        first, second = (server_limits.RateLimiter(AddressLimits(replays="3/minute", storage=redis_url)) for _ in "ab")
         answers = [await first.refusal("replay", address) is None for _ in range(2)]
         answers += [await second.refusal("replay", address) is None for _ in range(2)]
         refused = await first.refusal("replay", address)
@@ -54,7 +55,7 @@ def test_hints_searched_are_counted_once_across_server_processes(redis_url: str,
     address = f"{prefix}-203.0.113.9"  # this run's own counter on the shared Redis
 
     async def scenario() -> list[bool]:
-        first, second = (Limiter(AddressLimits(hints="2/minute", storage=redis_url)) for _ in "ab")
+        first, second = (server_limits.RateLimiter(AddressLimits(hints="2/minute", storage=redis_url)) for _ in "ab")
         answers = [await first.refusal("hint", address) is None, await second.refusal("hint", address) is None]
         refused = await first.refusal("hint", address)
         assert refused is not None and refused[0].code.id == "error.too_many_hints"

@@ -16,7 +16,7 @@ from starlette.testclient import WebSocketTestSession
 
 from chickenfoot.server import Settings, create_app
 from chickenfoot.server.connection import ConnectionLimits
-from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.protocol import whole_log
 from chickenfoot.server.table_config import Timing
 

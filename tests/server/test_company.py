@@ -14,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server import chat
 from chickenfoot.server.connection import ConnectionLimits
-from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.http.limits import AddressLimits
 
 from .conftest import Player, claim_invite, create_table, play_out, ready, seat_players
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from chickenfoot.messages import Said
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock, SystemClock
 from chickenfoot.server.connection import ConnectionLimits, SendWatch, serve_connection
 from chickenfoot.server.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
 from chickenfoot.server.hub import Hub
@@ -50,7 +50,7 @@ class FakeSocket:
 
 
 async def hub_with_table(tmp_path: Path, fanout: Any = None, clock: Clock = SYSTEM_CLOCK) -> tuple[Hub, str, str]:
-    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", SystemClock())
     await storage.migrate()
     hub = Hub(storage, fanout or LocalBus(), INSTANT, clock=clock)
     config = TableConfig(Rules(), [Seat("human", "Ann", taken=True), Seat("human", "Bo")], seed=1)
@@ -80,12 +80,14 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
         real_seat_of = hub.credentials.seat_of
 
         async def seat_of_while_the_table_goes(code_: str, secret: str | None) -> int | None:
-            # Meanwhile the table leaves memory and its row leaves storage.
+            # Once the credential is checked, the table leaves memory and its row leaves storage (its
+            # credentials with it: they would open nothing after).
+            seat = await real_seat_of(code_, secret)
             hub.release(table)
             await asyncio.sleep(0)
             async with hub.storage.engine.begin() as conn:
                 await conn.execute(sa.delete(game_tables).where(game_tables.c.code == code))
-            return await real_seat_of(code_, secret)
+            return seat
 
         hub.credentials.seat_of = seat_of_while_the_table_goes  # type: ignore[method-assign]
         return await serve_to_the_end(hub, code, token)

@@ -14,7 +14,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.connection import CLOSE_SEAT_ELSEWHERE
 from chickenfoot.server.credentials import Credentials
-from chickenfoot.server.handover import HANDOVER_SECONDS, Handovers
+from chickenfoot.server.handover.store import HANDOVER_SECONDS, HandoverStore
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.table_config import Seat, TableConfig
 
@@ -112,7 +112,7 @@ def test_a_link_expires(tmp_path: Any) -> None:
             await storage.create_table("ABCDEF", config.to_json())
             token = await Credentials(storage).issue_seat("ABCDEF", 0)
             assert token is not None
-            handovers = Handovers(storage, clock)
+            handovers = HandoverStore(storage, clock)
             late, soon = await handovers.offer("ABCDEF", 0), None
             clock.advance(HANDOVER_SECONDS + 1)
             expired = await handovers.take("ABCDEF", late or "")

@@ -9,7 +9,7 @@ import pytest
 from chickenfoot.messages import Code, Said
 from chickenfoot.round import Round
 from chickenfoot.server.hints import Hints
-from chickenfoot.server.limiter import AddressLimits, Limiter
+from chickenfoot.server.http.limits import AddressLimits, RateLimiter
 from chickenfoot.server.protocol import ProtocolError
 from chickenfoot.view import SeatView
 
@@ -52,7 +52,7 @@ async def test_a_position_is_searched_once_and_counted_once() -> None:
 
 @pytest.mark.asyncio
 async def test_the_address_limit_counts_searches_only() -> None:
-    limiter = Limiter(AddressLimits(hints="2/minute"))
+    limiter = RateLimiter(AddressLimits(hints="2/minute"))
     hints = Hints(lambda address: limiter.refusal("hint", address))
     try:
         await hints.suggest(position(1), "a")

@@ -13,8 +13,8 @@ from starlette.requests import Request
 from chickenfoot.messages import Code
 from chickenfoot.server.accounts.sessions import COOKIE
 from chickenfoot.server.app import WEB_DIR
-from chickenfoot.server.pages import serve_page
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.http.pages import serve_page
+from chickenfoot.server.refusals import Refusal, Why
 
 PAGES = {
     "/": "index",
@@ -104,6 +104,6 @@ def test_a_guest_without_a_session_is_not_asked_about_one() -> None:
 
 @pytest.mark.parametrize("name", ["index", "no-such-page"])
 def test_a_page_not_installed_is_a_404(tmp_path: Path, name: str) -> None:
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(Refusal) as refused:
         serve_page(tmp_path, name, request())
-    assert refused.value.status == 404 and refused.value.said.code == Code.ERROR_PAGE_MISSING
+    assert refused.value.why is Why.NOT_FOUND and refused.value.said.code == Code.ERROR_PAGE_MISSING

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
-from chickenfoot.server.limiter import AddressLimits
-from chickenfoot.server.replay_frames import ReplayBusy, ReplayFrames, RoundJob, build
+from chickenfoot.server.http.limits import AddressLimits
+from chickenfoot.server.replays.frames import ReplayBusy, ReplayFrames, RoundJob, build
 
 from .conftest import create_table, play_out, seat_players
 

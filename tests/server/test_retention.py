@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from chickenfoot.server.clock import FakeClock
+from chickenfoot.server.clock import FakeClock, SystemClock
 from chickenfoot.server.retention import prune
 from chickenfoot.server.storage import Storage, actions, archived_actions, game_tables
 from chickenfoot.testing.waiting import until
@@ -41,7 +41,7 @@ async def finish(storage: Storage, code: str) -> None:
 
 def test_archived_actions_read_as_before_and_actions_stored_after_follow_them(database_url: str) -> None:
     async def scenario() -> None:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         done, playing = (secrets.token_hex(4).upper() for _ in range(2))  # the test database outlives runs
         old = datetime.now(UTC) - timedelta(days=40)
@@ -86,7 +86,7 @@ def test_a_pruned_match_keeps_its_replays_record_and_review(
     review = poll_review(client, code)
 
     async def archive() -> tuple[list[str], tuple[int, int]]:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         # The lobby marks the match over in a task of its own, which tells no one: read until it has.
         await until(lambda: over(storage, code), 30, "the match marked over")
         clock = FakeClock(wall=LATER.timestamp() + 30 * 86_400)  # a month after tomorrow

@@ -6,9 +6,10 @@ import asyncio
 from pathlib import Path
 
 from chickenfoot.rules import Rules
+from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.review_worker import ReviewWorker
+from chickenfoot.server.replays.reviews import ReviewWorker
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.table_config import Seat, TableConfig
 
@@ -20,7 +21,9 @@ async def no_job(_code: str) -> None:
 
 
 def test_the_queue_is_bounded_and_a_match_is_queued_once(tmp_path: Path) -> None:
-    worker = ReviewWorker(Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"), no_job, budget=10, queue_size=2)
+    worker = ReviewWorker(
+        Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", SystemClock()), no_job, budget=10, queue_size=2
+    )
     first = worker.request("AAAAAA")
     assert first is not None and first.status == "queued"
     assert worker.request("AAAAAA") is first
@@ -33,7 +36,7 @@ def test_the_end_of_a_match_calls_the_hubs_hooks_once_where_it_is_played_and_whe
     tmp_path: Path,
 ) -> None:
     async def scenario() -> tuple[list[str], list[str], str]:
-        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", SystemClock())
         await storage.migrate()
         played, followed = Hub(storage, LocalBus(), INSTANT), Hub(storage, LocalBus(), INSTANT)
         ended: list[str] = []

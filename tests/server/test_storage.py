@@ -14,7 +14,14 @@ from alembic import command
 from alembic.config import Config
 
 from chickenfoot.rules import Rules
+from chickenfoot.server.accounts.schema import account_seats
+from chickenfoot.server.accounts.store import AccountStore
+from chickenfoot.server.botapi.schema import bot_invitations
+from chickenfoot.server.botapi.store import BotStore, Invitation
+from chickenfoot.server.clock import FakeClock, SystemClock
 from chickenfoot.server.credentials import Credentials
+from chickenfoot.server.handover.schema import handovers
+from chickenfoot.server.handover.store import HandoverStore
 from chickenfoot.server.storage import MIGRATIONS, Storage, VersionTaken, default_database_url
 
 
@@ -29,7 +36,7 @@ def test_the_default_database_is_sqlite_in_the_user_data_directory(
 
 def test_actions_of_many_tables_commit_together_and_a_taken_version_is_refused_alone(database_url: str) -> None:
     async def scenario() -> tuple[list[object], list[str], list[str]]:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         codes = [secrets.token_hex(3).upper() for _ in range(3)]  # the PostgreSQL database outlives runs
         for code in codes:
@@ -75,7 +82,7 @@ def test_tokens_of_an_older_database_become_digests(tmp_path: Path) -> None:
         )
 
     async def scenario() -> tuple[int | None, int | None, object, str]:
-        storage = Storage(f"sqlite+aiosqlite:///{path}")
+        storage = Storage(f"sqlite+aiosqlite:///{path}", SystemClock())
         await storage.migrate()
         credentials = Credentials(storage)
         ann = await credentials.seat_of("OLD111", "ann-old-token")
@@ -94,7 +101,7 @@ def test_tokens_of_an_older_database_become_digests(tmp_path: Path) -> None:
 
 def test_the_sweep_deletes_old_unplayed_tables_only(database_url: str) -> None:
     async def scenario() -> tuple[list[str], list[str], list[bool]]:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         codes = [secrets.token_hex(3).upper() for _ in range(4)]
         for code in codes:
@@ -109,6 +116,34 @@ def test_the_sweep_deletes_old_unplayed_tables_only(database_url: str) -> None:
 
     codes, deleted, kept = asyncio.run(scenario())
     assert kept == [True, True, False, False] and {codes[2], codes[3]} <= set(deleted)
+
+
+def test_a_swept_table_leaves_no_invitation_handover_or_followed_seat_behind(database_url: str) -> None:
+    """Every row that belongs to a table goes with it when the sweep deletes it: a bot account's
+    invitation to a seat, a link to continue on another device, a seat that followed an account."""
+
+    async def scenario() -> dict[str, int]:
+        storage = Storage(database_url, SystemClock())
+        await storage.migrate()
+        code = secrets.token_hex(3).upper()
+        assert await storage.create_table(code, {"n": code})
+        await storage.put_secret(code, 0, "seat", "0" * 64)
+        name = f"sweep{secrets.token_hex(4)}"
+        account = await AccountStore(storage).create(name, secrets.token_urlsafe(32), datetime.now(UTC))
+        assert account is not None
+        await AccountStore(storage).sit(code, 0, account.id)
+        await BotStore(storage).invite(Invitation(code, 1, account.id, "Ann"), datetime.now(UTC))
+        assert await HandoverStore(storage, FakeClock()).offer(code, 0) is not None
+        assert code in await storage.delete_unplayed(datetime.now(UTC) + timedelta(hours=1), 1000, keep=set())
+        left = {}
+        async with storage.reading() as conn:
+            for table in (bot_invitations, handovers, account_seats):
+                count = sa.select(sa.func.count()).select_from(table).where(table.c.table_code == code)
+                left[table.name] = int((await conn.execute(count)).scalar_one())
+        await storage.close()
+        return left
+
+    assert asyncio.run(scenario()) == {"bot_invitations": 0, "seat_handovers": 0, "account_seats": 0}
 
 
 def test_english_default_names_of_an_older_database_are_cleared(tmp_path: Path) -> None:
@@ -134,7 +169,7 @@ def test_english_default_names_of_an_older_database_are_cleared(tmp_path: Path) 
             )
 
     async def migrated() -> list[str | None]:
-        storage = Storage(f"sqlite+aiosqlite:///{path}")
+        storage = Storage(f"sqlite+aiosqlite:///{path}", SystemClock())
         await storage.migrate()
         loaded = await storage.load_config("OLD111")
         await storage.close()
@@ -159,7 +194,7 @@ def test_english_default_names_of_an_older_database_are_cleared(tmp_path: Path) 
 
 def test_two_actions_of_one_version_in_one_batch_store_one(database_url: str) -> None:
     async def scenario() -> tuple[list[object], list[str]]:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         code = secrets.token_hex(3).upper()
         assert await storage.create_table(code, {})
@@ -184,10 +219,10 @@ def test_a_connection_the_database_dropped_while_idle_is_replaced_before_use(
 ) -> None:
     import asyncpg
 
-    monkeypatch.setattr("chickenfoot.server.storage.IDLE_TEST_SECONDS", 0.0)
+    monkeypatch.setattr("chickenfoot.server.storage.store.IDLE_TEST_SECONDS", 0.0)
 
     async def scenario() -> dict[str, object] | None:
-        storage = Storage(pg_url)
+        storage = Storage(pg_url, SystemClock())
         await storage.migrate()
         code = secrets.token_hex(3).upper()
         assert await storage.create_table(code, {"n": 1})
@@ -208,10 +243,10 @@ def test_a_connection_the_database_dropped_while_idle_is_replaced_before_use(
 def test_more_actions_than_one_statement_takes_are_written_in_several(
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("chickenfoot.server.storage.MAX_BATCH", 2)
+    monkeypatch.setattr("chickenfoot.server.storage.store.MAX_BATCH", 2)
 
     async def scenario() -> tuple[list[object], list[list[str]]]:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         codes = [secrets.token_hex(3).upper() for _ in range(5)]
         for code in codes:

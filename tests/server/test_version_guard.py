@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from chickenfoot import Match, Rules
+from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
 from chickenfoot.server.table import Services, Table
@@ -56,7 +57,7 @@ def test_two_processes_appending_the_same_version_at_once_one_is_refused(pg_url:
     url = pg_url
 
     async def scenario() -> tuple[list[object], list[str]]:
-        first, second = Storage(url), Storage(url)
+        first, second = Storage(url, SystemClock()), Storage(url, SystemClock())
         await first.migrate()
         code = await new_table(first)
         outcomes = await asyncio.gather(
@@ -85,7 +86,7 @@ def test_any_interleaving_of_two_writers_stores_each_version_once_and_refuses_th
     url = pg_url
 
     async def scenario() -> tuple[dict[str, list[tuple[int, bool]]], list[str]]:
-        first, second = Storage(url), Storage(url)
+        first, second = Storage(url, SystemClock()), Storage(url, SystemClock())
         await first.migrate()
         code = await new_table(first)
         a, b = await asyncio.gather(attempts(first, code, "a", first_plan), attempts(second, code, "b", second_plan))

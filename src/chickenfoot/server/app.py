@@ -1,4 +1,10 @@
-"""The FastAPI application: lobby endpoints, the table WebSocket and the page's static files."""
+"""The composition root: the one place that builds the server's stores, services and routes and wires
+them together (and the only one that picks the system's clock, through :class:`Settings`).
+
+Nothing else builds a service; nothing imports this module but the entry points (``chickenfoot
+serve``, the tests, the benchmarks). The layers it assembles are drawn in
+docs/contributors/architecture.md.
+"""
 
 from __future__ import annotations
 
@@ -9,30 +15,23 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Request, WebSocket
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter, FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
-from pydantic import AfterValidator, BaseModel, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from chickenfoot.bots import DEFAULT_LEVEL, LEVELS, check_bot, unknown_bot
-from chickenfoot.errors import ChickenfootError, quoted
+from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.review import DEFAULT_BUDGET
-from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
+from chickenfoot.server.botapi.gate import PREFIX as BOT_API
 from chickenfoot.server.botapi.gate import FloodGate, PausedTokens
 from chickenfoot.server.botapi.routes import bot_api_router
-from chickenfoot.server.botapi.throttle import TokenLimits, TokenThrottle
+from chickenfoot.server.botapi.service import BotApi
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
@@ -45,33 +44,40 @@ from chickenfoot.server.connection import (
     refuse,
     serve_connection,
 )
-from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.fanout import LocalBus
-from chickenfoot.server.handover import Handovers, handover_router
+from chickenfoot.server.handover.routes import handover_router
+from chickenfoot.server.handover.service import Handovers
+from chickenfoot.server.handover.store import HandoverStore
 from chickenfoot.server.hints import Hints
-from chickenfoot.server.history import MatchHistory
+from chickenfoot.server.history.routes import profiles_router
+from chickenfoot.server.history.service import MatchHistory
+from chickenfoot.server.history.store import HistoryStore
+from chickenfoot.server.http import answers
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import AddressLimits, RateLimiter, TokenLimits
+from chickenfoot.server.http.pages import pages_router
+from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
+from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.hub import Expiry, Hub, random_seed
-from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
-from chickenfoot.server.ops.metrics import readings_of
+from chickenfoot.server.ops.metrics import Readings
 from chickenfoot.server.ops.operations import Operations
-from chickenfoot.server.pages import pages_router
-from chickenfoot.server.profiles import profiles_router
-from chickenfoot.server.protocol import printable_name
-from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
-from chickenfoot.server.quickplay.queue import waiting
 from chickenfoot.server.quickplay.ratings import EqualRatings
-from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
+from chickenfoot.server.quickplay.routes import quickplay_router
+from chickenfoot.server.quickplay.service import QuickPlay, bots_cover
+from chickenfoot.server.quickplay.store import Queue, QuickPlaySettings, waiting
+from chickenfoot.server.ratings.routes import ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
 from chickenfoot.server.readiness import readiness_router
-from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
-from chickenfoot.server.replay import replay_router, review_job
-from chickenfoot.server.replay_frames import ReplayFrames
-from chickenfoot.server.review_worker import ReviewWorker
-from chickenfoot.server.security import HostCheck, SecurityHeaders, origin_allowed
-from chickenfoot.server.storage import Storage, StorageUnavailable, default_database_url
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timing
+from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.replays.frames import ReplayFrames
+from chickenfoot.server.replays.reviews import ReviewWorker
+from chickenfoot.server.replays.routes import replay_router
+from chickenfoot.server.replays.service import Replays, review_job
+from chickenfoot.server.seating.routes import seating_router
+from chickenfoot.server.seating.service import CreateRequest, Seating, bot_level, summary, table_config
+from chickenfoot.server.storage import Storage, default_database_url
+from chickenfoot.server.table_config import TableConfig, Timing
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -107,114 +113,9 @@ class Settings:
     quick_play: QuickPlaySettings = field(default_factory=QuickPlaySettings)
     """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
     bot_limits: TokenLimits = field(default_factory=TokenLimits)
-    """What each API token of the Bot API may do (server/botapi/throttle.py)."""
+    """What each API token of the Bot API may do (server/http/limits.py)."""
     metrics_port: int | None = None
     """The port whose requests are answered ``GET /metrics`` (server/ops/metrics.py); ``None``: no metrics."""
-
-
-Name = Annotated[str, AfterValidator(printable_name)]
-
-
-class SeatRequest(BaseModel):
-    kind: Literal["human", "bot"]
-    bot: str | None = Field(default=None, max_length=40)
-    name: Name | None = None
-
-
-class CreateRequest(BaseModel):
-    preset: str = Field(default="classic", max_length=40)
-    rules: dict[str, Any] = Field(default_factory=dict, max_length=20)
-    rounds: int | None = Field(default=None, ge=1, le=1000)
-    seats: list[SeatRequest] = Field(min_length=2, max_length=MAX_PLAYERS)
-    open: bool = False
-    """Anyone with the room code may take a free seat (otherwise only invited friends)."""
-    public: bool = False
-    """Listed in the lobby (and so open)."""
-    turn_timer: Literal[30, 60, 120] | None = None
-    """Seconds per human turn; when absent, 60 with friends seated and off against bots only."""
-    rated: bool = False
-    """The match counts for its players' ratings (server/ratings): classic rules, signed-in players."""
-
-
-class JoinRequest(BaseModel):
-    name: Name | None = None
-
-
-class ClaimRequest(BaseModel):
-    invite: str = Field(max_length=MAX_SECRET_LENGTH)
-    name: Name | None = None
-
-
-class BotRequest(BaseModel):
-    token: str = Field(max_length=MAX_SECRET_LENGTH, description="The table creator's seat credential.")
-    bot: str = Field(default="medium", max_length=40)
-
-
-def table_config(request: CreateRequest, seed: int) -> TableConfig:
-    """A new table's configuration; raises :class:`Refused` (400) for bad rules or seats.
-
-    The rules' own errors stay English inside the message (``reason``): they are the library's.
-    """
-    try:
-        rules = Rules.from_dict({**Rules.preset(request.preset).to_dict(), **request.rules})
-        if request.rounds is not None:
-            rules = rules.replace(rounds=request.rounds)
-        rules.hand_size_for(len(request.seats))
-    except (ChickenfootError, TypeError) as exc:
-        raise Refused(400, Said.of(Code.ERROR_BAD_RULES, reason=str(exc))) from None
-    if not any(seat.kind == "human" for seat in request.seats):
-        raise Refused(400, Said.of(Code.ERROR_NO_HUMAN_SEAT))
-    seats: list[Seat] = []
-    for wanted in request.seats:
-        if wanted.kind == "bot":
-            level = bot_level(wanted.bot or DEFAULT_LEVEL)
-            seats.append(Seat("bot", wanted.name or None, bot=level))
-        else:
-            seats.append(Seat("human", wanted.name or None))
-    creator = next(s for s, seat in enumerate(seats) if seat.kind == "human")
-    seats[creator].taken = True
-    friends = sum(seat.kind == "human" for seat in seats) > 1
-    seats[creator].ready = not friends  # with friends, the creator too says when they are ready
-    timer = request.turn_timer if "turn_timer" in request.model_fields_set else (60 if friends else None)
-    assert timer is None or timer in TURN_TIMERS
-    return TableConfig(
-        rules,
-        seats,
-        seed,
-        creator=creator,
-        open=request.open or request.public,
-        public=request.public,
-        turn_timer=timer,
-    )
-
-
-def bot_level(level: str) -> str:
-    """A bot level the server offers; raises :class:`Refused` (400) for any other."""
-    try:
-        return check_bot(level)
-    except ValueError:
-        raise Refused(400, unknown_bot(level)) from None
-
-
-def summary(table: Table) -> dict[str, Any]:
-    presence = table.presence()
-    return {
-        "code": table.code,
-        "rules": table.match.rules.to_dict(),
-        "players": len(table.config.seats),
-        "rounds": table.match.rules.round_count,
-        "seats": [
-            {"seat": s, "kind": seat.kind, "name": seat.name, "connected": presence.connected[s], "bot": seat.bot}
-            for s, seat in enumerate(table.config.seats)
-        ],
-        "status": table.status,
-        "open": table.config.open,
-        "public": table.config.public,
-        "turn_timer": table.config.turn_timer,
-        "rated": table.config.rated,
-        "round": table.match.round_number,
-        "totals": table.match.totals(),
-    }
 
 
 def cluster_of(settings: Settings) -> Cluster:
@@ -225,221 +126,157 @@ def cluster_of(settings: Settings) -> Cluster:
     return shared(settings.redis_url, None if storage == "memory://" else storage, settings.clock)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or Settings()
+@dataclass(slots=True)
+class Server:
+    """What one server process is made of, built once by :func:`build`."""
+
+    settings: Settings
+    storage: Storage
+    cluster: Cluster
+    hub: Hub
+    tables: TableLookup
+    limits: RateLimiter
+    sends: SendWatch
+    hints: Hints
+    accounts: Accounts
+    ratings: Ratings
+    history: MatchHistory
+    reviews: ReviewWorker
+    frames: ReplayFrames
+    listing: Lobby
+    handover_links: HandoverStore
+    paused_tokens: PausedTokens
+    ops: Operations
+
+    @asynccontextmanager
+    async def running(self, _app: FastAPI) -> AsyncIterator[None]:
+        """Start what runs in the background, and stop it all in order when the application stops."""
+        await self.storage.migrate()
+        self.cluster.start()
+        self.accounts.live.start()
+        self.hub.start()
+        self.reviews.start()
+        watch = asyncio.create_task(self.storage.watch(self.settings.health_seconds))
+        self.ops.start()
+        yield
+        await self.ops.stop()
+        watch.cancel()
+        await self.reviews.stop()
+        self.accounts.live.stop()
+        await self.ratings.settle()
+        self.frames.close()
+        self.hints.close()
+        await self.hub.close()
+        await self.cluster.close()
+        await self.storage.close()
+
+
+def build(settings: Settings) -> Server:
+    """Every store and service of the process, and who hears that a match finished."""
     clock = settings.clock
     database_url = settings.database_url or default_database_url()
     storage = Storage(database_url, clock)
     cluster = cluster_of(settings)
-    reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
-    listing = Lobby(storage, clock)
     hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
-    hub.on_match_finished(reviews.request)
-    hub.on_match_finished(listing.finished)
-    history = MatchHistory(storage, hub)
-    hub.on_match_finished(history.finished)
-    limiter = Limiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage))
-    sends = SendWatch(clock)
-    frames = ReplayFrames()
-    hints = Hints(lambda address: limiter.refusal("hint", address))
+    limits = RateLimiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits)
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
-    handovers = Handovers(storage, clock)
-    ratings = Ratings(storage, clock)
-    ratings.follow(hub)
-    bot_throttle = TokenThrottle(settings.bot_limits, cluster.limits_storage)
-    readings = readings_of(
-        lambda: len(hub.tables),
-        lambda: {"hints": hints.searching, "replays": frames.building, "reviews": reviews.queue.qsize()},
-        [("address", lambda: limiter.refused), ("token", lambda: bot_throttle.refused)],
-        lambda: storage.available,
-        lambda: waiting(storage, clock),
+    storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
+    hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
+    reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
+    readings = Readings(
+        tables=lambda: len(hub.tables),
+        queues=lambda: {"hints": hints.searching, "replays": frames.building, "reviews": reviews.queue.qsize()},
+        refusals=lambda: limits.refused,
+        storage_up=lambda: storage.available,
+        quick_play_waiting=lambda: waiting(storage, clock),
     )
-    ops = Operations.of(database_url, settings.redis_url, settings.metrics_port, readings, clock)
-    quick_play = settings.quick_play
-    if isinstance(quick_play.ratings, EqualRatings):  # not chosen by a test: pair by the real ratings
-        quick_play = dataclasses.replace(quick_play, ratings=ratings.shown_of, bots=LevelRatings())
-
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await storage.migrate()
-        cluster.start()
-        accounts.live.start()
-        hub.start()
-        reviews.start()
-        watch = asyncio.create_task(storage.watch(settings.health_seconds))
-        ops.start()
-        yield
-        await ops.stop()
-        watch.cancel()
-        await reviews.stop()
-        accounts.live.stop()
-        await ratings.settle()
-        frames.close()
-        hints.close()
-        await hub.close()
-        await cluster.close()
-        await storage.close()
-
-    docs = settings.debug
-    app = FastAPI(
-        title="Chicken Foot",
-        lifespan=lifespan,
-        docs_url="/docs" if docs else None,
-        redoc_url="/redoc" if docs else None,
-        openapi_url="/openapi.json" if docs else None,
+    server = Server(
+        settings,
+        storage,
+        cluster,
+        hub,
+        tables=table_lookup(hub.get),
+        limits=limits,
+        sends=SendWatch(clock),
+        hints=hints,
+        accounts=accounts,
+        ratings=Ratings(storage, clock),
+        history=MatchHistory(HistoryStore(storage), hub.get, clock),
+        reviews=reviews,
+        frames=frames,
+        listing=Lobby(storage, clock),
+        handover_links=HandoverStore(storage, clock),
+        paused_tokens=PausedTokens(clock.monotonic),
+        ops=Operations.of(database_url, settings.redis_url, settings.metrics_port, readings, clock),
     )
-    if settings.allowed_hosts is not None:
-        app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
-    paused_tokens = PausedTokens()
-    app.add_middleware(FloodGate, paused=paused_tokens)  # inside the security headers: its refusals get them too
-    app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
-    ops.install(app)
-    app.state.hub = hub
-    app.state.storage = storage
-    app.state.readiness = ops.readiness
+    for finished in (
+        server.reviews.request,
+        server.listing.finished,
+        server.history.finished,
+        server.ratings.rating(hub.get),
+    ):
+        hub.on_match_finished(finished)
+    return server
 
-    # Every error answer is a message (server/refusal.py): the page shows it in its reader's language.
-    @app.exception_handler(Refused)
-    async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        return answer(exc.said, exc.status, exc.headers)
 
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return answer(invalid(exc.errors()), 400)
+def routers(server: Server) -> list[APIRouter]:
+    """Every feature's routes, each handed the services it uses."""
+    settings, hub, tables, limits, accounts = server.settings, server.hub, server.tables, server.limits, server.accounts
+    replays = Replays(tables, server.reviews, server.frames, server.history.deleted_seats)
+    return [
+        seating_router(Seating(hub, accounts, tables), limits, settings.web_dir),
+        replay_router(replays, limits, settings.web_dir),
+        company_router(hub, server.listing, tables, summary),
+        readiness_router(hub.credentials, tables, bot_level, summary),
+        accounts_router(accounts, limits, hub.credentials.seat_of),
+        ratings_router(server.ratings, accounts, tables, settings.web_dir),
+        quickplay_router(quick_play(server), accounts, limits),
+        profiles_router(server.history, accounts, limits, settings.web_dir),
+        handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, hub.credentials, tables, limits),
+        account_pages_router(settings.web_dir),
+        bot_api_router(bot_api(server), hub, accounts, tables, settings.connection, server.sends),
+        table_socket(server),
+        pages_router(settings.web_dir),
+        i18n_routes.router,
+    ]
 
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
-        cause = exc.__cause__
-        if exc.status_code == 400 and cause is not None:  # FastAPI could not read the body at all
-            return answer(unreadable_body(cause), 400)
-        return answer(Said.of(Code.ERROR_HTTP, status=exc.status_code), exc.status_code, exc.headers)
 
-    @app.exception_handler(Exception)
-    async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
-        return answer(Said.of(Code.ERROR_HTTP, status=500), 500)
+def quick_play(server: Server) -> QuickPlay:
+    """Quick play, its queue pairing by the players' ratings (unless a test chose others)."""
+    settings = server.settings.quick_play
+    if isinstance(settings.ratings, EqualRatings):
+        settings = dataclasses.replace(settings, ratings=server.ratings.shown_of, bots=LevelRatings())
+    hub, storage, clock = server.hub, server.storage, server.settings.clock
+    queue = Queue(storage, clock, settings, hub.seeds, abandoned=bots_cover(hub, settings.bots))
+    return QuickPlay(queue, hub, server.accounts, settings)
 
-    @app.exception_handler(StorageUnavailable)
-    async def storage_unavailable(_request: Request, _exc: StorageUnavailable) -> JSONResponse:
-        return answer(Said.of(Code.ERROR_STORE_UNAVAILABLE), 503, {"Retry-After": "2"})
 
-    def client_address(connection: Request | WebSocket) -> str:
-        return connection.client.host if connection.client is not None else "unknown"
+def bot_api(server: Server) -> BotApi:
+    """The Bot API, its new tables configured as ``POST /api/tables`` configures them."""
+    hub = server.hub
 
-    async def get_table(code: str) -> Table:
-        table = await hub.get(code)
-        if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
-        return table
+    def configure(body: dict[str, object]) -> TableConfig:
+        return table_config(CreateRequest.model_validate(body), hub.seeds())
 
-    @app.get("/api/presets")
-    async def presets() -> dict[str, Any]:
-        return {
-            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
-            "bots": list(LEVELS),
-            "default_bot": DEFAULT_LEVEL,
-            "max_players": MAX_PLAYERS,
-        }
+    service = BotApi(
+        hub, server.accounts, server.limits, server.paused_tokens, configure, server.tables, server.settings.clock
+    )
+    hub.on_match_finished(service.match_finished)
+    return service
 
-    credentials = hub.credentials
 
-    @app.post("/api/tables", status_code=201)
-    async def create_table(request: CreateRequest, http: Request) -> dict[str, Any]:
-        """A new table: the creator's seat credential, and a single-use invite for every other human seat."""
-        config = table_config(request, hub.seeds())
-        if request.rated:
-            await make_rated(accounts, http, config)
-        if (refusal := await limiter.refusal("table", client_address(http))) is not None:
-            reason, wait = refusal
-            raise Refused(429, reason, {"Retry-After": str(wait)})
-        table = await hub.create(config)
-        code, creator = table.code, table.config.creator
-        token = await credentials.issue_seat(code, creator)
-        await accounts.sit(http, code, creator)
-        invites = {seat: await credentials.invite(code, seat) for seat in table.free_seats()}
-        return {
-            "code": code,
-            "seat": creator,
-            "token": token,
-            "open": table.config.open,
-            "public": table.config.public,
-            "turn_timer": table.config.turn_timer,
-            "rated": table.config.rated,
-            "seats": [
-                {"seat": s, "kind": seat.kind} | ({"invite": f"/t/{code}?invite={invites[s]}"} if s in invites else {})
-                for s, seat in enumerate(table.config.seats)
-            ],
-        }
+def table_socket(server: Server) -> APIRouter:
+    """A table's WebSocket (docs/protocol.md): its per-address limits, origin check and the services a
+    connection asks (chat counted per address, hints, the signed-in account's seat, handovers)."""
+    router = APIRouter()
+    settings, limits, accounts = server.settings, server.limits, server.accounts
 
-    @app.get("/api/tables/{code}")
-    async def table_summary(code: str) -> dict[str, Any]:
-        return summary(await get_table(code))
-
-    @app.post("/api/tables/{code}/join")
-    async def join(code: str, http: Request, request: JoinRequest | None = None) -> dict[str, Any]:
-        """Take a free seat of an open table: a fresh seat credential."""
-        table = await get_table(code)
-        if not table.config.open:
-            raise Refused(403, Said.of(Code.ERROR_INVITE_ONLY))
-        await admit(accounts, http, table.config)
-        for seat in table.free_seats():
-            token = await credentials.issue_seat(table.code, seat)
-            if token is not None:
-                await seating.take(table, seat, (request.name or "") if request else "", ready=False)
-                await accounts.sit(http, table.code, seat)
-                return {"seat": seat, "token": token}
-        raise Refused(409, Said.of(Code.ERROR_NO_FREE_SEAT))
-
-    @app.post("/api/tables/{code}/claim")
-    async def claim(code: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
-        """Exchange a single-use invite for the invited seat's credential (a fresh secret)."""
-        table = await get_table(code)
-        await admit(accounts, http, table.config)
-        claimed = await credentials.claim(table.code, request.invite)
-        if claimed is None:
-            raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
-        seat, token = claimed
-        await seating.take(table, seat, request.name or "", ready=False)
-        await accounts.sit(http, table.code, seat)
-        return {"seat": seat, "token": token}
-
-    @app.post("/api/tables/{code}/seats/{seat}/bot")
-    async def replace_with_bot(code: str, seat: int, request: BotRequest) -> dict[str, Any]:
-        """The creator hands an absent friend's seat to a bot; that seat's credential and invite open nothing after."""
-        table = await get_table(code)
-        if await credentials.seat_of(table.code, request.token) != table.config.creator:
-            raise Refused(403, Said.of(Code.ERROR_CREATOR_ONLY))
-        if not 0 <= seat < len(table.config.seats):
-            raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
-        level = bot_level(request.bot)
-        await seating.replace_with_bot(table, seat, level, revoke=lambda: credentials.revoke(table.code, seat))
-        return summary(table)
-
-    async def replay_throttle(request: Request) -> tuple[Said, int] | None:
-        return await limiter.refusal("replay", client_address(request))
-
-    replays = replay_router(hub.get, reviews, frames, replay_throttle, settings.web_dir, history.deleted_seats)
-    app.include_router(replays)
-    app.include_router(company_router(hub, listing, get_table, summary))
-    app.include_router(readiness_router(credentials, get_table, bot_level, summary))
-    app.include_router(accounts_router(accounts, limiter, credentials.seat_of))
-    app.include_router(ratings_router(ratings, accounts, get_table, settings.web_dir))
-    app.include_router(quickplay_router(quick_play, storage, clock, hub, accounts, limiter))
-
-    async def profile_throttle(request: Request) -> tuple[Said, int] | None:
-        return await limiter.refusal("profile", client_address(request))
-
-    app.include_router(profiles_router(history, accounts, profile_throttle, clock, settings.web_dir))
-    app.include_router(handover_router(hub, handovers, accounts, limiter))
-    app.include_router(account_pages_router(settings.web_dir))
-    configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
-    bot_api = bot_api_router(hub, accounts, bot_throttle, settings.connection, sends, configure, paused_tokens)
-    app.include_router(bot_api)
-
-    @app.websocket("/ws/{code}")
+    @router.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
-        if (refusal := await limiter.refusal("connection", client_address(websocket))) is not None:
-            reason, wait = refusal
-            await websocket.send_denial_response(answer(reason, 429, {"Retry-After": str(wait)}))
+        try:
+            await limits.check("connection", client_address(websocket))
+        except Refusal as refused:
+            await websocket.send_denial_response(answers.refusal_answer(refused))
             return
         await websocket.accept()
         if not origin_allowed(websocket.scope, settings.allowed_origins):
@@ -449,11 +286,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = client_address(websocket)
 
         async def address_chat() -> Said | None:
-            refusal = await limiter.refusal("chat", address)
+            refusal = await limits.refusal("chat", address)
             return None if refusal is None else refusal[0]
 
         async def hint(view: SeatView) -> tuple[Move, Said]:
-            return await hints.suggest(view, address)
+            return await server.hints.suggest(view, address)
 
         async def own_seat() -> tuple[int, SessionWatch] | None:
             """No seat credential: the seat of the signed-in account, if any, ended with its session."""
@@ -469,20 +306,44 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         served = await serve_connection(
             websocket,
             code,
-            hub,
+            server.hub,
             settings.connection,
             address_chat,
             hint,
-            sends,
+            server.sends,
             own_seat,
-            handovers.moved,
+            server.handover_links.moved,
             watching_reason,
         )
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
-            await limiter.cut_off(address)
+            await limits.cut_off(address)
 
-    app.include_router(pages_router(settings.web_dir))
-    app.include_router(i18n_routes.router)
+    return router
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application: every feature's routes, behind the security middlewares, answering every error
+    as a message (server/http/answers.py), and the pages' static files."""
+    settings = settings or Settings()
+    server = build(settings)
+    docs = settings.debug
+    app = FastAPI(
+        title="Chicken Foot",
+        lifespan=server.running,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
+    if settings.allowed_hosts is not None:
+        app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
+    app.add_middleware(FloodGate, paused=server.paused_tokens)  # inside the security headers: its refusals get them
+    app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
+    server.ops.install(app)
+    app.state.hub, app.state.storage = server.hub, server.storage
+    app.state.readiness = server.ops.readiness
+    answers.install(app, challenges={BOT_API: "Bearer"})
+    for router in routers(server):
+        app.include_router(router)
     if settings.web_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.web_dir, html=True), name="web")
     return app

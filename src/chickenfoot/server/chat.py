@@ -75,7 +75,7 @@ async def store(
     newest = sa.select(sa.func.coalesce(sa.func.max(chat_lines.c.number), 0)).where(chat_lines.c.table_code == code)
     for attempt in range(NUMBER_RETRIES):
         try:
-            async with storage._write() as conn:
+            async with storage.transaction() as conn:
                 number = int((await conn.execute(newest)).scalar_one()) + 1
                 row = {"table_code": code, "number": number, "seat": seat, "text": text, "reaction": reaction}
                 await conn.execute(chat_lines.insert().values(**row, at=at))
@@ -95,7 +95,7 @@ async def recent(storage: Storage, code: str) -> list[Line]:
         .where(chat_lines.c.table_code == code)
         .order_by(chat_lines.c.number)
     )
-    async with storage._read() as conn:
+    async with storage.reading() as conn:
         return [line_of(*row) for row in await conn.execute(query)]
 
 
@@ -110,7 +110,7 @@ async def carry(storage: Storage, old: str, new: str) -> None:
         chat_lines.c.reaction,
         chat_lines.c.at,
     ).where(chat_lines.c.table_code == old)
-    async with storage._write() as conn:
+    async with storage.transaction() as conn:
         await conn.execute(chat_lines.insert().from_select(columns, kept))
 
 

@@ -13,8 +13,8 @@ from pydantic import BaseModel, Field
 from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat, lobby, rematch, seats
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
+from chickenfoot.server.http.answers import Refused
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import StorageUnavailable
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TableConfig

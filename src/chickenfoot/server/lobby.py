@@ -79,7 +79,7 @@ class Lobby:
             .order_by(game_tables.c.created_at.desc())
             .limit(LISTED)
         )
-        async with self.storage._read() as conn:
+        async with self.storage.reading() as conn:
             rows = (await conn.execute(query)).all()
         return [listing(code, TableConfig.from_json(json.loads(config))) for code, config in rows]
 
@@ -91,7 +91,7 @@ class Lobby:
 
     async def _finish(self, code: str) -> None:
         try:
-            async with self.storage._write() as conn:
+            async with self.storage.transaction() as conn:
                 await conn.execute(game_tables.update().where(game_tables.c.code == code).values(over=True))
         except StorageUnavailable:
             log.warning("table %s stays in the lobby's list: the game store is unavailable", code)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
+from chickenfoot.server.clock import Clock
 
 INTERVAL = 60.0
 """Seconds between two lines of one kind."""
@@ -35,7 +35,7 @@ class Sparse(logging.Filter):
     (True, 'garbled (1 more like it in the last 60 s, not logged)')
     """
 
-    def __init__(self, messages: frozenset[str], interval: float = INTERVAL, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, messages: frozenset[str], interval: float, clock: Clock) -> None:
         super().__init__()
         self.messages, self.interval, self.clock = messages, interval, clock
         self._last: dict[str, float] = {}
@@ -56,8 +56,8 @@ class Sparse(logging.Filter):
         return True
 
 
-def limit_client_caused(logger: str = "uvicorn.error") -> None:
+def limit_client_caused(clock: Clock, logger: str = "uvicorn.error") -> None:
     """Make the client-caused lines of ``logger`` sparse (once per process)."""
     target = logging.getLogger(logger)
     if not any(isinstance(f, Sparse) for f in target.filters):
-        target.addFilter(Sparse(CLIENT_CAUSED))
+        target.addFilter(Sparse(CLIENT_CAUSED, INTERVAL, clock))

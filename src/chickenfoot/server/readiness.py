@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.http.answers import Refused
 from chickenfoot.server.table_config import Seat, TableConfig
 
 if TYPE_CHECKING:

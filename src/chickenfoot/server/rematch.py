@@ -24,10 +24,9 @@ import sqlalchemy as sa
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat, seats
-from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.credentials import Credentials
+from chickenfoot.server.http.answers import Refused
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import game_tables, rematch_votes
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import Seat, Series, TableConfig
@@ -85,7 +84,7 @@ def series(table: Table) -> dict[str, Any] | None:
 
 async def _stored(table: Table) -> tuple[list[int], str | None]:
     """The seats that accepted, and the new table's code once made."""
-    async with table.storage._read() as conn:
+    async with table.storage.reading() as conn:
         mine = rematch_votes.c.table_code == table.code
         votes = await conn.execute(sa.select(rematch_votes.c.seat).where(mine).order_by(rematch_votes.c.seat))
         made = await conn.execute(sa.select(game_tables.c.rematch).where(game_tables.c.code == table.code))
@@ -118,7 +117,7 @@ async def accept(hub: Hub, table: Table, seat: int) -> dict[str, Any]:
         if code is not None:
             raise Refused(409, Said.of(Code.ERROR_REMATCH_MADE, table=code))
         if seat not in accepted:
-            async with table.storage._write() as conn:
+            async with table.storage.transaction() as conn:
                 await conn.execute(rematch_votes.insert().values(table_code=table.code, seat=seat))
             accepted.append(seat)
         if all(s in accepted for s in voters(table)):
@@ -133,20 +132,9 @@ async def _make(hub: Hub, table: Table) -> None:
     config = new_config(table.config, hub.seeds(), table.code, table.match.winners())
     new = await hub.create(config)
     await chat.carry(table.storage, table.code, new.code)
-    taken = game_tables.c.code == table.code
     # The accounts that sat at the old table sit in the same seats of the new one (a bot's seat follows nobody).
-    followed = sa.select(account_seats.c.seat, account_seats.c.account_id).where(
-        account_seats.c.table_code == table.code
-    )
-    async with table.storage._write() as conn:
-        await conn.execute(game_tables.update().where(taken, game_tables.c.rematch.is_(None)).values(rematch=new.code))
-        rows = [
-            {"table_code": new.code, "seat": seat, "account_id": account}
-            for seat, account in await conn.execute(followed)
-            if config.seats[seat].kind == "human"
-        ]
-        if rows:
-            await conn.execute(account_seats.insert(), rows)
+    people = [seat for seat, entry in enumerate(config.seats) if entry.kind == "human"]
+    await table.storage.link_rematch(table.code, new.code, people)
 
 
 async def claim_seat(hub: Hub, credentials: Credentials, table: Table, seat: int) -> dict[str, Any]:

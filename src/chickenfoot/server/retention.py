@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, utc
+from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.storage import Storage, default_database_url
 
 BATCH = 100
 """Tables archived per query: each is its own transaction, so a long run holds no long lock."""
 
 
-async def prune(database_url: str | None, finished_days: float, clock: Clock = SYSTEM_CLOCK) -> list[str]:
+async def prune(database_url: str | None, finished_days: float, clock: Clock) -> list[str]:
     """Archive the actions of every match that ended over ``finished_days`` days ago; their codes."""
     storage = Storage(database_url or default_database_url(), clock)
     try:

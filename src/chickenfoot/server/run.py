@@ -18,12 +18,12 @@ from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import collector
 from chickenfoot.server.accounts.service import AccountSettings
 from chickenfoot.server.app import Settings, create_app
+from chickenfoot.server.http.limits import AddressLimits
+from chickenfoot.server.http.security import checked_origin, checked_proxy, redact_logs
 from chickenfoot.server.hub import Expiry
-from chickenfoot.server.limiter import AddressLimits
 from chickenfoot.server.log_limits import limit_client_caused
 from chickenfoot.server.ops import logs
 from chickenfoot.server.quickplay import QuickPlaySettings
-from chickenfoot.server.security import checked_origin, checked_proxy, redact_logs
 from chickenfoot.server.storage import default_database_url
 from chickenfoot.server.table_config import Timing
 
@@ -214,5 +214,5 @@ def run(
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
     redact_logs()  # after the Config: it sets up uvicorn's loggers
-    limit_client_caused()
+    limit_client_caused(settings.clock)
     uvicorn.Server(config).run(sockets=sockets or None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.http.answers import Refused
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import Seat, TableConfig
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts import passwords
 from chickenfoot.server.accounts.sessions import COOKIE
-from chickenfoot.server.limiter import AddressLimits
+from chickenfoot.server.http.limits import AddressLimits
 
 from .conftest import PASSWORD, sign_up
 

@@ -15,8 +15,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from chickenfoot.match import Match
-from chickenfoot.server.history import match_results
-from chickenfoot.server.profiles import PAGE_SIZE
+from chickenfoot.server.clock import SystemClock
+from chickenfoot.server.history.schema import match_results
+from chickenfoot.server.history.service import PAGE_SIZE
 from chickenfoot.server.storage import Storage, game_tables
 
 from ..conftest import claim_invite, play_out, ready, seat_players
@@ -166,7 +167,7 @@ def test_matches_finished_before_results_were_kept_are_counted_and_their_accurac
     until(lambda: client.get(f"/api/tables/{code}/review").json()["status"] == "done")
 
     async def forget() -> None:  # as if the match had finished before this server kept results
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         async with storage.transaction() as conn:
             await conn.execute(match_results.delete().where(match_results.c.table_code == code))
         await storage.close()

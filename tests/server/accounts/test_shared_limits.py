@@ -9,7 +9,7 @@ import secrets
 import pytest
 import redis
 
-from chickenfoot.server.limiter import AddressLimits, Limiter
+from chickenfoot.server.http.limits import AddressLimits, RateLimiter
 
 
 def test_two_processes_count_one_names_sign_ins_together() -> None:
@@ -24,7 +24,7 @@ def test_two_processes_count_one_names_sign_ins_together() -> None:
 
     async def scenario() -> list[str | None]:
         settings = AddressLimits(storage=url, sign_ins_per_name="4/minute")
-        first, second = Limiter(settings), Limiter(settings)  # as in two server processes
+        first, second = RateLimiter(settings), RateLimiter(settings)  # as in two server processes
         outcomes = []
         for limiter in (first, second, first, second, second, first):
             refusal = await limiter.refusal("sign_in_name", name)

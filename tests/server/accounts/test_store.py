@@ -12,15 +12,20 @@ import sqlalchemy as sa
 from chickenfoot.server.accounts.names import skeleton
 from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.accounts.store import AccountStore, LastWayIn, Passkey, Session
+from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.storage import Storage
 
 NOW = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
 
 
 async def fresh(url: str) -> tuple[Storage, AccountStore]:
-    storage = Storage(url)
+    storage = Storage(url, SystemClock())
     await storage.migrate()
-    return storage, AccountStore(storage)
+    for code in ("T1", "T2"):  # the tables its seats are at (the database may have them from an earlier run)
+        await storage.create_table(code, {})
+    store = AccountStore(storage)
+    storage.keep_seats_with(store)  # as the server does: a seat given away follows its account no more
+    return storage, store
 
 
 def name(text: str) -> tuple[str, str]:

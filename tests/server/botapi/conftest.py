@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from chickenfoot.server.botapi.admin import make_bot_account
+from chickenfoot.server.clock import SystemClock
 
 from ..accounts import conftest as accounts_fixtures
 from ..accounts.conftest import GENEROUS, sign_up
@@ -29,7 +30,7 @@ def csrf(client: TestClient) -> dict[str, str]:
 def bot_account(client: TestClient, database_url: str, name: str, scopes: list[str] | None = None) -> str:
     """Sign up ``name``, have the operator mark it a bot account, and mint a token on its account page."""
     sign_up(client, name)
-    assert asyncio.run(make_bot_account(database_url, name, mint=False)) is True
+    assert asyncio.run(make_bot_account(database_url, name, mint=False, clock=SystemClock())) is True
     body: dict[str, Any] = {"label": "test"} | ({"scopes": scopes} if scopes is not None else {})
     response = client.post("/api/account/tokens", json=body, headers=csrf(client))
     assert response.status_code == 201, response.text

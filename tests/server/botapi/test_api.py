@@ -10,9 +10,10 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from chickenfoot.server.accounts.schema import api_tokens
 from chickenfoot.server.botapi.admin import make_bot_account
-from chickenfoot.server.botapi.throttle import TokenLimits
+from chickenfoot.server.botapi.schema import api_tokens
+from chickenfoot.server.clock import SystemClock
+from chickenfoot.server.http.limits import TokenLimits
 from chickenfoot.server.storage import Storage
 
 from ..accounts.conftest import GENEROUS, sign_in, sign_up
@@ -26,7 +27,7 @@ def test_tokens_are_shown_once_stored_hashed_listed_and_revocable(bot_client: Te
     refused = client.post("/api/account/tokens", json={}, headers=csrf(client))
     assert (refused.status_code, refused.json()["code"]) == (403, "botapi.not_bot_account")
     assert client.get("/api/account/tokens").json()["bot"] is False
-    assert asyncio.run(make_bot_account(database_url, "carol", mint=False)) is True
+    assert asyncio.run(make_bot_account(database_url, "carol", mint=False, clock=SystemClock())) is True
     assert client.post("/api/account/tokens", json={}).json()["code"] == "account.cross_site"  # no CSRF token
     unknown = client.post("/api/account/tokens", json={"scopes": ["root"]}, headers=csrf(client))
     assert (unknown.status_code, unknown.json()["code"]) == (400, "botapi.unknown_scope")
@@ -39,7 +40,7 @@ def test_tokens_are_shown_once_stored_hashed_listed_and_revocable(bot_client: Te
     assert secret not in str(listed)
 
     async def stored() -> list[str]:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         async with storage.reading() as conn:
             digests = [str(d) for d in (await conn.execute(sa.select(api_tokens.c.digest))).scalars()]
         await storage.close()
@@ -66,8 +67,8 @@ def test_a_bot_account_only_plays_through_the_api(bot_client: TestClient, databa
     client.cookies.clear()
     sign_up(client, "dora")
     client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]})
-    assert asyncio.run(make_bot_account(database_url, "dora", mint=False)) is False
-    assert asyncio.run(make_bot_account(database_url, "nobody", mint=False)) is None
+    assert asyncio.run(make_bot_account(database_url, "dora", mint=False, clock=SystemClock())) is False
+    assert asyncio.run(make_bot_account(database_url, "nobody", mint=False, clock=SystemClock())) is None
 
 
 def test_bad_tokens_and_missing_scopes_are_refused(bot_client: TestClient, database_url: str) -> None:

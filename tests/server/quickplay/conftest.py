@@ -7,7 +7,8 @@ import asyncio
 import pytest
 import sqlalchemy as sa
 
-from chickenfoot.server.quickplay.queue import queue
+from chickenfoot.server.clock import SystemClock
+from chickenfoot.server.quickplay.schema import queue
 from chickenfoot.server.storage import Storage
 
 
@@ -16,7 +17,7 @@ def empty_queue(database_url: str) -> str:
     """The database's URL, its quick play queue empty."""
 
     async def empty() -> None:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         async with storage.transaction() as conn:
             await conn.execute(sa.delete(queue))

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.quickplay import QuickPlaySettings
-from chickenfoot.server.quickplay.ratings import EQUAL_RATING, Family
+from chickenfoot.server.quickplay.ratings import EQUAL_RATING
 from chickenfoot.server.quickplay.routes import GUEST_COOKIE
 from chickenfoot.server.ratings.service import LevelRatings
 
@@ -128,10 +128,10 @@ class Ratings:
     def __init__(self, ratings: list[float]) -> None:
         self.ratings = ratings
         self.ids: dict[int, int] = {}
-        self.asked: list[Family] = []
+        self.asked: list[int] = []
 
-    async def __call__(self, account_id: int, family: Family) -> float:
-        self.asked.append(family)
+    async def __call__(self, account_id: int, players: int) -> float:
+        self.asked.append(players)
         return self.ratings[self.ids.setdefault(account_id, len(self.ids))]
 
 
@@ -148,7 +148,7 @@ def test_accounts_wait_in_the_rated_pool_paired_by_their_ratings(
         assert joined.status_code == 201, joined.text
         tickets.append(joined.json()["ticket"])
     guest = join(client)  # casual: another pool, whatever its rating
-    assert ratings.asked == ["two", "two"]
+    assert ratings.asked == [2, 2]  # both asked at tables of two
     for _ in range(5):  # 400 apart: each window reaches 400 after 30 s
         client.portal.call(clock.advance, 5)  # type: ignore[union-attr]
         assert [beat(client, t)["waiting"] for t in tickets] == [2, 2]

@@ -9,7 +9,7 @@ import json
 import sqlalchemy as sa
 
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.quickplay.queue import Entry, InQueue, Queue, QueueFull, QuickPlaySettings, Seated
+from chickenfoot.server.quickplay.store import Entry, InQueue, Queue, QueueFull, QuickPlaySettings, Seated
 from chickenfoot.server.storage import Storage, game_tables
 
 

@@ -8,11 +8,11 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
-from chickenfoot.server.accounts import schema as account_schema
+from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.ratings import schema as rating_schema
 from chickenfoot.server.storage import Storage
 
-from ..accounts.conftest import GENEROUS
+from ..accounts.conftest import ACCOUNT_TABLES, GENEROUS
 
 
 @pytest.fixture
@@ -22,12 +22,13 @@ def empty_ratings(database_url: str) -> None:
         return
 
     async def empty() -> None:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         async with storage.transaction() as conn:
-            for metadata in (rating_schema.metadata, account_schema.metadata):
-                for table in reversed(metadata.sorted_tables):
-                    await conn.execute(table.delete())
+            for table in (rating_schema.ratings, rating_schema.rated_matches, rating_schema.rating_changes):
+                await conn.execute(table.delete())
+            for table in ACCOUNT_TABLES:
+                await conn.execute(table.delete())
         await storage.close()
 
     asyncio.run(empty())

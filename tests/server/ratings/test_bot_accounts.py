@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts.names import skeleton
 from chickenfoot.server.accounts.store import AccountStore
-from chickenfoot.server.botapi.throttle import TokenLimits
 from chickenfoot.server.clock import SystemClock
+from chickenfoot.server.http.limits import TokenLimits
 from chickenfoot.server.ratings.model import PROVISIONAL_SIGMA
 from chickenfoot.server.ratings.rated import RatedMatch, RatedSeat
 from chickenfoot.server.ratings.service import Ratings
@@ -29,7 +29,7 @@ ME = {"kind": "human"}
 
 def account_id(database_url: str, name: str) -> int:
     async def look_up() -> int:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         account = await AccountStore(storage).by_skeleton(skeleton(name))
         await storage.close()
         assert account is not None
@@ -43,7 +43,7 @@ def establish(database_url: str, account: int, matches: int) -> None:
     its provisional rating (the leaderboard lists established players only)."""
 
     async def record() -> None:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         ratings = Ratings(storage, SystemClock())
         for n in range(matches):
             first, second = RatedSeat(1 + n % 2, account_id=account), RatedSeat(2 - n % 2, level="easy")

@@ -8,7 +8,7 @@ import asyncio
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
 from chickenfoot.server.accounts.store import AccountStore
-from chickenfoot.server.clock import FakeClock, utc
+from chickenfoot.server.clock import FakeClock, SystemClock, utc
 from chickenfoot.server.ratings.model import Rating
 from chickenfoot.server.ratings.rated import RatedMatch, RatedSeat, rated_match
 from chickenfoot.server.ratings.service import ACTIVE_DAYS, Ratings
@@ -22,7 +22,7 @@ def heads_up(code: str, winner: int, loser: int) -> RatedMatch:
 
 def test_a_match_seen_by_two_processes_or_finished_twice_counts_once(database_url: str, empty_ratings: None) -> None:
     async def scenario() -> None:
-        first, second = Storage(database_url), Storage(database_url)
+        first, second = Storage(database_url, SystemClock()), Storage(database_url, SystemClock())
         await first.migrate()
         here, there = Ratings(first, FakeClock()), Ratings(second, FakeClock())
         match = heads_up("TWICE1", 1, 2)
@@ -40,7 +40,7 @@ def test_a_match_seen_by_two_processes_or_finished_twice_counts_once(database_ur
 
 def test_two_matches_of_one_player_both_count(database_url: str, empty_ratings: None) -> None:
     async def scenario() -> None:
-        first, second = Storage(database_url), Storage(database_url)
+        first, second = Storage(database_url, SystemClock()), Storage(database_url, SystemClock())
         await first.migrate()
         here, there = Ratings(first, FakeClock()), Ratings(second, FakeClock())
         await asyncio.gather(here.record(heads_up("ONE001", 1, 2)), there.record(heads_up("TWO002", 1, 3)))
@@ -89,7 +89,7 @@ def test_a_guest_seat_or_a_casual_table_rates_nobody() -> None:
 def test_the_leaderboard_holds_established_players_active_in_the_window(database_url: str, empty_ratings: None) -> None:
     async def scenario() -> None:
         clock = FakeClock()
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         ratings = Ratings(storage, clock)
         accounts = AccountStore(storage)

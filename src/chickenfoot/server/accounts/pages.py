@@ -12,7 +12,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from chickenfoot.server.pages import serve_page
+from chickenfoot.server.http.pages import serve_page
 
 PAGES = {"/signin": "signin", "/signup": "signin", "/account": "account"}
 

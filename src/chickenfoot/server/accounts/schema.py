@@ -1,4 +1,4 @@
-"""The accounts' tables (created by migration 0007_accounts).
+"""The accounts' tables (created by migration 0007_accounts), on the server's one ``MetaData``.
 
 Secrets are never stored: a session id, a WebAuthn ceremony handle or a one-time sign-in link is kept
 as its SHA-256 digest only, a password as its argon2id hash.
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-metadata = sa.MetaData()
+from chickenfoot.server.storage.schema import metadata, table_code
+
 accounts = sa.Table(
     "accounts",
     metadata,
@@ -77,32 +78,9 @@ name_keys = sa.Table(
 account_seats = sa.Table(
     "account_seats",
     metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
+    table_code(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
 )
-"""Which account sat in which seat of which table (kept after the account is deleted: "deleted player")."""
-
-# --- the Bot API (migration 0013_bot_api) ---------------------------------------------------------------
-api_tokens = sa.Table(
-    "api_tokens",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    # SHA-256 of the token (a 32-byte secret): the token itself is shown once, when it is minted.
-    sa.Column("digest", sa.String(64), nullable=False, unique=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
-    sa.Column("label", sa.String(64), nullable=False),
-    # Space-separated scopes (accounts/tokens.py SCOPES).
-    sa.Column("scopes", sa.String(200), nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
-bot_invitations = sa.Table(
-    "bot_invitations",
-    metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
-    sa.Column("inviter", sa.String(64), nullable=True),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
-"""A bot account invited to a free seat of a table, until it accepts (takes the seat) or declines."""
+"""Which account sat in which seat of which table (kept after the account is deleted: "deleted player";
+gone with the table)."""

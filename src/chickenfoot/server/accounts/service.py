@@ -1,4 +1,7 @@
-"""What the rest of the server asks of accounts: who a request is signed in as, and the seats that follow them."""
+"""The accounts: what the rest of the server asks of them (who a request is signed in as, the seats that
+follow them) and what the account API does (sign-up and sign-in by password, passkey or one-time link,
+the ways in, the sessions, the account's data and its deletion). Every refusal is a
+:class:`~chickenfoot.server.refusals.Refusal`."""
 
 from __future__ import annotations
 
@@ -7,20 +10,24 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from starlette.requests import HTTPConnection
 
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.accounts import names, passkeys
+from chickenfoot.server.accounts import passwords as password_rules
 from chickenfoot.server.accounts import sessions as session_cookies
 from chickenfoot.server.accounts.live import LiveSessions
+from chickenfoot.server.accounts.passkeys import NewPasskey, PasskeyRefused, RelyingParty
 from chickenfoot.server.accounts.passwords import Hasher
 from chickenfoot.server.accounts.sessions import SessionPolicy, Sessions
-from chickenfoot.server.accounts.store import Account, AccountStore, Session
+from chickenfoot.server.accounts.store import Account, AccountStore, LastWayIn, Passkey, Session
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.credentials import digest, new_secret
 from chickenfoot.server.fanout import Bus, LocalBus
-from chickenfoot.server.refusal import Refused
-from chickenfoot.server.security import origin_allowed
+from chickenfoot.server.http.security import origin_allowed
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
 
 RESET_LINK_SECONDS = 24 * 3600.0
@@ -48,6 +55,28 @@ class SignedIn:
     session_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class Ceremony:
+    """A passkey ceremony between its two requests: the account it is for (``None``: signing up) and what it keeps."""
+
+    account_id: int | None
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the account page shows of the account."""
+
+    account: Account
+    password: bool
+    passkeys: list[Passkey]
+    sessions: list[Session]
+
+
+Options = dict[str, Any]
+"""A ceremony's start: its ``handle`` (sent back with the browser's answer) and the WebAuthn ``options``."""
+
+
 class Accounts:
     def __init__(self, storage: Storage, clock: Clock, settings: AccountSettings, bus: Bus | None = None) -> None:
         self.store = AccountStore(storage)
@@ -72,11 +101,11 @@ class Accounts:
             self.same_site(connection)
         signed_in = await self.signed_in(connection)
         if signed_in is None:
-            raise Refused(401, Said.of(Code.ACCOUNT_NOT_SIGNED_IN))
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_NOT_SIGNED_IN))
         if changing:
             token = connection.headers.get(session_cookies.CSRF_HEADER, "")
             if not hmac.compare_digest(token.encode(), session_cookies.csrf_token(signed_in.session_id).encode()):
-                raise Refused(403, Said.of(Code.ACCOUNT_CROSS_SITE))
+                raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CROSS_SITE))
         return signed_in
 
     def same_site(self, connection: HTTPConnection) -> None:
@@ -84,7 +113,7 @@ class Accounts:
         allowed = () if self.settings.origin is None else (self.settings.origin,)
         foreign_origin = not origin_allowed(connection.scope, allowed)
         if foreign_origin or connection.headers.get("sec-fetch-site") == "cross-site":
-            raise Refused(403, Said.of(Code.ACCOUNT_CROSS_SITE))
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CROSS_SITE))
 
     async def sit(self, connection: HTTPConnection, code: str, seat: int) -> None:
         """A seat just taken follows the account the request is signed in as (if any; a bot account's
@@ -121,17 +150,217 @@ class Accounts:
         await self.store.put_challenge(digest(link), RESET_PURPOSE, {}, expires, account.id)
         return link
 
+    # --- signing up and in (the account API's; each raises Refusal) -------------------------------
 
-async def reset_account(database_url: str | None, username: str) -> str | None:
+    async def sign_up(self, username: str, password: str) -> Account:
+        """A new account with a password."""
+        name = checked_name(username)
+        checked_password(password, name)
+        if await self.store.look_alike_exists(name):
+            raise name_taken(name)
+        account = await self.store.create(name, new_user_handle(), utc(self.clock), await self.hasher.hashed(password))
+        if account is None:
+            raise name_taken(name)
+        return account
+
+    async def sign_in(self, skeleton: str, password: str) -> Account:
+        """The account whose name has ``skeleton``, if ``password`` is its password."""
+        account, stored = await self.store.sign_in_facts(skeleton)
+        # Unknown name or no password: a dummy hash is verified, so the answer takes the same time.
+        if not await self.hasher.verify(password, stored) or account is None:
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_SIGN_IN_FAILED))
+        return account
+
+    async def sign_in_by_link(self, link: str) -> Account:
+        """The account an operator's one-time link (``chickenfoot account reset``) signs in, spending it."""
+        taken = await self.store.take_challenge(digest(link), RESET_PURPOSE, utc(self.clock))
+        account = None if taken is None or taken[0] is None else await self.store.by_id(taken[0])
+        if account is None:
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_LINK_USED))
+        return account
+
+    async def set_password(self, me: SignedIn, password: str) -> None:
+        checked_password(password, me.account.username)
+        await self.store.set_password(me.account.id, await self.hasher.hashed(password), utc(self.clock))
+
+    async def drop_password(self, me: SignedIn) -> None:
+        try:
+            await self.store.drop_password(me.account.id)
+        except LastWayIn:
+            raise Refusal.conflict(Said.of(Code.ACCOUNT_LAST_WAY_IN)) from None
+
+    # --- passkeys: two requests each, a ceremony between them -------------------------------------
+
+    async def registration_options(self, me: SignedIn | None, username: str | None, party: RelyingParty) -> Options:
+        """Start registering a passkey: for the signed-in account ``me``, or for a new one named ``username``."""
+        if me is not None:
+            existing = [key.credential_id for key in await self.store.passkeys_of(me.account.id)]
+            user_handle, username, account_id = me.account.user_handle, me.account.username, me.account.id
+            payload: dict[str, Any] = {}
+        else:
+            username = checked_name(username or "")
+            if await self.store.look_alike_exists(username):
+                raise name_taken(username)
+            user_handle, existing, account_id = new_user_handle(), [], None
+            payload = {"username": username, "user_handle": user_handle}
+        options, challenge = passkeys.registration_options(party, user_handle, username, existing)
+        return {
+            "handle": await self._ceremony("register", payload | {"challenge": challenge}, account_id),
+            "options": options,
+        }
+
+    async def ceremony(self, purpose: str, handle: str) -> Ceremony:
+        """Spend a ceremony started by :meth:`registration_options` or :meth:`sign_in_options`."""
+        taken = await self.store.take_challenge(digest(handle), purpose, utc(self.clock))
+        if taken is None:
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_PASSKEY_EXPIRED))
+        return Ceremony(*taken)
+
+    def verified_passkey(self, ceremony: Ceremony, credential: dict[str, Any], party: RelyingParty) -> NewPasskey:
+        """The passkey the browser registered, once it proves the ceremony's challenge."""
+        try:
+            return passkeys.verify_registration(party, credential, ceremony.payload["challenge"])
+        except PasskeyRefused:
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_PASSKEY_FAILED)) from None
+
+    async def add_passkey(self, ceremony: Ceremony, me: SignedIn | None, new: NewPasskey, label: str | None) -> Account:
+        """Keep a registered passkey: of the account signed up now, or of ``me`` who started the ceremony."""
+        now = utc(self.clock)
+        if ceremony.account_id is None:  # signing up
+            account = await self.store.create(ceremony.payload["username"], ceremony.payload["user_handle"], now)
+            if account is None:
+                raise name_taken(ceremony.payload["username"])
+        else:
+            if me is None or me.account.id != ceremony.account_id:
+                raise Refusal.invalid(Said.of(Code.ACCOUNT_PASSKEY_EXPIRED))
+            account = me.account
+        label = (label or "").strip()  # none: the page names it by the date it was added
+        key = Passkey(new.credential_id, account.id, new.public_key, new.sign_count, new.transports, label, now, None)
+        if not await self.store.add_passkey(key):
+            raise Refusal.conflict(Said.of(Code.ACCOUNT_PASSKEY_KNOWN))
+        return account
+
+    async def sign_in_options(self, party: RelyingParty) -> Options:
+        options, challenge = passkeys.authentication_options(party)
+        return {"handle": await self._ceremony("sign_in", {"challenge": challenge}, None), "options": options}
+
+    async def passkey_sign_in(self, handle: str, credential: dict[str, Any], party: RelyingParty) -> Account:
+        """The account a passkey's assertion proves, for a sign-in ceremony."""
+        ceremony = await self.ceremony("sign_in", handle)
+        failed = Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_PASSKEY_FAILED))
+        credential_id = passkeys.credential_id(credential)
+        key = None if credential_id is None else await self.store.passkey(credential_id)
+        account = None if key is None else await self.store.by_id(key.account_id)
+        if key is None or account is None:
+            raise failed
+        handle_given = passkeys.user_handle(credential)
+        if handle_given is not None and handle_given != account.user_handle:
+            raise failed
+        try:
+            count = passkeys.verify_authentication(
+                party, credential, ceremony.payload["challenge"], key.public_key, key.sign_count
+            )
+        except PasskeyRefused:
+            raise failed from None
+        await self.store.passkey_used(key.credential_id, count, utc(self.clock))
+        return account
+
+    async def drop_passkey(self, me: SignedIn, credential_id: str) -> None:
+        try:
+            dropped = await self.store.drop_passkey(me.account.id, credential_id[:1400])
+        except LastWayIn:
+            raise Refusal.conflict(Said.of(Code.ACCOUNT_LAST_WAY_IN)) from None
+        if not dropped:
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ACCOUNT_NO_PASSKEY))
+
+    async def _ceremony(self, purpose: str, payload: dict[str, Any], account_id: int | None) -> str:
+        handle = new_secret()
+        expires = utc(self.clock) + timedelta(seconds=self.settings.ceremony_seconds)
+        await self.store.put_challenge(digest(handle), purpose, payload, expires, account_id)
+        return handle
+
+    # --- the account, its sessions and seats ------------------------------------------------------
+
+    async def facts(self, me: SignedIn) -> Facts:
+        return Facts(
+            me.account,
+            await self.store.password_hash(me.account.id) is not None,
+            await self.store.passkeys_of(me.account.id),
+            await self.sessions_of(me),
+        )
+
+    async def sessions_of(self, me: SignedIn) -> list[Session]:
+        """The account's live sessions, the most recently seen first."""
+        return await self.store.sessions_of(me.account.id, utc(self.clock))
+
+    async def end_session(self, me: SignedIn, handle: str) -> list[str]:
+        """End the session the account's pages list under ``handle``; the digests of those ended, whose
+        table connections end with them in every process."""
+        chosen = [session.digest for session in await self.sessions_of(me) if session_cookies.handle(session) == handle]
+        if not chosen or not await self.store.end_sessions(me.account.id, chosen):
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.ACCOUNT_NO_SESSION))
+        await self.live.ended(chosen)
+        return chosen
+
+    async def end_every_session(self, me: SignedIn) -> int:
+        """Sign out everywhere, this device included; how many sessions ended."""
+        every = [session.digest for session in await self.sessions_of(me)]
+        ended = await self.store.end_sessions(me.account.id)
+        await self.live.ended(every)
+        return ended
+
+    async def sign_out(self, me: SignedIn) -> None:
+        await self.store.end_sessions(me.account.id, [me.session.digest])
+        await self.live.ended([me.session.digest])
+
+    async def delete(self, me: SignedIn) -> None:
+        """Every way in and every session go at once; finished matches keep the moves, under "deleted player"."""
+        every = [session.digest for session in await self.sessions_of(me)]
+        await self.store.delete(me.account.id)
+        await self.live.ended(every)
+
+    async def keep_seat(self, me: SignedIn, code: str, seat: int) -> None:
+        """A seat taken as a guest follows the account from now on (its credential keeps working too)."""
+        await self.store.sit(code, seat, me.account.id)
+
+
+def checked_name(wanted: str) -> str:
+    """The normalised name; raises :class:`Refusal` (invalid) for a name nobody may take."""
+    name = names.normalised(wanted)
+    match names.problem(name):
+        case "length":
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_NAME_LENGTH, min=names.MIN_LENGTH, max=names.MAX_LENGTH))
+        case "characters":
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_NAME_CHARACTERS))
+        case "reserved":
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_NAME_RESERVED, name=name))
+    return name
+
+
+def checked_password(password: str, username: str) -> None:
+    """Raises :class:`Refusal` (invalid) for a password too short, too long or too easily guessed."""
+    match password_rules.weakness(password, username):
+        case "short":
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_PASSWORD_SHORT, min=password_rules.MIN_LENGTH))
+        case "long":
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_PASSWORD_LONG, max=password_rules.MAX_LENGTH))
+        case "guessable":
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_PASSWORD_GUESSABLE))
+
+
+def name_taken(name: str) -> Refusal:
+    return Refusal.conflict(Said.of(Code.ACCOUNT_NAME_TAKEN, name=name))
+
+
+async def reset_account(database_url: str | None, username: str, clock: Clock) -> str | None:
     """An operator's reset of ``username`` (:meth:`Accounts.reset`): the link's secret, or ``None`` (no such name)."""
     from chickenfoot.server.accounts.names import normalised, skeleton
-    from chickenfoot.server.clock import SYSTEM_CLOCK
     from chickenfoot.server.storage import default_database_url
 
-    storage = Storage(database_url or default_database_url())
+    storage = Storage(database_url or default_database_url(), clock)
     try:
         await storage.migrate()
-        accounts = Accounts(storage, SYSTEM_CLOCK, AccountSettings())
+        accounts = Accounts(storage, clock, AccountSettings())
         account = await accounts.store.by_skeleton(skeleton(normalised(username)))
         return None if account is None else await accounts.reset(account)
     finally:

@@ -22,8 +22,9 @@ from starlette.responses import Response
 
 from chickenfoot.server.accounts.store import AccountStore, Session
 from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.http.security import SESSION_COOKIE
 
-COOKIE = "chickenfoot_session"
+COOKIE = SESSION_COOKIE
 CSRF_HEADER = "x-csrf-token"
 MAX_ID_LENGTH = 100
 USER_AGENT_LENGTH = 120

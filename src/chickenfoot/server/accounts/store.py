@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chickenfoot.server.accounts.names import keys, skeleton
 from chickenfoot.server.accounts.schema import (
@@ -19,7 +21,7 @@ from chickenfoot.server.accounts.schema import (
     passwords,
     sessions,
 )
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, aware
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +61,8 @@ class LastWayIn(Exception):
     """Removing this would leave the account without a way to sign in."""
 
 
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
-
-
 def _account(row: Any) -> Account:
-    return Account(row.id, row.username, row.user_handle, _aware(row.created_at), bool(row.bot))
+    return Account(row.id, row.username, row.user_handle, aware(row.created_at), bool(row.bot))
 
 
 def _passkey(row: Any) -> Passkey:
@@ -75,8 +73,8 @@ def _passkey(row: Any) -> Passkey:
         row.sign_count,
         json.loads(row.transports),
         row.label,
-        _aware(row.created_at),
-        None if row.last_used_at is None else _aware(row.last_used_at),
+        aware(row.created_at),
+        None if row.last_used_at is None else aware(row.last_used_at),
     )
 
 
@@ -84,10 +82,10 @@ def _session(row: Any) -> Session:
     return Session(
         row.digest,
         row.account_id,
-        _aware(row.created_at),
-        _aware(row.last_seen),
-        _aware(row.idle_expires_at),
-        _aware(row.expires_at),
+        aware(row.created_at),
+        aware(row.last_seen),
+        aware(row.idle_expires_at),
+        aware(row.expires_at),
         row.user_agent,
     )
 
@@ -357,6 +355,26 @@ class AccountStore:
         query = sa.select(account_seats.c.seat).where(account_seats.c.table_code == code).limit(1)
         async with self.storage.reading() as conn:
             return (await conn.execute(query)).first() is not None
+
+    # What the game store asks of a seat keeper (Storage.keep_seats_with): its transaction, its table's seats.
+
+    async def seat_dropped(self, conn: AsyncConnection, code: str, seat: int) -> None:
+        """The seat went to a bot or was reopened: it follows nobody any more."""
+        await conn.execute(
+            account_seats.delete().where((account_seats.c.table_code == code) & (account_seats.c.seat == seat))
+        )
+
+    async def seats_carried(self, conn: AsyncConnection, code: str, rematch: str, seats: Sequence[int]) -> None:
+        """The accounts that sat in ``seats`` of table ``code`` sit in the same seats of its rematch."""
+        followed = sa.select(account_seats.c.seat, account_seats.c.account_id).where(
+            account_seats.c.table_code == code, account_seats.c.seat.in_(seats)
+        )
+        rows = [
+            {"table_code": rematch, "seat": seat, "account_id": account}
+            for seat, account in await conn.execute(followed)
+        ]
+        if rows:
+            await conn.execute(account_seats.insert(), rows)
 
     async def seats_of(self, account_id: int) -> list[tuple[str, int]]:
         query = (

@@ -1,13 +1,11 @@
 """The Bot API's cheapest refusals, so that a flood costs the event loop as little as it can.
 
-Two bounds in front of the per-token counters (:mod:`.throttle`):
-
-- :class:`PausedTokens`: a token this process saw paused is refused by :class:`FloodGate`, an ASGI
-  middleware, before routing: no body read, no validation, no counter in Redis, and an answer whose
-  bytes were written once (:func:`paused_answer`). The pause itself stays in the shared counters; this
-  is only what this process already knows of it.
-- :class:`Lookups`: a per-address limit (in this process's memory) on looking up tokens not known
-  yet, so forged tokens cost no database lookup past it.
+In front of the per-token counters (:mod:`chickenfoot.server.http.limits`), :class:`PausedTokens`: a
+token this process saw paused is refused by :class:`FloodGate`, an ASGI middleware, before routing: no
+body read, no validation, no counter in Redis, and an answer whose bytes were written once
+(:func:`paused_answer`). The pause itself stays in the shared counters; this is only what this process
+already knows of it. (Tokens not known yet are looked up in storage at most ``lookups`` times a second
+per address, counted in this process's memory: forged tokens past it cost no lookup.)
 """
 
 from __future__ import annotations
@@ -15,17 +13,13 @@ from __future__ import annotations
 import functools
 import json
 import math
-import time
 from collections.abc import Callable
 
-import limits
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
-from chickenfoot.server.refusal import body
+from chickenfoot.server.http.answers import body
 
 PREFIX = "/api/bot/"
 MAX_PAUSED = 10_000
@@ -55,7 +49,8 @@ def paused_answer(seconds: int) -> tuple[bytes, list[tuple[bytes, bytes]]]:
 class PausedTokens:
     """The tokens (digests) this process knows to be paused, and until when (monotonic seconds)."""
 
-    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, now: Callable[[], float]) -> None:
+        """``now``: monotonic seconds (the server's clock)."""
         self.now = now
         self.until: dict[str, float] = {}
 
@@ -74,23 +69,6 @@ class PausedTokens:
             del self.until[key]
             return None
         return max(1, math.ceil(left))
-
-
-class Lookups:
-    """Per address, how many tokens not yet known it may have looked up (``limits`` notation)."""
-
-    def __init__(self, allowance: str) -> None:
-        self.item = limits.parse(allowance)
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
-
-    def refusal(self, address: str) -> tuple[Said, int] | None:
-        """``None`` if ``address`` may look up one more token (and counts it), else why not and the seconds to wait."""
-        if self.limiter.hit(self.item, "bot-lookup", address):
-            return None
-        reset = self.limiter.get_window_stats(self.item, "bot-lookup", address).reset_time
-        wait = max(1, math.ceil(reset - time.time()))
-        window = self.item.get_expiry()
-        return Said.of(Code.BOTAPI_TOO_MANY_LOOKUPS, limit=self.item.amount, window=window, seconds=wait), wait
 
 
 class FloodGate:

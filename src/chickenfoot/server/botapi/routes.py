@@ -2,66 +2,49 @@
 
 Authenticated by a personal API token (``Authorization: Bearer cfb_...``), never by a cookie, so there
 is no CSRF to defend against. Each request's token is looked up (cached a few seconds; unknown tokens
-limited per address) and counted against its limits (:mod:`.throttle`) before anything else is done;
-a token known to be paused is refused in front of the routes (:mod:`.gate`). A bot plays through the
-table's own path: its moves and chat lines are the page's WebSocket messages, answered by
-:func:`chickenfoot.server.connection.answer`, and its table stream is a
+limited per address) and counted against its limits before anything else is done
+(:meth:`~.service.BotApi.bearer`); a token known to be paused is refused in front of the routes
+(:mod:`.gate`). A bot plays through the table's own path: its moves and chat lines are the page's
+WebSocket messages, answered by :func:`chickenfoot.server.connection.answer`, and its table stream is a
 :class:`~chickenfoot.server.connection.Connection` (:mod:`.stream`). It holds no rules of its own.
 
-Beside it: ``GET /api/bots`` (the bot accounts and their ratings, for the lobby) and the invitation of
-a bot account to a free seat by a table's creator (``POST /api/tables/{code}/seats/{seat}/invite``).
+Beside it: ``GET /api/bots`` (the bot accounts and their ratings, for the lobby), the invitation of
+a bot account to a free seat by a table's creator (``POST /api/tables/{code}/seats/{seat}/invite``)
+and a bot account's tokens, minted, listed and revoked on its account page (``/api/account/tokens``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
-from chickenfoot.bots import DEFAULT_LEVEL
-from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.rules import MAX_PLAYERS
-from chickenfoot.server import readiness
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts
-from chickenfoot.server.accounts.tokens import Bearer, TokenStore, tokens_router
-from chickenfoot.server.botapi.gate import Lookups, PausedTokens, bearer_secret
-from chickenfoot.server.botapi.store import BotStore, Invitation
+from chickenfoot.server.botapi.gate import bearer_secret
+from chickenfoot.server.botapi.service import BotApi, account_channel, invitation_event
+from chickenfoot.server.botapi.store import SCOPES, Bearer, Token
 from chickenfoot.server.botapi.stream import MEDIA_TYPE, LineSocket, ndjson
-from chickenfoot.server.botapi.throttle import TokenThrottle, Use
-from chickenfoot.server.clock import utc
 from chickenfoot.server.connection import Connection, ConnectionLimits, SendWatch, answer
-from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import Kind
+from chickenfoot.server.http.tables import TableLookup
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import MAX_VERSION, ProtocolError, dumps
 from chickenfoot.server.ratings.model import FAMILIES, Rating
-from chickenfoot.server.ratings.routes import rating_json
-from chickenfoot.server.refusal import Refused
 from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TableConfig
 from chickenfoot.view import SeatView
 
-BEARER_SECONDS = 5.0
-"""How long a token looked up is trusted without asking storage again: a revoked token stops working
-within this time (in every process)."""
 MAX_ACCOUNT_EVENTS = 64
 """Account events waiting for a stream that does not read; past them the stream is ended (reconnect)."""
 BOT_TAG = "BOT"
-
-Configure = Callable[[dict[str, Any]], TableConfig]
-"""A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refused`."""
-
-
-def account_channel(account_id: int) -> str:
-    """The channel of one account's events (invitations, tables starting and ending), in every process."""
-    return f"account:{account_id}"
 
 
 class Opponent(BaseModel):
@@ -91,6 +74,11 @@ class InviteBody(BaseModel):
     bot: str = Field(max_length=64, description="The bot account's name.")
 
 
+class NewToken(BaseModel):
+    label: str = Field(default="", max_length=64)
+    scopes: list[str] = Field(default_factory=lambda: list(SCOPES), min_length=1, max_length=len(SCOPES))
+
+
 def refused_answer(error: dict[str, Any]) -> JSONResponse:
     """A WebSocket ``error`` message as an HTTP refusal (409), in the API's error shape."""
     fields = {key: value for key, value in error.items() if key not in ("type", "message")}
@@ -101,119 +89,49 @@ def line(message: dict[str, Any]) -> bytes:
     return dumps(message).encode() + b"\n"
 
 
+def token_facts(token: Token) -> dict[str, Any]:
+    return {
+        "id": token.id,
+        "label": token.label,
+        "scopes": sorted(token.scopes),
+        "created": token.created_at.isoformat(),
+    }
+
+
 def bot_api_router(
-    hub: Hub,
-    accounts: Accounts,
-    throttle: TokenThrottle,
-    limits: ConnectionLimits,
-    sends: SendWatch,
-    configure: Configure,
-    paused: PausedTokens,
+    bot_api: BotApi, hub: Hub, accounts: Accounts, get_table: TableLookup, limits: ConnectionLimits, sends: SendWatch
 ) -> APIRouter:
-    """``paused``: the tokens this process knows to be paused, shared with the :class:`~.gate.FloodGate` in front."""
+    """The Bot API, the bot accounts' list and invitations for people, and the bot accounts' tokens;
+    ``limits`` and ``sends``: the table streams', as a page's WebSocket's."""
     router = APIRouter()
-    lookups = Lookups(throttle.settings.lookups)
-    storage, clock, bus = hub.storage, hub.clock, hub.cluster.bus
-    tokens, bots = TokenStore(storage), BotStore(storage)
-    known: dict[str, tuple[Bearer | None, float]] = {}
     streams: set[asyncio.Task[Any]] = set()
-    router.include_router(tokens_router(accounts, tokens))
+    router.include_router(play_routes(bot_api))
+    router.include_router(stream_routes(bot_api, hub, limits, sends, streams))
+    router.include_router(people_routes(bot_api, get_table))
+    router.include_router(token_routes(bot_api, accounts))
+    return router
 
-    async def caller(request: Request, use: Use, scope: str = "bot:play") -> Bearer:
-        """The token's bot account; refuses (401, 403, 429) a missing or unknown token, a missing scope, a limit."""
+
+def caller_of(bot_api: BotApi) -> Callable[..., Awaitable[Bearer]]:
+    async def caller(request: Request, use: Kind, scope: str = "bot:play") -> Bearer:
+        """The token's bot account; refuses a missing or unknown token, a missing scope, a limit reached."""
         secret = bearer_secret(request.headers.get("authorization", ""))
-        if secret is None:
-            raise Refused(401, Said.of(Code.BOTAPI_BAD_TOKEN), {"WWW-Authenticate": "Bearer"})
-        key = digest(secret)
-        bearer, until = known.get(key, (None, 0.0))
-        if until < time.monotonic():
-            if (refusal := lookups.refusal(request.client.host if request.client else "unknown")) is not None:
-                reason, wait = refusal
-                raise Refused(429, reason, {"Retry-After": str(wait)})
-            bearer = await tokens.bearer(secret)
-            if len(known) > 10_000:
-                known.clear()
-            known[key] = (bearer, time.monotonic() + BEARER_SECONDS)
-        if bearer is None:
-            raise Refused(401, Said.of(Code.BOTAPI_BAD_TOKEN), {"WWW-Authenticate": "Bearer"})
-        if (refusal := await throttle.refusal(use, key)) is not None:
-            reason, wait = refusal
-            if reason.code is Code.BOTAPI_PAUSED:
-                paused.pause(key, wait)
-            raise Refused(429, reason, {"Retry-After": str(wait)})
-        if scope not in bearer.token.scopes:
-            raise Refused(403, Said.of(Code.BOTAPI_SCOPE_MISSING, scope=scope))
-        return bearer
+        return await bot_api.bearer(secret, client_address(request), use, scope)
 
-    async def seated(code: str, bearer: Bearer) -> tuple[Table, int]:
-        table = await hub.get(code)
-        if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
-        seat = await accounts.store.seat_at(table.code, bearer.account_id)
-        if seat is None:
-            raise Refused(403, Said.of(Code.BOTAPI_NOT_SEATED, table=table.code))
-        return table, seat
+    return caller
 
-    async def tell(account_id: int, event: dict[str, Any]) -> None:
-        await bus.publish(account_channel(account_id), event)
 
-    def invitation_event(table: Table, invitation: Invitation) -> dict[str, Any]:
-        return {
-            "type": "invitation",
-            "table": table.code,
-            "seat": invitation.seat,
-            "from": invitation.inviter,
-            "players": len(table.config.seats),
-            "rules": table.match.rules.to_dict(),
-        }
-
-    async def invite(table: Table, seat: int, name: str, inviter: str | None) -> None:
-        found = await bots.bot_named(name)
-        if found is None:
-            raise Refused(404, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(name[:64])))
-        invitation = Invitation(table.code, seat, found[0], inviter)
-        await bots.invite(invitation, utc(clock))
-        await tell(found[0], invitation_event(table, invitation))
-
-    async def sit_down(table: Table, seat: int, bearer: Bearer) -> None:
-        """Seat the bot account, marked so (its name shows the BOT tag); a bot sitting down is ready
-        (it has no ready button to press)."""
-        await accounts.store.sit(table.code, seat, bearer.account_id)
-
-        def marked(config: TableConfig) -> None:
-            config.seats[seat].bot_account = True
-
-        async with table.lock:
-            await table.change_config(marked)
-        if table.status == "waiting":
-            await readiness.ready(table, seat)
-        await tell(bearer.account_id, {"type": "table_started", "table": table.code, "seat": seat})
-
-    def match_finished(code: str) -> None:
-        async def announce() -> None:
-            table = hub.tables.get(code)
-            winners = table.match.winners() if table is not None else None
-            for seat, account_id in await bots.bot_seats(code):
-                await tell(account_id, {"type": "match_over", "table": code, "seat": seat, "winners": winners})
-
-        task = asyncio.ensure_future(announce())
-        streams.add(task)
-        task.add_done_callback(streams.discard)
-
-    hub.on_match_finished(match_finished)
-
-    # --- the account ------------------------------------------------------------------------------
-
-    @router.get("/api/bot/account")
-    async def who(request: Request) -> dict[str, Any]:
-        bearer = await caller(request, "read")
-        return {"name": bearer.username, "tag": BOT_TAG, "scopes": sorted(bearer.token.scopes)}
+def stream_routes(
+    bot_api: BotApi, hub: Hub, limits: ConnectionLimits, sends: SendWatch, streams: set[asyncio.Task[Any]]
+) -> APIRouter:
+    """The event streams: the account's, and each table's seat (a page's WebSocket, one message a line)."""
+    router, caller = APIRouter(), caller_of(bot_api)
 
     @router.get("/api/bot/stream")
     async def account_stream(request: Request) -> StreamingResponse:
         """The account's events: invitations waiting, then each invitation, table starting and match ending."""
-        bearer = await caller(request, "stream")
-        waiting = await bots.invitations_of(bearer.account_id)
+        bearer = await caller(request, "bot_stream")
+        waiting = await bot_api.bots.invitations_of(bearer.account_id)
 
         async def events() -> AsyncIterator[bytes]:
             queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(MAX_ACCOUNT_EVENTS)
@@ -225,7 +143,7 @@ def bot_api_router(
                 except asyncio.QueueFull:
                     overflow.set()
 
-            unsubscribe = bus.subscribe(account_channel(bearer.account_id), heard)
+            unsubscribe = bot_api.bus.subscribe(account_channel(bearer.account_id), heard)
             try:
                 yield line({"type": "hello", "name": bearer.username})
                 for invitation in waiting:
@@ -245,65 +163,11 @@ def bot_api_router(
 
         return StreamingResponse(events(), media_type=MEDIA_TYPE)
 
-    # --- tables -----------------------------------------------------------------------------------
-
-    @router.post("/api/bot/tables", status_code=201)
-    async def create(body: NewTable, request: Request) -> dict[str, Any]:
-        """A new table: the bot sits at seat 0; bot levels play their seats, bot accounts are invited to theirs."""
-        bearer = await caller(request, "table", "table:create")
-        seats: list[dict[str, Any]] = [{"kind": "human", "name": bearer.username}]
-        for opponent in body.opponents:
-            if opponent.account is not None:
-                if await bots.bot_named(opponent.account) is None:
-                    raise Refused(404, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(opponent.account[:64])))
-                seats.append({"kind": "human"})
-            else:
-                seats.append({"kind": "bot", "bot": opponent.bot or DEFAULT_LEVEL})
-        wanted = body.model_dump(exclude={"opponents"}, exclude_unset=True) | {"seats": seats}
-        config = configure(wanted)
-        table = await hub.create(config)
-        await sit_down(table, 0, bearer)
-        for seat, opponent in enumerate(body.opponents, 1):
-            if opponent.account is not None:
-                await invite(table, seat, opponent.account, bearer.username)
-        return {"table": table.code, "seat": 0}
-
-    @router.post("/api/bot/tables/{code}/accept")
-    async def accept(code: str, request: Request) -> dict[str, Any]:
-        """Take the seat the bot was invited to."""
-        bearer = await caller(request, "move")
-        table = await hub.get(code)
-        invitation = None if table is None else await bots.take_invitation(table.code, bearer.account_id)
-        if table is None or invitation is None:
-            raise Refused(404, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
-        if await hub.credentials.issue_seat(table.code, invitation.seat) is None:
-            raise Refused(409, Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=invitation.seat))
-        await seating.take(table, invitation.seat, bearer.username)
-        await sit_down(table, invitation.seat, bearer)
-        return {"table": table.code, "seat": invitation.seat}
-
-    @router.post("/api/bot/tables/{code}/decline")
-    async def decline(code: str, request: Request) -> dict[str, Any]:
-        """Decline an invitation: the seat stays free (its creator may invite another or give it to a bot)."""
-        bearer = await caller(request, "move")
-        table = await hub.get(code)
-        if table is None or await bots.take_invitation(table.code, bearer.account_id) is None:
-            raise Refused(404, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
-        return {"declined": table.code}
-
-    @router.get("/api/bot/tables/{code}")
-    async def view(code: str, request: Request) -> Response:
-        """The seat's ``state`` message, as a page connecting now would get it first (docs/protocol.md)."""
-        bearer = await caller(request, "read")
-        table, seat = await seated(code, bearer)
-        text, _ = table.texts.state(seat, [])
-        return Response(text, media_type="application/json")
-
     @router.get("/api/bot/tables/{code}/stream")
     async def table_stream(code: str, request: Request) -> StreamingResponse:
         """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
-        bearer = await caller(request, "stream")
-        table, seat = await seated(code, bearer)
+        bearer = await caller(request, "bot_stream")
+        table, seat = await bot_api.seated(code, bearer)
         socket = LineSocket(request.client)
 
         async def serve() -> None:
@@ -322,11 +186,47 @@ def bot_api_router(
 
         return StreamingResponse(ndjson(socket, serve, streams), media_type=MEDIA_TYPE)
 
+    return router
+
+
+def play_routes(bot_api: BotApi) -> APIRouter:
+    router, caller = APIRouter(), caller_of(bot_api)
+
+    @router.get("/api/bot/account")
+    async def who(request: Request) -> dict[str, Any]:
+        bearer = await caller(request, "bot_read")
+        return {"name": bearer.username, "tag": BOT_TAG, "scopes": sorted(bearer.token.scopes)}
+
+    @router.post("/api/bot/tables", status_code=201)
+    async def create(body: NewTable, request: Request) -> dict[str, Any]:
+        """A new table: the bot sits at seat 0; bot levels play their seats, bot accounts are invited to theirs."""
+        bearer = await caller(request, "bot_table", "table:create")
+        wanted = body.model_dump(exclude={"opponents"}, exclude_unset=True)
+        table = await bot_api.create(bearer, wanted, [(opponent.bot, opponent.account) for opponent in body.opponents])
+        return {"table": table.code, "seat": 0}
+
+    @router.post("/api/bot/tables/{code}/accept")
+    async def accept(code: str, request: Request) -> dict[str, Any]:
+        """Take the seat the bot was invited to."""
+        table, seat = await bot_api.accept(code, await caller(request, "bot_move"))
+        return {"table": table.code, "seat": seat}
+
+    @router.post("/api/bot/tables/{code}/decline")
+    async def decline(code: str, request: Request) -> dict[str, Any]:
+        """Decline an invitation: the seat stays free (its creator may invite another or give it to a bot)."""
+        return {"declined": await bot_api.decline(code, await caller(request, "bot_move"))}
+
+    @router.get("/api/bot/tables/{code}")
+    async def view(code: str, request: Request) -> Response:
+        """The seat's ``state`` message, as a page connecting now would get it first (docs/protocol.md)."""
+        table, seat = await bot_api.seated(code, await caller(request, "bot_read"))
+        text, _ = table.texts.state(seat, [])
+        return Response(text, media_type="application/json")
+
     @router.post("/api/bot/tables/{code}/move")
     async def move(code: str, body: MoveBody, request: Request) -> Response:
         """Play a move (or ``next_round``): the page's ``move`` message, with the same checks."""
-        bearer = await caller(request, "move")
-        table, seat = await seated(code, bearer)
+        table, seat = await bot_api.seated(code, await caller(request, "bot_move"))
         message: dict[str, Any] = (
             {"type": "next_round"} if body.move == "next_round" else {"type": "move"} | body.model_dump()
         )
@@ -334,38 +234,61 @@ def bot_api_router(
 
     @router.post("/api/bot/tables/{code}/chat")
     async def chat(code: str, body: ChatBody, request: Request) -> Response:
-        bearer = await caller(request, "chat", "chat")
-        table, seat = await seated(code, bearer)
+        table, seat = await bot_api.seated(code, await caller(request, "bot_chat", "chat"))
         return await act(table, seat, {"type": "chat", "text": body.text})
 
     async def act(table: Table, seat: int, message: dict[str, Any]) -> Response:
         error = await answer(table, seat, dumps(message), counted_already, no_hints)
         return refused_answer(error) if error is not None else JSONResponse({"ok": True})
 
-    # --- for people ---------------------------------------------------------------------------------
+    return router
+
+
+def people_routes(bot_api: BotApi, get_table: TableLookup) -> APIRouter:
+    router = APIRouter()
 
     @router.get("/api/bots")
     async def bot_list() -> dict[str, Any]:
         """The bot accounts, each with its rating in each family (a new account's default until it has played)."""
         return {
             "bots": [
-                {"name": name, "tag": BOT_TAG, "ratings": {f: rating_json(rated.get(f, Rating())) for f in FAMILIES}}
-                for name, rated in await bots.bots()
+                {"name": name, "tag": BOT_TAG, "ratings": {f: rated.get(f, Rating()).wire() for f in FAMILIES}}
+                for name, rated in await bot_api.bot_accounts()
             ]
         }
 
     @router.post("/api/tables/{code}/seats/{seat}/invite")
     async def invite_bot(code: str, seat: int, body: InviteBody) -> dict[str, Any]:
         """The creator invites a bot account to a free seat; it takes the seat when it accepts."""
-        table = await hub.get(code)
-        if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
-        if await hub.credentials.seat_of(table.code, body.token) != table.config.creator:
-            raise Refused(403, Said.of(Code.ERROR_CREATOR_ONLY))
-        if seat not in table.free_seats():
-            raise Refused(409, Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=seat))
-        await invite(table, seat, body.bot, table.config.seats[table.config.creator].name)
+        table = await get_table(code)
+        await bot_api.invite_by_creator(table, seat, body.token, body.bot)
         return {"table": table.code, "seat": seat, "invited": body.bot}
+
+    return router
+
+
+def token_routes(bot_api: BotApi, accounts: Accounts) -> APIRouter:
+    """``/api/account/tokens``: a bot account's tokens (other accounts have none to mint)."""
+    router = APIRouter(prefix="/api/account/tokens")
+
+    @router.get("")
+    async def listed(request: Request) -> dict[str, Any]:
+        me = await accounts.require(request, changing=False)
+        owned = await bot_api.tokens.of(me.account.id) if me.account.bot else []
+        return {"bot": me.account.bot, "scopes": list(SCOPES), "tokens": [token_facts(t) for t in owned]}
+
+    @router.post("", status_code=201)
+    async def mint(body: NewToken, request: Request) -> dict[str, Any]:
+        """A new token: its secret is in this answer and nowhere else, ever."""
+        me = await accounts.require(request, changing=True)
+        token, secret = await bot_api.mint(me, body.label, body.scopes)
+        return token_facts(token) | {"token": secret}
+
+    @router.delete("/{token_id}")
+    async def revoke(token_id: int, request: Request) -> dict[str, Any]:
+        me = await accounts.require(request, changing=True)
+        await bot_api.revoke(me, token_id)
+        return {"revoked": token_id}
 
     return router
 

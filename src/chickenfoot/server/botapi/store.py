@@ -1,17 +1,104 @@
-"""The Bot API's queries: bot accounts (marking one, listing them) and invitations of bot accounts to seats."""
+"""The Bot API's queries: personal API tokens of bot accounts, bot accounts (marking one, listing them)
+and invitations of bot accounts to seats.
+
+A token is ``cfb_`` and a 32-byte random secret (base64url); storage keeps its SHA-256 digest only, so a
+token is found by the digest of what a program presents (``Authorization: Bearer ...``), and nobody,
+the server included, can show it again. Each token carries scopes: what the Bot API lets it do.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 
 from chickenfoot.server.accounts.names import normalised, skeleton
-from chickenfoot.server.accounts.schema import account_seats, accounts, bot_invitations
+from chickenfoot.server.accounts.schema import account_seats, accounts
+from chickenfoot.server.botapi.schema import api_tokens, bot_invitations
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest, new_secret
 from chickenfoot.server.ratings.model import FAMILIES, Family, Rating
 from chickenfoot.server.ratings.schema import ratings
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, aware
+
+PREFIX = "cfb_"
+SCOPES = ("bot:play", "table:create", "chat")
+"""``bot:play``: the event streams, seat views, moves, accepting and declining invitations;
+``table:create``: new tables; ``chat``: chat lines at its tables."""
+MAX_TOKENS = 20
+"""Live tokens per account."""
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    id: int
+    account_id: int
+    label: str
+    scopes: frozenset[str]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Bearer:
+    """Who presented a token: its account (a bot account, by name) and the token's own facts."""
+
+    account_id: int
+    username: str
+    token: Token
+
+
+def new_token() -> str:
+    """A fresh token: the prefix (so scanners and people recognise it) and a 256-bit secret."""
+    return PREFIX + new_secret()
+
+
+def _token(row: Any) -> Token:
+    return Token(row.id, row.account_id, row.label, frozenset(row.scopes.split()), aware(row.created_at))
+
+
+class TokenStore:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def mint(self, account_id: int, label: str, scopes: frozenset[str], at: datetime) -> tuple[Token, str] | None:
+        """A new token and its secret (only its digest is stored), or ``None`` when the account has
+        :data:`MAX_TOKENS` already."""
+        secret = new_token()
+        async with self.storage.transaction() as conn:
+            count = await conn.execute(
+                sa.select(sa.func.count()).select_from(api_tokens).where(api_tokens.c.account_id == account_id)
+            )
+            if int(count.scalar_one()) >= MAX_TOKENS:
+                return None
+            row = {"digest": digest(secret), "account_id": account_id, "label": label, "created_at": at}
+            inserted = await conn.execute(
+                api_tokens.insert().values(scopes=" ".join(sorted(scopes)), **row).returning(api_tokens.c.id)
+            )
+        return Token(int(inserted.scalar_one()), account_id, label, scopes, at), secret
+
+    async def of(self, account_id: int) -> list[Token]:
+        query = sa.select(api_tokens).where(api_tokens.c.account_id == account_id).order_by(api_tokens.c.id)
+        async with self.storage.reading() as conn:
+            return [_token(row) for row in await conn.execute(query)]
+
+    async def revoke(self, account_id: int, token_id: int) -> bool:
+        query = api_tokens.delete().where(api_tokens.c.account_id == account_id, api_tokens.c.id == token_id)
+        async with self.storage.transaction() as conn:
+            return bool((await conn.execute(query)).rowcount)
+
+    async def bearer(self, secret: str) -> Bearer | None:
+        """The live bot account and token a presented secret names, or ``None``."""
+        if not secret.startswith(PREFIX) or len(secret) > MAX_SECRET_LENGTH:
+            return None
+        query = (
+            sa.select(api_tokens, accounts.c.username)
+            .select_from(api_tokens.join(accounts, accounts.c.id == api_tokens.c.account_id))
+            .where(api_tokens.c.digest == digest(secret), accounts.c.bot, ~accounts.c.deleted)
+        )
+        async with self.storage.reading() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else Bearer(row.account_id, row.username, _token(row))
 
 
 @dataclass(frozen=True, slots=True)

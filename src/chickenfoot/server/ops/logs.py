@@ -7,7 +7,7 @@ sent back in the answer's ``X-Request-ID``. The table is the one the request's p
 one whose own work logs the line (:func:`context_of_table`). No line carries a secret, whoever logged
 it: seat credentials, invites, tickets and passwords in a query or a JSON body, bearer tokens and the
 session cookie are replaced by ``[redacted]`` in every line and every traceback
-(:func:`chickenfoot.server.security.redact`).
+(:func:`chickenfoot.server.http.security.redact`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import IO, Literal
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from chickenfoot.server.security import RedactSecrets, redact
+from chickenfoot.server.http.security import RedactSecrets, redact
 
 LogFormat = Literal["text", "json"]
 LOG_FORMATS: tuple[LogFormat, ...] = ("text", "json")

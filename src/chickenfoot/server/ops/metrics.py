@@ -72,7 +72,8 @@ class Readings:
     queues: Callable[[], Mapping[str, int]]
     """Work waiting for (or in) the worker processes, by worker (``hints``, ``replays``, ``reviews``)."""
     refusals: Callable[[], Mapping[tuple[str, str], int]]
-    """Requests refused by a rate limit so far, by limit (``address``, ``token``) and kind."""
+    """Requests refused by a rate limit so far, by what the limit counts per (``address``, ``name``, ``token``) and
+    the kind of request (or ``cutoff``, ``paused``)."""
     storage_up: Callable[[], bool]
     """The game store answers (as the server last found)."""
     quick_play_waiting: Callable[[], Awaitable[int]]
@@ -351,19 +352,3 @@ class Instrumented:
     @property
     def clock(self) -> Clock:
         return self.metrics.clock
-
-
-def readings_of(
-    tables: Callable[[], int],
-    queues: Callable[[], Mapping[str, int]],
-    refusals: Iterable[tuple[str, Callable[[], Mapping[str, int]]]],
-    storage_up: Callable[[], bool],
-    quick_play_waiting: Callable[[], Awaitable[int]],
-) -> Readings:
-    """:class:`Readings` with the refusals of several limits (``(limit, tally)`` pairs) as one."""
-    tallies = list(refusals)
-
-    def refused() -> dict[tuple[str, str], int]:
-        return {(limit, kind): count for limit, tally in tallies for kind, count in tally().items()}
-
-    return Readings(tables, queues, refused, storage_up, quick_play_waiting)

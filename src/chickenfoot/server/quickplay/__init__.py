@@ -1,6 +1,9 @@
-"""Quick play: a queue of players waiting for a table, paired by rating across every server process."""
+"""Quick play: a queue of players waiting for a table, paired by rating across every server process.
 
-from chickenfoot.server.quickplay.queue import QuickPlaySettings
-from chickenfoot.server.quickplay.routes import quickplay_router
+:mod:`.schema` the queue's table, :mod:`.store` the queue (joins, heartbeats, pairing passes),
+:mod:`.pairing` who plays whom, :mod:`.service` what a player's requests do, :mod:`.routes` the HTTP API.
+"""
 
-__all__ = ["QuickPlaySettings", "quickplay_router"]
+from chickenfoot.server.quickplay.store import QuickPlaySettings
+
+__all__ = ["QuickPlaySettings"]

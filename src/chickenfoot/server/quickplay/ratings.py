@@ -12,21 +12,14 @@ spaced in the order :data:`chickenfoot.bots.LEVELS` lists them from weakest to s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
-
-Family = Literal["two", "multi"]
-"""The player-count families rated apart: 2 players, and 3 or 4 players."""
+from typing import Protocol
 
 EQUAL_RATING = 1500.0
 
 
-def family_of(players: int) -> Family:
-    return "two" if players == 2 else "multi"
-
-
 class RatingLookup(Protocol):
-    async def __call__(self, account_id: int, family: Family) -> float:
-        """The account's rating in ``family`` (a new account's starting rating if it has none yet)."""
+    async def __call__(self, account_id: int, players: int) -> float:
+        """The account's rating at tables of ``players`` (a new account's starting rating if it has none yet)."""
 
 
 class BotRatings(Protocol):
@@ -37,7 +30,7 @@ class BotRatings(Protocol):
 class EqualRatings:
     """Everyone is rated alike: pairing then goes by time waited alone."""
 
-    async def __call__(self, account_id: int, family: Family) -> float:
+    async def __call__(self, account_id: int, players: int) -> float:
         return EQUAL_RATING
 
 

@@ -8,7 +8,7 @@ from chickenfoot.server.ratings.model import Family, Rating
 
 LEVEL_RATINGS: dict[Family, dict[str, Rating]] = {
     # 240 heads-up matches: every pair of levels on 20 deals, seats swapped.
-    "2": {
+    Family.HEADS_UP: {
         "easy": Rating(12.81, 2.12),
         "medium": Rating(13.57, 2.10),
         "hard": Rating(33.98, 2.30),
@@ -17,7 +17,7 @@ LEVEL_RATINGS: dict[Family, dict[str, Rating]] = {
     # 80 matches of the four levels at one table on 20 deals, seats rotated. `medium` rates below
     # `easy` here, within their uncertainty: at a table with two searchers its care does not show
     # (docs/bots/ladder.md found the same).
-    "3-4": {
+    Family.TABLE_OF_MORE: {
         "easy": Rating(16.90, 3.44),
         "medium": Rating(14.04, 3.41),
         "hard": Rating(32.43, 3.37),

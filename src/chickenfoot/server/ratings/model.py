@@ -8,7 +8,7 @@ those and why the two families: docs/bots/ratings.md (measured by ``benchmarks/r
 >>> new = Rating()
 >>> new.shown, new.provisional, new.text
 (1500, True, '1500?')
->>> winner, loser = update([new, new], [1, 2], "2")
+>>> winner, loser = update([new, new], [1, 2], Family.HEADS_UP)
 >>> winner.mu > 25 > loser.mu
 True
 """
@@ -17,17 +17,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from openskill.models import PlackettLuce, ThurstoneMostellerFull
 
-Family = Literal["2", "3-4"]
-FAMILIES: tuple[Family, ...] = ("2", "3-4")
-"""Ratings are kept apart by player count: heads-up play rewards reading one opponent's hand, a table of
-three or four rewards blocking and timing; the arena's ladder orders the levels differently in them
-(docs/bots/ratings.md)."""
 
-MODELS: dict[Family, PlackettLuce | ThurstoneMostellerFull] = {"2": ThurstoneMostellerFull(), "3-4": PlackettLuce()}
+class Family(StrEnum):
+    """The player counts rated apart, by the name stored, sent and shown (``2``, ``3-4``): heads-up play
+    rewards reading one opponent's hand, a table of three or four rewards blocking and timing; the arena's
+    ladder orders the levels differently in them (docs/bots/ratings.md). Quick play pairs by them too."""
+
+    HEADS_UP = "2"
+    TABLE_OF_MORE = "3-4"
+
+
+FAMILIES: tuple[Family, ...] = tuple(Family)
+
+MODELS: dict[Family, PlackettLuce | ThurstoneMostellerFull] = {
+    Family.HEADS_UP: ThurstoneMostellerFull(),
+    Family.TABLE_OF_MORE: PlackettLuce(),
+}
 """Per family, the model with the lowest log-loss of held-out arena winners (benchmarks/ratings.py):
 Thurstone–Mosteller heads-up, Plackett–Luce at tables of three or four."""
 DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
@@ -42,9 +52,9 @@ SHOWN_AT_DEFAULT = 1500
 def family_of(players: int) -> Family | None:
     """The rating family of a match of ``players`` (``None``: such matches are not rated)."""
     if players == 2:
-        return "2"
+        return Family.HEADS_UP
     if players in (3, 4):
-        return "3-4"
+        return Family.TABLE_OF_MORE
     return None
 
 
@@ -73,6 +83,17 @@ class Rating:
     def text(self) -> str:
         """``1512``, or ``1512?`` while provisional."""
         return f"{self.shown}{'?' if self.provisional else ''}"
+
+    def wire(self) -> dict[str, object]:
+        """The rating as the API sends it."""
+        return {
+            "rating": self.shown,
+            "provisional": self.provisional,
+            "text": self.text,
+            "matches": self.matches,
+            "mu": round(self.mu, 3),
+            "sigma": round(self.sigma, 3),
+        }
 
 
 def update(ratings: Sequence[Rating], ranks: Sequence[int], family: Family) -> list[Rating]:

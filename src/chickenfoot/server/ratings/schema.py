@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-metadata = sa.MetaData()
+from chickenfoot.server.storage.schema import metadata
+
 ratings = sa.Table(
     "ratings",
     metadata,

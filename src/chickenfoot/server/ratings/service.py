@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from starlette.requests import HTTPConnection
+
+from chickenfoot.messages import Code, Said
+from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
-from chickenfoot.server.hub import Hub
+from chickenfoot.server.http.tables import TableGetter
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 from chickenfoot.server.ratings.model import Family, Rating, family_of, update
-from chickenfoot.server.ratings.rated import RatedMatch, rated_match
-from chickenfoot.server.ratings.store import Change, RatingStore
+from chickenfoot.server.ratings.rated import RatedMatch, rated_match, why_not_rated
+from chickenfoot.server.ratings.store import Change, HistoryPoint, RatingStore
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
+from chickenfoot.server.table_config import TableConfig
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +38,7 @@ class LevelRatings:
     """The bot level whose fixed rating is nearest a rating (tables of four): quick play's ``BotRatings``."""
 
     def near(self, rating: float) -> str:
-        levels = LEVEL_RATINGS["3-4"]
+        levels = LEVEL_RATINGS[Family.TABLE_OF_MORE]
         return min(levels, key=lambda level: abs(levels[level].shown - rating))
 
 
@@ -62,31 +69,41 @@ class Ratings:
 
         return await self.store.record(match.code, match.family, accounts, rate, utc(self.clock))
 
-    async def shown_of(self, account_id: int, family: str) -> float:
-        """The account's rating as people read it, in quick play's family names (``two``, ``multi``):
-        quick play's ``RatingLookup``."""
-        known = family_of(2 if family == "two" else 4)
-        assert known is not None
-        return float((await self.of(account_id, known)).shown)
+    async def shown_of(self, account_id: int, players: int) -> float:
+        """The account's rating as people read it, for a table of ``players`` (2 or 4): quick play's
+        ``RatingLookup``."""
+        family = family_of(players)
+        assert family is not None, "quick play seats two or four"
+        return float((await self.of(account_id, family)).shown)
 
     def active_since(self) -> datetime:
         return utc(self.clock) - timedelta(days=ACTIVE_DAYS)
 
+    async def standing(self, account_id: int, family: Family) -> tuple[Rating, int | None, list[HistoryPoint]]:
+        """The account's rating in ``family``, its rank among the active players and its history."""
+        rating = await self.store.of(account_id, family)
+        return (
+            rating,
+            await self.store.rank(account_id, family, self.active_since()),
+            await self.store.history(account_id, family),
+        )
+
     # --- the end of a match -----------------------------------------------------------------------
 
-    def follow(self, hub: Hub) -> None:
-        """Rate every rated match this process sees end, and tell its table (``Hub.on_match_finished``)."""
+    def rating(self, tables: TableGetter) -> Callable[[str], None]:
+        """The hook (of ``Hub.on_match_finished``) that rates every rated match this process sees end, of
+        the tables ``tables`` finds, and tells its table."""
 
         def finished(code: str) -> None:
-            task = asyncio.get_running_loop().create_task(self._rate(hub, code))
+            task = asyncio.get_running_loop().create_task(self._rate(tables, code))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-        hub.on_match_finished(finished)
+        return finished
 
-    async def _rate(self, hub: Hub, code: str) -> None:
+    async def _rate(self, tables: TableGetter, code: str) -> None:
         try:
-            table = await hub.get(code)
+            table = await tables(code)
             if table is None or not table.config.rated:
                 return
             match = rated_match(code, table.config, table.match, await self.store.seat_accounts(code))
@@ -100,3 +117,18 @@ class Ratings:
         """Wait for the ratings being recorded (a test's event, and a clean shutdown)."""
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+async def make_rated(accounts: Accounts, connection: HTTPConnection, config: TableConfig) -> None:
+    """Mark a new table rated; refuses (invalid, forbidden) a table that cannot be, or a creator without an account."""
+    if (why := why_not_rated(config.rules, config.seats)) is not None:
+        raise Refusal.invalid(why)
+    if await accounts.signed_in(connection) is None:
+        raise Refusal(Why.FORBIDDEN, Said.of(Code.RATING_SIGN_IN))
+    config.rated = True
+
+
+async def admit(accounts: Accounts, connection: HTTPConnection, config: TableConfig) -> None:
+    """Refuse (forbidden) a guest a seat at a rated table: every person there plays as an account."""
+    if config.rated and await accounts.signed_in(connection) is None:
+        raise Refusal(Why.FORBIDDEN, Said.of(Code.RATING_SIGN_IN))

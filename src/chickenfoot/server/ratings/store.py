@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from chickenfoot.server.accounts.schema import account_seats, accounts
 from chickenfoot.server.ratings.model import PROVISIONAL_SIGMA, Family, Rating
 from chickenfoot.server.ratings.schema import rated_matches, rating_changes, ratings
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.storage import Storage, aware
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +57,6 @@ class Standing:
 
 
 FORM_MATCHES = 5
-
-
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 class RatingStore:
@@ -176,7 +172,7 @@ class RatingStore:
         async with self.storage.reading() as conn:
             rows = list(await conn.execute(query))
         return [
-            HistoryPoint(_aware(r.at), Rating(float(r.mu_after), float(r.sigma_after), n), str(r.table_code))
+            HistoryPoint(aware(r.at), Rating(float(r.mu_after), float(r.sigma_after), n), str(r.table_code))
             for n, r in enumerate(rows, 1)
         ]
 
@@ -209,7 +205,7 @@ class RatingStore:
             Standing(
                 str(r.username),
                 Rating(float(r.mu), float(r.sigma), int(r.matches)),
-                _aware(r.last_played),
+                aware(r.last_played),
                 forms.get(int(r.id), ()),
                 bool(r.bot),
             )
@@ -247,7 +243,7 @@ class RatingStore:
         )
         async with self.storage.reading() as conn:
             row = (await conn.execute(mine)).first()
-            if row is None or row.sigma > PROVISIONAL_SIGMA or _aware(row.last_played) < since:
+            if row is None or row.sigma > PROVISIONAL_SIGMA or aware(row.last_played) < since:
                 return None
             above = (
                 sa.select(sa.func.count())

@@ -1,4 +1,4 @@
-"""Profiles: each finished match's result per seat (``match_results``, server/history.py); and usernames'
+"""Profiles: each finished match's result per seat (``match_results``, server/history/); and usernames'
 skeletons and look-alike keys recomputed with Unicode's full confusables data (prototypes
 of several characters: ``rn`` for ``m``).
 

@@ -1,4 +1,4 @@
-"""Continue on another device: single-use links that move a seat's credential (server/handover.py).
+"""Continue on another device: single-use links that move a seat's credential (server/handover/).
 
 Revision ID: 0011_handover
 Revises: 0010_profiles

@@ -1,51 +1,22 @@
-"""Players' match history: which account sat in which seat of which match, and how each finished match went.
-
-A finished match's result per seat (won or not, the player count, when it ended, the review's
-accuracy) is a row of ``match_results``, written when the match finishes and, for a match finished
-before this table existed or while its process was stopping, the first time a history needs it
-(:meth:`MatchHistory.backfill`, bounded per request: it replays the match). Accuracy is read from
-the stored review once it exists. Everything a profile lists is then one or two indexed queries.
-
-Players are named by their public name only: the name chosen at the table, the account's username
-(a link to its profile) or, for an account deleted since, nothing but ``deleted`` (the page says
-"deleted player" in its reader's language).
-"""
+"""The match history's queries: which account sat in which seat of which match, and how each finished
+match went (``match_results``); everything a profile lists is one or two indexed queries."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chickenfoot.match import Match
-from chickenfoot.review import Review
 from chickenfoot.server.accounts.schema import account_seats, accounts
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables, reviews
+from chickenfoot.server.history.schema import match_results
+from chickenfoot.server.storage import Storage, aware, game_tables, reviews
 from chickenfoot.server.table_config import TableConfig
-
-log = logging.getLogger(__name__)
-metadata = sa.MetaData()
-match_results = sa.Table(
-    "match_results",
-    metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("players", sa.Integer, nullable=False),
-    sa.Column("won", sa.Boolean, nullable=False),
-    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False, index=True),
-    # The seat's accuracy in the stored review (``None``: not reviewed yet, or a seat the review skipped).
-    sa.Column("accuracy", sa.Float, nullable=True),
-    sa.Column("reviewed", sa.Boolean, nullable=False, server_default=sa.false()),
-)
-"""(created by migration 0010_profiles)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +40,6 @@ class Tally:
     won: int
 
 
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
-
-
 def result_rows(code: str, match: Match, at: datetime) -> list[dict[str, Any]]:
     """``match_results`` rows of a finished match: one per seat."""
     winners = set(match.winners())
@@ -82,34 +49,9 @@ def result_rows(code: str, match: Match, at: datetime) -> list[dict[str, Any]]:
     ]
 
 
-def seat_accuracies(stored: str) -> dict[int, float]:
-    """Each reviewed seat's accuracy in a stored review (milliseconds for a long match: run off the loop)."""
-    review = Review.from_dict(json.loads(stored))
-    return {summary.seat: round(summary.accuracy, 1) for summary in review.summary()}
-
-
-class MatchHistory:
-    def __init__(self, storage: Storage, hub: Hub) -> None:
-        self.storage, self.hub = storage, hub
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    def finished(self, code: str) -> None:
-        """A table's match is over: its results are stored (a hook of :meth:`Hub.on_match_finished`)."""
-        task = asyncio.get_running_loop().create_task(self._finished(code))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _finished(self, code: str) -> None:
-        try:
-            await self._record_from_table(code)
-        except StorageUnavailable:
-            log.warning("results of %s not stored: the game store is unavailable (a history stores them later)", code)
-
-    async def _record_from_table(self, code: str) -> None:
-        table = await self.hub.get(code)
-        if table is not None and table.match.is_over():
-            at = await self.storage.last_action_time(code)
-            await self.record(code, table.match, at or datetime.now(UTC))
+class HistoryStore:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
 
     async def record(self, code: str, match: Match, at: datetime) -> None:
         """Store a finished match's results (once: another process may have stored them first)."""
@@ -153,11 +95,11 @@ class MatchHistory:
             SeatAt(
                 str(row.table_code),
                 int(row.seat),
-                _aware(row.created_at),
+                aware(row.created_at),
                 bool(row.over),
                 TableConfig.from_json(json.loads(row.config)),
                 None if row.won is None else bool(row.won),
-                None if row.finished_at is None else _aware(row.finished_at),
+                None if row.finished_at is None else aware(row.finished_at),
                 row.accuracy,
             )
             for row in rows
@@ -197,7 +139,7 @@ class MatchHistory:
         )
         async with self.storage.reading() as conn:
             rows = (await conn.execute(query)).all()
-        return [(str(code), _aware(at), float(value)) for code, at, value in reversed(rows)]
+        return [(str(code), aware(at), float(value)) for code, at, value in reversed(rows)]
 
     async def names(self, codes: Iterable[str]) -> dict[str, dict[int, str | None]]:
         """The accounts that sat at these tables: ``{code: {seat: username, or None once deleted}}``."""
@@ -219,12 +161,11 @@ class MatchHistory:
         """The seats of table ``code`` whose account has been deleted."""
         return sorted(seat for seat, name in (await self.names([code])).get(code.upper(), {}).items() if name is None)
 
-    # --- filling in what was not recorded when it happened --------------------------------------
+    # --- what was not recorded when it happened ----------------------------------------------------
 
-    async def backfill(self, account_id: int, limit: int) -> int:
-        """Record up to ``limit`` of the account's finished matches that have no results yet (each is
-        replayed); then store the accuracy of up to ``limit`` reviewed since. How many were missing."""
-        missing = (
+    async def missing(self, account_id: int, limit: int) -> list[str]:
+        """Up to ``limit`` of the account's finished matches that have no results yet."""
+        query = (
             sa.select(account_seats.c.table_code)
             .select_from(
                 account_seats.join(game_tables, game_tables.c.code == account_seats.c.table_code).outerjoin(
@@ -239,7 +180,12 @@ class MatchHistory:
             .distinct()
             .limit(limit)
         )
-        unreviewed = (
+        async with self.storage.reading() as conn:
+            return [str(code) for code in (await conn.execute(query)).scalars()]
+
+    async def unreviewed(self, account_id: int, limit: int) -> list[tuple[str, str]]:
+        """Up to ``limit`` of the account's recorded matches reviewed since: (code, the stored review)."""
+        query = (
             sa.select(match_results.c.table_code, reviews.c.review)
             .select_from(match_results.join(reviews, reviews.c.table_code == match_results.c.table_code))
             .join(
@@ -251,21 +197,17 @@ class MatchHistory:
             .limit(limit)
         )
         async with self.storage.reading() as conn:
-            codes = [str(code) for code in (await conn.execute(missing)).scalars()]
-        for code in codes:
-            await self._record_from_table(code)
-        async with self.storage.reading() as conn:
-            stored = (await conn.execute(unreviewed)).all()
-        for code, review in stored:
-            found = await asyncio.to_thread(seat_accuracies, review)
-            async with self.storage.transaction() as conn:
-                for seat in range(await self._players(conn, code)):
-                    await conn.execute(
-                        match_results.update()
-                        .where(match_results.c.table_code == code, match_results.c.seat == seat)
-                        .values(accuracy=found.get(seat), reviewed=True)
-                    )
-        return len(codes) + len(stored)
+            return [(str(code), str(review)) for code, review in await conn.execute(query)]
+
+    async def record_accuracy(self, code: str, accuracy: Mapping[int, float]) -> None:
+        """Store each seat's accuracy in the match's review (``None`` for a seat the review skipped)."""
+        async with self.storage.transaction() as conn:
+            for seat in range(await self._players(conn, code)):
+                await conn.execute(
+                    match_results.update()
+                    .where(match_results.c.table_code == code, match_results.c.seat == seat)
+                    .values(accuracy=accuracy.get(seat), reviewed=True)
+                )
 
     async def _players(self, conn: AsyncConnection, code: str) -> int:
         query = sa.select(sa.func.count()).where(match_results.c.table_code == code)

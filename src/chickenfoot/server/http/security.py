@@ -13,8 +13,10 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.accounts.sessions import COOKIE
-from chickenfoot.server.refusal import answer
+from chickenfoot.server.http.answers import answer
+
+SESSION_COOKIE = "chickenfoot_session"
+"""The name of the cookie that carries a signed-in browser's session (set by the accounts)."""
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -161,7 +163,7 @@ SECRETS = [
     (re.compile(r"((?:token|invite|ticket|link|password|secret|csrf)=)[^&\s\"';,]+", re.I), r"\1[redacted]"),
     (re.compile(r"(\"(?:token|invite|ticket|password|secret|csrf)\"\s*:\s*\")[^\"]*", re.I), r"\1[redacted]"),
     (re.compile(r"(bearer\s+)[^\s\"',;]+", re.I), r"\1[redacted]"),
-    (re.compile(rf"({COOKIE}=)[^\s\"';,]+"), r"\1[redacted]"),
+    (re.compile(rf"({SESSION_COOKIE}=)[^\s\"';,]+"), r"\1[redacted]"),
 ]
 """Secrets as they appear in text: credentials, invites, tickets and passwords in a query or a JSON
 body, bearer tokens, the session cookie."""

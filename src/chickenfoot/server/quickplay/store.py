@@ -21,7 +21,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
@@ -32,7 +32,8 @@ from chickenfoot.server.credentials import digest
 from chickenfoot.server.hub import new_code
 from chickenfoot.server.quickplay.pairing import Group, Schedule, Waiting, pair
 from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, LevelOrder, RatingLookup
-from chickenfoot.server.storage import Storage
+from chickenfoot.server.quickplay.schema import queue
+from chickenfoot.server.storage import Storage, aware
 from chickenfoot.server.table_config import Seat, TableConfig
 
 log = logging.getLogger(__name__)
@@ -40,27 +41,6 @@ log = logging.getLogger(__name__)
 PRESET = "classic"
 TURN_TIMER = 60
 """A quick play table's rules and turn timer (seconds): the classic game, with strangers."""
-
-metadata = sa.MetaData()
-queue = sa.Table(
-    "quick_play_queue",
-    metadata,
-    # The ticket's SHA-256 digest: the ticket itself (it claims the seat) stays with its browser.
-    sa.Column("ticket", sa.String(64), primary_key=True),
-    # ``account:ID`` or ``guest:DIGEST`` (a browser cookie's): one entry each.
-    sa.Column("owner", sa.String(80), nullable=False, unique=True),
-    sa.Column("address", sa.String(64), nullable=False, index=True),
-    sa.Column("players", sa.Integer, nullable=False),
-    sa.Column("rated", sa.Boolean, nullable=False),
-    sa.Column("rating", sa.Float, nullable=False),
-    sa.Column("bots_after", sa.Float, nullable=True),
-    sa.Column("name", sa.String(160), nullable=True),
-    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("lease_until", sa.DateTime(timezone=True), nullable=False, index=True),
-    # Set when a pass seats the player: the new table and their seat, until they claim it.
-    sa.Column("table_code", sa.String(16), nullable=True, index=True),
-    sa.Column("seat", sa.Integer, nullable=True),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +128,6 @@ def new_ticket() -> str:
     return secrets.token_urlsafe(32)
 
 
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
-
-
 class Queue:
     def __init__(
         self,
@@ -224,7 +200,7 @@ class Queue:
                 .where(pool, queue.c.table_code.is_(None), queue.c.lease_until >= now)
             )
             count = (await conn.execute(waiting)).scalar_one()
-        return InQueue(count, (now - _aware(row.joined_at)).total_seconds())
+        return InQueue(count, (now - aware(row.joined_at)).total_seconds())
 
     async def leave(self, ticket: str) -> None:
         """The player leaves the queue (a seat already found for them goes to a bot)."""
@@ -270,7 +246,7 @@ class Queue:
             )
             pools: dict[tuple[int, bool], list[Waiting]] = defaultdict(list)
             for ticket, players, rated, rating, joined, bots_after in await conn.execute(query):
-                pools[players, rated].append(Waiting(ticket, rating, _aware(joined).timestamp(), bots_after))
+                pools[players, rated].append(Waiting(ticket, rating, aware(joined).timestamp(), bots_after))
             # Sorting and bisecting a thousand players is more than a millisecond: off the event loop.
             paired = await asyncio.to_thread(self._pair, pools, now.timestamp())
             for rated, group in paired:

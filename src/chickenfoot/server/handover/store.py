@@ -12,21 +12,12 @@ its device is told it watches because the seat is elsewhere (``watching = {"reas
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
-import segno
 import sqlalchemy as sa
-from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
 
-from chickenfoot.errors import quoted
-from chickenfoot.messages import Code, Said
-from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
-from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials, Purpose, digest, new_secret
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.limiter import Limiter
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Purpose, digest, new_secret
+from chickenfoot.server.handover.schema import handovers
 from chickenfoot.server.storage import Storage, seat_secrets
 
 HANDOVER_SECONDS = 600
@@ -34,25 +25,12 @@ HANDOVER_SECONDS = 600
 SEAT_ELSEWHERE = "seat_elsewhere"
 """The reason a device whose seat moved watches (``watching.reason`` in its state)."""
 
-metadata = sa.MetaData()
-handovers = sa.Table(
-    "seat_handovers",
-    metadata,
-    sa.Column("digest", sa.String(64), primary_key=True),
-    sa.Column("table_code", sa.String(16), nullable=False),
-    sa.Column("seat", sa.Integer, nullable=False),
-    # The digest of the seat credential the link replaces: once spent, that credential only watches.
-    sa.Column("from_digest", sa.String(64), nullable=False, index=True),
-    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
-)
-
 
 class _Gone(LookupError):
     """Raised inside a transaction to roll it back: the link or the seat's credential changed meanwhile."""
 
 
-class Handovers:
+class HandoverStore:
     """The handover links of every table, kept in storage only."""
 
     def __init__(self, storage: Storage, clock: Clock) -> None:
@@ -129,68 +107,3 @@ class Handovers:
         )
         async with self.storage.reading() as conn:
             return (await conn.execute(query.limit(1))).first() is not None
-
-
-class HandoverOffer(BaseModel):
-    token: str | None = Field(default=None, max_length=MAX_SECRET_LENGTH)
-    """The seat's credential; none: the seat of the signed-in account."""
-
-
-class HandoverTake(BaseModel):
-    handover: str = Field(max_length=MAX_SECRET_LENGTH)
-
-
-def qr_code(link: str) -> str:
-    """The link as a QR code: an SVG data URI, dark on light with its quiet zone, as scanners want it."""
-    return str(segno.make(link, error="m").svg_data_uri(scale=4, dark="#000", light="#fff"))
-
-
-def handover_router(hub: Hub, handovers_: Handovers, accounts: Accounts, limiter: Limiter) -> APIRouter:
-    router = APIRouter(prefix="/api/tables/{code}/handover")
-    credentials: Credentials = hub.credentials
-
-    async def limited(request: Request) -> None:
-        address = request.client.host if request.client is not None else "unknown"
-        if (refusal := await limiter.refusal("handover", address)) is not None:
-            reason, wait = refusal
-            raise Refused(429, reason, {"Retry-After": str(wait)})
-
-    async def table_code(code: str) -> str:
-        table = await hub.get(code)
-        if table is None:
-            raise Refused(404, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
-        return table.code
-
-    @router.post("")
-    async def offer(code: str, body: HandoverOffer, request: Request) -> dict[str, Any]:
-        """A single-use link (and its QR code) that moves this seat to another device."""
-        code = await table_code(code)
-        await limited(request)
-        if body.token:
-            seat = await credentials.seat_of(code, body.token)
-        else:
-            await accounts.require(request, changing=True)
-            seat = await accounts.seat_at(request, code)
-        secret = None if seat is None else await handovers_.offer(code, seat)
-        if secret is None:
-            raise Refused(403, Said.of(Code.ERROR_UNKNOWN_TOKEN))
-        # In the fragment: the secret reaches no server log, no proxy and no Referer.
-        origin = accounts.settings.origin or str(request.base_url).rstrip("/")
-        link = f"{origin}/t/{code}#handover={secret}"
-        return {"link": link, "qr": qr_code(link), "seconds": HANDOVER_SECONDS}
-
-    @router.post("/take")
-    async def take(code: str, body: HandoverTake, request: Request) -> dict[str, Any]:
-        """Spend a link: this device gets the seat's new credential; the device that held it watches."""
-        code = await table_code(code)
-        await limited(request)
-        taken = await handovers_.take(code, body.handover)
-        table = await hub.get(code)
-        if taken is None or table is None:
-            raise Refused(403, Said.of(Code.ERROR_HANDOVER_USED))
-        seat, token, old = taken
-        await accounts.sit(request, code, seat)
-        await table.seat_moved(seat, old)
-        return {"seat": seat, "token": token}
-
-    return router

@@ -3,7 +3,7 @@
 Each page is a template of ``web/pages/`` that extends ``web/pages/_shell.html`` (Jinja2 blocks: its
 stylesheets and module, marks beside the brand, buttons of its own, the page itself), so the shell is
 written once and no page carries a copy of it. :func:`serve_page` renders one; the routes that serve the
-pages call it (the lobby, the table and How to play here, the others beside their features).
+pages call it (the lobby and How to play here, the others beside their features).
 
 The shell says whether the request came without a session cookie: its account menu then shows "Sign
 in" without asking the account API, which would only answer that nobody is signed in.
@@ -19,8 +19,8 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.accounts.sessions import COOKIE
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.http.security import SESSION_COOKIE
+from chickenfoot.server.refusals import Refusal, Why
 
 
 @cache
@@ -35,22 +35,17 @@ def serve_page(web_dir: Path, name: str, request: Request, status_code: int = 20
     try:
         template = _templates(web_dir).get_template(f"{name}.html")
     except TemplateNotFound:
-        raise Refused(404, Said.of(Code.ERROR_PAGE_MISSING)) from None
-    session = COOKIE in request.cookies
+        raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING)) from None
+    session = SESSION_COOKIE in request.cookies
     return HTMLResponse(template.render(page=name, session=session), status_code=status_code)
 
 
 def pages_router(web_dir: Path) -> APIRouter:
-    """The lobby (``/``), a table (``/t/CODE``: the same page, which reads the code from its address)
-    and How to play."""
+    """The lobby (``/``) and How to play; the table's page is the seating feature's."""
     router = APIRouter(include_in_schema=False)
 
     @router.get("/")
     async def lobby(request: Request) -> HTMLResponse:
-        return serve_page(web_dir, "index", request)
-
-    @router.get("/t/{code}")
-    async def table(request: Request) -> HTMLResponse:
         return serve_page(web_dir, "index", request)
 
     @router.get("/howto.html")

@@ -16,11 +16,11 @@ import asyncio
 import json
 import logging
 import math
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import sqlalchemy as sa
 from alembic import command
@@ -32,11 +32,17 @@ from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.accounts.schema import account_seats
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, utc
+from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.ops import events
+from chickenfoot.server.storage.schema import (
+    actions,
+    archived_actions,
+    game_tables,
+    reviews,
+    seat_secrets,
+)
 
-MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATIONS = Path(__file__).parent.parent / "migrations"
 PROBE_SECONDS = 0.5
 """Pause between two probes of a database that stopped answering."""
 
@@ -71,71 +77,21 @@ class VersionTaken(Exception):
         self.code, self.version = code, version
 
 
+class SeatKeeper(Protocol):
+    """Another module's rows per seat of a table, kept in step with the seat (:meth:`Storage.keep_seats_with`)."""
+
+    async def seat_dropped(self, conn: AsyncConnection, code: str, seat: int) -> None:
+        """The seat's credentials are dropped (it went to a bot, or was reopened): drop its rows too."""
+
+    async def seats_carried(self, conn: AsyncConnection, code: str, rematch: str, seats: Sequence[int]) -> None:
+        """Table ``rematch`` is ``code``'s rematch: the rows of ``seats`` follow the same seats there."""
+
+
 class StoredAction(NamedTuple):
     version: int
     action: str
     at: datetime | None
     """When it was stored (``None`` for actions stored before times were)."""
-
-
-metadata = sa.MetaData()
-game_tables = sa.Table(
-    "game_tables",
-    metadata,
-    sa.Column("code", sa.String(16), primary_key=True),
-    sa.Column("config", sa.Text, nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, index=True),
-    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
-    sa.Column("over", sa.Boolean, nullable=False, server_default=sa.false()),
-    sa.Column("rematch", sa.String(16), nullable=True),
-)
-actions = sa.Table(
-    "actions",
-    metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
-    sa.Column("version", sa.Integer, primary_key=True),
-    sa.Column("action", sa.String(32), nullable=False),
-    sa.Column("at", sa.DateTime(timezone=True), nullable=True),
-)
-seat_secrets = sa.Table(
-    "seat_secrets",
-    metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("purpose", sa.String(8), primary_key=True),
-    sa.Column("digest", sa.String(64), nullable=False),
-)
-chat_lines = sa.Table(
-    "chat_lines",
-    metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True),
-    sa.Column("seat", sa.Integer, nullable=True),
-    sa.Column("text", sa.String(200), nullable=True),
-    sa.Column("reaction", sa.String(32), nullable=True),
-    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
-)
-rematch_votes = sa.Table(
-    "rematch_votes",
-    metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-)
-archived_actions = sa.Table(
-    "archived_actions",
-    metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
-    # A JSON list: the table's actions from version 1 on, moved here from ``actions`` (one row, not thousands).
-    sa.Column("actions", sa.Text, nullable=False),
-    sa.Column("last_at", sa.DateTime(timezone=True), nullable=True),
-)
-reviews = sa.Table(
-    "reviews",
-    metadata,
-    sa.Column("table_code", sa.String(16), primary_key=True),
-    sa.Column("review", sa.Text, nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
 
 
 def default_database_url() -> str:
@@ -156,7 +112,7 @@ def _upgrade(connection: Connection) -> None:
 class Storage:
     """Tables and actions in one database; every write is committed before it returns."""
 
-    def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, url: str, clock: Clock) -> None:
         self.url, self.clock = url, clock
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
@@ -181,6 +137,7 @@ class Storage:
         self.available = True
         self._listeners: list[Callable[[bool], None]] = []
         self._probe: asyncio.Task[None] | None = None
+        self._seat_keepers: list[SeatKeeper] = []
 
     # --- availability -------------------------------------------------------------------------
 
@@ -235,11 +192,28 @@ class Storage:
         """Bring the schema up to date (Alembic, run in-process).
 
         On PostgreSQL under an advisory lock held until the migration commits: processes starting
-        together take turns, and the later ones find the schema up to date.
+        together take turns, and the later ones find the schema up to date. On SQLite with foreign keys
+        unenforced meanwhile, as SQLite asks of a migration that rebuilds a table (batch mode): the
+        rebuilt table is dropped and renamed, which an enforced key would refuse or cascade; they are
+        checked afterwards.
         """
+        if self.is_sqlite:
+            async with self.engine.connect() as conn:
+                await conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside any transaction, or it is ignored
+                await conn.commit()
+                try:
+                    async with conn.begin():
+                        await conn.run_sync(_upgrade)
+                    broken = (await conn.exec_driver_sql("PRAGMA foreign_key_check")).all()
+                    if broken:  # (table, row id, the table it names, key): a row naming one that is gone
+                        raise RuntimeError(f"after migrating, rows name rows that are gone: {broken[:5]}")
+                finally:
+                    await conn.rollback()
+                    await conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    await conn.commit()
+            return
         async with self.engine.begin() as conn:
-            if not self.is_sqlite:
-                await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
@@ -271,12 +245,18 @@ class Storage:
             raise StorageUnavailable from exc
 
     def transaction(self) -> AbstractAsyncContextManager[AsyncConnection]:
-        """A transaction for another module's tables (the accounts'), failing as the game's own writes do."""
+        """A transaction for a module's own queries (chat lines, the accounts', quick play's queue), failing
+        as the game's own writes do: ``StorageUnavailable`` when the database does not answer."""
         return self._write()
 
     def reading(self) -> AbstractAsyncContextManager[AsyncConnection]:
-        """A connection for another module's reads, failing as the game's own reads do."""
+        """A connection for a module's own reads, failing as the game's own reads do."""
         return self._read()
+
+    def keep_seats_with(self, keeper: SeatKeeper) -> None:
+        """``keeper`` keeps rows per seat of a table (the accounts' followed seats): it drops a seat's rows
+        in the transaction that drops the seat's credentials, and carries them to a rematch's table."""
+        self._seat_keepers.append(keeper)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
@@ -358,7 +338,7 @@ class Storage:
         async with self._read() as conn:
             archived, last_at = await _archived(conn, code)
             rows = await conn.execute(query)
-            stored = [StoredAction(version, action, _aware(at) if at else None) for version, action, at in rows]
+            stored = [StoredAction(version, action, aware(at) if at else None) for version, action, at in rows]
         kept = [
             StoredAction(version, action, last_at if version == len(archived) else None)
             for version, action in enumerate(archived, 1)
@@ -376,7 +356,8 @@ class Storage:
 
         Raises ``LookupError`` when the table is gone, or what ``change`` raises (nothing changed).
         """
-        query = sa.select(game_tables.c.config).where(game_tables.c.code == code).with_for_update()
+        # FOR NO KEY UPDATE: the code is not changed, so rows naming the table are still written meanwhile.
+        query = sa.select(game_tables.c.config).where(game_tables.c.code == code).with_for_update(key_share=True)
         async with self._write() as conn:
             row = (await conn.execute(query)).first()
             if row is None:
@@ -407,7 +388,7 @@ class Storage:
             query = sa.select(actions.c.at).where(actions.c.table_code == code).order_by(actions.c.version.desc())
             row = (await conn.execute(query.limit(1))).first()
             at = row[0] if row is not None else (await _archived(conn, code))[1]
-        return _aware(at) if at is not None else None
+        return aware(at) if at is not None else None
 
     async def secrets_of(self, code: str, purpose: str) -> list[tuple[int, str]]:
         """The (seat, digest) pairs of one table for one purpose."""
@@ -451,14 +432,23 @@ class Storage:
         return True
 
     async def drop_secrets(self, code: str, seat: int) -> None:
-        """The seat's credential and invite go, and so does the account the seat followed."""
+        """The seat's credential and invite go, and so does what the seat keepers kept for it (the account
+        the seat followed)."""
         async with self._write() as conn:
             await conn.execute(
                 seat_secrets.delete().where((seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat))
             )
-            await conn.execute(
-                account_seats.delete().where((account_seats.c.table_code == code) & (account_seats.c.seat == seat))
-            )
+            for keeper in self._seat_keepers:
+                await keeper.seat_dropped(conn, code, seat)
+
+    async def link_rematch(self, code: str, rematch: str, seats: Sequence[int]) -> None:
+        """Table ``rematch`` is table ``code``'s rematch (once: a link made already stays); ``seats`` of the
+        old table are the same players' at the new one, and the seat keepers carry what they keep for them."""
+        unlinked = (game_tables.c.code == code) & game_tables.c.rematch.is_(None)
+        async with self._write() as conn:
+            await conn.execute(game_tables.update().where(unlinked).values(rematch=rematch))
+            for keeper in self._seat_keepers:
+                await keeper.seats_carried(conn, code, rematch, seats)
 
     async def save_review(self, code: str, review: dict[str, Any]) -> None:
         """Store a finished match's review (a second one for the same table fails)."""
@@ -489,11 +479,7 @@ class Storage:
         )
         async with self._write() as conn:
             codes = [code for code in (await conn.execute(query)).scalars() if code not in keep][:limit]
-            if codes:
-                await conn.execute(seat_secrets.delete().where(seat_secrets.c.table_code.in_(codes)))
-                await conn.execute(account_seats.delete().where(account_seats.c.table_code.in_(codes)))
-                await conn.execute(chat_lines.delete().where(chat_lines.c.table_code.in_(codes)))
-                await conn.execute(rematch_votes.delete().where(rematch_votes.c.table_code.in_(codes)))
+            if codes:  # every row naming them goes too (their foreign keys cascade)
                 await conn.execute(game_tables.delete().where(game_tables.c.code.in_(codes), ~played))
         return codes
 
@@ -551,7 +537,7 @@ async def _archived(conn: AsyncConnection, code: str) -> tuple[list[str], dateti
     row = (await conn.execute(query)).first()
     if row is None:
         return [], None
-    return list(json.loads(row[0])), _aware(row[1]) if row[1] is not None else None
+    return list(json.loads(row[0])), aware(row[1]) if row[1] is not None else None
 
 
 def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
@@ -572,8 +558,9 @@ def _public(config: dict[str, Any]) -> bool:
     return bool(config.get("public", False))
 
 
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite drops the zone
+def aware(at: datetime) -> datetime:
+    """A time read back from the database, in UTC: SQLite drops the zone it was stored with."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _test_when_idle(engine: AsyncEngine, clock: Clock) -> None:
@@ -599,4 +586,5 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")  # SQLite enforces foreign keys only where asked, connection by connection
     cursor.close()

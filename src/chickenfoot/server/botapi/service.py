@@ -1,0 +1,220 @@
+"""What the Bot API does: who a token is (looked up, cached a few seconds, counted against its limits),
+the tables a bot account creates, the invitations it gets, accepts and declines, and the events its
+account hears (invitations, tables starting, matches ending). Every refusal is a
+:class:`~chickenfoot.server.refusals.Refusal`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from chickenfoot.bots import DEFAULT_LEVEL
+from chickenfoot.errors import quoted
+from chickenfoot.messages import Code, Said
+from chickenfoot.server import readiness
+from chickenfoot.server import seats as seating
+from chickenfoot.server.accounts.service import Accounts, SignedIn
+from chickenfoot.server.botapi.gate import PausedTokens
+from chickenfoot.server.botapi.store import MAX_TOKENS, SCOPES, Bearer, BotStore, Invitation, Token, TokenStore
+from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.credentials import digest
+from chickenfoot.server.http.limits import Kind, RateLimiter
+from chickenfoot.server.http.tables import TableLookup
+from chickenfoot.server.hub import Hub
+from chickenfoot.server.ratings.model import Family, Rating
+from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.table import Table
+from chickenfoot.server.table_config import TableConfig
+
+BEARER_SECONDS = 5.0
+"""How long a token looked up is trusted without asking storage again: a revoked token stops working
+within this time (in every process)."""
+MAX_KNOWN = 10_000
+"""Tokens looked up and kept; past them every one is looked up again."""
+
+Opponent = tuple[str | None, str | None]
+"""A seat of a new table besides the bot's own: a bot level that plays it, or a bot account invited to it."""
+Configure = Callable[[dict[str, Any]], TableConfig]
+"""A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refusal`."""
+
+
+def account_channel(account_id: int) -> str:
+    """The channel of one account's events (invitations, tables starting and ending), in every process."""
+    return f"account:{account_id}"
+
+
+def invitation_event(table: Table, invitation: Invitation) -> dict[str, Any]:
+    return {
+        "type": "invitation",
+        "table": table.code,
+        "seat": invitation.seat,
+        "from": invitation.inviter,
+        "players": len(table.config.seats),
+        "rules": table.match.rules.to_dict(),
+    }
+
+
+class BotApi:
+    def __init__(
+        self,
+        hub: Hub,
+        accounts: Accounts,
+        limits: RateLimiter,
+        paused: PausedTokens,
+        configure: Configure,
+        tables: TableLookup,
+        clock: Clock,
+    ) -> None:
+        """``paused``: the tokens this process knows to be paused, shared with the flood gate in front."""
+        self.hub, self.accounts, self.limits, self.paused, self.configure = hub, accounts, limits, paused, configure
+        self.tables = tables
+        self.clock, self.bus = clock, hub.cluster.bus
+        self.tokens, self.bots = TokenStore(hub.storage), BotStore(hub.storage)
+        self._known: dict[str, tuple[Bearer | None, float]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- who is asking --------------------------------------------------------------------------
+
+    async def bearer(self, secret: str | None, address: str, use: Kind, scope: str) -> Bearer:
+        """The bot account whose token ``secret`` is, counted for one ``use``; refuses a missing or unknown
+        token (an address looking up too many), a token over its limits, a token without ``scope``."""
+        if secret is None:
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.BOTAPI_BAD_TOKEN))
+        key = digest(secret)
+        bearer, until = self._known.get(key, (None, 0.0))
+        if until < self.clock.monotonic():
+            await self.limits.check("bot_lookup", address)
+            bearer = await self.tokens.bearer(secret)
+            if len(self._known) > MAX_KNOWN:
+                self._known.clear()
+            self._known[key] = (bearer, self.clock.monotonic() + BEARER_SECONDS)
+        if bearer is None:
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.BOTAPI_BAD_TOKEN))
+        if (refusal := await self.limits.refusal(use, key)) is not None:
+            reason, wait = refusal
+            if reason.code is Code.BOTAPI_PAUSED:
+                self.paused.pause(key, wait)
+            raise Refusal(Why.TOO_MANY, reason, retry_after=wait)
+        if scope not in bearer.token.scopes:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.BOTAPI_SCOPE_MISSING, scope=scope))
+        return bearer
+
+    async def seated(self, code: str, bearer: Bearer) -> tuple[Table, int]:
+        """The table ``code`` and the bot's seat there; refuses a bot not seated at it."""
+        table = await self.tables(code)
+        seat = await self.accounts.store.seat_at(table.code, bearer.account_id)
+        if seat is None:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.BOTAPI_NOT_SEATED, table=table.code))
+        return table, seat
+
+    # --- tables and invitations -------------------------------------------------------------------
+
+    async def create(self, bearer: Bearer, wanted: dict[str, Any], opponents: list[Opponent]) -> Table:
+        """A new table (``wanted``: the rest of ``POST /api/tables``' body): the bot sits at seat 0, bot
+        levels play their seats, bot accounts are invited to theirs."""
+        seats: list[dict[str, Any]] = [{"kind": "human", "name": bearer.username}]
+        for level, account in opponents:
+            if account is not None:
+                if await self.bots.bot_named(account) is None:
+                    raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(account[:64])))
+                seats.append({"kind": "human"})
+            else:
+                seats.append({"kind": "bot", "bot": level or DEFAULT_LEVEL})
+        table = await self.hub.create(self.configure(wanted | {"seats": seats}))
+        await self.sit_down(table, 0, bearer)
+        for seat, (_level, account) in enumerate(opponents, 1):
+            if account is not None:
+                await self.invite(table, seat, account, bearer.username)
+        return table
+
+    async def invite(self, table: Table, seat: int, name: str, inviter: str | None) -> None:
+        """Invite the bot account ``name`` to ``seat``: it hears so on its account's stream."""
+        found = await self.bots.bot_named(name)
+        if found is None:
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(name[:64])))
+        invitation = Invitation(table.code, seat, found[0], inviter)
+        await self.bots.invite(invitation, utc(self.clock))
+        await self.tell(found[0], invitation_event(table, invitation))
+
+    async def invite_by_creator(self, table: Table, seat: int, creator_token: str, name: str) -> None:
+        """The creator (holding ``creator_token``) invites a bot account to a free seat."""
+        if await self.hub.credentials.seat_of(table.code, creator_token) != table.config.creator:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_CREATOR_ONLY))
+        if seat not in table.free_seats():
+            raise Refusal.conflict(Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=seat))
+        await self.invite(table, seat, name, table.config.seats[table.config.creator].name)
+
+    async def accept(self, code: str, bearer: Bearer) -> tuple[Table, int]:
+        """Take the seat the bot was invited to."""
+        table = await self.hub.get(code)
+        invitation = None if table is None else await self.bots.take_invitation(table.code, bearer.account_id)
+        if table is None or invitation is None:
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
+        if await self.hub.credentials.issue_seat(table.code, invitation.seat) is None:
+            raise Refusal.conflict(Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=invitation.seat))
+        await seating.take(table, invitation.seat, bearer.username)
+        await self.sit_down(table, invitation.seat, bearer)
+        return table, invitation.seat
+
+    async def decline(self, code: str, bearer: Bearer) -> str:
+        """Decline an invitation: the seat stays free (its creator may invite another or give it to a bot)."""
+        table = await self.hub.get(code)
+        if table is None or await self.bots.take_invitation(table.code, bearer.account_id) is None:
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
+        return table.code
+
+    async def sit_down(self, table: Table, seat: int, bearer: Bearer) -> None:
+        """Seat the bot account, marked so (its name shows the BOT tag); a bot sitting down is ready
+        (it has no ready button to press)."""
+        await self.accounts.store.sit(table.code, seat, bearer.account_id)
+
+        def marked(config: TableConfig) -> None:
+            config.seats[seat].bot_account = True
+
+        async with table.lock:
+            await table.change_config(marked)
+        if table.status == "waiting":
+            await readiness.ready(table, seat)
+        await self.tell(bearer.account_id, {"type": "table_started", "table": table.code, "seat": seat})
+
+    # --- the account's events ---------------------------------------------------------------------
+
+    async def tell(self, account_id: int, event: dict[str, Any]) -> None:
+        await self.bus.publish(account_channel(account_id), event)
+
+    def match_finished(self, code: str) -> None:
+        """A table's match is over: its bot accounts hear so (a hook of ``Hub.on_match_finished``)."""
+
+        async def announce() -> None:
+            table = self.hub.tables.get(code)
+            winners = table.match.winners() if table is not None else None
+            for seat, account_id in await self.bots.bot_seats(code):
+                await self.tell(account_id, {"type": "match_over", "table": code, "seat": seat, "winners": winners})
+
+        task = asyncio.ensure_future(announce())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- for people -------------------------------------------------------------------------------
+
+    async def bot_accounts(self) -> list[tuple[str, dict[Family, Rating]]]:
+        """The bot accounts, each with its rating in each family it has one."""
+        return await self.bots.bots()
+
+    async def mint(self, me: SignedIn, label: str, scopes: list[str]) -> tuple[Token, str]:
+        """A new token of the signed-in bot account, and its secret (shown once)."""
+        if not me.account.bot:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.BOTAPI_NOT_BOT_ACCOUNT))
+        unknown = [scope for scope in scopes if scope not in SCOPES]
+        if unknown:
+            raise Refusal.invalid(Said.of(Code.BOTAPI_UNKNOWN_SCOPE, scope=unknown[0][:40]))
+        minted = await self.tokens.mint(me.account.id, label.strip() or "token", frozenset(scopes), utc(self.clock))
+        if minted is None:
+            raise Refusal.conflict(Said.of(Code.BOTAPI_TOO_MANY_TOKENS, limit=MAX_TOKENS))
+        return minted
+
+    async def revoke(self, me: SignedIn, token_id: int) -> None:
+        if not await self.tokens.revoke(me.account.id, token_id):
+            raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NO_TOKEN))
