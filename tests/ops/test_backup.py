@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.ops.backup import backup, restore
 from chickenfoot.server.ops.health import migration_heads
 from chickenfoot.server.storage import Storage
@@ -22,7 +23,7 @@ def sqlite_url(path: Path) -> str:
 
 
 async def stored(url: str, actions: list[str]) -> None:
-    storage = Storage(url)
+    storage = Storage(url, SystemClock())
     await storage.migrate()
     assert await storage.create_table("AB12CD", {"rules": {}, "seats": [], "seed": 1})
     for version, action in enumerate(actions, 1):
@@ -31,7 +32,7 @@ async def stored(url: str, actions: list[str]) -> None:
 
 
 async def read_back(url: str) -> tuple[dict[str, object], list[str]] | None:
-    storage = Storage(url)
+    storage = Storage(url, SystemClock())
     try:
         return await storage.load_table("AB12CD")
     finally:

@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
 
+from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.clients import HonestPlayer, Measure, create_table
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
@@ -43,7 +44,7 @@ async def run(*command: str, env: dict[str, str] | None = None) -> None:
 
 
 async def stored_actions(url: str, code: str) -> list[str]:
-    storage = Storage(url)
+    storage = Storage(url, SystemClock())
     try:
         loaded = await storage.load_table(code)
     finally:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from chickenfoot.server.clock import FakeClock
+from chickenfoot.server.clock import FakeClock, SystemClock
 from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.ops.health import FRESH_SECONDS, Readiness
 from chickenfoot.server.storage import Storage
@@ -80,7 +80,7 @@ def test_a_shared_redis_that_answers_is_ready(tmp_path: Path) -> None:
 
 
 async def migrated(url: str) -> None:
-    storage = Storage(url)
+    storage = Storage(url, SystemClock())
     await storage.migrate()
     await storage.close()
 
@@ -101,7 +101,7 @@ def test_a_schema_behind_this_code_is_not_ready_and_one_ahead_is(tmp_path: Path)
 
 def test_a_flood_that_holds_every_connection_of_the_game_store_does_not_starve_the_probe(database_url: str) -> None:
     async def run() -> dict[str, object]:
-        storage = Storage(database_url)
+        storage = Storage(database_url, SystemClock())
         await storage.migrate()
         pool = storage.engine.pool
         size = pool.size() + storage.engine.pool._max_overflow  # type: ignore[attr-defined]
