@@ -45,7 +45,7 @@ def _add(a: Cost, b: Cost) -> Cost:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def _ways(sizes: Sequence[int]) -> float:
+def _ways(sizes: Sequence[int]) -> int:
     """How many distinct splittings of ``sum(sizes)`` players into tables of these sizes there are."""
     ways = math.factorial(sum(sizes))
     for size in sizes:
