@@ -80,6 +80,15 @@ FIGURES: dict[str, Figure] = {
     "expert.seconds_per_move": Figure("timing-expert.json", ("wall_p50",), lambda v: f"{v:.2f}"),
     "expert.load_average": Figure("timing-expert.json", ("load_average",), lambda v: f"{v:.0f}"),
     "bot_api.match_seconds": Figure("bot-api-match.json", ("seconds",), lambda v: f"{v:.0f}"),
+    "tournament.arena_standings_ms": Figure(
+        "tournament-standings.json", ("cpu_ms", "arena standings", "median_ms"), lambda v: f"{v:.0f}"
+    ),
+    "tournament.swiss_standings_ms": Figure(
+        "tournament-standings.json", ("cpu_ms", "swiss tie-breaks", "median_ms"), lambda v: f"{v:.0f}"
+    ),
+    "tournament.arena_pairing_ms": Figure(
+        "tournament-standings.json", ("cpu_ms", "arena pairing", "median_ms"), lambda v: f"{v:.0f}"
+    ),
     **_pooled("4p-expert-later-vs-hard-pooled.json"),
     **_pooled("pool-2p-expert-blocking-vs-hard.json"),
 }

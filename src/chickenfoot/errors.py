@@ -27,6 +27,11 @@ class IllegalMoveError(ChickenfootError):
     """A move that is not legal in the current position."""
 
 
+class TournamentError(ChickenfootError):
+    """A tournament's input that cannot be paired or scored: a player seated twice, a deal replayed by the
+    same player, a table of the wrong size."""
+
+
 class UnreadableFile(PositionError):
     """A file the system would not read: ``name`` and the system's ``error`` (games word it in their language)."""
 

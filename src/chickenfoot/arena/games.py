@@ -11,6 +11,7 @@ from chickenfoot.bots import Bot, Budget, make_bot
 from chickenfoot.bots.search import CheaterBot, SearchBot, cheat_choose
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
+from chickenfoot.tournament.duplicate import deal_seed
 
 CHEATER = "cheater"
 """The arena-only upper bound: the search given the true deal."""
@@ -79,8 +80,7 @@ def _bot(name: str, seed: int, iterations: int | None) -> Bot:
 def play(game: Game) -> GameResult:
     """Play one match of the schedule; deterministic for a given game (with iteration budgets)."""
     players = len(game.lineup)
-    match_seed = random.Random(f"{game.seed}:{game.deal}").getrandbits(64)
-    match = Match(game.rules, players, match_seed)
+    match = Match(game.rules, players, deal_seed(game.seed, game.deal))
     by_seat: list[Bot] = [None] * players  # type: ignore[list-item]
     slot_of_seat = [0] * players
     for slot, name in enumerate(game.lineup):
