@@ -138,7 +138,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         await limited(request, None)  # each costs a hash and a row: counted with the address's sign-ins
         name = checked_name(body.username)
         checked_password(body.password, name)
-        if await store.look_alike_exists(name):
+        if await store.look_alike_exists(name, utc(clock)):
             raise name_taken(name)
         password_hash = await accounts.hasher.hashed(body.password)
         account = await store.create(name, new_user_handle(), utc(clock), password_hash)
@@ -188,7 +188,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
             accounts.same_site(request)
             await limited(request, None)
             username = checked_name(body.username or "")
-            if await store.look_alike_exists(username):
+            if await store.look_alike_exists(username, utc(clock)):
                 raise name_taken(username)
             user_handle, existing, account_id = new_user_handle(), [], None
             payload = {"username": username, "user_handle": user_handle}
@@ -353,7 +353,7 @@ def accounts_router(accounts: Accounts, limiter: Limiter, seat_of: SeatFinder) -
         """Every way in and every session go at once; finished matches keep the moves, under "deleted player"."""
         me = await accounts.require(request, changing=True)
         every = [session.digest for session in await store.sessions_of(me.account.id, utc(clock))]
-        await store.delete(me.account.id)
+        await store.delete(me.account.id, utc(clock))
         await accounts.live.ended(every)
         accounts.sessions.clear_cookie(request, response)
         return {"deleted": True}
