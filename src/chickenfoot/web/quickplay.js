@@ -31,9 +31,11 @@ function minutes(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-// Draw the "Play now" card into `section` (the lobby's #quickplay); `name()` gives the player's name.
+// Draw the "Play now" card into `section` (the lobby's #quickplay); `name()` gives a guest's name (a
+// signed-in player plays under their username, and is not asked).
 export async function showQuickPlay(section, name) {
-  const signedIn = await api("GET", "/api/account").then(() => true, () => false);
+  const account = await api("GET", "/api/account").catch(() => null);
+  const signedIn = account !== null;
   const title = Object.assign(document.createElement("h2"), { textContent: t("quickplay.title") });
   const intro = Object.assign(document.createElement("p"), { className: "muted", textContent: t("quickplay.intro") });
   const form = Object.assign(document.createElement("form"), { id: "quickplay-form" });
@@ -110,7 +112,7 @@ export async function showQuickPlay(section, name) {
     const body = {
       players: four ? 4 : 2,
       rated: form.elements["qp-kind"].value === "rated",
-      name: savedName() || (await name()),
+      name: account?.username || savedName() || (await name()),
     };
     if (four) body.bots_after = bots.value === "never" ? null : Number(bots.value);
     try {

@@ -19,6 +19,7 @@ export function replayLink(code) {
 // Each seat's points per round and in total; `withHands`: also the hand it was caught with.
 function scoreTable(s, withHands) {
   const table = document.createElement("table");
+  table.className = "score-table";
   const head = table.createTHead().insertRow();
   const th = (text) => {
     const cell = document.createElement("th");

@@ -92,7 +92,12 @@ def ratings_router(
             families[family] = rating_json(await store.of(account.id, family)) | {
                 "rank": await store.rank(account.id, family, since),
                 "history": [
-                    {"at": point.at.isoformat(), "rating": point.rating.shown, "table": point.table_code}
+                    {
+                        "at": point.at.isoformat(),
+                        "before": point.before.shown,
+                        "rating": point.rating.shown,
+                        "table": point.table_code,
+                    }
                     for point in history
                 ],
             }

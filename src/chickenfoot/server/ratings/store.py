@@ -41,6 +41,8 @@ class HistoryPoint:
     at: datetime
     rating: Rating
     table_code: str
+    before: Rating
+    """The rating the match started from (the first match's: where the history begins)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +178,12 @@ class RatingStore:
         async with self.storage.reading() as conn:
             rows = list(await conn.execute(query))
         return [
-            HistoryPoint(_aware(r.at), Rating(float(r.mu_after), float(r.sigma_after), n), str(r.table_code))
+            HistoryPoint(
+                _aware(r.at),
+                Rating(float(r.mu_after), float(r.sigma_after), n),
+                str(r.table_code),
+                Rating(float(r.mu_before), float(r.sigma_before), n - 1),
+            )
             for n, r in enumerate(rows, 1)
         ]
 
