@@ -73,8 +73,12 @@ name_keys = sa.Table(
     metadata,
     sa.Column("key", sa.String(128), primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    # ``None`` while the account has the name; once it is deleted, when the name is free again
+    # (names.NAME_HELD; migration 0015_name_folding).
+    sa.Column("held_until", sa.DateTime(timezone=True), nullable=True, index=True),
 )
-"""Every look-alike key of every name (names.keys): two accounts never share one."""
+"""Every look-alike key of every name (names.keys), and of every name deleted lately: two accounts never
+share one."""
 account_seats = sa.Table(
     "account_seats",
     metadata,

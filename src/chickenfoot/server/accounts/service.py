@@ -156,7 +156,7 @@ class Accounts:
         """A new account with a password."""
         name = checked_name(username)
         checked_password(password, name)
-        if await self.store.look_alike_exists(name):
+        if await self.store.look_alike_exists(name, utc(self.clock)):
             raise name_taken(name)
         account = await self.store.create(name, new_user_handle(), utc(self.clock), await self.hasher.hashed(password))
         if account is None:
@@ -199,7 +199,7 @@ class Accounts:
             payload: dict[str, Any] = {}
         else:
             username = checked_name(username or "")
-            if await self.store.look_alike_exists(username):
+            if await self.store.look_alike_exists(username, utc(self.clock)):
                 raise name_taken(username)
             user_handle, existing, account_id = new_user_handle(), [], None
             payload = {"username": username, "user_handle": user_handle}
@@ -316,7 +316,7 @@ class Accounts:
     async def delete(self, me: SignedIn) -> None:
         """Every way in and every session go at once; finished matches keep the moves, under "deleted player"."""
         every = [session.digest for session in await self.sessions_of(me)]
-        await self.store.delete(me.account.id)
+        await self.store.delete(me.account.id, utc(self.clock))
         await self.live.ended(every)
 
     async def keep_seat(self, me: SignedIn, code: str, seat: int) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from chickenfoot.server.accounts.names import keys, skeleton
+from chickenfoot.server.accounts.names import NAME_HELD, keys, skeleton
 from chickenfoot.server.accounts.schema import (
     account_seats,
     accounts,
@@ -102,7 +102,8 @@ class AccountStore:
         """A new account (with its password, if any); ``None`` when a look-alike name exists.
 
         The name's look-alike keys are rows with a unique key: of two processes creating look-alikes
-        at once, one fails.
+        at once, one fails. A deleted account's keys are held until their time is up (``held_until``),
+        then forgotten at the next sign-up.
         """
         try:
             async with self.storage.transaction() as conn:
@@ -112,6 +113,7 @@ class AccountStore:
                     .returning(accounts.c.id)
                 )
                 account_id = int(inserted.scalar_one())
+                await conn.execute(name_keys.delete().where(name_keys.c.held_until <= at))  # released names
                 await conn.execute(name_keys.insert(), [{"key": k, "account_id": account_id} for k in keys(username)])
                 if password_hash is not None:
                     await conn.execute(
@@ -129,9 +131,12 @@ class AccountStore:
     async def by_skeleton(self, skeleton: str) -> Account | None:
         return await self._one(accounts.c.skeleton == skeleton)
 
-    async def look_alike_exists(self, username: str) -> bool:
+    async def look_alike_exists(self, username: str, at: datetime) -> bool:
+        """Whether an account has a name like ``username``, or had one until lately (deleted less than
+        :data:`~chickenfoot.server.accounts.names.NAME_HELD` before ``at``)."""
+        held = name_keys.c.held_until.is_(None) | (name_keys.c.held_until > at)
         async with self.storage.reading() as conn:
-            query = sa.select(name_keys.c.key).where(name_keys.c.key.in_(keys(username))).limit(1)
+            query = sa.select(name_keys.c.key).where(name_keys.c.key.in_(keys(username)), held).limit(1)
             return (await conn.execute(query)).first() is not None
 
     async def by_id(self, account_id: int) -> Account | None:
@@ -151,11 +156,14 @@ class AccountStore:
             row = (await conn.execute(query)).first()
         return (None, None) if row is None else (_account(row), row.hash)
 
-    async def delete(self, account_id: int) -> None:
-        """Every way in and every session go at once; the row stays, nameless, for the seats it sat in."""
+    async def delete(self, account_id: int, at: datetime) -> None:
+        """Every way in and every session go at once; the row stays, nameless, for the seats it sat in;
+        the name's keys stay held for :data:`~chickenfoot.server.accounts.names.NAME_HELD` after ``at``."""
         async with self.storage.transaction() as conn:
-            for table in (passwords, passkeys, sessions, challenges, name_keys):
+            for table in (passwords, passkeys, sessions, challenges):
                 await conn.execute(table.delete().where(table.c.account_id == account_id))
+            mine = name_keys.c.account_id == account_id
+            await conn.execute(name_keys.update().where(mine).values(held_until=at + NAME_HELD))
             nameless = {"deleted": True, "username": None, "skeleton": None}
             await conn.execute(accounts.update().where(accounts.c.id == account_id).values(**nameless))
 
