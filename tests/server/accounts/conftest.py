@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts.schema import metadata
 from chickenfoot.server.limiter import AddressLimits
-from chickenfoot.server.storage import Storage
+from chickenfoot.testing.stores import emptied
 
 GENEROUS = AddressLimits(
     "10000/second",
@@ -27,18 +27,8 @@ PASSWORD = "tile hub toe chicken"
 @pytest.fixture
 def no_accounts_yet(database_url: str) -> None:
     """PostgreSQL's test database outlives a test: each starts without accounts."""
-    if database_url.startswith("sqlite"):
-        return
-
-    async def empty() -> None:
-        storage = Storage(database_url)
-        await storage.migrate()
-        async with storage.transaction() as conn:
-            for table in reversed(metadata.sorted_tables):
-                await conn.execute(table.delete())
-        await storage.close()
-
-    asyncio.run(empty())
+    if not database_url.startswith("sqlite"):
+        asyncio.run(emptied(database_url, reversed(metadata.sorted_tables)))
 
 
 @pytest.fixture

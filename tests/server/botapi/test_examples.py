@@ -7,8 +7,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from chickenfoot.testing.bot_accounts import bot_token
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
+
+pytestmark = pytest.mark.slow  # a real server process
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 MATCH_SECONDS = 600

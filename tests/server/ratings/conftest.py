@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts import schema as account_schema
 from chickenfoot.server.ratings import schema as rating_schema
-from chickenfoot.server.storage import Storage
+from chickenfoot.testing.stores import emptied
 
 from ..accounts.conftest import GENEROUS
 
@@ -18,19 +18,9 @@ from ..accounts.conftest import GENEROUS
 @pytest.fixture
 def empty_ratings(database_url: str) -> None:
     """PostgreSQL's test database outlives a test: each starts without accounts and ratings."""
-    if database_url.startswith("sqlite"):
-        return
-
-    async def empty() -> None:
-        storage = Storage(database_url)
-        await storage.migrate()
-        async with storage.transaction() as conn:
-            for metadata in (rating_schema.metadata, account_schema.metadata):
-                for table in reversed(metadata.sorted_tables):
-                    await conn.execute(table.delete())
-        await storage.close()
-
-    asyncio.run(empty())
+    if not database_url.startswith("sqlite"):
+        tables = [*reversed(rating_schema.metadata.sorted_tables), *reversed(account_schema.metadata.sorted_tables)]
+        asyncio.run(emptied(database_url, tables))
 
 
 @pytest.fixture
