@@ -12,6 +12,7 @@ count as optional.
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -92,7 +93,8 @@ def shared_group(item: pytest.Item) -> str | None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tiers: ``slow`` (real processes, browsers, long simulations) and ``fast`` (the rest); the
-    worker groups. Before ``-m`` selects and before pytest-xdist reads the groups.
+    worker groups; on workers, the slow tier first. Before ``-m`` selects and before pytest-xdist
+    reads the groups.
     """
     slow_folders = [config.rootpath / folder for folder in SLOW_FOLDERS]
     for item in items:
@@ -102,3 +104,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.fast)
         if (group := shared_group(item)) is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # Workers are dealt tests in this order: the long ones first, so that none is left for last
+        # while the other workers have nothing to do.
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
