@@ -76,6 +76,7 @@ def test_a_table_released_from_memory_covers_its_absent_seat(client: TestClient,
         assert after["covered"] == [True, False, False] and back.version > version
 
 
+@pytest.mark.slow  # real server processes, and the grace period of the real clock
 def test_a_table_read_back_from_storage_covers_its_absent_seats(tmp_path: Path) -> None:
     database, port, rng = tmp_path / "games.db", free_port(), random.Random(29)
     ann, bo = {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}
