@@ -15,8 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from services import unavailable
+
+# A property is judged by what it finds, never by how long an example took: on a busy machine a slow
+# example is no failure (hypothesis's own default fails any example slower than 200 ms).
+settings.register_profile("chickenfoot", deadline=None)
+settings.load_profile("chickenfoot")
 
 DEFAULT_PG_URL = "postgresql+asyncpg://chickenfoot:chickenfoot@127.0.0.1:5432/chickenfoot_test"
 

@@ -23,8 +23,7 @@ from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.clients import HonestPlayer, Measure, create_table
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
-
-from .conftest import libpq
+from chickenfoot.testing.stores import libpq
 
 BEFORE_BACKUP = 12
 """Versions every player has seen before the backup starts."""

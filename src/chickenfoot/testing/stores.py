@@ -56,9 +56,11 @@ def database_of(url: str) -> str:
     return str(make_url(url).database)
 
 
-def _libpq(url: str) -> str:
-    """``url`` (SQLAlchemy's ``postgresql+asyncpg://…``) as asyncpg's own ``connect`` takes it."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+def libpq(url: str, *, password: bool = True) -> str:
+    """``url`` (SQLAlchemy's ``postgresql+asyncpg://…``) as asyncpg's own ``connect`` and PostgreSQL's own
+    tools take it, with or without its password."""
+    parsed = make_url(url).set(drivername="postgresql")
+    return (parsed if password else parsed._replace(password=None)).render_as_string(hide_password=False)
 
 
 async def fresh_database(url: str, name: str) -> str:
@@ -67,7 +69,7 @@ async def fresh_database(url: str, name: str) -> str:
 
     Raises ``asyncpg.InsufficientPrivilegeError`` when the user may not create databases.
     """
-    conn = await asyncpg.connect(_libpq(url), timeout=10)
+    conn = await asyncpg.connect(libpq(url), timeout=10)
     try:
         await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await conn.execute(f'CREATE DATABASE "{name}"')
@@ -78,7 +80,7 @@ async def fresh_database(url: str, name: str) -> str:
 
 async def drop_database(url: str, name: str) -> None:
     """Drop the database ``name`` on the server of ``url`` (whoever is still connected to it)."""
-    conn = await asyncpg.connect(_libpq(url), timeout=10)
+    conn = await asyncpg.connect(libpq(url), timeout=10)
     try:
         await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
