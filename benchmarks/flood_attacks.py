@@ -275,9 +275,11 @@ async def sign_in_accounts(served: Served) -> dict[str, Any]:
 
 
 async def honest_sign_in(served: Served, phase: str, prepared: dict[str, Any], stop: asyncio.Event) -> dict[str, Any]:
-    """one honest sign-in in each phase (waiting up to 60 s); after the attack, the victim's own too."""
+    """one honest sign-in 2 s into each phase, behind what the attacker queued (waiting up to 60 s);
+    after the attack, the victim's own too."""
     base = served.target.base
     out: dict[str, Any] = {}
+    await asyncio.sleep(2)
     signing_in = [("honest", {}), *([("victim", prepared["victim_cookies"])] if phase == "after" else [])]
     for name, cookies in signing_in:
         async with httpx.AsyncClient(base_url=base, timeout=60, headers={"Origin": base}, cookies=cookies) as http:

@@ -16,6 +16,7 @@ import time
 from collections import Counter, defaultdict
 from contextlib import suppress
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -203,15 +204,30 @@ def process_tree(pid: int) -> list[int]:
     return found
 
 
-def rss_and_cpu(pids: list[int]) -> tuple[int, float]:
-    """Resident memory (bytes) and CPU time (s) of ``pids`` together."""
-    rss, ticks = 0, 0
+@dataclass(frozen=True)
+class Sample:
+    phase: str
+    when: float
+    rss: int
+    """Resident memory (bytes)."""
+    cpu: float
+    """CPU time so far (s)."""
+    runnable: bool
+    """Whether a thread was running or waiting for a core: on a busy machine a server with work to do
+    may get under a tenth of a core, and is not idle for it."""
+
+
+def sample(phase: str, pids: list[int]) -> Sample:
+    """``pids`` together, now."""
+    rss, ticks, runnable = 0, 0, False
     for pid in pids:
         with suppress(OSError, ValueError, IndexError):
             stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             ticks += int(stat[11]) + int(stat[12])  # utime, stime
             rss += int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
-    return rss, ticks / os.sysconf("SC_CLK_TCK")
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                runnable = runnable or (task / "stat").read_text().rsplit(")", 1)[1].split()[0] == "R"
+    return Sample(phase, time.monotonic(), rss, ticks / os.sysconf("SC_CLK_TCK"), runnable)
 
 
 class ServerWatch:
@@ -219,36 +235,37 @@ class ServerWatch:
 
     def __init__(self, pid: int, phases: Phased) -> None:
         self.pid, self.phases = pid, phases
-        self.samples: list[tuple[str, float, int, float]] = []  # phase, when, rss, cpu seconds so far
+        self.samples: list[Sample] = []
 
     async def watch(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            rss, cpu = rss_and_cpu(process_tree(self.pid))
-            self.samples.append((self.phases.name, time.monotonic(), rss, cpu))
+            self.samples.append(sample(self.phases.name, process_tree(self.pid)))
             with suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 0.25)
 
     def idle_since(self, began: float) -> float | None:
-        """Seconds from ``began`` until the server first stayed idle for a second (``None``: not yet)."""
-        later = [(when, cpu) for _, when, _, cpu in self.samples if when >= began]
-        for at, (when, cpu) in enumerate(later):
-            end = next(((w, c) for w, c in later[at:] if w >= when + 1.0), None)
+        """Seconds from ``began`` until the server first stayed idle for a second: under a tenth of a core,
+        and no thread waiting for one (``None``: not yet)."""
+        later = [s for s in self.samples if s.when >= began]
+        for at, first in enumerate(later):
+            second = [s for s in later[at:] if s.when < first.when + 1.0]
+            end = later[at + len(second)] if at + len(second) < len(later) else None
             if end is None:
                 return None
-            if (end[1] - cpu) / (end[0] - when) < IDLE_SHARE:
-                return when - began
+            if (end.cpu - first.cpu) / (end.when - first.when) < IDLE_SHARE and not any(s.runnable for s in second):
+                return first.when - began
         return None
 
     def summary(self, phase: str) -> dict[str, Any]:
-        mine = [(when, rss, cpu) for name, when, rss, cpu in self.samples if name == phase]
+        mine = [s for s in self.samples if s.phase == phase]
         if not mine:
             return {}
-        began, ended = self.phases.span(phase, mine[-1][0])
+        began, ended = self.phases.span(phase, mine[-1].when)
         busy = self.idle_since(began)
         return {
-            "rss_mb": round(mine[-1][1] / 2**20, 1),
-            "rss_peak_mb": round(max(rss for _, rss, _ in mine) / 2**20, 1),
-            "cpu_s": round(mine[-1][2] - mine[0][2], 1),
+            "rss_mb": round(mine[-1].rss / 2**20, 1),
+            "rss_peak_mb": round(max(s.rss for s in mine) / 2**20, 1),
+            "cpu_s": round(mine[-1].cpu - mine[0].cpu, 1),
             "seconds": round(ended - began, 1),
             # From the phase's start until the server first rested: its work left over, e.g. after the
             # attacker went away (``None``: busy until the phase ended).
@@ -257,9 +274,12 @@ class ServerWatch:
 
 
 TRACEBACK = "Traceback (most recent call last):"
-EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Timeout|Interrupt|Warning|Group)\w*)\b")
+EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*)(?::\s|$)")
+"""The line that ends a traceback: the exception's (qualified) name, and its message after a colon."""
 STORE_DOWN = "the database stopped answering"
-"""The line storage.py logs when it declares the game store down."""
+"""The line the server logs when it declares the game store down, and when it is back."""
+STORE_BACK = "the database answers again"
+LOGGED_AT = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) ")
 
 
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
@@ -291,5 +311,23 @@ def read_log(path: Path) -> dict[str, Any]:
         "tracebacks": count,
         "exceptions": dict((+ends).most_common(4)),
         "store_down_lines": sum(STORE_DOWN in line for line in lines),
+        "store_down_s": round(outages(lines), 1),
         "lines": len(lines),
     }
+
+
+def outages(lines: list[str]) -> float:
+    """Seconds the log says the store was down (one still down counts until the log's last time)."""
+    total, down, last = 0.0, None, None
+    for line in lines:
+        stamp = LOGGED_AT.match(line)
+        if stamp is None:
+            continue
+        last = datetime.strptime(stamp.group(1), "%Y-%m-%d %H:%M:%S,%f")
+        if STORE_DOWN in line and down is None:
+            down = last
+        elif STORE_BACK in line and down is not None:
+            total, down = total + (last - down).total_seconds(), None
+    if down is not None and last is not None:
+        total += (last - down).total_seconds()
+    return total

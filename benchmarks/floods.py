@@ -164,10 +164,10 @@ class Run:
                 else:
                     return {"failed": value}
         finally:
-            process.join(10)
+            await asyncio.to_thread(process.join, 10)  # off the loop: the honest player plays on meanwhile
             if process.is_alive():
                 process.kill()
-                process.join()
+                await asyncio.to_thread(process.join)
 
 
 def run(attack: Attack, side: str, source: Tree, args: argparse.Namespace) -> dict[str, Any]:
