@@ -27,6 +27,7 @@ import asyncio
 import multiprocessing
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -335,6 +336,8 @@ def main() -> None:
     open_files = raise_open_files()
     chosen = args.attack or list(ATTACKS)
     summary: dict[str, Any] = provenance("floods.py")
+    # What to run to measure again: where this machine kept the servers' logs is no part of it.
+    summary["command"] = re.sub(r" --logs(?:=| )\S+", "", summary["command"])
     with ExitStack() as stack:
         trees = {"before": tree(args.before, stack), "after": tree(args.after, stack)}
         summary |= {
