@@ -59,7 +59,7 @@ def test_passkey_sign_up_then_sign_in(device: Device, site: str) -> None:
     page = device(authenticator=True)
     username = next(names)
     page.goto(f"{site}/signup?next=/account")
-    page.fill("#passkey-username", username)
+    page.fill("#username", username)
     page.click("#passkey-go")
     page.wait_for_url(f"{site}/account")
     page.wait_for_selector("#account:not([hidden])")
