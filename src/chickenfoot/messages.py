@@ -352,6 +352,11 @@ class Code(Enum):
     WAITING_INVITES = msg("waiting.invites", "Send each friend their own invite link (each opens one seat, once):")
     WAITING_OPEN = msg("waiting.open", "Or give them the room code {code}: anyone with it may take a free seat.")
     WAITING_ASK_CREATOR = msg("waiting.ask_creator", "{name} created the table and has the invite links.")
+    WAITING_INVITES_ELSEWHERE = msg(
+        "waiting.invites_elsewhere",
+        "The invite links are on the device that created the table. New links made here replace them.",
+    )
+    WAITING_NEW_INVITES = msg("waiting.new_invites", "Make new invite links")
     NAME_TITLE = msg("name.title", "What should the others call you?")
     NAME_NOTE = msg("name.note", "Everyone at the table sees it. You can change it later.")
     NAME_SAVE = msg("name.save", "Save")
@@ -640,9 +645,15 @@ class Code(Enum):
 
     # --- accounts (server/accounts): refusals of the account API
     ACCOUNT_SIGN_IN_FAILED = msg("account.sign_in_failed", "wrong username or password")
-    ACCOUNT_TOO_MANY_SIGN_INS = msg(
+    ACCOUNT_TOO_MANY_SIGN_INS = nmsg(
         "account.too_many_sign_ins",
-        "too many sign-in attempts (at most {limit} in {window} s); try again in {seconds} s",
+        "too many sign-in attempts with this username: try again in {count} minute, or sign in with a passkey",
+        "too many sign-in attempts with this username: try again in {count} minutes, or sign in with a passkey",
+    )
+    ACCOUNT_TOO_MANY_FROM_ADDRESS = nmsg(
+        "account.too_many_from_address",
+        "too many sign-in attempts from your address: try again in {count} minute",
+        "too many sign-in attempts from your address: try again in {count} minutes",
     )
     ACCOUNT_NAME_LENGTH = msg("account.name_length", "a username has {min} to {max} characters")
     ACCOUNT_NAME_CHARACTERS = msg(
@@ -671,6 +682,12 @@ class Code(Enum):
     ACCOUNT_NO_PASSKEY = msg("account.no_passkey", "your account has no such passkey")
     ACCOUNT_NO_SESSION = msg("account.no_session", "your account has no such session")
     ACCOUNT_LINK_USED = msg("account.link_used", "this sign-in link has expired or was used already")
+    ACCOUNT_CONFIRM_NEEDED = nmsg(
+        "account.confirm_needed",
+        "you signed in over {count} minute ago: confirm that it is you with your password or a passkey",
+        "you signed in over {count} minutes ago: confirm that it is you with your password or a passkey",
+    )
+    ACCOUNT_CONFIRM_FAILED = msg("account.confirm_failed", "this is not your account's password")
     # --- account pages, passkeys in the browser, continue on another device
     # (web/signin.js, account.js, accountmenu.js, handover.js; server/handover/)
     ERROR_HANDOVER_USED = msg(
@@ -714,6 +731,9 @@ class Code(Enum):
         "account.passkey_unsupported", "This browser cannot use passkeys: use a username and password instead"
     )
     ACCOUNT_PASSKEY_CANCELLED = msg("account.passkey_cancelled", "No passkey was used; try again when you are ready")
+    ACCOUNT_PASSKEY_NEEDS_NAME = msg(
+        "account.passkey_needs_name", "Passkeys do not work at an IP address: use localhost or the site's name"
+    )
     ACCOUNT_TITLE = msg("account.title", "Your account")
     ACCOUNT_MEMBER_SINCE = msg("account.member_since", "Member since {date}")
     ACCOUNT_WAYS_IN = msg("account.ways_in", "Ways to sign in")
@@ -737,6 +757,13 @@ class Code(Enum):
         "account.remove_password_confirm", "Remove your password? You will sign in with a passkey only."
     )
     ACCOUNT_SAVED = msg("account.saved", "Saved")
+    ACCOUNT_KEEP_THIS_DEVICE = msg("account.keep_this_device", "Stay signed in on this device")
+    ACCOUNT_PASSWORD_SIGNS_OUT = msg(
+        "account.password_signs_out", "A new password signs you out on every other device."
+    )
+    ACCOUNT_CONFIRM_TITLE = msg("account.confirm_title", "Confirm that it is you")
+    ACCOUNT_CONFIRM_WITH_PASSWORD = msg("account.confirm_with_password", "Confirm with the password")
+    ACCOUNT_CONFIRM_WITH_PASSKEY = msg("account.confirm_with_passkey", "Confirm with a passkey")
     ACCOUNT_LAST_WAY_NOTE = msg(
         "account.last_way_note", "Your only way to sign in cannot be removed: add another first."
     )
@@ -805,7 +832,6 @@ class Code(Enum):
     LOBBY_CHALLENGE = msg("lobby.challenge", "Play")
     LOBBY_CHALLENGE_TITLE = msg("lobby.challenge_title", "Start a table and invite {name}")
     TOKENS_TITLE = msg("tokens.title", "API tokens")
-    TOKENS_NOT_BOT = msg("tokens.not_bot", "Only a bot account has API tokens.")
     TOKENS_NONE = msg("tokens.none", "No token yet.")
     TOKENS_LABEL = msg("tokens.label", "Name of the new token")
     TOKENS_MINT = msg("tokens.mint", "New token")

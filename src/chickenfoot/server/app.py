@@ -24,6 +24,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import i18n_routes
+from chickenfoot.server.accounts.holders import SeatHolders
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
@@ -180,6 +181,7 @@ def build(settings: Settings) -> Server:
     hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
     limits = RateLimiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits)
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
+    accounts.tables_read_again_by(hub.config_changed)  # a deleted player's name leaves the tables held
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
     hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
@@ -223,17 +225,18 @@ def routers(server: Server) -> list[APIRouter]:
     """Every feature's routes, each handed the services it uses."""
     settings, hub, tables, limits, accounts = server.settings, server.hub, server.tables, server.limits, server.accounts
     replays = Replays(tables, server.reviews, server.frames, server.history.deleted_seats)
+    holders = SeatHolders(hub.credentials, accounts)
     return [
-        seating_router(Seating(hub, accounts, tables), limits, settings.web_dir),
+        seating_router(Seating(hub, accounts, tables), limits, settings.web_dir, holders.seat),
         replay_router(replays, limits, settings.web_dir),
-        company_router(hub, server.listing, tables, summary),
-        readiness_router(hub.credentials, tables, bot_level, summary),
-        accounts_router(accounts, limits, hub.credentials.seat_of),
+        company_router(hub, server.listing, tables, summary, holders.of(Code.ERROR_TOKEN_OPENS_NO_SEAT)),
+        readiness_router(hub.credentials, tables, bot_level, summary, holders.of()),
+        accounts_router(accounts, limits, hub.credentials.seat_of, [server.history.data_of, server.ratings.data_of]),
         ratings_router(server.ratings, accounts, tables, settings.web_dir),
         quickplay_router(quick_play(server), accounts, limits),
         profiles_router(server.history, accounts, limits, settings.web_dir),
-        handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, hub.credentials, tables, limits),
-        account_pages_router(settings.web_dir),
+        handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, holders.of(), tables, limits),
+        account_pages_router(settings.web_dir, accounts),
         bot_api_router(bot_api(server), hub, accounts, tables, settings.connection, server.sends),
         table_socket(server),
         pages_router(settings.web_dir),

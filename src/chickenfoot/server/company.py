@@ -21,7 +21,9 @@ from chickenfoot.server.table_config import TableConfig
 
 
 class SeatRequest(BaseModel):
-    token: str = Field(max_length=MAX_SECRET_LENGTH, description="A seat credential of the table.")
+    token: str | None = Field(
+        default=None, max_length=MAX_SECRET_LENGTH, description="A seat credential (none: the account's seat)."
+    )
 
 
 class PublicRequest(SeatRequest):
@@ -43,19 +45,18 @@ async def greetings(table: Table) -> list[dict[str, Any]]:
 
 
 def company_router(
-    hub: Hub, listing: lobby.Lobby, get_table: Callable[[str], Awaitable[Table]], summary: Callable[[Table], Any]
+    hub: Hub,
+    listing: lobby.Lobby,
+    get_table: Callable[[str], Awaitable[Table]],
+    summary: Callable[[Table], Any],
+    seat_of: Callable[[Request, str, str | None], Awaitable[int]],
 ) -> APIRouter:
+    """``seat_of``: the seat a request acts for, by its credential or its account's session (or 403)."""
     router = APIRouter()
     credentials = hub.credentials
 
-    async def seat_of(table: Table, token: str) -> int:
-        seat = await credentials.seat_of(table.code, token)
-        if seat is None:
-            raise Refused(403, Said.of(Code.ERROR_TOKEN_OPENS_NO_SEAT))
-        return seat
-
-    async def creator(table: Table, token: str) -> None:
-        if await seat_of(table, token) != table.config.creator:
+    async def creator(http: Request, table: Table, token: str | None) -> None:
+        if await seat_of(http, table.code, token) != table.config.creator:
             raise Refused(403, Said.of(Code.ERROR_ONLY_CREATOR))
 
     @router.get("/api/lobby")
@@ -68,10 +69,10 @@ def company_router(
         return Response(body, media_type="application/json", headers=headers)
 
     @router.post("/api/tables/{code}/public")
-    async def make_public(code: str, request: PublicRequest) -> Any:
+    async def make_public(code: str, request: PublicRequest, http: Request) -> Any:
         """The creator lists the table in the lobby (a public table is open) or takes it off."""
         table = await get_table(code)
-        await creator(table, request.token)
+        await creator(http, table, request.token)
 
         def listed(config: TableConfig) -> None:
             config.public = config.open = request.public  # unlisted, the table is invite-only again
@@ -81,17 +82,17 @@ def company_router(
         return summary(table)
 
     @router.post("/api/tables/{code}/leave")
-    async def leave(code: str, request: SeatRequest) -> Any:
+    async def leave(code: str, http: Request, request: SeatRequest | None = None) -> Any:
         """The player leaves: a bot plays their seat until they come back with the same credential."""
         table = await get_table(code)
-        await seats.leave(table, await seat_of(table, request.token))
+        await seats.leave(table, await seat_of(http, table.code, request.token if request else None))
         return summary(table)
 
     @router.post("/api/tables/{code}/seats/{seat}/reopen")
-    async def reopen(code: str, seat: int, request: SeatRequest) -> Any:
+    async def reopen(code: str, seat: int, http: Request, request: SeatRequest | None = None) -> Any:
         """The creator frees an absent player's seat: their credential opens nothing; a new invite for someone else."""
         table = await get_table(code)
-        await creator(table, request.token)
+        await creator(http, table, request.token if request else None)
         if not 0 <= seat < len(table.config.seats):
             raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
         await seats.reopen(table, seat, revoke=lambda: credentials.revoke(table.code, seat))
@@ -99,15 +100,16 @@ def company_router(
         return summary(table) | {"invite": f"/t/{table.code}?invite={invite}"}
 
     @router.post("/api/tables/{code}/rematch")
-    async def accept(code: str, request: SeatRequest) -> dict[str, Any]:
+    async def accept(code: str, http: Request, request: SeatRequest | None = None) -> dict[str, Any]:
         """A seated player accepts a rematch (same seats, new match); the last acceptance makes the new table."""
         table = await get_table(code)
-        return await rematch.accept(hub, table, await seat_of(table, request.token))
+        return await rematch.accept(hub, table, await seat_of(http, table.code, request.token if request else None))
 
     @router.post("/api/tables/{code}/rematch/seat")
-    async def rematch_seat(code: str, request: SeatRequest) -> dict[str, Any]:
+    async def rematch_seat(code: str, http: Request, request: SeatRequest | None = None) -> dict[str, Any]:
         """The player's seat at the rematch's table: a fresh credential, handed out once."""
         table = await get_table(code)
-        return await rematch.claim_seat(hub, credentials, table, await seat_of(table, request.token))
+        seat = await seat_of(http, table.code, request.token if request else None)
+        return await rematch.claim_seat(hub, credentials, table, seat)
 
     return router

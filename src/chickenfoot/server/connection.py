@@ -245,7 +245,7 @@ class Connection:
         """A table broadcast: a new state, a notice about the service, or a seat's credential moved."""
         moved = message.get("moved")
         if moved is not None:
-            if self.seat is not None and moved == {"seat": self.seat, "from": self.credential}:
+            if self.seat is not None and moved.get("seat") == self.seat and moved.get("to") != self.credential:
                 self.moved_away()
             return
         notice = message.get("notice")

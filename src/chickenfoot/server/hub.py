@@ -19,7 +19,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, Timer, utc
 from chickenfoot.server.cluster import Cluster, local
 from chickenfoot.server.credentials import Credentials
-from chickenfoot.server.fanout import Bus
+from chickenfoot.server.fanout import Bus, table_channel
 from chickenfoot.server.storage import Storage, StorageUnavailable
 from chickenfoot.server.sync import TableSync
 from chickenfoot.server.table import Services, Table
@@ -134,6 +134,15 @@ class Hub:
         async with self._lock:
             self._add(Table.restore(code, config, [], self.services))
         return self.tables[code]
+
+    async def config_changed(self, code: str) -> None:
+        """The stored configuration of table ``code`` was changed outside the table (a deleted player's
+        name erased): the table reads it again, in this process if it holds it and in every other one."""
+        async with self._lock:  # a table being read from storage meanwhile has the change once this is free
+            table = self.tables.get(code)
+        if table is not None:
+            await table.reload_config()
+        await self.cluster.bus.publish(table_channel(code), {"from": self.cluster.process, "config": True})
 
     def on_match_finished(self, hook: Callable[[str], object]) -> None:
         """Call ``hook`` with a table's code whenever this process applies the action ending its match."""

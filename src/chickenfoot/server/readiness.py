@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from chickenfoot.bots import DEFAULT_LEVEL
@@ -79,7 +79,9 @@ async def start_with_bots(table: Table, level: str, revoke: Callable[[int], Awai
 
 
 class ReadyRequest(BaseModel):
-    token: str = Field(max_length=MAX_SECRET_LENGTH, description="The seat credential of the player.")
+    token: str | None = Field(
+        default=None, max_length=MAX_SECRET_LENGTH, description="The seat credential (none: the account's seat)."
+    )
 
 
 class StartRequest(ReadyRequest):
@@ -91,27 +93,23 @@ def readiness_router(
     get_table: Callable[[str], Awaitable[Table]],
     bot_level: Callable[[str], str],
     summary: Callable[[Table], Any],
+    seat_of: Callable[[Request, str, str | None], Awaitable[int]],
 ) -> APIRouter:
+    """``seat_of``: the seat a request acts for, by its credential or its account's session (or 403)."""
     router = APIRouter()
 
-    async def seat_of(table: Table, token: str) -> int:
-        seat = await credentials.seat_of(table.code, token)
-        if seat is None:
-            raise Refused(403, Said.of(Code.ERROR_UNKNOWN_TOKEN))
-        return seat
-
     @router.post("/api/tables/{code}/ready")
-    async def press_ready(code: str, request: ReadyRequest) -> Any:
+    async def press_ready(code: str, request: ReadyRequest, http: Request) -> Any:
         """The player is ready for the first deal (it comes once every seat is taken and ready)."""
         table = await get_table(code)
-        await ready(table, await seat_of(table, request.token))
+        await ready(table, await seat_of(http, table.code, request.token))
         return summary(table)
 
     @router.post("/api/tables/{code}/start")
-    async def start(code: str, request: StartRequest) -> Any:
+    async def start(code: str, request: StartRequest, http: Request) -> Any:
         """The creator starts the match now, with bots in the seats nobody has taken."""
         table = await get_table(code)
-        if await seat_of(table, request.token) != table.config.creator:
+        if await seat_of(http, table.code, request.token) != table.config.creator:
             raise Refused(403, Said.of(Code.ERROR_START_CREATOR_ONLY))
         level = bot_level(request.bot)
         await start_with_bots(table, level, lambda seat: credentials.revoke(table.code, seat))

@@ -232,9 +232,10 @@ class Table:
         self.spawn(self.fanout.publish(self.channel(), {"notice": notice}))
 
     async def seat_moved(self, seat: int, credential_digest: str) -> None:
-        """The credential of ``seat`` (by its digest) moved to another device: its connections, in every
-        process, end and come back watching (server/handover.py)."""
-        moved = {"seat": seat, "from": credential_digest}
+        """``seat`` moved to the device holding the credential of this digest: its other connections
+        (by an older credential or by an account's session), in every process, end and come back
+        watching (server/handover/)."""
+        moved = {"seat": seat, "to": credential_digest}
         await self.fanout.publish(self.channel(), {"moved": moved})
         await self.tell_others(moved=moved)
 

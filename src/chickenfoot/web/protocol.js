@@ -94,6 +94,7 @@
  * The signed-in account (GET /api/account).
  * @typedef {object} Account
  * @property {string} username
+ * @property {boolean} [bot] a bot account: it plays through the Bot API, with API tokens
  * @property {string} created
  * @property {boolean} password
  * @property {{ id: string, label: string, created: string, last_used: string | null }[]} passkeys

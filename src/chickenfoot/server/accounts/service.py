@@ -6,6 +6,7 @@ the ways in, the sessions, the account's data and its deletion). Every refusal i
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from chickenfoot.server.storage import Storage
 
 RESET_LINK_SECONDS = 24 * 3600.0
 RESET_PURPOSE = "reset"
+SEAT_ELSEWHERE = "seat_elsewhere"
+"""Why a device watches whose seat went to another device (``watching.reason`` in its state)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,9 @@ class AccountSettings:
     sessions: SessionPolicy = field(default_factory=SessionPolicy)
     ceremony_seconds: float = 300.0
     """How long a passkey ceremony may take between its two requests."""
+    confirm_seconds: float = 600.0
+    """How long after signing in (or confirming with the password or a passkey) a session may change the
+    ways in or delete the account; later it must confirm again (``POST /api/account/confirm``)."""
 
 
 SeatFinder = Callable[[str, str], Awaitable[int | None]]
@@ -85,6 +91,12 @@ class Accounts:
         self.clock, self.settings = clock, settings
         self.sessions = Sessions(self.store, clock, settings.sessions)
         self.hasher = Hasher()
+        self._reread: Callable[[str], Awaitable[None]] = nothing_to_reread
+
+    def tables_read_again_by(self, reread: Callable[[str], Awaitable[None]]) -> None:
+        """``reread(code)`` has table ``code`` read its stored configuration again wherever it is held
+        (after a deleted player's name was erased from it)."""
+        self._reread = reread
 
     async def signed_in(self, connection: HTTPConnection) -> SignedIn | None:
         """The account whose live session the request's cookie names, or ``None`` (a guest)."""
@@ -103,10 +115,16 @@ class Accounts:
         if signed_in is None:
             raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_NOT_SIGNED_IN))
         if changing:
-            token = connection.headers.get(session_cookies.CSRF_HEADER, "")
-            if not hmac.compare_digest(token.encode(), session_cookies.csrf_token(signed_in.session_id).encode()):
-                raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CROSS_SITE))
+            self.from_its_pages(connection, signed_in)
         return signed_in
+
+    def from_its_pages(self, connection: HTTPConnection, me: SignedIn) -> None:
+        """Refuse (403) a change asked by ``me``'s session cookie that a page of the site did not send:
+        another site's ``Origin``, or no CSRF token of the session."""
+        self.same_site(connection)
+        token = connection.headers.get(session_cookies.CSRF_HEADER, "")
+        if not hmac.compare_digest(token.encode(), session_cookies.csrf_token(me.session_id).encode()):
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CROSS_SITE))
 
     def same_site(self, connection: HTTPConnection) -> None:
         """Refuse (403) a request a page of another site sent: a foreign ``Origin``, or the browser says so."""
@@ -137,10 +155,18 @@ class Accounts:
 
     async def watching_reason(self, connection: HTTPConnection, code: str) -> str:
         """Why a connection with no seat at table ``code`` watches: ``sign_in`` when it is signed in as
-        nobody and a seat there follows an account (it may be theirs), otherwise ``no_seat``."""
-        if await self.signed_in(connection) is None and await self.store.any_seat_at(code):
-            return "sign_in"
-        return "no_seat"
+        nobody and a seat there follows an account (it may be theirs), ``seat_elsewhere`` when its
+        account's seat there was handed to another device, otherwise ``no_seat``."""
+        me = await self.signed_in(connection)
+        if me is None:
+            return "sign_in" if await self.store.any_seat_at(code) else "no_seat"
+        return SEAT_ELSEWHERE if await self.store.handed_away(code, me.account.id) else "no_seat"
+
+    async def handed_over(self, connection: HTTPConnection, code: str, seat: int) -> None:
+        """``seat`` went to the device of ``connection`` by its link: the account's sessions open it no
+        more (the taking device alone plays it); a seat that followed nobody follows the taker's account."""
+        taker = await self.signed_in(connection)
+        await self.store.handed_over(code, seat, None if taker is None or taker.account.bot else taker.account.id)
 
     async def reset(self, account: Account) -> str:
         """An operator's reset: every way in and session goes; a one-time sign-in link's secret comes back."""
@@ -179,9 +205,35 @@ class Accounts:
             raise Refusal.invalid(Said.of(Code.ACCOUNT_LINK_USED))
         return account
 
-    async def set_password(self, me: SignedIn, password: str) -> None:
+    async def set_password(self, me: SignedIn, password: str) -> int:
+        """A new password; every other session of the account ends (whoever knew the old one is out).
+        How many ended."""
         checked_password(password, me.account.username)
         await self.store.set_password(me.account.id, await self.hasher.hashed(password), utc(self.clock))
+        others = [session.digest for session in await self.sessions_of(me) if session.digest != me.session.digest]
+        ended = await self.store.end_sessions(me.account.id, others)
+        await self.live.ended(others)
+        return ended
+
+    # --- confirming it is the account's owner before the gravest changes ----------------------------
+
+    def recently_confirmed(self, me: SignedIn) -> None:
+        """Refuse (403 ``account.confirm_needed``) a session that signed in (or confirmed) longer ago than
+        :attr:`AccountSettings.confirm_seconds`: a device left signed in, or a stolen cookie, cannot
+        change the ways in or delete the account without the password or a passkey."""
+        window = self.settings.confirm_seconds
+        if (utc(self.clock) - me.session.created_at).total_seconds() > window:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CONFIRM_NEEDED, count=math.ceil(window / 60)))
+
+    async def confirm_password(self, me: SignedIn, password: str) -> None:
+        """Refuses (401) unless ``password`` is the account's (one hash either way, as signing in)."""
+        if not await self.hasher.verify(password, await self.store.password_hash(me.account.id)):
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_CONFIRM_FAILED))
+
+    async def confirm_passkey(self, me: SignedIn, handle: str, credential: dict[str, Any], party: RelyingParty) -> None:
+        """Refuses (401) unless the assertion of a sign-in ceremony is by a passkey of the account."""
+        if (await self.passkey_sign_in(handle, credential, party)).id != me.account.id:
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_PASSKEY_FAILED))
 
     async def drop_password(self, me: SignedIn) -> None:
         try:
@@ -314,14 +366,21 @@ class Accounts:
         await self.live.ended([me.session.digest])
 
     async def delete(self, me: SignedIn) -> None:
-        """Every way in and every session go at once; finished matches keep the moves, under "deleted player"."""
+        """Every way in and every session go at once; finished matches keep the moves, under "deleted
+        player", and the name the player typed at each table is erased from it."""
         every = [session.digest for session in await self.sessions_of(me)]
         await self.store.delete(me.account.id, utc(self.clock))
         await self.live.ended(every)
+        for code in await self.store.forget_names(me.account.id):
+            await self._reread(code)
 
     async def keep_seat(self, me: SignedIn, code: str, seat: int) -> None:
         """A seat taken as a guest follows the account from now on (its credential keeps working too)."""
         await self.store.sit(code, seat, me.account.id)
+
+
+async def nothing_to_reread(_code: str) -> None:
+    """No table is held anywhere (the command line's own accounts)."""
 
 
 def checked_name(wanted: str) -> str:

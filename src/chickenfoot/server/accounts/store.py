@@ -22,6 +22,7 @@ from chickenfoot.server.accounts.schema import (
     sessions,
 )
 from chickenfoot.server.storage import Storage, aware
+from chickenfoot.server.table_config import TableConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,20 +344,44 @@ class AccountStore:
     # --- seats ------------------------------------------------------------------------------------
 
     async def sit(self, code: str, seat: int, account_id: int) -> None:
-        """Record that ``account_id`` holds ``seat`` of table ``code`` (replacing whoever did)."""
+        """Record that ``account_id`` holds ``seat`` of table ``code`` (replacing whoever did), opened by
+        its sessions."""
         key = (account_seats.c.table_code == code) & (account_seats.c.seat == seat)
         async with self.storage.transaction() as conn:
             await conn.execute(account_seats.delete().where(key))
             await conn.execute(account_seats.insert().values(table_code=code, seat=seat, account_id=account_id))
 
     async def seat_at(self, code: str, account_id: int) -> int | None:
-        """The account's seat at table ``code`` (the lowest, should it hold several), or ``None``."""
+        """The seat at table ``code`` that the account's sessions open (the lowest, should it hold
+        several), or ``None``: none followed, or handed to another device since."""
         query = sa.select(sa.func.min(account_seats.c.seat)).where(
-            account_seats.c.table_code == code, account_seats.c.account_id == account_id
+            account_seats.c.table_code == code,
+            account_seats.c.account_id == account_id,
+            account_seats.c.by_session.is_(True),
         )
         async with self.storage.reading() as conn:
             seat = (await conn.execute(query)).scalar()
         return None if seat is None else int(seat)
+
+    async def handed_over(self, code: str, seat: int, taker: int | None) -> None:
+        """``seat`` of table ``code`` went to another device by its link: the account it follows keeps
+        it (its history, its rating) but its sessions open it no more; a seat that followed nobody
+        follows ``taker``, the account the taking device is signed in to (if any), as a claimed seat does."""
+        key = (account_seats.c.table_code == code) & (account_seats.c.seat == seat)
+        async with self.storage.transaction() as conn:
+            moved = await conn.execute(account_seats.update().where(key).values(by_session=False))
+            if moved.rowcount == 0 and taker is not None:
+                await conn.execute(account_seats.insert().values(table_code=code, seat=seat, account_id=taker))
+
+    async def handed_away(self, code: str, account_id: int) -> bool:
+        """Whether a seat of the account at table ``code`` was handed to another device (its sessions watch)."""
+        query = sa.select(account_seats.c.seat).where(
+            account_seats.c.table_code == code,
+            account_seats.c.account_id == account_id,
+            account_seats.c.by_session.is_(False),
+        )
+        async with self.storage.reading() as conn:
+            return (await conn.execute(query.limit(1))).first() is not None
 
     async def any_seat_at(self, code: str) -> bool:
         """Some seat of table ``code`` follows an account."""
@@ -383,6 +408,24 @@ class AccountStore:
         ]
         if rows:
             await conn.execute(account_seats.insert(), rows)
+
+    async def forget_names(self, account_id: int) -> list[str]:
+        """Erase the name the account's player typed at each of its tables (a deleted account's: it is
+        served nowhere after); the codes of the tables changed."""
+        changed = []
+        for code, seat in await self.seats_of(account_id):
+
+            def nameless(data: dict[str, Any], seat: int = seat) -> dict[str, Any]:
+                config = TableConfig.from_json(data)
+                config.seats[seat].name = None
+                return config.to_json()
+
+            try:
+                await self.storage.edit_config(code, nameless)
+            except LookupError:  # the table is gone meanwhile
+                continue
+            changed.append(code)
+        return changed
 
     async def seats_of(self, account_id: int) -> list[tuple[str, int]]:
         query = (

@@ -121,6 +121,9 @@ class Policy:
     code: Code
     shared: bool = True
     """Counted in the storage the server processes share (``False``: in this process's memory)."""
+    in_minutes: bool = False
+    """The refusal says only the minutes to wait (``count``): a person locked out of signing in reads it,
+    and the window is long."""
 
 
 def policies(addresses: AddressLimits, tokens: TokenLimits) -> dict[Kind, Policy]:
@@ -131,7 +134,6 @@ def policies(addresses: AddressLimits, tokens: TokenLimits) -> dict[Kind, Policy
         "chat": (addresses.chat, Code.ERROR_TOO_MANY_CHAT_LINES),
         "replay": (addresses.replays, Code.ERROR_TOO_MANY_REPLAYS),
         "hint": (addresses.hints, Code.ERROR_TOO_MANY_HINTS),
-        "sign_in": (addresses.sign_ins, Code.ACCOUNT_TOO_MANY_SIGN_INS),
         "quick_play": (addresses.quick_plays, Code.QUICKPLAY_TOO_MANY_JOINS),
         "profile": (addresses.profiles, Code.ERROR_TOO_MANY_PROFILES),
         "handover": (addresses.handovers, Code.ERROR_TOO_MANY_HANDOVERS),
@@ -147,7 +149,13 @@ def policies(addresses: AddressLimits, tokens: TokenLimits) -> dict[Kind, Policy
         kind: Policy("address", limits.parse(rate), code) for kind, (rate, code) in by_address.items()
     }
     found |= {kind: Policy("token", limits.parse(rate), Code.BOTAPI_TOO_MANY) for kind, rate in by_token.items()}
-    found["sign_in_name"] = Policy("name", limits.parse(addresses.sign_ins_per_name), Code.ACCOUNT_TOO_MANY_SIGN_INS)
+    found["sign_in"] = Policy(
+        "address", limits.parse(addresses.sign_ins), Code.ACCOUNT_TOO_MANY_FROM_ADDRESS, in_minutes=True
+    )
+    # At one name, a passkey still signs its owner in: the refusal says so.
+    found["sign_in_name"] = Policy(
+        "name", limits.parse(addresses.sign_ins_per_name), Code.ACCOUNT_TOO_MANY_SIGN_INS, in_minutes=True
+    )
     found["bot_lookup"] = Policy("address", limits.parse(tokens.lookups), Code.BOTAPI_TOO_MANY_LOOKUPS, shared=False)
     return found
 
@@ -218,6 +226,8 @@ class RateLimiter:
             await counted.hit(self.pause, "bot-pause", key)
             return await self._paused(key)
         wait = await self._wait(counted, policy.rate, kind, key)
+        if policy.in_minutes:
+            return Said.of(policy.code, count=math.ceil(wait / 60)), wait
         return Said.of(policy.code, limit=policy.rate.amount, window=policy.rate.get_expiry(), seconds=wait), wait
 
     async def _paused(self, token: str) -> tuple[Said, int]:

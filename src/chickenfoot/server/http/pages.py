@@ -11,6 +11,7 @@ in" without asking the account API, which would only answer that nobody is signe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
@@ -29,15 +30,18 @@ def _templates(web_dir: Path) -> Environment:
     return Environment(loader=FileSystemLoader(web_dir / "pages"), autoescape=True, undefined=StrictUndefined)
 
 
-def serve_page(web_dir: Path, name: str, request: Request, status_code: int = 200) -> HTMLResponse:
+def serve_page(
+    web_dir: Path, name: str, request: Request, status_code: int = 200, facts: Mapping[str, str] | None = None
+) -> HTMLResponse:
     """The page ``name`` (``"replay"`` is ``web/pages/replay.html``) in the shell, for ``request``; a
-    404 if it is missing."""
+    404 if it is missing. ``facts``: what the server decided for this page (escaped into it), such as
+    the sign-in page's way onward."""
     try:
         template = _templates(web_dir).get_template(f"{name}.html")
     except TemplateNotFound:
         raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_PAGE_MISSING)) from None
     session = SESSION_COOKIE in request.cookies
-    return HTMLResponse(template.render(page=name, session=session), status_code=status_code)
+    return HTMLResponse(template.render(page=name, session=session, **(facts or {})), status_code=status_code)
 
 
 def pages_router(web_dir: Path) -> APIRouter:

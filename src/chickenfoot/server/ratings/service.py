@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from starlette.requests import HTTPConnection
 
@@ -15,7 +16,7 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.http.tables import TableGetter
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
-from chickenfoot.server.ratings.model import Family, Rating, family_of, update
+from chickenfoot.server.ratings.model import FAMILIES, Family, Rating, family_of, update
 from chickenfoot.server.ratings.rated import RatedMatch, rated_match, why_not_rated
 from chickenfoot.server.ratings.store import Change, HistoryPoint, RatingStore
 from chickenfoot.server.refusals import Refusal, Why
@@ -87,6 +88,12 @@ class Ratings:
             await self.store.rank(account_id, family, self.active_since()),
             await self.store.history(account_id, family),
         )
+
+    async def data_of(self, account_id: int) -> dict[str, Any]:
+        """What the ratings keep of the account, for its data download: its rating in each family and
+        every change of them, match by match."""
+        now = {family: (await self.store.of(account_id, family)).wire() for family in FAMILIES}
+        return {"ratings": {"now": now, "changes": await self.store.changes_of(account_id)}}
 
     # --- the end of a match -----------------------------------------------------------------------
 

@@ -204,6 +204,33 @@ class RatingStore:
             for n, r in enumerate(rows, 1)
         ]
 
+    async def changes_of(self, account_id: int) -> list[dict[str, object]]:
+        """Every rating change of the account, the oldest first: its data download's ratings history."""
+        query = (
+            sa.select(rating_changes)
+            .where(rating_changes.c.account_id == account_id)
+            .order_by(rating_changes.c.at, rating_changes.c.table_code)
+        )
+        async with self.storage.reading() as conn:
+            rows = list(await conn.execute(query))
+        return [
+            {
+                "table": str(r.table_code),
+                "family": str(r.family),
+                "seat": int(r.seat),
+                "rank": int(r.rank),
+                "at": aware(r.at).isoformat(),
+            }
+            | Change(
+                int(r.seat),
+                account_id,
+                Rating(float(r.mu_before), float(r.sigma_before)),
+                Rating(float(r.mu_after), float(r.sigma_after)),
+                int(r.rank),
+            ).wire()
+            for r in rows
+        ]
+
     async def leaderboard(self, family: Family, since: datetime, limit: int) -> list[Standing]:
         """The established players active since ``since``, best first."""
         query = (

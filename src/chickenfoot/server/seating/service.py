@@ -176,13 +176,21 @@ class Seating:
         await self.accounts.sit(connection, table.code, seat)
         return seat, token
 
-    async def replace_with_bot(self, code: str, seat: int, creator_token: str, level: str) -> Table:
-        """The creator hands an absent friend's seat to a bot; its credential and invite open nothing after."""
-        table = await self.tables(code)
-        if await self.credentials.seat_of(table.code, creator_token) != table.config.creator:
+    async def replace_with_bot(self, table: Table, acting: int, seat: int, level: str) -> Table:
+        """The creator (the seat ``acting`` for the request) hands an absent friend's seat to a bot; its
+        credential and invite open nothing after."""
+        if acting != table.config.creator:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_CREATOR_ONLY))
         if not 0 <= seat < len(table.config.seats):
             raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_SEAT, number=seat))
         bot = bot_level(level)
         await seats.replace_with_bot(table, seat, bot, revoke=lambda: self.credentials.revoke(table.code, seat))
         return table
+
+    async def new_invites(self, table: Table, acting: int) -> dict[int, str]:
+        """The creator's new invite for every seat nobody has taken, for a device of theirs that lacks the
+        links (another device of the account): the earlier invites open nothing after. Only digests are
+        stored, so a link cannot be shown again; it can only be replaced."""
+        if acting != table.config.creator:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_ONLY_CREATOR))
+        return {seat: await self.credentials.invite(table.code, seat) for seat in table.free_seats()}
