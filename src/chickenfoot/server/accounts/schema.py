@@ -85,7 +85,7 @@ account_seats = sa.Table(
     table_code(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
-    # The account's signed-in devices open the seat (migration 0015_seat_sessions); false once the seat
+    # The account's signed-in devices open the seat (migration 0016_seat_sessions); false once the seat
     # was handed to another device, until a device holding its credential keeps it for the account again.
     sa.Column("by_session", sa.Boolean, nullable=False, server_default=sa.true()),
 )

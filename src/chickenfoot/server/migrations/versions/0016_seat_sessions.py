@@ -3,8 +3,8 @@
 ``account_seats.by_session``: true as before; a seat moved by "continue on another device" opens only
 by its new credential (false) until a device holding that credential keeps it for the account again.
 
-Revision ID: 0015_seat_sessions
-Revises: 0014_foreign_keys
+Revision ID: 0016_seat_sessions
+Revises: 0015_name_folding
 """
 
 from collections.abc import Sequence
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0015_seat_sessions"
-down_revision: str | None = "0014_foreign_keys"
+revision: str = "0016_seat_sessions"
+down_revision: str | None = "0015_name_folding"
 branch_labels: Sequence[str] | None = None
 depends_on: Sequence[str] | None = None
 
