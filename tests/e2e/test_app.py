@@ -1,28 +1,41 @@
-"""The table page in one hand at 360–430 px in portrait, met the way a phone's player meets it in
-Chromium: nothing overflowing, the hand and Draw at the foot of the screen, every control a 44-px
-target.
+"""The site as an app on a phone, met the way a phone's player meets it, in Chromium on ``localhost``:
+installable (its manifest read and judged by Chromium itself), its service worker controlling the
+page, "You are offline" when the network goes and gone by itself when it comes back, a page opened
+offline served from the worker's kept shell, nothing of a player or a table in the worker's cache, and
+the table page in one hand at 360–430 px in portrait.
 
-The screenshots are saved with the test artifacts (``artifacts/app/``).
+The screenshots are saved with the test artifacts (``artifacts/app/``; the ones in ``docs/images/app/``
+are copies of them: scripts/screenshots.sh).
 """
 
 from __future__ import annotations
 
+import json
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
 import pytest
 from playwright.sync_api import Browser, Page
 
-from chickenfoot.i18n import LANGUAGES
+from chickenfoot.i18n import LANGUAGES, render
 from chickenfoot.match import Match
+from chickenfoot.messages import Code
 from chickenfoot.rules import Rules
 from chickenfoot.server.protocol import state_for
 
-from .conftest import watch_errors
-from .helpers import ARTIFACTS, no_such_table
+from .conftest import CHROMIUM, CHROMIUM_ARGS, watch_errors
+from .helpers import ARTIFACTS, AUTOPLAY, api, new_table, no_such_table, sit_down
+from .test_accounts import sign_up_with_password
 from .test_howto import LOCALES
 from .test_languages import PRESENCE, measured
 
 SHOTS = ARTIFACTS / "app"
 PHONES = {360: 740, 390: 844, 430: 932}
 """Portrait phones, narrow to wide: width and height in CSS pixels."""
+
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 
 # Every control in view that a finger cannot hit everywhere within 44 × 44 px around its middle: the
 # element itself must be what is found at each corner of that square (its own box, or its reach).
@@ -41,10 +54,31 @@ SMALL_TARGETS = """() => {
   }).map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.textContent.trim().slice(0, 30)}`);
 }"""
 
+KEPT = """async () => {
+  const kept = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      kept.push({ cache: name, url: new URL(request.url).pathname, body: await (await cache.match(request)).text() });
+    }
+  }
+  return kept;
+}"""
+"""Everything in the page's caches: each entry's cache, address and body."""
+
 
 def local(server: str) -> str:
     """The server's address by the name ``localhost`` (an origin Chromium trusts as it trusts https)."""
     return server.replace("127.0.0.1", "localhost")
+
+
+def build(site: str) -> dict[str, Any]:
+    """The build the server writes into its service worker: the cache's name and what it keeps."""
+    with urllib.request.urlopen(f"{site}/sw.js", timeout=10) as answer:
+        found = re.search(r"^const BUILD = (.*);$", answer.read().decode(), re.MULTILINE)
+    assert found is not None
+    kept: dict[str, Any] = json.loads(found.group(1))
+    return kept
 
 
 def shot(page: Page, name: str) -> None:
@@ -57,6 +91,146 @@ def open_page(browser: Browser, lang: str, width: int) -> tuple[Page, list[str]]
     context.set_default_timeout(30_000)
     page = context.new_page()
     return page, watch_errors(page)
+
+
+def test_the_app_installs_and_its_worker_controls_the_page(browser: Browser, server: str, tmp_path: Path) -> None:
+    site = local(server)
+    # A profile of its own: Chromium installs no app from an incognito window, which a new context is.
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        viewport={"width": 390, "height": 844},
+        locale=LOCALES["lt"],
+    )
+    try:
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{site}/")
+        page.wait_for_function(CONTROLLED)
+        worker = page.evaluate(
+            "async () => { const r = await navigator.serviceWorker.ready; return [r.scope, r.active.scriptURL]; }"
+        )
+        assert worker == [f"{site}/", f"{site}/sw.js"]
+        cdp = context.new_cdp_session(page)
+        for lang in ("lt", "fy"):
+            if lang != "lt":  # the reader picks another language: the app is named in it
+                page.select_option("#language", lang)
+                page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+            manifest = cdp.send("Page.getAppManifest")
+            assert manifest["url"] == f"{site}/manifest.webmanifest?lang={lang}"
+            assert manifest["errors"] == []
+            data = json.loads(manifest["data"])
+            assert data["name"] == render(Code.GAME_NAME, lang)
+            assert (data["start_url"], data["scope"], data["display"]) == ("/", "/", "standalone")
+            assert cdp.send("Page.getInstallabilityErrors") == {"installabilityErrors": []}
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_offline_and_back_by_itself(browser: Browser, server: str, lang: str, width: int) -> None:
+    site = local(server)
+    page, errors = open_page(browser, lang, width)
+    context = page.context
+    try:
+        sit_down(page, site, new_table(site, ["Ann", "Bo"], ["human", "easy"]))
+        page.wait_for_function(CONTROLLED)
+        page.evaluate(AUTOPLAY)  # a few moves on the board, then the player's own turn
+        page.wait_for_function("() => document.querySelectorAll('#board .tile:not(.ghost)').length >= 5")
+        page.evaluate("clearInterval(window.autoplay)")
+        assert page.locator("#offline").inner_text() == ""
+        # The network goes: the page says so in the reader's language, and play waits.
+        context.set_offline(True)
+        page.wait_for_selector("#offline:not(:empty)")
+        offline = [render(Code.OFFLINE_TITLE, lang), render(Code.OFFLINE_NOTE, lang)]
+        assert page.locator("#offline strong, #offline span").all_inner_texts() == offline
+        page.wait_for_function("() => window.chickenfoot.socket.reconnecting")
+        assert not page.evaluate("window.chickenfoot.myTurn")
+        assert page.locator("#draw").is_hidden() and page.locator("#pass").is_hidden()
+        assert page.locator("#connection").is_hidden()  # the offline state says more
+        page.wait_for_function("() => !document.querySelector('.flying-tile')")  # a move's slide is over
+        shot(page, f"offline-{lang}-{width}")
+        # It comes back: the notice goes by itself, the table reconnects by itself.
+        context.set_offline(False)
+        page.wait_for_selector("#offline:empty", state="attached")
+        page.wait_for_function("() => !window.chickenfoot.socket.reconnecting")
+        assert not page.evaluate("document.documentElement.hasAttribute('data-offline')")
+        # Opened without a network, the page is the worker's kept shell, in the reader's language.
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#offline:not(:empty)")
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.locator("#offline strong, #offline span").all_inner_texts() == offline
+        assert page.evaluate("navigator.serviceWorker.controller !== null")
+        assert page.locator("#account-menu").inner_text() == ""  # nothing known of a session offline
+        # The network back, the page opens again by itself and the table is there.
+        with page.expect_navigation():
+            context.set_offline(False)
+        page.wait_for_function("() => window.chickenfoot?.state?.status === 'playing'")
+        assert page.locator("#offline").inner_text() == ""
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_page_that_needs_the_network_says_so_and_opens_by_itself(browser: Browser, server: str) -> None:
+    site = local(server)
+    page, errors = open_page(browser, "lv", 390)
+    try:
+        page.goto(f"{site}/howto.html")
+        page.wait_for_function(CONTROLLED)
+        page.context.set_offline(True)
+        # How to play works without the network; the leaderboard does not, and its address shows the
+        # worker's page saying so.
+        page.reload()
+        page.wait_for_selector("#howto-body h2")
+        page.goto(f"{site}/leaderboard")
+        page.wait_for_selector("#offline:not(:empty)")
+        assert page.inner_text("main h1") == render(Code.OFFLINE_PAGE_TITLE, "lv")
+        assert page.url == f"{site}/leaderboard"
+        with page.expect_navigation():
+            page.context.set_offline(False)
+        page.wait_for_selector("#offline:empty", state="attached")
+        assert page.inner_text("main h1") != render(Code.OFFLINE_PAGE_TITLE, "lv")
+        assert not errors, errors
+    finally:
+        page.context.close()
+
+
+def test_the_cache_keeps_nothing_of_a_player(browser: Browser, server: str) -> None:
+    site = local(server)
+    page, errors = open_page(browser, "en", 390)
+    try:
+        username = "keeper"
+        sign_up_with_password(page, site, username)
+        table = new_table(site, ["Ann", "Bo"], ["human", "easy"])
+        sit_down(page, site, table)
+        page.wait_for_function(CONTROLLED)
+        page.evaluate(AUTOPLAY)
+        page.wait_for_function("() => window.chickenfoot.state.log.length > 6")
+        page.context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#offline:not(:empty)")
+        kept = page.evaluate(KEPT)
+        expected = build(site)
+        # One cache, this version's, holding exactly the worker's list: no answer of the API, nothing of
+        # the table's connection, no page as this player was served it.
+        assert {entry["cache"] for entry in kept} == {expected["cache"]}
+        assert sorted(entry["url"] for entry in kept) == sorted([*expected["pages"], *expected["files"]])
+        invites = [seat["invite"] for seat in table["seats"] if "invite" in seat]
+        secrets = [table["code"], table["token"], username, *invites]
+        assert not [(entry["url"], s) for entry in kept for s in secrets if s in entry["body"]]
+        shells = {entry["url"]: entry["body"] for entry in kept if entry["url"] in expected["pages"]}
+        # Kept without the session cookie the browser holds: the shell of nobody in particular.
+        assert all('id="account-menu" class="account-menu" data-no-session' in body for body in shells.values())
+        assert api(site, "GET", f"/api/tables/{table['code']}")["code"] == table["code"]  # the table exists all along
+        assert not errors, errors
+    finally:
+        page.context.close()
 
 
 def drawing_match() -> Match:
