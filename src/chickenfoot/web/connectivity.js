@@ -36,9 +36,23 @@ export class OfflineNotice {
     this.pause = FIRST_ASK;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.asking = undefined;
-    addEventListener("offline", () => this.show(true));
-    addEventListener("online", () => this.back());
+    // Each event is taken for what the browser says at that moment: one may come out of turn (an
+    // "online" while it still says offline), and is then nothing.
+    addEventListener("offline", () => {
+      if (!navigator.onLine) this.show(true);
+    });
+    addEventListener("online", () => {
+      if (navigator.onLine) this.back();
+    });
     this.show(this.openedOffline);
+  }
+
+  // This page stands in for the one at its address (the offline page, sw.js): that one opens as soon
+  // as the server answers, even if the page itself reached the server (the network came back between
+  // the two).
+  standIn() {
+    this.openedOffline = true;
+    if (navigator.onLine) this.ask();
   }
 
   // The network is back: the notice goes, or a page that opened without it opens again (once: the

@@ -151,9 +151,14 @@ export class TableSocket {
     this.retryDelay = 0; // the pause before the last attempt (ms)
     this.retryAt = 0;
     // The browser knows first when its network goes and comes back: a connection it has lost is
-    // given up at once (play waits, said by the page's offline state), and tried again at its return.
-    addEventListener("offline", () => this.giveUp());
-    addEventListener("online", () => this.retryNow());
+    // given up at once (play waits, said by the page's offline state), and tried again at its return
+    // (an event that comes out of turn, the browser still saying the opposite, is nothing).
+    addEventListener("offline", () => {
+      if (!navigator.onLine) this.giveUp();
+    });
+    addEventListener("online", () => {
+      if (navigator.onLine) this.retryNow();
+    });
     this.connect();
   }
 
