@@ -370,6 +370,12 @@ class Code(Enum):
     CONNECTION_RETRY_NOW = msg("connection.retry_now", "Retry now")
     CONNECTION_BACK = msg("connection.back", "Connected again")
     CONNECTION_PAUSED = msg("connection.paused", "Reconnecting — play resumes once the connection is back")
+    OFFLINE_TITLE = msg("offline.title", "You are offline")
+    OFFLINE_NOTE = msg("offline.note", "This page comes back by itself when the network returns.")
+    OFFLINE_PAGE_TITLE = msg("offline.page_title", "This page needs the network")
+    OFFLINE_PAGE_NOTE = msg(
+        "offline.page_note", "It opens by itself when the network returns. Meanwhile, How to play works without it:"
+    )
     NOTICE_TITLE = msg("notice.title", "Your turn · {title}")
     NOTICE_BODY = msg("notice.body", "It is your turn at table {code}")
     NOTICE_SETTINGS = msg("notice.settings", "Turn notices")

@@ -41,10 +41,12 @@ export class TablePage {
   /**
    * @param {string} code
    * @param {string | null} token the seat's credential this browser holds, if any
+   * @param {() => void} [reconnected] told when the table's connection is back: so is the network
    */
-  constructor(code, token) {
+  constructor(code, token, reconnected = () => {}) {
     this.code = code;
     this.token = token;
+    this.reconnected = reconnected;
     /** @type {State | null} */
     this.state = null;
     /** @type {string | null} the tile chosen in the hand */
@@ -174,6 +176,7 @@ export class TablePage {
   /** @param {ConnectionStatus} status */
   onConnection(status) {
     this.connection.update(status);
+    if (status.up) this.reconnected();
     if (!status.up) this.selected = null;
     this.render();
   }
