@@ -21,7 +21,7 @@ from chickenfoot.i18n import LANGUAGES, render
 from chickenfoot.messages import Code
 from chickenfoot.server import Settings, create_app
 from chickenfoot.server.app import WEB_DIR
-from chickenfoot.server.pages import BACKGROUND, OFFLINE_PAGES, THEME_COLOURS, service_worker
+from chickenfoot.server.http.pages import BACKGROUND, OFFLINE_PAGES, THEME_COLOURS, service_worker
 
 
 @pytest.fixture(scope="module")
