@@ -42,8 +42,16 @@ async def greetings(table: Table) -> list[dict[str, Any]]:
     return messages
 
 
+RematchOffered = Callable[[Table, int, list[int]], Awaitable[None]]
+"""Told when a seat accepts a rematch that is not made yet (``table, seat, the seats that accepted``)."""
+
+
 def company_router(
-    hub: Hub, listing: lobby.Lobby, get_table: Callable[[str], Awaitable[Table]], summary: Callable[[Table], Any]
+    hub: Hub,
+    listing: lobby.Lobby,
+    get_table: Callable[[str], Awaitable[Table]],
+    summary: Callable[[Table], Any],
+    rematch_offered: RematchOffered,
 ) -> APIRouter:
     router = APIRouter()
     credentials = hub.credentials
@@ -102,7 +110,11 @@ def company_router(
     async def accept(code: str, request: SeatRequest) -> dict[str, Any]:
         """A seated player accepts a rematch (same seats, new match); the last acceptance makes the new table."""
         table = await get_table(code)
-        return await rematch.accept(hub, table, await seat_of(table, request.token))
+        seat = await seat_of(table, request.token)
+        status = await rematch.accept(hub, table, seat)
+        if status["code"] is None:
+            await rematch_offered(table, seat, status["accepted"])
+        return status
 
     @router.post("/api/tables/{code}/rematch/seat")
     async def rematch_seat(code: str, request: SeatRequest) -> dict[str, Any]:

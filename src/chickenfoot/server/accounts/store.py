@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -57,6 +57,10 @@ class Session:
     user_agent: str
 
 
+Forgetter = Callable[[AsyncConnection, int], Awaitable[None]]
+"""Deletes a feature's rows of an account, in the transaction that deletes the account (``conn, account_id``)."""
+
+
 class LastWayIn(Exception):
     """Removing this would leave the account without a way to sign in."""
 
@@ -93,6 +97,12 @@ def _session(row: Any) -> Session:
 class AccountStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self._forgetters: list[Forgetter] = []
+
+    def forget_with(self, forgetter: Forgetter) -> None:
+        """``forgetter`` keeps rows of accounts (the notifications' address, devices, notices): they go in
+        the transaction that deletes an account."""
+        self._forgetters.append(forgetter)
 
     # --- accounts ---------------------------------------------------------------------------------
 
@@ -156,6 +166,8 @@ class AccountStore:
         async with self.storage.transaction() as conn:
             for table in (passwords, passkeys, sessions, challenges, name_keys):
                 await conn.execute(table.delete().where(table.c.account_id == account_id))
+            for forget in self._forgetters:
+                await forget(conn, account_id)
             nameless = {"deleted": True, "username": None, "skeleton": None}
             await conn.execute(accounts.update().where(accounts.c.id == account_id).values(**nameless))
 
