@@ -91,10 +91,10 @@ class MailCatcher:
 
 
 def body(message: EmailMessage) -> str:
-    """A message's plain text."""
+    """A message's plain text, its lines ended by \\n."""
     part = message.get_body(preferencelist=("plain",))
     assert part is not None
-    return str(part.get_content())
+    return str(part.get_content()).replace("\r\n", "\n")
 
 
 def links(message: EmailMessage) -> list[str]:

@@ -15,6 +15,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,14 +63,19 @@ class Received:
     raw: bytes
     """The decrypted bytes, as the service worker's ``event.data`` holds them."""
     headers: dict[str, str]
+    """Its headers, by lower-case name."""
     claims: dict[str, Any]
     """The VAPID token's claims (its signature checked against the key it names)."""
 
 
 class PushService:
-    """An HTTP push service on ``127.0.0.1`` in a thread of its own; ``origin`` is what servers allow."""
+    """An HTTP push service on ``127.0.0.1`` in a thread of its own; ``origin`` is what servers allow.
 
-    def __init__(self) -> None:
+    ``now``: the time a VAPID token's expiry is checked against (a server on a fake clock signs by it).
+    """
+
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        self.now = now
         self.port = free_port()
         self.origin = f"http://127.0.0.1:{self.port}"
         self.devices: dict[str, Device] = {}
@@ -135,23 +141,24 @@ class PushService:
                 self.refused.append((name, answer))
                 self._changed.notify_all()
             return web.Response(status=answer)
-        claims = verified_claims(request.headers.get("authorization", ""), self.origin)
+        claims = verified_claims(request.headers.get("authorization", ""), self.origin, self.now())
         if claims is None:
             return web.Response(status=401)
         if request.headers.get("content-encoding") != "aes128gcm":
             return web.Response(status=415)
         body = await request.read()
         raw = http_ece.decrypt(body, private_key=device.key, auth_secret=device.auth, version="aes128gcm")
-        received = Received(name, json.loads(raw), raw, dict(request.headers), claims)
+        headers = {key.lower(): value for key, value in request.headers.items()}
+        received = Received(name, json.loads(raw), raw, headers, claims)
         with self._changed:
             self.received.append(received)
             self._changed.notify_all()
         return web.Response(status=201)
 
 
-def verified_claims(authorization: str, audience: str) -> dict[str, Any] | None:
+def verified_claims(authorization: str, audience: str, now: float) -> dict[str, Any] | None:
     """The claims of a ``vapid t=…, k=…`` header (RFC 8292) if its ES256 signature is right for the key it
-    names and it is for ``audience`` and not expired; ``None`` otherwise."""
+    names and it is for ``audience`` and not expired at ``now``; ``None`` otherwise."""
     if not authorization.startswith("vapid "):
         return None
     parts = dict(part.strip().split("=", 1) for part in authorization[len("vapid ") :].split(",") if "=" in part)
@@ -165,6 +172,6 @@ def verified_claims(authorization: str, audience: str) -> dict[str, Any] | None:
         read: dict[str, Any] = json.loads(unb64(claims))
     except (ValueError, InvalidSignature):
         return None
-    if read.get("aud") != audience or int(read.get("exp", 0)) < time.time() or "sub" not in read:
+    if read.get("aud") != audience or int(read.get("exp", 0)) < now or "sub" not in read:
         return None
     return read

@@ -27,9 +27,8 @@ from chickenfoot.testing.push import PushService
 from ..accounts.conftest import GENEROUS, PASSWORD, no_accounts_yet  # noqa: F401  # a fixture
 from ..conftest import INSTANT
 
-ORIGIN = "http://testserver"
+ORIGIN = "http://chickenfoot.test"
 DIGEST_SECONDS = 600.0
-POLL_SECONDS = 5.0
 T = TypeVar("T")
 
 
@@ -40,14 +39,14 @@ def catcher() -> Iterator[MailCatcher]:
 
 
 @pytest.fixture
-def push_service() -> Iterator[PushService]:
-    with PushService() as service:
-        yield service
+def clock() -> FakeClock:
+    return FakeClock()
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def push_service(clock: FakeClock) -> Iterator[PushService]:
+    with PushService(clock.now) as service:
+        yield service
 
 
 def settings_for(catcher: MailCatcher, push_service: PushService, **changes: Any) -> NotificationSettings:
@@ -55,7 +54,7 @@ def settings_for(catcher: MailCatcher, push_service: PushService, **changes: Any
         smtp=parse_smtp_url(catcher.url),
         push_services=(push_service.origin,),
         digest_seconds=DIGEST_SECONDS,
-        outbox=OutboxSettings(poll_seconds=POLL_SECONDS, retry_seconds=30.0),
+        outbox=OutboxSettings(retry_seconds=30.0, background=False),
     )
     return dataclasses.replace(settings, **changes)
 

@@ -44,6 +44,9 @@ class OutboxSettings:
     """Failures after which a row is given up (with the defaults: about a day and a half of tries)."""
     keep_days: float = 7.0
     """Finished rows, and notices read, are forgotten after this many days."""
+    background: bool = True
+    """The worker runs by itself (``False``: only when :meth:`Outbox.run_once` is called, as a test does
+    to send what is due at a moment of its choosing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +71,8 @@ class Outbox:
         self._pruned_at: float | None = None
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
+        if self.settings.background:
+            self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
         if self._task is not None:

@@ -124,9 +124,9 @@ def _mail(
     mail["Subject"] = subject
     mail["Date"] = format_datetime(at)
     mail["Message-ID"] = f"<{message_id}@{site.domain}>"
-    mail["Content-Language"] = lang
     mail["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation reply to a robot
     mail.set_content("\n".join(lines) + "\n")
+    mail["Content-Language"] = lang  # after the content, which sets the Content-* headers afresh
     return mail
 
 

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from email.utils import parseaddr
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -62,6 +63,10 @@ ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(
 turn into another header)."""
 
 
+VAPID_SUBJECT = re.compile(r"mailto:[^@\s]+@[\w-]+(?:\.[\w-]+)+|https://[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:/\S*)?")
+"""What the push services take as a subject: an address with a domain, or an https URL."""
+
+
 def channel(account_id: int) -> str:
     """The bus channel on which an account's pages hear that its list changed, in every process."""
     return f"notices:{account_id}"
@@ -76,7 +81,8 @@ class NotificationSettings:
     push_services: tuple[str, ...] = PUSH_SERVICES
     """The push services a device's endpoint may be at (origins; ``https://*.domain`` for a domain's)."""
     vapid_subject: str | None = None
-    """Who the push services may contact about this server (``mailto:`` or ``https:``; ``None``: the site)."""
+    """Who the push services may contact about this server (``mailto:`` or ``https:``; ``None``: the
+    e-mails' sender)."""
     digest_seconds: float = 1800.0
     """How long a digest gathers notices after the first before it is sent."""
     confirm_seconds: float = 24 * 3600.0
@@ -89,6 +95,24 @@ class NotificationSettings:
 def site_of(origin: str, sender: str | None) -> Site:
     host = urlsplit(origin).hostname or "localhost"
     return Site(origin, sender or f"Chicken Foot <noreply@{host}>", host)
+
+
+def vapid_subject(subject: str | None, site: Site | None) -> str:
+    """Who the push services may contact: ``subject`` (``mailto:`` an address, or an ``https:`` URL), else
+    the e-mails' sender; raises ``ValueError`` in one line for another.
+
+    >>> vapid_subject(None, site_of("https://dominoes.example.org", None))
+    'mailto:noreply@dominoes.example.org'
+    >>> vapid_subject("operator@example.org", None)
+    Traceback (most recent call last):
+    ValueError: a VAPID subject is mailto:someone@example.org or https://…, not 'operator@example.org'
+    """
+    if subject is None:
+        address = parseaddr(site.sender)[1] if site is not None else ""
+        return f"mailto:{address}" if VAPID_SUBJECT.fullmatch(f"mailto:{address}") else "mailto:noreply@localhost"
+    if not VAPID_SUBJECT.fullmatch(subject):
+        raise ValueError(f"a VAPID subject is mailto:someone@example.org or https://…, not {subject[:80]!r}")
+    return subject
 
 
 def checked_subscription(endpoint: str, p256dh: str, auth: str) -> None:
@@ -122,6 +146,7 @@ class Notifications:
         self.outbox = Outbox(self.store, clock, settings.outbox, self.deliver)
         self.mailer = None if settings.smtp is None else Mailer(settings.smtp)
         self.site = None if origin is None else site_of(origin, settings.sender)
+        self.subject = vapid_subject(settings.vapid_subject, self.site)
         self.push: PushSender | None = None
         """Made at :meth:`start`, with the key every process shares."""
         self._unsubscribe_key = b""
@@ -131,8 +156,7 @@ class Notifications:
         """Read (or make, the first time) the server's keys, and start the outbox."""
         at = utc(self.clock)
         pem = await self.store.key("vapid", new_key, at)
-        subject = self.settings.vapid_subject or (self.site.origin if self.site else "mailto:operator@localhost")
-        self.push = PushSender(pem, subject, self.settings.push_services, self.clock)
+        self.push = PushSender(pem, self.subject, self.settings.push_services, self.clock)
         self._unsubscribe_key = bytes.fromhex(await self.store.key("unsubscribe", lambda: secrets.token_hex(32), at))
         self.outbox.start()
 
