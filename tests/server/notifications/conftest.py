@@ -24,9 +24,11 @@ from chickenfoot.server.notifications.service import Notifications, Notification
 from chickenfoot.testing.mail import MailCatcher
 from chickenfoot.testing.push import PushService
 
-from ..accounts.conftest import GENEROUS, PASSWORD, no_accounts_yet  # noqa: F401  # a fixture
+from ..accounts import conftest as accounts_fixtures
+from ..accounts.conftest import GENEROUS, PASSWORD
 from ..conftest import INSTANT
 
+no_accounts_yet = accounts_fixtures.no_accounts_yet
 ORIGIN = "http://chickenfoot.test"
 DIGEST_SECONDS = 600.0
 T = TypeVar("T")
@@ -143,7 +145,7 @@ class App:
 @pytest.fixture
 def make_app(
     make_client: Callable[..., TestClient],
-    no_accounts_yet: None,  # noqa: F811  # the fixture imported above
+    no_accounts_yet: None,
     catcher: MailCatcher,
     push_service: PushService,
     clock: FakeClock,

@@ -169,10 +169,10 @@ class Notifications:
     # --- the port ---------------------------------------------------------------------------------
 
     async def notify(self, account_id: int, notice: Notice, *, sender: int | None = None) -> None:
-        if notice.kind in CAPPED:
+        if notice.kind in CAPPED:  # the receiver's cap first: an invitation it refuses costs the sender nothing
+            await self.limits.check("invitation_received", str(account_id))
             if sender is not None:
                 await self.limits.check("invitation_sent", str(sender))
-            await self.limits.check("invitation_received", str(account_id))
         at = utc(self.clock)
 
         async def enqueue(conn: Any, stored: Stored, preferences: Preferences, email: str | None) -> None:
