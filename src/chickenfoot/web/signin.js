@@ -1,6 +1,7 @@
 // @ts-check
 // Sign in (/signin) and sign up (/signup), both going to `?next=` after: a passkey first, a username
-// and password the second way. The guest seats this browser holds follow the account at once.
+// and password the second way. The guest seats this browser holds follow the account at once. Who
+// cannot sign in asks for a one-time sign-in link by e-mail (to the account's confirmed address).
 
 import { nextPath, usePasskey, welcome } from "./account-api.js";
 import { byId } from "./dom.js";
@@ -76,6 +77,12 @@ async function password() {
   await done(await api("POST", signingUp ? "/api/account/signup" : "/api/account/signin", body));
 }
 
+async function recover() {
+  const username = byId("recover-username", HTMLInputElement).value.trim();
+  await api("POST", "/api/account/recover", { username });
+  byId("recover-sent").textContent = t("notify.recover.sent");
+}
+
 async function start() {
   const { account } = await startShell(words);
   if (await account) {
@@ -96,6 +103,12 @@ async function start() {
     e.preventDefault();
     attempt(passwordForm, password);
   });
+  const recoverForm = byId("recover-form", HTMLFormElement);
+  recoverForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    attempt(recoverForm, recover);
+  });
+  byId("recover").hidden = signingUp;
   byId("signin").hidden = false;
   byId(signingUp ? "passkey-username" : "passkey-go").focus();
 }
