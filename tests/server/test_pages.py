@@ -27,6 +27,7 @@ PAGES = {
     "/matches": "matches",
     "/u/nobody-here": "profile",
     "/r/ABC123": "replay",
+    "/unsubscribe/1.not-a-token": "unsubscribe",
 }
 """Each page's address, and the template it is."""
 

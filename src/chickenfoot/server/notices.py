@@ -181,9 +181,16 @@ class Notifier(Protocol):
         or sent then, and the action that would have caused it should be refused too.
         """
 
+    async def seen(self, account_id: int, table: str) -> None:
+        """The account has seen table ``table`` (opened its page, moved there): its notices of it are read,
+        and a push or e-mail still held back for them (quiet hours, a digest's wait) is not sent."""
+
 
 class NobodyNotified:
     """A :class:`Notifier` that tells nobody (a server built without notifications, a unit test)."""
 
     async def notify(self, account_id: int, notice: Notice, *, sender: int | None = None) -> None:
+        return None
+
+    async def seen(self, account_id: int, table: str) -> None:
         return None

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from chickenfoot.server.storage.schema import metadata, table_code
 
 
-def account_id(*, primary_key: bool = False, index: bool = False) -> sa.Column[int]:
+def account_id(*, primary_key: bool = False) -> sa.Column[int]:
     """A column naming an account: the row goes when the account's row goes."""
     return sa.Column(
         "account_id",
@@ -21,7 +21,6 @@ def account_id(*, primary_key: bool = False, index: bool = False) -> sa.Column[i
         sa.ForeignKey("accounts.id", ondelete="CASCADE"),
         primary_key=primary_key,
         nullable=False,
-        index=index,
     )
 
 
@@ -67,12 +66,13 @@ push_subscriptions = sa.Table(
     "push_subscriptions",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    account_id(index=True),
+    account_id(),
     sa.Column("endpoint", sa.String(1024), nullable=False, unique=True),
     # The browser's P-256 public key and auth secret (base64url): what a push is encrypted to (RFC 8291).
     sa.Column("p256dh", sa.String(128), nullable=False),
     sa.Column("auth", sa.String(64), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_push_subscriptions_account_id", "account_id"),
 )
 """A device that allowed notifications: a push service's endpoint and the keys to encrypt to."""
 
@@ -80,7 +80,7 @@ notification_outbox = sa.Table(
     "notification_outbox",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    account_id(index=True),
+    account_id(),
     # ``push`` (one notice to one device), ``digest``, ``verify`` (an address's confirmation link) or
     # ``recover`` (a sign-in link): the last three are e-mails.
     sa.Column("purpose", sa.String(8), nullable=False),
@@ -88,7 +88,7 @@ notification_outbox = sa.Table(
     sa.Column("subscription_id", sa.Integer, sa.ForeignKey("push_subscriptions.id", ondelete="CASCADE"), nullable=True),
     # JSON: what is sent (a push's payload; a digest's notices, composed when it is first claimed).
     sa.Column("payload", sa.Text, nullable=True),
-    sa.Column("due_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("claimed_by", sa.String(32), nullable=True),
     sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
     sa.Column("attempts", sa.Integer, nullable=False),
@@ -96,6 +96,8 @@ notification_outbox = sa.Table(
     # ``sent``, ``skipped`` (nothing left to say), ``dropped`` (the device is gone) or ``failed``.
     sa.Column("outcome", sa.String(8), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_notification_outbox_account_id", "account_id"),
+    sa.Index("ix_notification_outbox_due_at", "due_at"),
     sa.Index(
         "uq_notification_outbox_digest",
         "account_id",

@@ -27,6 +27,8 @@ from email.utils import parseaddr
 from typing import Any
 from urllib.parse import urlsplit
 
+from sqlalchemy.ext.asyncio import AsyncConnection
+
 from chickenfoot.i18n import LANGUAGES
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.names import normalised, skeleton
@@ -175,7 +177,7 @@ class Notifications:
                 await self.limits.check("invitation_sent", str(sender))
         at = utc(self.clock)
 
-        async def enqueue(conn: Any, stored: Stored, preferences: Preferences, email: str | None) -> None:
+        async def enqueue(conn: AsyncConnection, stored: Stored, preferences: Preferences, email: str | None) -> None:
             if preferences.wants(stored.kind, Channel.PUSH) and self.push is not None:
                 payload = push_payload(stored.item, notice.key, preferences.language, at)
                 await self.store.push_rows(conn, stored, account_id, payload, preferences.after_quiet(at), at)
@@ -188,7 +190,8 @@ class Notifications:
             await self.bus.publish(channel(account_id), {"type": "notice"})
 
     async def seen(self, account_id: int, table: str) -> None:
-        """The account opened the table: its notices there are read."""
+        """The account has seen the table: its notices there are read (and what waits to be sent of them
+        is not sent: a push of a notice read is skipped, a digest says only what is unread)."""
         if await self.store.mark_read(account_id, utc(self.clock), table=table):
             await self.bus.publish(channel(account_id), {"type": "read"})
 
