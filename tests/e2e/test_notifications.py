@@ -258,5 +258,7 @@ def test_a_push_is_shown_by_the_service_worker_and_tapped_open_to_its_table(
         " self.dispatchEvent(new NotificationEvent('notificationclick', { notification: shown })); }"
     )
     page.wait_for_url(f"{site.base}/t/{code}")  # tapped: the table opens
-    page.locator('#notices summary[aria-label="Notifications"]').wait_for()  # the bell heard it was seen
+    page.locator('#notices summary[aria-label="Notifications"]').wait_for(
+        state="attached"
+    )  # the bell heard it was seen
     assert json.loads(page.request.get("/api/notifications").text())["unread"] == 0  # seen there
