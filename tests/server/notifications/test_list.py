@@ -79,6 +79,21 @@ def test_the_list_needs_a_session_and_its_changes_the_csrf_token(app: App) -> No
     assert forged.status_code == 403
 
 
+def test_the_accounts_data_download_holds_its_notifications(app: App) -> None:
+    ann = app.sign_up("ann")
+    code = app.table()
+    app.notify(ann, YourTurn(code, turn=1))
+    ann.subscribe(app.push_service.device("phone").subscription())
+    ann.choose(choices={}, quiet_from=60, quiet_until=120, time_zone="Europe/Riga")
+    kept = ann.call("GET", "/api/account/data").json()["notifications"]
+    assert kept["notices"][0]["kind"] == "your_turn" and kept["notices"][0]["table"] == code
+    assert kept["time_zone"] == "Europe/Riga" and (kept["quiet_from"], kept["quiet_until"]) == (60, 120)
+    assert kept["devices"] == [
+        {"push_service": app.push_service.origin.removeprefix("http://"), "added": kept["devices"][0]["added"]}
+    ]
+    assert "/push/" not in str(kept)  # the device's endpoint, a capability, is not in it
+
+
 def test_a_deleted_accounts_notices_devices_and_address_go_with_it(app: App) -> None:
     ann = app.sign_up("ann")
     code = app.table()

@@ -276,10 +276,15 @@ def data_routes(shared: AccountRoutes, seat_of: SeatFinder) -> APIRouter:
         me = await accounts.require(request, changing=False)
         facts = await accounts.facts(me)
         response.headers["Content-Disposition"] = f'attachment; filename="chickenfoot-{me.account.id}.json"'
-        return {key: value for key, value in overview(facts, me).items() if key != "csrf"} | {
-            "sessions": session_list(facts.sessions, me),
-            "seats": [{"table": code, "seat": seat} for code, seat in await accounts.store.seats_of(me.account.id)],
-        }
+        kept = {name: await describe(me.account.id) for name, describe in accounts.store.describers.items()}
+        return (
+            {key: value for key, value in overview(facts, me).items() if key != "csrf"}
+            | {
+                "sessions": session_list(facts.sessions, me),
+                "seats": [{"table": code, "seat": seat} for code, seat in await accounts.store.seats_of(me.account.id)],
+            }
+            | kept
+        )
 
     @router.delete("")
     async def delete_account(request: Request, response: Response) -> dict[str, Any]:

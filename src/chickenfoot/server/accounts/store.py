@@ -59,6 +59,8 @@ class Session:
 
 Forgetter = Callable[[AsyncConnection, int], Awaitable[None]]
 """Deletes a feature's rows of an account, in the transaction that deletes the account (``conn, account_id``)."""
+Describer = Callable[[int], Awaitable[dict[str, Any]]]
+"""What a feature keeps of an account, as JSON for the account's data download (no secret)."""
 
 
 class LastWayIn(Exception):
@@ -98,11 +100,17 @@ class AccountStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._forgetters: list[Forgetter] = []
+        self.describers: dict[str, Describer] = {}
+        """What each feature keeping rows of accounts tells of them in the data download, by its name."""
 
     def forget_with(self, forgetter: Forgetter) -> None:
         """``forgetter`` keeps rows of accounts (the notifications' address, devices, notices): they go in
         the transaction that deletes an account."""
         self._forgetters.append(forgetter)
+
+    def describe_with(self, name: str, describer: Describer) -> None:
+        """``describer`` tells what a feature keeps of an account: the data download shows it as ``name``."""
+        self.describers[name] = describer
 
     # --- accounts ---------------------------------------------------------------------------------
 

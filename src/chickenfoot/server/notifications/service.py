@@ -144,6 +144,7 @@ class Notifications:
             raise ValueError("e-mail needs the site's public origin for its links: give --public-origin too")
         self.store = NotificationStore(storage)
         accounts.store.forget_with(self.store.forget)
+        accounts.store.describe_with("notifications", self.store.describe)
         self.accounts, self.limits, self.bus, self.clock, self.settings = accounts, limits, bus, clock, settings
         self.outbox = Outbox(self.store, clock, settings.outbox, self.deliver)
         self.mailer = None if settings.smtp is None else Mailer(settings.smtp)

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -545,7 +546,34 @@ class NotificationStore:
                 ).scalar_one()
             )
 
-    # --- an account deleted -----------------------------------------------------------------------
+    # --- an account's data, and its deletion ---------------------------------------------------------
+
+    async def describe(self, account_id: int) -> dict[str, Any]:
+        """What is kept of the account, for its data download: its choices and address, its devices (by
+        their push service and when they were added, not the secret endpoint) and its notices."""
+        preferences, address = await self.preferences(account_id), await self.address(account_id)
+        query = sa.select(push_subscriptions.c.endpoint, push_subscriptions.c.created_at).where(
+            push_subscriptions.c.account_id == account_id
+        )
+        async with self.storage.reading() as conn:
+            devices = [
+                {"push_service": urlsplit(row.endpoint).netloc, "added": aware(row.created_at).isoformat()}
+                for row in await conn.execute(query)
+            ]
+        return {
+            "choices": {kind.value: sorted(channels) for kind, channels in preferences.choices.items()},
+            "language": preferences.language,
+            "time_zone": preferences.time_zone,
+            "quiet_from": preferences.quiet_from,
+            "quiet_until": preferences.quiet_until,
+            "email": address.email,
+            "email_waiting_for_confirmation": address.pending,
+            "devices": devices,
+            "notices": [
+                {"kind": n.kind.value, "table": n.table, "params": n.params, "at": n.at.isoformat(), "read": n.read}
+                for n in await self.listed(account_id, list(Kind), limit=1000)
+            ],
+        }
 
     async def forget(self, conn: AsyncConnection, account_id: int) -> None:
         """Everything of the account goes, in the transaction that deletes it (its address first of all)."""
