@@ -937,6 +937,140 @@ class Code(Enum):
         "too many profiles asked from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
 
+    # --- notifications (server/notifications, web/notices.js, web/notification-settings.js): the bell,
+    # push and e-mail; each notice is rendered from its kind and its parameters (server/notices.py)
+    NOTIFY_YOUR_TURN = msg("notify.your_turn", "Your turn at table {table}")
+    NOTIFY_INVITED = msg("notify.invited", "{name} invites you to table {table}")
+    NOTIFY_INVITED_ANONYMOUS = msg("notify.invited_anonymous", "You are invited to table {table}")
+    NOTIFY_CHALLENGE = msg("notify.challenge", "{name} challenges you to a match at table {table}")
+    NOTIFY_MATCH_WON = msg("notify.match_won", "You won the match at table {table}")
+    NOTIFY_MATCH_OVER = msg("notify.match_over", "The match at table {table} is over")
+    NOTIFY_RATING_CHANGE = msg("notify.rating_change", "Your rating changed by {change}")
+    NOTIFY_REMATCH = msg("notify.rematch", "{name} offers a rematch at table {table}")
+    NOTIFY_REMATCH_ANONYMOUS = msg("notify.rematch_anonymous", "A rematch is offered at table {table}")
+    NOTIFY_CHAT = nmsg(
+        "notify.chat", "{count} new chat line at table {table}", "{count} new chat lines at table {table}"
+    )
+    NOTIFY_CHAT_FROM = msg("notify.chat_from", "The latest from {name}")
+    NOTIFY_TITLE = msg("notify.title", "Notifications")
+    NOTIFY_UNREAD = nmsg("notify.unread", "{count} unread notification", "{count} unread notifications")
+    NOTIFY_NONE = msg("notify.none", "Nothing new.")
+    NOTIFY_JUST_NOW = msg("notify.just_now", "just now")
+    NOTIFY_MINUTES_AGO = nmsg("notify.minutes_ago", "{count} minute ago", "{count} minutes ago")
+    NOTIFY_HOURS_AGO = nmsg("notify.hours_ago", "{count} hour ago", "{count} hours ago")
+    NOTIFY_DAYS_AGO = nmsg("notify.days_ago", "{count} day ago", "{count} days ago")
+    NOTIFY_MARK_ALL_READ = msg("notify.mark_all_read", "Mark all as read")
+    NOTIFY_SETTINGS_LINK = msg("notify.settings_link", "Notification settings")
+    NOTIFY_KIND_YOUR_TURN = msg("notify.kind.your_turn", "Your turn")
+    NOTIFY_KIND_INVITED = msg("notify.kind.invited", "Invitations")
+    NOTIFY_KIND_CHALLENGE = msg("notify.kind.challenge", "Challenges")
+    NOTIFY_KIND_MATCH_OVER = msg("notify.kind.match_over", "Match results")
+    NOTIFY_KIND_REMATCH = msg("notify.kind.rematch", "Rematch offers")
+    NOTIFY_KIND_CHAT = msg("notify.kind.chat", "Chat lines at turn-based tables")
+    NOTIFY_CHANNEL_IN_APP = msg("notify.channel.in_app", "On the site")
+    NOTIFY_CHANNEL_PUSH = msg("notify.channel.push", "Push")
+    NOTIFY_CHANNEL_EMAIL = msg("notify.channel.email", "E-mail")
+    NOTIFY_CHOICES_NOTE = msg(
+        "notify.choices_note", "Choose what reaches you where. E-mails come as one digest, not one per move."
+    )
+    NOTIFY_PUSH_TITLE = msg("notify.push.title", "Push on this device")
+    NOTIFY_PUSH_ALLOW = msg("notify.push.allow", "Allow notifications on this device")
+    NOTIFY_PUSH_ON = msg("notify.push.on", "This device shows your notifications.")
+    NOTIFY_PUSH_STOP = msg("notify.push.stop", "Stop them on this device")
+    NOTIFY_PUSH_BLOCKED = msg(
+        "notify.push.blocked", "This browser blocks notifications from this site: allow them in its settings."
+    )
+    NOTIFY_PUSH_UNSUPPORTED = msg("notify.push.unsupported", "This browser cannot show notifications.")
+    NOTIFY_PUSH_DEVICES = nmsg(
+        "notify.push.devices", "Push goes to {count} device of yours.", "Push goes to {count} devices of yours."
+    )
+    NOTIFY_EMAIL_TITLE = msg("notify.email.title", "E-mail address")
+    NOTIFY_EMAIL_NONE = msg(
+        "notify.email.none", "No address yet. An address gets e-mails once you confirm it by a link."
+    )
+    NOTIFY_EMAIL_PENDING = msg(
+        "notify.email.pending", "A confirmation link went to '{address}': open it, and e-mails will come there."
+    )
+    NOTIFY_EMAIL_VERIFIED = msg("notify.email.verified", "E-mails go to '{address}'.")
+    NOTIFY_EMAIL_SEND_LINK = msg("notify.email.send_link", "Send a confirmation link")
+    NOTIFY_EMAIL_REMOVE = msg("notify.email.remove", "Remove the address")
+    NOTIFY_EMAIL_CONFIRMED = msg("notify.email.confirmed", "Your e-mail address is confirmed.")
+    NOTIFY_EMAIL_OFF = msg("notify.email.off", "This server sends no e-mail.")
+    NOTIFY_QUIET_TITLE = msg("notify.quiet.title", "Quiet hours")
+    NOTIFY_QUIET_NOTE = msg(
+        "notify.quiet.note", "No push and no e-mail between these hours: what comes meanwhile waits until they end."
+    )
+    NOTIFY_QUIET_ON = msg("notify.quiet.on", "Keep quiet hours")
+    NOTIFY_QUIET_FROM = msg("notify.quiet.from", "From")
+    NOTIFY_QUIET_UNTIL = msg("notify.quiet.until", "Until")
+    NOTIFY_QUIET_ZONE = msg("notify.quiet.zone", "Time zone")
+    NOTIFY_LANGUAGE = msg("notify.language", "Push and e-mail are written in {language}, the language of your pages.")
+    NOTIFY_SAVE = msg("notify.save", "Save the notification settings")
+    NOTIFY_DIGEST_SUBJECT = nmsg(
+        "notify.digest.subject", "Chicken Foot: {count} new notification", "Chicken Foot: {count} new notifications"
+    )
+    NOTIFY_DIGEST_TURNS = nmsg("notify.digest.turns", "{count} table waits for you.", "{count} tables wait for you.")
+    NOTIFY_DIGEST_WHY = msg(
+        "notify.digest.why",
+        "You get this e-mail because you chose notifications by e-mail on your Chicken Foot account.",
+    )
+    NOTIFY_DIGEST_SETTINGS = msg("notify.digest.settings", "Choose what you get:")
+    NOTIFY_DIGEST_UNSUBSCRIBE = msg("notify.digest.unsubscribe", "No more e-mails:")
+    NOTIFY_VERIFY_SUBJECT = msg("notify.verify.subject", "Chicken Foot: confirm your e-mail address")
+    NOTIFY_VERIFY_BODY = msg(
+        "notify.verify.body", "Open this link to receive the notifications of the account {name} at this address:"
+    )
+    NOTIFY_VERIFY_IGNORE = msg(
+        "notify.verify.ignore", "If you did not ask for this, ignore this e-mail: nothing more will come."
+    )
+    NOTIFY_RECOVER_SUBJECT = msg("notify.recover.subject", "Chicken Foot: a link to sign in")
+    NOTIFY_RECOVER_BODY = nmsg(
+        "notify.recover.body",
+        "Someone asked for a link to sign in to the account {name}. It works once, within {count} minute:",
+        "Someone asked for a link to sign in to the account {name}. It works once, within {count} minutes:",
+    )
+    NOTIFY_RECOVER_IGNORE = msg(
+        "notify.recover.ignore", "If it was not you, ignore this e-mail: your account stays as it is."
+    )
+    NOTIFY_UNSUBSCRIBE_TITLE = msg("notify.unsubscribe.title", "No more e-mails")
+    NOTIFY_UNSUBSCRIBE_NOTE = msg(
+        "notify.unsubscribe.note", "One click, and this server sends no more notifications to your e-mail address."
+    )
+    NOTIFY_UNSUBSCRIBE_BUTTON = msg("notify.unsubscribe.button", "Send me no more e-mails")
+    NOTIFY_UNSUBSCRIBE_DONE = msg(
+        "notify.unsubscribe.done", "Done: no more e-mails. Push and the site stay as you chose on your account page."
+    )
+    NOTIFY_RECOVER_TITLE = msg("notify.recover.title", "Cannot sign in?")
+    NOTIFY_RECOVER_NOTE = msg(
+        "notify.recover.note", "If your account has a confirmed e-mail address, a link to sign in once goes there."
+    )
+    NOTIFY_RECOVERED = msg(
+        "notify.recovered",
+        "You are signed in by the link sent to your e-mail address: set a new password if you need one.",
+    )
+    NOTIFY_RECOVER_SEND = msg("notify.recover.send", "Send me a link")
+    NOTIFY_RECOVER_SENT = msg(
+        "notify.recover.sent", "If that account has a confirmed address, a link is on its way. It works once."
+    )
+    NOTIFY_TOO_MANY_SENT = msg(
+        "notify.too_many_sent",
+        "you have sent too many invitations (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    NOTIFY_TOO_MANY_RECEIVED = msg(
+        "notify.too_many_received",
+        "this player has had too many invitations (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    NOTIFY_TOO_MANY_MAILS = msg(
+        "notify.too_many_mails",
+        "too many e-mails asked for from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    NOTIFY_TOO_MANY_STREAMS = msg("notify.too_many_streams", "too many pages follow your notifications at once")
+    NOTIFY_BAD_ADDRESS = msg("notify.bad_address", "this is not an e-mail address")
+    NOTIFY_LINK_USED = msg("notify.link_used", "this confirmation link has expired or was used already")
+    NOTIFY_BAD_SUBSCRIPTION = msg("notify.bad_subscription", "this browser's push subscription cannot be used here")
+    NOTIFY_BAD_UNSUBSCRIBE = msg("notify.bad_unsubscribe", "this unsubscribe link is not valid")
+    NOTIFY_BAD_ZONE = msg("notify.bad_zone", "there is no time zone '{zone}'")
+
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")
     TUI_START_MATCH = msg("tui.start_match", "Start match")

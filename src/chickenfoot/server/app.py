@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,12 +55,14 @@ from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
 from chickenfoot.server.http.client import client_address
-from chickenfoot.server.http.limits import AddressLimits, RateLimiter, TokenLimits
+from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, TokenLimits
 from chickenfoot.server.http.pages import pages_router
 from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.lobby import Lobby
+from chickenfoot.server.notifications.routes import notifications_router
+from chickenfoot.server.notifications.service import Notifications, NotificationSettings
 from chickenfoot.server.ops.metrics import Readings
 from chickenfoot.server.ops.operations import Operations
 from chickenfoot.server.quickplay.ratings import EqualRatings
@@ -69,6 +71,7 @@ from chickenfoot.server.quickplay.service import QuickPlay, bots_cover
 from chickenfoot.server.quickplay.store import Queue, QuickPlaySettings, waiting
 from chickenfoot.server.ratings.routes import ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
+from chickenfoot.server.ratings.store import Change
 from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.replays.frames import ReplayFrames
@@ -78,6 +81,7 @@ from chickenfoot.server.replays.service import Replays, review_job
 from chickenfoot.server.seating.routes import seating_router
 from chickenfoot.server.seating.service import CreateRequest, Seating, bot_level, summary, table_config
 from chickenfoot.server.storage import Storage, default_database_url
+from chickenfoot.server.table import Table
 from chickenfoot.server.table_config import TableConfig, Timing
 from chickenfoot.view import SeatView
 
@@ -117,6 +121,10 @@ class Settings:
     """What each API token of the Bot API may do (server/http/limits.py)."""
     metrics_port: int | None = None
     """The port whose requests are answered ``GET /metrics`` (server/ops/metrics.py); ``None``: no metrics."""
+    account_limits: AccountLimits = field(default_factory=AccountLimits)
+    """What one account may cause on other people's phones (invitations sent and received)."""
+    notifications: NotificationSettings = field(default_factory=NotificationSettings)
+    """The mail server, the push services, the digest's wait and the outbox's leases."""
 
 
 def cluster_of(settings: Settings) -> Cluster:
@@ -148,11 +156,13 @@ class Server:
     handover_links: HandoverStore
     paused_tokens: PausedTokens
     ops: Operations
+    notifications: Notifications
 
     @asynccontextmanager
     async def running(self, _app: FastAPI) -> AsyncIterator[None]:
         """Start what runs in the background, and stop it all in order when the application stops."""
         await self.storage.migrate()
+        await self.notifications.start()
         self.cluster.start()
         self.accounts.live.start()
         self.hub.start()
@@ -165,6 +175,7 @@ class Server:
         await self.reviews.stop()
         self.accounts.live.stop()
         await self.ratings.settle()
+        await self.notifications.stop()
         self.frames.close()
         self.hints.close()
         await self.hub.close()
@@ -179,9 +190,13 @@ def build(settings: Settings) -> Server:
     storage = Storage(database_url, clock)
     cluster = cluster_of(settings)
     hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
-    limits = RateLimiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits)
+    addresses = dataclasses.replace(settings.addresses, storage=cluster.limits_storage)
+    limits = RateLimiter(addresses, settings.bot_limits, settings.account_limits)
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
     accounts.tables_read_again_by(hub.config_changed)  # a deleted player's name leaves the tables held
+    notifications = Notifications(
+        storage, accounts, limits, cluster.bus, clock, settings.notifications, settings.accounts.origin
+    )
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
     hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
@@ -210,15 +225,50 @@ def build(settings: Settings) -> Server:
         handover_links=HandoverStore(storage, clock),
         paused_tokens=PausedTokens(clock.monotonic),
         ops=Operations.of(database_url, settings.redis_url, settings.metrics_port, readings, clock),
+        notifications=notifications,
     )
     for finished in (
         server.reviews.request,
         server.listing.finished,
         server.history.finished,
         server.ratings.rating(hub.get),
+        unrated_match_over(hub, notifications),
     ):
         hub.on_match_finished(finished)
+    server.ratings.on_rated(rated_match_over(notifications))
     return server
+
+
+def unrated_match_over(hub: Hub, notifications: Notifications) -> Callable[[str], None]:
+    """The hook telling a finished unrated match's players (a rated one's are told once it is rated)."""
+
+    def finished(code: str) -> None:
+        table = hub.tables.get(code)
+        if table is not None and not table.config.rated:
+            notifications.spawn(notifications.match_over(code, table.match.winners()))
+
+    return finished
+
+
+def rated_match_over(notifications: Notifications) -> Callable[[str, list[Change]], None]:
+    """The hook telling a rated match's players that it is over, with their ratings' changes."""
+
+    def rated(code: str, changes: list[Change]) -> None:
+        winners = [change.seat for change in changes if change.rank == 1]
+        moved = {change.seat: change.after.shown - change.before.shown for change in changes}
+        notifications.spawn(notifications.match_over(code, winners, moved))
+
+    return rated
+
+
+def rematch_offered(notifications: Notifications) -> Callable[[Table, int, list[int]], Awaitable[None]]:
+    """The hook telling the accounts at a table that a player accepted a rematch not made yet."""
+
+    async def offered(table: Table, seat: int, accepted: list[int]) -> None:
+        name = table.config.seats[seat].name or ""
+        await notifications.rematch_offered(table.code, name, accepted)
+
+    return offered
 
 
 def routers(server: Server) -> list[APIRouter]:
@@ -229,14 +279,27 @@ def routers(server: Server) -> list[APIRouter]:
     return [
         seating_router(Seating(hub, accounts, tables), limits, settings.web_dir, holders.seat),
         replay_router(replays, limits, settings.web_dir),
-        company_router(hub, server.listing, tables, summary, holders.of(Code.ERROR_TOKEN_OPENS_NO_SEAT)),
+        company_router(
+            hub,
+            server.listing,
+            tables,
+            summary,
+            holders.of(Code.ERROR_TOKEN_OPENS_NO_SEAT),
+            rematch_offered(server.notifications),
+        ),
         readiness_router(hub.credentials, tables, bot_level, summary, holders.of()),
-        accounts_router(accounts, limits, hub.credentials.seat_of, [server.history.data_of, server.ratings.data_of]),
+        accounts_router(
+            accounts,
+            limits,
+            hub.credentials.seat_of,
+            [server.history.data_of, server.ratings.data_of, server.notifications.data_of],
+        ),
         ratings_router(server.ratings, accounts, tables, settings.web_dir),
         quickplay_router(quick_play(server), accounts, limits),
         profiles_router(server.history, accounts, limits, settings.web_dir),
         handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, holders.of(), tables, limits),
         account_pages_router(settings.web_dir, accounts),
+        notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
         bot_api_router(bot_api(server), hub, accounts, tables, settings.connection, server.sends),
         table_socket(server),
         pages_router(settings.web_dir),
@@ -262,7 +325,14 @@ def bot_api(server: Server) -> BotApi:
         return table_config(CreateRequest.model_validate(body), hub.seeds())
 
     service = BotApi(
-        hub, server.accounts, server.limits, server.paused_tokens, configure, server.tables, server.settings.clock
+        hub,
+        server.accounts,
+        server.limits,
+        server.paused_tokens,
+        configure,
+        server.tables,
+        server.settings.clock,
+        server.notifications,
     )
     hub.on_match_finished(service.match_finished)
     return service
@@ -343,6 +413,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     server.ops.install(app)
     app.state.hub, app.state.storage = server.hub, server.storage
+    app.state.notifications = server.notifications
     app.state.readiness = server.ops.readiness
     answers.install(app, challenges={BOT_API: "Bearer"})
     for router in routers(server):

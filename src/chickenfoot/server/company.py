@@ -44,12 +44,17 @@ async def greetings(table: Table) -> list[dict[str, Any]]:
     return messages
 
 
+RematchOffered = Callable[[Table, int, list[int]], Awaitable[None]]
+"""Told when a seat accepts a rematch that is not made yet (``table, seat, the seats that accepted``)."""
+
+
 def company_router(
     hub: Hub,
     listing: lobby.Lobby,
     get_table: Callable[[str], Awaitable[Table]],
     summary: Callable[[Table], Any],
     seat_of: Callable[[Request, str, str | None], Awaitable[int]],
+    rematch_offered: RematchOffered,
 ) -> APIRouter:
     """``seat_of``: the seat a request acts for, by its credential or its account's session (or 403)."""
     router = APIRouter()
@@ -103,7 +108,11 @@ def company_router(
     async def accept(code: str, http: Request, request: SeatRequest | None = None) -> dict[str, Any]:
         """A seated player accepts a rematch (same seats, new match); the last acceptance makes the new table."""
         table = await get_table(code)
-        return await rematch.accept(hub, table, await seat_of(http, table.code, request.token if request else None))
+        seat = await seat_of(http, table.code, request.token if request else None)
+        status = await rematch.accept(hub, table, seat)
+        if status["code"] is None:
+            await rematch_offered(table, seat, status["accepted"])
+        return status
 
     @router.post("/api/tables/{code}/rematch/seat")
     async def rematch_seat(code: str, http: Request, request: SeatRequest | None = None) -> dict[str, Any]:

@@ -1,15 +1,18 @@
 // @ts-check
 // The account page (/account): the ways in (passkeys, a password), where the account is signed in,
-// the player's data and deleting the account; a bot account's API tokens. /account#link=… is an
-// operator's one-time sign-in link (`chickenfoot account reset`): it signs this browser in, then the
-// page asks for a new way in. A change of the ways in, or the deletion, asked long after signing in
-// is confirmed first with the password or a passkey (the server says when: account.confirm_needed).
+// the player's data and deleting the account, its notifications; a bot account's API tokens.
+// /account#link=… is an operator's one-time sign-in link (`chickenfoot account reset`) and
+// /account#recover=… the one sent to a confirmed e-mail address: either signs this browser in, then the
+// page asks for a new way in. /account#confirm=… confirms an e-mail address (whoever opens it: the link
+// is the proof). A change of the ways in, or the deletion, asked long after signing in is confirmed first
+// with the password or a passkey (the server says when: account.confirm_needed).
 
 import { changeAccount, forgetPlayer, signedIn, usePasskey, welcome } from "./account-api.js";
 import { confirmAction } from "./confirm.js";
 import { byId, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { Refusal, api, refusalText } from "./net.js";
+import { drawNotificationSettings } from "./notification-settings.js";
 import { startShell } from "./shell.js";
 import { drawTokens } from "./tokens.js";
 
@@ -325,15 +328,23 @@ function wire() {
   });
 }
 
-// An operator's one-time link: in the fragment, so it reached no server log; spent here, then gone
-// from the address. Returns why it opened nothing ("" when there was none, or it worked).
+// A one-time link (an operator's, one sent to a confirmed address, or an address's confirmation): in
+// the fragment, so it reached no server log; spent here, then gone from the address. Returns why it
+// opened nothing ("" when there was none, or it worked).
 async function spendLink() {
-  const link = new URLSearchParams(location.hash.slice(1)).get("link");
-  if (!link) return "";
+  const given = new URLSearchParams(location.hash.slice(1));
+  const signIn = given.get("link") ?? given.get("recover");
+  const confirm = given.get("confirm");
+  if (!signIn && !confirm) return "";
   history.replaceState(null, "", "/account");
   try {
-    await welcome(await api("POST", "/api/account/link", { link }));
-    noticeCode = "account.link_signed_in";
+    if (confirm) {
+      await api("POST", "/api/notifications/email/confirm", { link: confirm });
+      noticeCode = "notify.email.confirmed";
+    } else {
+      await welcome(await api("POST", "/api/account/link", { link: signIn }));
+      noticeCode = given.has("recover") ? "notify.recovered" : "account.link_signed_in";
+    }
     return "";
   } catch (err) {
     return refusalText(err);
@@ -347,24 +358,29 @@ async function start() {
     tokens.hidden = !account?.bot;
     if (account?.bot) drawTokens(tokens);
   };
+  const notifications = byId("notifications");
   const shell = await startShell(() => {
     if (byId("account").hidden) return;
     render();
     drawBotTokens();
+    drawNotificationSettings(notifications);
   });
   menu = shell.menu;
   await shell.account; // asked before a one-time link signs this browser in: asked again after
   const linkError = await spendLink();
   if (!(await refresh())) {
     if (linkError) gone(linkError);
+    else if (noticeCode === "notify.email.confirmed") gone(t(noticeCode)); // confirmed from another browser
     else location.replace(`/signin?next=${encodeURIComponent("/account")}`);
     return;
   }
   byId("error").textContent = linkError;
   wire();
   drawBotTokens();
+  await drawNotificationSettings(notifications);
   menu.show();
   byId("account").hidden = false;
+  if (location.hash === "#notifications") notifications.scrollIntoView();
 }
 
 start();

@@ -129,6 +129,14 @@ export function languageSwitcher(select, onChange) {
 }
 
 /**
+ * A game language by its own name ("Lietuvių"), or its code when the catalog does not name it.
+ * @param {string} code
+ */
+export function languageName(code) {
+  return loaded().languages[code] ?? code;
+}
+
+/**
  * "Ann, Bo and Cy" in the reader's language.
  * @param {string[]} names
  */

@@ -2,7 +2,8 @@
 // Sign in (/signin) and sign up (/signup), both going on after to the path the server vetted from
 // `?next=` (the page's data-next: server/accounts/pages.py): a passkey first, a username and password
 // the second way; signing up asks for the username once, for either way. The guest seats this browser
-// holds follow the account at once.
+// holds follow the account at once. Who cannot sign in asks for a one-time sign-in link by e-mail (to the
+// account's confirmed address).
 
 import { usePasskey, welcome } from "./account-api.js";
 import { byId } from "./dom.js";
@@ -80,6 +81,12 @@ async function password() {
   await done(await api("POST", signingUp ? "/api/account/signup" : "/api/account/signin", body));
 }
 
+async function recover() {
+  const username = byId("recover-username", HTMLInputElement).value.trim();
+  await api("POST", "/api/account/recover", { username });
+  byId("recover-sent").textContent = t("notify.recover.sent");
+}
+
 async function start() {
   const { account } = await startShell(words);
   if (await account) {
@@ -106,6 +113,12 @@ async function start() {
     if (signingUp && !username.reportValidity()) return;
     attempt(passwordForm, password);
   });
+  const recoverForm = byId("recover-form", HTMLFormElement);
+  recoverForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    attempt(recoverForm, recover);
+  });
+  byId("recover").hidden = signingUp;
   byId("signin").hidden = false;
   (signingUp ? username : byId("passkey-go")).focus();
 }

@@ -78,7 +78,8 @@ async function kept(request) {
   return (await caches.match(request, { cacheName: BUILD.cache })) ?? fetch(request);
 }
 
-// Messages to a player whose page is closed belong here, beside the caching and apart from it: the
-// `push` listener that shows a notice and the `notificationclick` listener that opens the table it
-// names (focusing the table's page if one is open). A push carries no hidden information: the server
-// words it in the player's language and sends no tile of anyone's hand.
+// Messages to a player whose page is closed: the `push` listener that shows a notice and the
+// `notificationclick` listener that opens the table it names live in push-sw.js, beside the caching and
+// apart from it. A push carries no hidden information: the server words it in the player's language and
+// sends no tile of anyone's hand.
+worker.importScripts("/push-sw.js");

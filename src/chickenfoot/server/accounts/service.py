@@ -171,9 +171,15 @@ class Accounts:
     async def reset(self, account: Account) -> str:
         """An operator's reset: every way in and session goes; a one-time sign-in link's secret comes back."""
         await self.store.remove_ways_in(account.id)
+        return await self.sign_in_link(account.id, RESET_LINK_SECONDS)
+
+    async def sign_in_link(self, account_id: int, seconds: float) -> str:
+        """The secret of a one-time link that signs ``account_id`` in within ``seconds`` (``/account#link=…``):
+        an operator's reset, or the one a player asks for by their confirmed e-mail address. Only its
+        digest is kept."""
         link = new_secret()
-        expires = utc(self.clock) + timedelta(seconds=RESET_LINK_SECONDS)
-        await self.store.put_challenge(digest(link), RESET_PURPOSE, {}, expires, account.id)
+        expires = utc(self.clock) + timedelta(seconds=seconds)
+        await self.store.put_challenge(digest(link), RESET_PURPOSE, {}, expires, account_id)
         return link
 
     # --- signing up and in (the account API's; each raises Refusal) -------------------------------
@@ -198,7 +204,8 @@ class Accounts:
         return account
 
     async def sign_in_by_link(self, link: str) -> Account:
-        """The account an operator's one-time link (``chickenfoot account reset``) signs in, spending it."""
+        """The account a one-time link (``chickenfoot account reset``, or sent to a confirmed address) signs in,
+        spending it."""
         taken = await self.store.take_challenge(digest(link), RESET_PURPOSE, utc(self.clock))
         account = None if taken is None or taken[0] is None else await self.store.by_id(taken[0])
         if account is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -58,6 +58,10 @@ class Session:
     user_agent: str
 
 
+Forgetter = Callable[[AsyncConnection, int], Awaitable[None]]
+"""Deletes a feature's rows of an account, in the transaction that deletes the account (``conn, account_id``)."""
+
+
 class LastWayIn(Exception):
     """Removing this would leave the account without a way to sign in."""
 
@@ -94,6 +98,12 @@ def _session(row: Any) -> Session:
 class AccountStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self._forgetters: list[Forgetter] = []
+
+    def forget_with(self, forgetter: Forgetter) -> None:
+        """``forgetter`` keeps rows of accounts (the notifications' address, devices, notices): they go in
+        the transaction that deletes an account."""
+        self._forgetters.append(forgetter)
 
     # --- accounts ---------------------------------------------------------------------------------
 
@@ -165,6 +175,8 @@ class AccountStore:
                 await conn.execute(table.delete().where(table.c.account_id == account_id))
             mine = name_keys.c.account_id == account_id
             await conn.execute(name_keys.update().where(mine).values(held_until=at + NAME_HELD))
+            for forget in self._forgetters:
+                await forget(conn, account_id)
             nameless = {"deleted": True, "username": None, "skeleton": None}
             await conn.execute(accounts.update().where(accounts.c.id == account_id).values(**nameless))
 

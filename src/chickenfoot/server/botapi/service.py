@@ -23,6 +23,7 @@ from chickenfoot.server.credentials import digest
 from chickenfoot.server.http.limits import Kind, RateLimiter
 from chickenfoot.server.http.tables import TableLookup
 from chickenfoot.server.hub import Hub
+from chickenfoot.server.notices import Invited, Notifier
 from chickenfoot.server.ratings.model import Family, Rating
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table import Table
@@ -66,10 +67,12 @@ class BotApi:
         configure: Configure,
         tables: TableLookup,
         clock: Clock,
+        notifier: Notifier,
     ) -> None:
-        """``paused``: the tokens this process knows to be paused, shared with the flood gate in front."""
+        """``paused``: the tokens this process knows to be paused, shared with the flood gate in front;
+        ``notifier``: tells an invited account (its list, its devices, its mailbox)."""
         self.hub, self.accounts, self.limits, self.paused, self.configure = hub, accounts, limits, paused, configure
-        self.tables = tables
+        self.tables, self.notifier = tables, notifier
         self.clock, self.bus = clock, hub.cluster.bus
         self.tokens, self.bots = TokenStore(hub.storage), BotStore(hub.storage)
         self._known: dict[str, tuple[Bearer | None, float]] = {}
@@ -126,14 +129,17 @@ class BotApi:
         await self.sit_down(table, 0, bearer)
         for seat, (_level, account) in enumerate(opponents, 1):
             if account is not None:
-                await self.invite(table, seat, account, bearer.username)
+                await self.invite(table, seat, account, bearer.username, bearer.account_id)
         return table
 
-    async def invite(self, table: Table, seat: int, name: str, inviter: str | None) -> None:
-        """Invite the bot account ``name`` to ``seat``: it hears so on its account's stream."""
+    async def invite(self, table: Table, seat: int, name: str, inviter: str | None, sender: int | None = None) -> None:
+        """Invite the bot account ``name`` to ``seat``: it hears so on its account's stream, and is notified
+        (``sender``: the inviting account, whose invitations are capped; refused past the caps)."""
         found = await self.bots.bot_named(name)
         if found is None:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(name[:64])))
+        notice = Invited(table.code, seat=seat, inviter=inviter, players=len(table.config.seats))
+        await self.notifier.notify(found[0], notice, sender=sender)
         invitation = Invitation(table.code, seat, found[0], inviter)
         await self.bots.invite(invitation, utc(self.clock))
         await self.tell(found[0], invitation_event(table, invitation))

@@ -1,11 +1,13 @@
-"""The one rate limiter (the ``limits`` library): per address, per name and per API token.
+"""The one rate limiter (the ``limits`` library): per address, per name, per account and per API token.
 
-Every limit is a :class:`Policy`: what it counts (a client address, a username, a token's digest),
-how many in which window, and the message that refuses one more. Per address: connections, new
-tables, chat lines, replays built, hints searched, sign-ins, quick play's joins, profiles built,
-handover links, and the Bot API's look-ups of tokens not known yet. Per name: password sign-ins at one
-username. Per token: the Bot API's moves, reads, streams, new tables and chat lines; a token that
-keeps going over (``strikes``) is paused whole for the ``pause`` window.
+Every limit is a :class:`Policy`: what it counts (a client address, a username, an account, a token's
+digest), how many in which window, and the message that refuses one more. Per address: connections,
+new tables, chat lines, replays built, hints searched, sign-ins, quick play's joins, profiles built,
+handover links, e-mails asked for (confirmation and sign-in links), and the Bot API's look-ups of
+tokens not known yet. Per name: password sign-ins (and sign-in links asked for) at one username. Per
+account: invitations and challenges one account sends, and one account receives, each a notice on
+someone's phone. Per token: the Bot API's moves, reads, streams, new tables and chat lines; a token
+that keeps going over (``strikes``) is paused whole for the ``pause`` window.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes. The token look-ups
@@ -44,8 +46,12 @@ Kind = Literal[
     "profile",
     "handover",
     "bot_lookup",
+    "mail",
     # per username
     "sign_in_name",
+    # per account
+    "invitation_sent",
+    "invitation_received",
     # per API token
     "bot_move",
     "bot_read",
@@ -89,6 +95,19 @@ class AddressLimits:
     """Pages of profiles and "My matches" built (a page built in the last seconds is not counted)."""
     handovers: str = "20/minute"
     """Links to continue on another device, made or spent, from one address."""
+    mails: str = "10/hour"
+    """E-mails asked for from one address: addresses to confirm and sign-in links (each one a message
+    to a mailbox that may not be the asker's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountLimits:
+    """What one account may cause to reach other people's phones and mailboxes (``limits`` notation)."""
+
+    invitations_sent: str = "20/hour"
+    """Invitations and challenges one account sends."""
+    invitations_received: str = "10/hour"
+    """Invitations and challenges one account receives, from everyone together."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +135,7 @@ class TokenLimits:
 class Policy:
     """One limit: ``rate`` of one kind of request per key (an address, a name, a token), refused with ``code``."""
 
-    per: Literal["address", "name", "token"]
+    per: Literal["address", "name", "token", "account"]
     rate: limits.RateLimitItem
     code: Code
     shared: bool = True
@@ -126,7 +145,7 @@ class Policy:
     and the window is long."""
 
 
-def policies(addresses: AddressLimits, tokens: TokenLimits) -> dict[Kind, Policy]:
+def policies(addresses: AddressLimits, tokens: TokenLimits, accounts: AccountLimits) -> dict[Kind, Policy]:
     """Every limit of the server, from its settings."""
     by_address: dict[Kind, tuple[str, Code]] = {
         "connection": (addresses.connections, Code.ERROR_TOO_MANY_CONNECTIONS),
@@ -137,6 +156,7 @@ def policies(addresses: AddressLimits, tokens: TokenLimits) -> dict[Kind, Policy
         "quick_play": (addresses.quick_plays, Code.QUICKPLAY_TOO_MANY_JOINS),
         "profile": (addresses.profiles, Code.ERROR_TOO_MANY_PROFILES),
         "handover": (addresses.handovers, Code.ERROR_TOO_MANY_HANDOVERS),
+        "mail": (addresses.mails, Code.NOTIFY_TOO_MANY_MAILS),
     }
     by_token: dict[Kind, str] = {
         "bot_move": tokens.moves,
@@ -157,6 +177,10 @@ def policies(addresses: AddressLimits, tokens: TokenLimits) -> dict[Kind, Policy
         "name", limits.parse(addresses.sign_ins_per_name), Code.ACCOUNT_TOO_MANY_SIGN_INS, in_minutes=True
     )
     found["bot_lookup"] = Policy("address", limits.parse(tokens.lookups), Code.BOTAPI_TOO_MANY_LOOKUPS, shared=False)
+    found["invitation_sent"] = Policy("account", limits.parse(accounts.invitations_sent), Code.NOTIFY_TOO_MANY_SENT)
+    found["invitation_received"] = Policy(
+        "account", limits.parse(accounts.invitations_received), Code.NOTIFY_TOO_MANY_RECEIVED
+    )
     return found
 
 
@@ -182,15 +206,17 @@ def _reason(kind: Kind, said: Said) -> str:
 class RateLimiter:
     """Counts requests per address, name and token in moving windows, and refuses those over a limit."""
 
-    def __init__(self, addresses: AddressLimits, tokens: TokenLimits | None = None) -> None:
+    def __init__(
+        self, addresses: AddressLimits, tokens: TokenLimits | None = None, accounts: AccountLimits | None = None
+    ) -> None:
         self.tokens = tokens or TokenLimits()
-        self.policies = policies(addresses, self.tokens)
+        self.policies = policies(addresses, self.tokens, accounts or AccountLimits())
         self.cutoff = None if addresses.cutoff is None else limits.parse(addresses.cutoff)
         self.strikes, self.pause = limits.parse(self.tokens.strikes), limits.parse(self.tokens.pause)
         self.shared = counters(addresses.storage)
         self.local = counters("memory://")
         self.refused = Counter[tuple[str, str]]()
-        """Refusals so far, by what the limit counts per (address, name, token) and why (the kind of
+        """Refusals so far, by what the limit counts per (address, name, token, account) and why (the kind of
         request, ``cutoff`` or ``paused``), for the metrics."""
 
     async def check(self, kind: Kind, key: str) -> None:

@@ -50,6 +50,12 @@ class Ratings:
         self.store = RatingStore(storage)
         self.clock = clock
         self._tasks: set[asyncio.Task[None]] = set()
+        self._rated_hooks: list[Callable[[str, list[Change]], object]] = []
+
+    def on_rated(self, hook: Callable[[str, list[Change]], object]) -> None:
+        """Call ``hook`` with a table's code and its players' rating changes once its match is rated (in
+        the one process that rated it)."""
+        self._rated_hooks.append(hook)
 
     async def of(self, account_id: int, family: Family) -> Rating:
         """The account's rating in ``family`` (a new account's default when it has none yet)."""
@@ -117,6 +123,8 @@ class Ratings:
             changes = None if match is None else await self.record(match)
             if changes:
                 await table.notify(rating_notice(code, changes))
+                for hook in self._rated_hooks:
+                    hook(code, changes)
         except Exception:
             log.exception("rating table %s's match failed", code)
 
