@@ -53,6 +53,7 @@ from chickenfoot.server.storage import StorageUnavailable
 from chickenfoot.server.table import Table
 
 CLOSE_NO_TABLE = 4404
+"""No such table, or an operator ended it (server/moderation): the client does not come back."""
 CLOSE_BAD_TOKEN = 4403
 """An unknown or revoked credential, or a page of a foreign origin."""
 CLOSE_BAD_QUERY = 4400
@@ -90,8 +91,12 @@ class ConnectionLimits:
     """Chat lines and reactions: ``chat_burst`` at once, then one every two seconds (within the message budget)."""
 
 
-ChatGate = Callable[[], Awaitable[Said | None]]
-"""Counts one chat line; returns why it is refused, or ``None``."""
+ChatGate = Callable[[int | None, str | None], Awaitable[Said | None]]
+"""Judges one chat line before the table takes it: the seat it is said from (``None``: watching) and its
+text (``None``: a quick reaction); returns why it is refused, or ``None``. The composition root's gate
+counts it against the client's address and asks the moderation (muted? filtered? throttled?)."""
+ChatCheck = Callable[[str | None], Awaitable[Said | None]]
+"""Judges one chat line of a client whose seat is known: its text (``None``: a quick reaction)."""
 
 
 class TokenBucket:
@@ -215,7 +220,7 @@ class Connection:
         table: Table,
         seat: int | None,
         limits: ConnectionLimits,
-        address_chat: ChatGate,
+        chat_gate: ChatGate,
         hint: HintSource,
         sends: SendWatch,
         credential: str | None = None,
@@ -229,7 +234,7 @@ class Connection:
         """Why a client without a seat watches (``watching.reason`` of its states)."""
         self.watch_session = watch_session
         """For a client seated by its session: watches the session, calling back when it ends."""
-        self.address_chat, self.hint, self.sends = address_chat, hint, sends
+        self.chat_gate, self.hint, self.sends = chat_gate, hint, sends
         self._sender: asyncio.Task[None] | None = None
         self.outbox = Outbox(limits.max_pending)
         self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second, table.clock)
@@ -243,6 +248,9 @@ class Connection:
 
     def on_change(self, message: Message) -> None:
         """A table broadcast: a new state, a notice about the service, or a seat's credential moved."""
+        if message.get("ended"):
+            self.table_ended()
+            return
         moved = message.get("moved")
         if moved is not None:
             if self.seat is not None and moved.get("seat") == self.seat and moved.get("to") != self.credential:
@@ -318,6 +326,10 @@ class Connection:
             CLOSE_SEAT_ELSEWHERE, ProtocolError("your seat moved to another device", Said.of(Code.ERROR_SEAT_ELSEWHERE))
         )
 
+    def table_ended(self) -> None:
+        """An operator ended the table (server/moderation): the client is told, and does not come back."""
+        self._end(CLOSE_NO_TABLE, ProtocolError("an operator ended this table", Said.of(Code.ERROR_TABLE_ENDED)))
+
     def signed_out(self) -> None:
         """The session that seated this client ended: it is told, and reconnects to watch."""
         self._end(CLOSE_SIGNED_OUT, ProtocolError("you were signed out", Said.of(Code.ERROR_SIGNED_OUT)))
@@ -364,11 +376,11 @@ class Connection:
                 if reply is not None:
                     self.outbox.put(dumps(reply))
 
-    async def chat_refusal(self) -> Said | None:
-        """Why a chat line is refused now (``None``: it is not): this connection's budget, then its address's."""
+    async def chat_refusal(self, text: str | None) -> Said | None:
+        """Why a chat line is refused now (``None``: it is not): this connection's budget, then the gate's."""
         if not self.chat_budget.take():
             return Said.of(Code.ERROR_CHAT_SLOW_DOWN)
-        return await self.address_chat()
+        return await self.chat_gate(self.seat, text)
 
     async def _say_goodbye(self, code: int, error: ProtocolError) -> None:
         """The final error and the close; given up after a while for a client that does not read."""
@@ -394,7 +406,7 @@ async def serve_connection(
     code: str,
     hub: Hub,
     limits: ConnectionLimits,
-    address_chat: ChatGate,
+    chat_gate: ChatGate,
     hint: HintSource,
     sends: SendWatch,
     own_seat: Callable[[], Awaitable[tuple[int, SessionWatch] | None]] | None = None,
@@ -403,7 +415,8 @@ async def serve_connection(
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
-    ``address_chat`` counts a chat line against the client's address (over all its connections);
+    ``chat_gate`` judges a chat line before the table takes it (the client's address's count over all its
+    connections, and the moderation's);
     ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
     ``sends`` watches the process's connections for clients that stop reading; ``own_seat`` finds
     the seat of a client that brought no seat credential (its signed-in account's, with a way to
@@ -453,7 +466,7 @@ async def serve_connection(
         return None
     try:
         connection = Connection(
-            websocket, table, seat, limits, address_chat, hint, sends, credential, watching, watch_session
+            websocket, table, seat, limits, chat_gate, hint, sends, credential, watching, watch_session
         )
         return await connection.serve(query.since, hub.notice())
     finally:
@@ -461,7 +474,7 @@ async def serve_connection(
 
 
 async def answer(
-    table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatGate, hint: HintSource
+    table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatCheck, hint: HintSource
 ) -> dict[str, Any] | None:
     """The reply to one client message (``None`` when the reply is the broadcast state)."""
     try:
@@ -469,7 +482,8 @@ async def answer(
         if isinstance(request, PingMessage):
             return {"type": "pong"}
         if isinstance(request, ChatMessage | ReactMessage):
-            if (refusal := await chat_refusal()) is not None:
+            text = request.text if isinstance(request, ChatMessage) else None
+            if (refusal := await chat_refusal(text)) is not None:
                 raise ProtocolError(english(refusal), refusal)
             await chat.say(table, seat, request)
             return None

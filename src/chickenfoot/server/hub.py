@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, Timer, utc
@@ -85,7 +85,7 @@ class Hub:
         """Deals a new table's seed: random, or fixed by a test that needs a particular deal."""
         self.cluster = cluster or local(clock=clock)
         self.expiry = expiry or Expiry()
-        self.services = Services(storage, fanout, timing, self.cluster, clock, self._match_finished)
+        self.services = Services(storage, fanout, timing, self.cluster, clock, self._match_finished, self._table_ended)
         self._finish_hooks: list[Callable[[str], object]] = []
         self.credentials = Credentials(storage)
         self.tables: dict[str, Table] = {}
@@ -135,6 +135,21 @@ class Hub:
             self._add(Table.restore(code, config, [], self.services))
         return self.tables[code]
 
+    async def end(self, code: str) -> Literal["ended", "missing", "finished"]:
+        """An operator ends table ``code`` (server/moderation, :meth:`Table.end`): its match stops where it
+        is, it is deleted with everything of it, its people are told in every process. ``finished``: its
+        match is over, and a finished match is history, not ended."""
+        table = await self.get(code)
+        if table is None:
+            return "missing"
+        return "ended" if await table.end() else "finished"
+
+    def _table_ended(self, code: str) -> None:
+        """Table ``code`` was ended (here or in another process): it leaves memory, whoever is connected."""
+        if (table := self.tables.get(code)) is not None:
+            self._drop(table)
+            log.info("table %s: ended by an operator", code)
+
     async def config_changed(self, code: str) -> None:
         """The stored configuration of table ``code`` was changed outside the table (a deleted player's
         name erased): the table reads it again, in this process if it holds it and in every other one."""
@@ -179,9 +194,13 @@ class Hub:
         """Drop a table nobody is connected to here from memory (storage holds all of it)."""
         if table.closed or table.attendance.watched_here() or self.tables.get(table.code) is not table:
             return
+        self._drop(table)
+        log.info("table %s: released from memory", table.code)
+
+    def _drop(self, table: Table) -> None:
+        """Let ``table`` go from memory now; it closes in the background."""
         table.closed = True  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
-        log.info("table %s: released from memory", table.code)
         if (due := self._lingering.pop(table.code, None)) is not None:
             due.cancel()
         self._closing[table.code] = asyncio.create_task(self._close(table))

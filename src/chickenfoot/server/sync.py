@@ -76,6 +76,9 @@ class TableSync:
     def _heard(self, message: Message) -> None:
         if message.get("from") == self.cluster.process:
             return  # this process's own news
+        if message.get("ended") is True:
+            self.table.relay_ended()  # an operator ended the table: its sockets here end, the hub lets it go
+            return
         notice = message.get("notice")
         if isinstance(notice, dict):
             self.table.relay(notice)  # chat and rematch news: shown as they come, nothing to read again

@@ -76,6 +76,8 @@ class Services:
     clock: Clock = SYSTEM_CLOCK
     finished: Callable[[str], None] = nobody_listens
     """Called with the table's code when this process applies the action that ends its match."""
+    ended: Callable[[str], None] = nobody_listens
+    """Called with the table's code when an operator ended it, here or in another process (the hub lets it go)."""
 
 
 class Table:
@@ -87,6 +89,7 @@ class Table:
         self.match = match
         self.storage, self.fanout, self.cluster = services.storage, services.fanout, services.cluster
         self.timing, self.clock, self._finished = services.timing, services.clock, services.finished
+        self._ended = services.ended
         self.keeper: LeaseKeeper | None = None
         """The table's lease among several processes (``None``: this process drives the table alone)."""
         self.version = 0
@@ -242,6 +245,24 @@ class Table:
     def relay_moved(self, moved: dict[str, Any]) -> None:
         """Another process's :meth:`seat_moved`: tell this process's connections."""
         self.spawn(self.fanout.publish(self.channel(), {"moved": moved}))
+
+    async def end(self) -> bool:
+        """An operator ends the table (server/moderation): unless its match is over (``False``: a finished
+        match is history), it is deleted from storage with everything of it, the hub lets it go at once
+        (nothing more is planned or read back), and its connections, in every process, are told and closed."""
+        async with self.lock:
+            if self.match.is_over():
+                return False
+            await self.storage.delete_table(self.code)
+            self._ended(self.code)
+        await self.fanout.publish(self.channel(), {"ended": True})
+        await self.tell_others(ended=True)
+        return True
+
+    def relay_ended(self) -> None:
+        """Another process's :meth:`end`: this process's connections are told, and the hub lets the table go."""
+        self.spawn(self.fanout.publish(self.channel(), {"ended": True}))
+        self._ended(self.code)
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` beside the caller (cancelled when the table closes)."""

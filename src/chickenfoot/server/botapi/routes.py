@@ -16,6 +16,7 @@ and a bot account's tokens, minted, listed and revoked on its account page (``/a
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
@@ -98,14 +99,26 @@ def token_facts(token: Token) -> dict[str, Any]:
     }
 
 
+BotChat = Callable[[int, str | None], Awaitable[Said | None]]
+"""Judges a bot account's chat line (the account's id, the line's text) beyond its token's count: the
+moderation's gate (muted? filtered? throttled?); returns why it is refused, or ``None``."""
+
+
 def bot_api_router(
-    bot_api: BotApi, hub: Hub, accounts: Accounts, get_table: TableLookup, limits: ConnectionLimits, sends: SendWatch
+    bot_api: BotApi,
+    hub: Hub,
+    accounts: Accounts,
+    get_table: TableLookup,
+    limits: ConnectionLimits,
+    sends: SendWatch,
+    bot_chat: BotChat,
 ) -> APIRouter:
     """The Bot API, the bot accounts' list and invitations for people, and the bot accounts' tokens;
-    ``limits`` and ``sends``: the table streams', as a page's WebSocket's."""
+    ``limits`` and ``sends``: the table streams', as a page's WebSocket's; ``bot_chat``: what judges a bot's
+    chat line after its token counted it."""
     router = APIRouter()
     streams: set[asyncio.Task[Any]] = set()
-    router.include_router(play_routes(bot_api))
+    router.include_router(play_routes(bot_api, bot_chat))
     router.include_router(stream_routes(bot_api, hub, limits, sends, streams))
     router.include_router(people_routes(bot_api, get_table))
     router.include_router(token_routes(bot_api, accounts))
@@ -179,7 +192,7 @@ def stream_routes(
                         return
                     current = reloaded
                 # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
-                connection = Connection(socket, current, seat, limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
+                connection = Connection(socket, current, seat, limits, says_nothing, no_hints, sends)  # type: ignore[arg-type]
                 await connection.serve(None, hub.notice())
             finally:
                 hub.left(current)
@@ -189,7 +202,7 @@ def stream_routes(
     return router
 
 
-def play_routes(bot_api: BotApi) -> APIRouter:
+def play_routes(bot_api: BotApi, bot_chat: BotChat) -> APIRouter:
     router, caller = APIRouter(), caller_of(bot_api)
 
     @router.get("/api/bot/account")
@@ -226,19 +239,22 @@ def play_routes(bot_api: BotApi) -> APIRouter:
     @router.post("/api/bot/tables/{code}/move")
     async def move(code: str, body: MoveBody, request: Request) -> Response:
         """Play a move (or ``next_round``): the page's ``move`` message, with the same checks."""
-        table, seat = await bot_api.seated(code, await caller(request, "bot_move"))
+        bearer = await caller(request, "bot_move")
+        table, seat = await bot_api.seated(code, bearer)
         message: dict[str, Any] = (
             {"type": "next_round"} if body.move == "next_round" else {"type": "move"} | body.model_dump()
         )
-        return await act(table, seat, message)
+        return await act(table, seat, message, bearer.account_id)
 
     @router.post("/api/bot/tables/{code}/chat")
     async def chat(code: str, body: ChatBody, request: Request) -> Response:
-        table, seat = await bot_api.seated(code, await caller(request, "bot_chat", "chat"))
-        return await act(table, seat, {"type": "chat", "text": body.text})
+        bearer = await caller(request, "bot_chat", "chat")
+        table, seat = await bot_api.seated(code, bearer)
+        return await act(table, seat, {"type": "chat", "text": body.text}, bearer.account_id)
 
-    async def act(table: Table, seat: int, message: dict[str, Any]) -> Response:
-        error = await answer(table, seat, dumps(message), counted_already, no_hints)
+    async def act(table: Table, seat: int, message: dict[str, Any], account_id: int) -> Response:
+        """The message answered as the page's would be; a chat line judged as the bot account's."""
+        error = await answer(table, seat, dumps(message), functools.partial(bot_chat, account_id), no_hints)
         return refused_answer(error) if error is not None else JSONResponse({"ok": True})
 
     return router
@@ -298,6 +314,6 @@ async def no_hints(_view: SeatView) -> tuple[Move, Said]:
     raise ProtocolError.of(Said.of(Code.BOTAPI_NO_HINTS))
 
 
-async def counted_already() -> Said | None:
-    """A bot's chat line was counted against its token when its request came in (a stream sends none)."""
+async def says_nothing(_seat: int | None, _text: str | None) -> Said | None:
+    """A table stream's gate: a stream only hears, its bot's lines come by the chat route."""
     return None
