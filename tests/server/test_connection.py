@@ -137,7 +137,7 @@ def test_a_spectator_whose_table_leaves_memory_while_connecting_watches_the_tabl
         await asyncio.wait_for(socket.served.wait(), 10)
         table = hub.tables[code]
         # Watching the table in memory (which hears every later change), not the released one.
-        watched = table is not first and not table.closed, table.attendance.spectators
+        watched = table is not first and not table.closed, table.counts.spectators
         socket.leave.set()
         await asyncio.wait_for(serving, 10)
         await hub.close()
@@ -219,7 +219,7 @@ def test_a_client_that_stops_reading_is_cut_off_once_its_message_waited_too_long
         serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, no_hints, watch))  # type: ignore[arg-type]
         await socket.first_read.wait()
         table = hub.tables[code]
-        await table.fanout.publish(table.channel(), {"version": table.version, "events": []})
+        await hub.fanout.publish(table.channel(), {"version": table.version, "events": []})
         await socket.stuck.wait()
         started = clock.monotonic()
         while not socket.cut.is_set():  # the watch looks every CHECK_SECONDS of the clock

@@ -10,6 +10,7 @@ from chickenfoot.server.fanout import LocalBus
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.storage import Storage
+from chickenfoot.server.table_commands import CatchUp, Play
 from chickenfoot.server.table_config import Seat, TableConfig
 
 from .conftest import INSTANT
@@ -45,10 +46,10 @@ def test_the_end_of_a_match_calls_the_hubs_hooks_once_where_it_is_played_and_whe
         follower = await followed.get(table.code)
         assert follower is not None
         while not table.match.is_over():
-            await table.act(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version)
+            await table.submit(Play(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version))
             assert ended == [] or table.match.is_over()
-        await follower.catch_up()  # another process that holds the table reads the end from storage
-        await follower.catch_up()
+        await follower.submit(CatchUp({}))  # another process that holds the table reads the end from storage
+        await follower.submit(CatchUp({}))
         await played.close()
         await followed.close()
         await storage.close()

@@ -25,7 +25,6 @@ from chickenfoot.move import Move
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.rules import MAX_PLAYERS, PRESETS, Rules
 from chickenfoot.server import i18n_routes
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
@@ -67,6 +66,7 @@ from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.storage import Storage, StorageUnavailable, default_database_url
 from chickenfoot.server.table import Table
+from chickenfoot.server.table_commands import ReplaceWithBot, Take
 from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timing
 from chickenfoot.view import SeatView
 
@@ -364,7 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for seat in table.free_seats():
             token = await credentials.issue_seat(table.code, seat)
             if token is not None:
-                await seating.take(table, seat, (request.name or "") if request else "", ready=False)
+                await table.submit(Take(seat, (request.name or "") if request else "", ready=False))
                 await accounts.sit(http, table.code, seat)
                 return {"seat": seat, "token": token}
         raise Refused(409, Said.of(Code.ERROR_NO_FREE_SEAT))
@@ -378,7 +378,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if claimed is None:
             raise Refused(403, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
-        await seating.take(table, seat, request.name or "", ready=False)
+        await table.submit(Take(seat, request.name or "", ready=False))
         await accounts.sit(http, table.code, seat)
         return {"seat": seat, "token": token}
 
@@ -391,7 +391,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not 0 <= seat < len(table.config.seats):
             raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
         level = bot_level(request.bot)
-        await seating.replace_with_bot(table, seat, level, revoke=lambda: credentials.revoke(table.code, seat))
+        await table.submit(ReplaceWithBot(seat, level, revoke=lambda: credentials.revoke(table.code, seat)))
         return summary(table)
 
     async def replay_throttle(request: Request) -> tuple[Said, int] | None:

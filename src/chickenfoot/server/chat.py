@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -20,9 +20,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import utc
 from chickenfoot.server.protocol import ChatMessage, ProtocolError, ReactMessage
 from chickenfoot.server.storage import Storage, StorageUnavailable, chat_lines
-
-if TYPE_CHECKING:
-    from chickenfoot.server.table import Table
+from chickenfoot.server.table_ports import ConfigPort
 
 MAX_CHARS = 200
 """Characters in one chat line."""
@@ -114,7 +112,7 @@ async def carry(storage: Storage, old: str, new: str) -> None:
         await conn.execute(chat_lines.insert().from_select(columns, kept))
 
 
-async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessage) -> None:
+async def say(table: ConfigPort, seat: int | None, request: ChatMessage | ReactMessage) -> None:
     """Store one line from ``seat`` (``None``: a spectator) and publish it to the table."""
     if not table.storage.available:
         raise ProtocolError.of(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
@@ -127,13 +125,13 @@ async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessag
     await table.notify({"type": "chat", "line": line})
 
 
-async def history(table: Table) -> dict[str, Any]:
-    """The ``chat`` message a client gets on connecting: the kept lines (read once, until a line is said)."""
-    kept = table.chat
+async def history(kept: KeptLines, storage: Storage, code: str) -> dict[str, Any]:
+    """The ``chat`` message a client gets on connecting: the ``kept`` lines of table ``code`` (read
+    once, until a line is said)."""
     if kept.lines is None:
         changes = kept.changes
         # Shielded: a client leaving mid-read must not cut the read off and lose its database connection.
-        lines = await asyncio.shield(recent(table.storage, table.code))
+        lines = await asyncio.shield(recent(storage, code))
         if kept.changes == changes:
             kept.lines = lines
         return {"type": "chat", "lines": lines}

@@ -1,9 +1,8 @@
 """The HTTP side of company at the table: leaving, reopening a seat, listing a table in the lobby,
-the lobby's list and the rematch; and what a client is told about them when it connects."""
+the lobby's list and the rematch."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -11,13 +10,12 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import chat, lobby, rematch, seats
+from chickenfoot.server import lobby, rematch
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.refusal import Refused
-from chickenfoot.server.storage import StorageUnavailable
 from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table_commands import AcceptRematch, Leave, Reopen, SetPublic
 
 
 class SeatRequest(BaseModel):
@@ -26,20 +24,6 @@ class SeatRequest(BaseModel):
 
 class PublicRequest(SeatRequest):
     public: bool
-
-
-async def greetings(table: Table) -> list[dict[str, Any]]:
-    """What a client gets after its first state: the series (at a rematch's table), the chat's kept lines
-    (if any), and the rematch if one is asked for."""
-    told = rematch.series(table)
-    try:
-        lines = await chat.history(table)
-        messages = ([told] if told else []) + ([lines] if lines["lines"] else [])
-        if table.match.is_over() and (offer := await asyncio.shield(rematch.status(table))) is not None:
-            messages.append(offer)
-    except StorageUnavailable:
-        return [told] if told else []  # the client is told of the outage; the lines come with its next connection
-    return messages
 
 
 def company_router(
@@ -72,19 +56,14 @@ def company_router(
         """The creator lists the table in the lobby (a public table is open) or takes it off."""
         table = await get_table(code)
         await creator(table, request.token)
-
-        def listed(config: TableConfig) -> None:
-            config.public = config.open = request.public  # unlisted, the table is invite-only again
-
-        async with table.lock:
-            await table.change_config(listed)
+        await table.submit(SetPublic(request.public))
         return summary(table)
 
     @router.post("/api/tables/{code}/leave")
     async def leave(code: str, request: SeatRequest) -> Any:
         """The player leaves: a bot plays their seat until they come back with the same credential."""
         table = await get_table(code)
-        await seats.leave(table, await seat_of(table, request.token))
+        await table.submit(Leave(await seat_of(table, request.token)))
         return summary(table)
 
     @router.post("/api/tables/{code}/seats/{seat}/reopen")
@@ -94,7 +73,7 @@ def company_router(
         await creator(table, request.token)
         if not 0 <= seat < len(table.config.seats):
             raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
-        await seats.reopen(table, seat, revoke=lambda: credentials.revoke(table.code, seat))
+        await table.submit(Reopen(seat, revoke=lambda: credentials.revoke(table.code, seat)))
         invite = await credentials.invite(table.code, seat)
         return summary(table) | {"invite": f"/t/{table.code}?invite={invite}"}
 
@@ -102,12 +81,12 @@ def company_router(
     async def accept(code: str, request: SeatRequest) -> dict[str, Any]:
         """A seated player accepts a rematch (same seats, new match); the last acceptance makes the new table."""
         table = await get_table(code)
-        return await rematch.accept(hub, table, await seat_of(table, request.token))
+        return await table.submit(AcceptRematch(await seat_of(table, request.token), hub))
 
     @router.post("/api/tables/{code}/rematch/seat")
     async def rematch_seat(code: str, request: SeatRequest) -> dict[str, Any]:
         """The player's seat at the rematch's table: a fresh credential, handed out once."""
         table = await get_table(code)
-        return await rematch.claim_seat(hub, credentials, table, await seat_of(table, request.token))
+        return await rematch.claim_seat(hub, hub.storage, credentials, table, await seat_of(table, request.token))
 
     return router

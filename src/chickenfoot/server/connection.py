@@ -23,7 +23,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import chat, company, renaming
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.clock import Clock, Timer
 from chickenfoot.server.credentials import digest
@@ -33,7 +32,6 @@ from chickenfoot.server.hints import HintSource
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
-    NEXT_ROUND,
     ChatMessage,
     ConnectQuery,
     LogSent,
@@ -50,7 +48,8 @@ from chickenfoot.server.protocol import (
     parse_client_message,
 )
 from chickenfoot.server.storage import StorageUnavailable
-from chickenfoot.server.table import Table
+from chickenfoot.server.table import Table, TableClosed
+from chickenfoot.server.table_commands import Attach, CatchUp, Detach, NextRound, Play, Rename, Say
 
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4403
@@ -240,6 +239,15 @@ class Connection:
         """The close code and the final error of a connection the server ends."""
         self.log_sent: LogSent | None = None
         """What this client was sent of the log: each state carries only the entries after it."""
+        self._notice: dict[str, Any] | None = None
+
+    def attached(self, first: str, log_sent: LogSent) -> None:
+        """The first state, the snapshot the protocol promises, with no later event merged in (and
+        the notice about the service, if any)."""
+        self.log_sent = log_sent
+        self.outbox.put(first)
+        if self._notice is not None:
+            self.outbox.put(dumps(self._notice))
 
     def on_change(self, message: Message) -> None:
         """A table broadcast: a new state, a notice about the service, or a seat's credential moved."""
@@ -255,31 +263,28 @@ class Connection:
             self.outbox.put_state(message["events"])
 
     async def serve(self, since: int | None, notice: dict[str, Any] | None) -> int | None:
-        """Serve the client until it leaves; the close code if the server cut it off."""
+        """Serve the client until it leaves; the close code if the server cut it off. Raises
+        :class:`TableClosed` before anything is sent when the table closed meanwhile."""
         table, seat = self.table, self.seat
-        # Subscribing and taking the first state happen with no await between: nothing can be missed.
-        unsubscribe = table.fanout.subscribe(table.channel(), self.on_change)
+        self._notice = notice
+        if since is not None and since > table.version:
+            await table.submit(CatchUp({}))  # the client saw more through another process than this one knows yet
+        # The table subscribes this connection and hands it its first state at once: nothing can be missed.
+        attached = await table.submit(Attach(seat, self, since, self.watching))
         unwatch = self.watch_session(self.signed_out) if self.watch_session is not None else None
-        table.arrive(seat)
-        # The first state is built now: it is the snapshot the protocol promises, with no later event merged in.
-        first, self.log_sent = table.texts.state(seat, table.events_since(since) or [], watching=self.watching)
-        self.outbox.put(first)
-        if notice is not None:
-            self.outbox.put(dumps(notice))
         sender = self._sender = asyncio.create_task(self._send_all())
         receiver = asyncio.create_task(self._receive_all())
         try:
-            for greeting in await company.greetings(table):
+            for greeting in await table.greetings():
                 self.outbox.put(dumps(greeting))
-            await table.announce(seat)
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
         finally:
-            unsubscribe()
+            attached.unsubscribe()
             if unwatch is not None:
                 unwatch()
             sender.cancel()
             receiver.cancel()
-            await table.disconnect(seat)
+            await table.submit(Detach(seat))
         if self.farewell is None:
             return None
         await self._say_goodbye(*self.farewell)
@@ -292,7 +297,7 @@ class Connection:
                 if isinstance(item, str):
                     text = item
                 else:
-                    text, self.log_sent = self.table.texts.state(self.seat, item, self.log_sent, self.watching)
+                    text, self.log_sent = self.table.state_text(self.seat, item, self.log_sent, self.watching)
                 self.sends.start(self)
                 try:
                     await self.websocket.send_text(text)
@@ -439,25 +444,24 @@ async def serve_connection(
             seat, watch_session = own
         if seat is None and watching is None:
             watching = "no_seat" if watching_reason is None else await watching_reason()
-        if query.since is not None and query.since > table.version:
-            await table.catch_up()  # the client saw more through another process than this one knows yet
-        # Last, after every await: a table released from memory meanwhile would never tell this
-        # client anything again. One read back from storage has every stored action.
-        while table.closed:
-            table = await hub.get(code)
-            if table is None:  # gone from storage meanwhile
+        while True:
+            connection = Connection(
+                websocket, table, seat, limits, address_chat, hint, sends, credential, watching, watch_session
+            )
+            try:
+                return await connection.serve(query.since, hub.notice())
+            except TableClosed:
+                pass  # released from memory meanwhile: one read back from storage has every stored action
+            finally:
+                hub.left(table)
+            reloaded = await hub.get(code)
+            if reloaded is None:  # gone from storage meanwhile
                 await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
                 return None
+            table = reloaded
     except StorageUnavailable:
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
-    try:
-        connection = Connection(
-            websocket, table, seat, limits, address_chat, hint, sends, credential, watching, watch_session
-        )
-        return await connection.serve(query.since, hub.notice())
-    finally:
-        hub.left(table)
 
 
 async def answer(
@@ -471,18 +475,16 @@ async def answer(
         if isinstance(request, ChatMessage | ReactMessage):
             if (refusal := await chat_refusal()) is not None:
                 raise ProtocolError(english(refusal), refusal)
-            await chat.say(table, seat, request)
+            await table.submit(Say(seat, request))
             return None
         if isinstance(request, NextRoundMessage):
-            if seat is None or table.config.seats[seat].kind != "human":
-                raise ProtocolError.of(Said.of(Code.ERROR_NEXT_ROUND_SEATED))
-            await table.act(seat, NEXT_ROUND)
+            await table.submit(NextRound(seat))
             return None
         if isinstance(request, MoveMessage):
-            await table.act(seat, request.move, request.version)
+            await table.submit(Play(seat, request.move, request.version))
             return None
         if isinstance(request, NameMessage):
-            await renaming.rename(table, seat, request.name)
+            await table.submit(Rename(seat, request.name))
             return None
         move, why = await hint(table.hint_view(seat))
         return hint_message(move, why)

@@ -28,6 +28,7 @@ from chickenfoot.server.hub import Hub
 from chickenfoot.server.limiter import Limiter
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import Storage, seat_secrets
+from chickenfoot.server.table_commands import SeatMoved
 
 HANDOVER_SECONDS = 600
 """How long a link to continue on another device stays good (it is shown to be scanned at once)."""
@@ -190,7 +191,7 @@ def handover_router(hub: Hub, handovers_: Handovers, accounts: Accounts, limiter
             raise Refused(403, Said.of(Code.ERROR_HANDOVER_USED))
         seat, token, old = taken
         await accounts.sit(request, code, seat)
-        await table.seat_moved(seat, old)
+        await table.submit(SeatMoved(seat, old))
         return {"seat": seat, "token": token}
 
     return router

@@ -23,7 +23,9 @@ from chickenfoot.server.fanout import Bus
 from chickenfoot.server.storage import Storage, StorageUnavailable
 from chickenfoot.server.sync import TableSync
 from chickenfoot.server.table import Services, Table
+from chickenfoot.server.table_commands import Close, Wake
 from chickenfoot.server.table_config import TableConfig, Timing
+from chickenfoot.server.table_ports import ALONE, Peers
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +87,7 @@ class Hub:
         """Deals a new table's seed: random, or fixed by a test that needs a particular deal."""
         self.cluster = cluster or local(clock=clock)
         self.expiry = expiry or Expiry()
-        self.services = Services(storage, fanout, timing, self.cluster, clock, self._match_finished)
+        self.services = Services(storage, fanout, timing, self.cluster.connections, clock, self._match_finished)
         self._finish_hooks: list[Callable[[str], object]] = []
         self.credentials = Credentials(storage)
         self.tables: dict[str, Table] = {}
@@ -103,28 +105,28 @@ class Hub:
         code = code.upper()
         if not (code.isascii() and code.isalnum() and len(code) <= 16):
             return None  # no table was ever given such a code (and storage need not see it)
-        if code in self.tables:
-            self._linger(self.tables[code])
-            return self.tables[code]
+        table = self.tables.get(code)
+        if table is not None:
+            self._linger(table)
+            return table
         async with self._lock:
-            if code not in self.tables:
-                if (closing := self._closing.get(code)) is not None:
-                    await closing  # its last action must be stored before the table is read back
+            if (closing := self._closing.get(code)) is not None:
+                await closing  # its last action must be stored before the table is read back
+            table = self.tables.get(code)
+            if table is None:
                 loaded = await self.storage.load_table(code)
                 if loaded is None:
                     return None
                 config, actions = loaded
+                last_action = await self.storage.last_action_time(code)
+                peers, sync = self._peers(code)
                 # Replaying a long match takes hundreds of milliseconds: in a thread (one at a time,
                 # under the lock), so the event loop keeps serving the other tables meanwhile.
-                restore = functools.partial(Table.restore, code, TableConfig.from_json(config), actions)
-                table = await asyncio.to_thread(restore, self.services)
-                table.resume_clock(await self.storage.last_action_time(code))
-                # Nobody is counted at a table just read: its people are gone until they connect,
-                # so their seats are covered after the grace period as if seen leaving.
-                table.expect_people()
-                self._add(table)
+                read = functools.partial(Table.read_back, code, TableConfig.from_json(config), actions, last_action)
+                table = await asyncio.to_thread(read, self.services, peers)
+                self._add(table, sync)
                 log.info("table %s: read from storage at version %d", code, table.version)
-        return self.tables[code]
+        return table
 
     async def create(self, config: TableConfig) -> Table:
         while True:
@@ -132,8 +134,10 @@ class Hub:
             if await self.storage.create_table(code, config.to_json()):
                 break
         async with self._lock:
-            self._add(Table.restore(code, config, [], self.services))
-        return self.tables[code]
+            peers, sync = self._peers(code)
+            table = Table.restore(code, config, [], self.services, peers)
+            self._add(table, sync)
+        return table
 
     def on_match_finished(self, hook: Callable[[str], object]) -> None:
         """Call ``hook`` with a table's code whenever this process applies the action ending its match."""
@@ -146,12 +150,19 @@ class Hub:
             except Exception:
                 log.exception("a hook for the end of table %s's match failed", code)
 
-    def _add(self, table: Table) -> None:
+    def _peers(self, code: str) -> tuple[Peers, TableSync | None]:
+        """The peers of a new table ``code``: its sync room with the other processes, or none."""
+        if self.cluster.alone:
+            return ALONE, None
+        sync = TableSync(code, self.cluster, self.clock)
+        return sync, sync
+
+    def _add(self, table: Table, sync: TableSync | None) -> None:
         self.tables[table.code] = table
-        if not self.cluster.alone:
-            self._syncs[table.code] = sync = TableSync(table, self.cluster)
-            sync.start()
-        table.autoplay.schedule()
+        if sync is not None:
+            self._syncs[table.code] = sync
+            sync.follow(table)
+        table.tell(Wake())
         self._linger(table)
 
     def _linger(self, table: Table) -> None:
@@ -163,14 +174,14 @@ class Hub:
 
     def left(self, table: Table) -> None:
         """A connection of ``table`` ended: release it if it was this process's last one."""
-        if not table.attendance.watched_here():
+        if not table.watched_here():
             self.release(table)
 
     def release(self, table: Table) -> None:
         """Drop a table nobody is connected to here from memory (storage holds all of it)."""
-        if table.closed or table.attendance.watched_here() or self.tables.get(table.code) is not table:
+        if table.closed or table.watched_here() or self.tables.get(table.code) is not table:
             return
-        table.closed = True  # at once: a connection arriving from now on loads the table afresh
+        table.tell(Close())  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
         log.info("table %s: released from memory", table.code)
         if (due := self._lingering.pop(table.code, None)) is not None:
@@ -181,7 +192,7 @@ class Hub:
         try:
             if (sync := self._syncs.pop(table.code, None)) is not None:
                 await sync.stop()
-            await table.close()
+            await table.settled()
         finally:
             self._closing.pop(table.code, None)
 
@@ -207,7 +218,7 @@ class Hub:
             return 0
         cutoff = utc(self.clock) - timedelta(seconds=self.expiry.unjoined_seconds)
         async with self._lock:  # no table is read back while its row may go
-            in_use = {code for code, table in self.tables.items() if not table.attendance.idle()}
+            in_use = {code for code, table in self.tables.items() if not table.idle()}
             deleted = await self.storage.delete_unplayed(cutoff, self.expiry.sweep_batch, keep=in_use)
             for code in deleted:
                 if (table := self.tables.get(code)) is not None:
@@ -224,7 +235,7 @@ class Hub:
         for table in list(self.tables.values()):
             await self.fanout.publish(table.channel(), {"notice": notice})
             if available:
-                table.autoplay.schedule()  # automatic play refused during the outage is planned again
+                table.tell(Wake())  # automatic play refused during the outage is planned again
 
     def notice(self) -> dict[str, Any] | None:
         """What a client connecting now should be told about the service (nothing when all is well)."""
@@ -236,5 +247,6 @@ class Hub:
         for table in list(self.tables.values()):
             if (sync := self._syncs.pop(table.code, None)) is not None:
                 await sync.stop()
-            await table.close()
+            table.tell(Close())
+            await table.settled()
         await asyncio.gather(*self._closing.values(), return_exceptions=True)

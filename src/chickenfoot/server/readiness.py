@@ -11,7 +11,7 @@ which starts the first turn's clock and lets the seats move.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
@@ -20,10 +20,9 @@ from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
 from chickenfoot.server.refusal import Refused
+from chickenfoot.server.table_commands import Ready, StartWithBots
 from chickenfoot.server.table_config import Seat, TableConfig
-
-if TYPE_CHECKING:
-    from chickenfoot.server.table import Table
+from chickenfoot.server.table_ports import ConfigPort, TableHandle
 
 
 def may_start(config: TableConfig) -> bool:
@@ -44,38 +43,34 @@ def may_start(config: TableConfig) -> bool:
     return all(seat.taken for seat in people) and (len(people) == 1 or all(seat.ready for seat in people))
 
 
-async def ready(table: Table, seat: int) -> None:
+async def ready(table: ConfigPort, seat: int) -> None:
     """The player of ``seat`` is ready; the last one to be starts the match. Refuses (409) a match
     that has begun."""
-    async with table.lock:
-        if table.status != "waiting":
-            raise Refused(409, Said.of(Code.ERROR_READY_STARTED))
+    if table.status != "waiting":
+        raise Refused(409, Said.of(Code.ERROR_READY_STARTED))
 
-        def pressed(config: TableConfig) -> None:
-            config.seats[seat].ready = True
+    def pressed(config: TableConfig) -> None:
+        config.seats[seat].ready = True
 
-        await table.change_config(pressed)
-    table.autoplay.schedule()
+    await table.change_config(pressed)
 
 
-async def start_with_bots(table: Table, level: str, revoke: Callable[[int], Awaitable[None]]) -> None:
+async def start_with_bots(table: ConfigPort, level: str, revoke: Callable[[int], Awaitable[None]]) -> None:
     """The creator starts now: every seat nobody has taken goes to a bot at ``level`` (``revoke``
     makes its invite open nothing first), and the people seated need not be ready."""
-    async with table.lock:
-        if table.status != "waiting":
-            raise Refused(409, Said.of(Code.ERROR_READY_STARTED))
-        empty = table.free_seats()
+    if table.status != "waiting":
+        raise Refused(409, Said.of(Code.ERROR_READY_STARTED))
+    empty = table.free_seats()
+    for seat in empty:
+        await revoke(seat)
+
+    def filled(config: TableConfig) -> None:
         for seat in empty:
-            await revoke(seat)
+            config.seats[seat] = Seat("bot", bot=level, taken=True)
+        for entry in config.seats:
+            entry.ready = entry.ready or entry.kind == "human"
 
-        def filled(config: TableConfig) -> None:
-            for seat in empty:
-                config.seats[seat] = Seat("bot", bot=level, taken=True)
-            for entry in config.seats:
-                entry.ready = entry.ready or entry.kind == "human"
-
-        await table.change_config(filled)
-    table.autoplay.schedule()
+    await table.change_config(filled)
 
 
 class ReadyRequest(BaseModel):
@@ -88,13 +83,13 @@ class StartRequest(ReadyRequest):
 
 def readiness_router(
     credentials: Credentials,
-    get_table: Callable[[str], Awaitable[Table]],
+    get_table: Callable[[str], Awaitable[TableHandle]],
     bot_level: Callable[[str], str],
-    summary: Callable[[Table], Any],
+    summary: Callable[[Any], Any],
 ) -> APIRouter:
     router = APIRouter()
 
-    async def seat_of(table: Table, token: str) -> int:
+    async def seat_of(table: TableHandle, token: str) -> int:
         seat = await credentials.seat_of(table.code, token)
         if seat is None:
             raise Refused(403, Said.of(Code.ERROR_UNKNOWN_TOKEN))
@@ -104,7 +99,7 @@ def readiness_router(
     async def press_ready(code: str, request: ReadyRequest) -> Any:
         """The player is ready for the first deal (it comes once every seat is taken and ready)."""
         table = await get_table(code)
-        await ready(table, await seat_of(table, request.token))
+        await table.submit(Ready(await seat_of(table, request.token)))
         return summary(table)
 
     @router.post("/api/tables/{code}/start")
@@ -114,7 +109,7 @@ def readiness_router(
         if await seat_of(table, request.token) != table.config.creator:
             raise Refused(403, Said.of(Code.ERROR_START_CREATOR_ONLY))
         level = bot_level(request.bot)
-        await start_with_bots(table, level, lambda seat: credentials.revoke(table.code, seat))
+        await table.submit(StartWithBots(level, lambda seat: credentials.revoke(table.code, seat)))
         return summary(table)
 
     return router

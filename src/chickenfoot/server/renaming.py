@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import TYPE_CHECKING
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.protocol import ProtocolError
 from chickenfoot.server.table_config import TableConfig
-
-if TYPE_CHECKING:
-    from chickenfoot.server.table import Table
+from chickenfoot.server.table_ports import ConfigPort
 
 log = logging.getLogger(__name__)
 
@@ -35,38 +32,35 @@ class RenameThrottle:
         self._renamed[seat] = self.clock.monotonic()
 
 
-async def rename(table: Table, seat: int | None, name: str) -> None:
+async def rename(table: ConfigPort, renames: RenameThrottle, seat: int | None, name: str) -> None:
     """A seated player's new name (checked plain text), stored and announced to every client.
 
     Raises :class:`ProtocolError` for a spectator, a bot's seat, a name changed too recently, or
     a store that cannot keep it.
     """
-    async with table.lock:
-        if seat is None or table.config.seats[seat].kind != "human":
-            raise ProtocolError(
-                "only a player at the table can change their name", Said.of(Code.ERROR_RENAME_SPECTATOR)
-            )
-        entry = table.config.seats[seat]
-        if entry.name == name:
-            return
-        if (wait := table.renames.wait(seat)) > 0:
-            seconds = math.ceil(wait)
-            raise ProtocolError(
-                f"you changed your name a moment ago: try again in {seconds} s",
-                Said.of(Code.ERROR_RENAME_WAIT, seconds=seconds),
-            )
-        # A seat without a name was shown by its default name, in each reader's language.
-        old = entry.name if entry.name is not None else Said.of(Code.SEAT_DEFAULT, number=seat + 1)
-        renamed = Said.of(Code.EVENT_RENAMED, seat=seat, old=old)
+    if seat is None or table.config.seats[seat].kind != "human":
+        raise ProtocolError("only a player at the table can change their name", Said.of(Code.ERROR_RENAME_SPECTATOR))
+    entry = table.config.seats[seat]
+    if entry.name == name:
+        return
+    if (wait := renames.wait(seat)) > 0:
+        seconds = math.ceil(wait)
+        raise ProtocolError(
+            f"you changed your name a moment ago: try again in {seconds} s",
+            Said.of(Code.ERROR_RENAME_WAIT, seconds=seconds),
+        )
+    # A seat without a name was shown by its default name, in each reader's language.
+    old = entry.name if entry.name is not None else Said.of(Code.SEAT_DEFAULT, number=seat + 1)
+    renamed = Said.of(Code.EVENT_RENAMED, seat=seat, old=old)
 
-        def named(config: TableConfig) -> None:
-            config.seats[seat].name = name
+    def named(config: TableConfig) -> None:
+        config.seats[seat].name = name
 
-        try:
-            await table.change_config(named, [{"kind": "renamed", "seat": seat, "move": None} | renamed.wire()])
-        except Exception:
-            log.exception("cannot store a new name at table %s", table.code)
-            raise ProtocolError(
-                "your name could not be stored; try again shortly", Said.of(Code.ERROR_NAME_NOT_STORED)
-            ) from None
-        table.renames.renamed(seat)
+    try:
+        await table.change_config(named, [{"kind": "renamed", "seat": seat, "move": None} | renamed.wire()])
+    except Exception:
+        log.exception("cannot store a new name at table %s", table.code)
+        raise ProtocolError(
+            "your name could not be stored; try again shortly", Said.of(Code.ERROR_NAME_NOT_STORED)
+        ) from None
+    renames.renamed(seat)

@@ -9,7 +9,7 @@ kept view per table was a third of its walk).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chickenfoot.server.protocol import (
     LogCache,
@@ -22,16 +22,14 @@ from chickenfoot.server.protocol import (
     seat_json,
     state_with_log,
 )
+from chickenfoot.server.table_ports import StateSource
 from chickenfoot.view import SeatView, seated
-
-if TYPE_CHECKING:
-    from chickenfoot.server.table import Table
 
 
 class StateTexts:
     """The cache of one table's ``state`` texts: shared part, and each recipient's own part."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: StateSource) -> None:
         self.table = table
         self._built_for: tuple[int, int] | None = None
         """The version and presence epoch the parts below were built for."""
@@ -59,7 +57,7 @@ class StateTexts:
         why a spectator who came with a seat credential only watches (``{"watching": {"reason": ...}}``).
         """
         table = self.table
-        if self._built_for != (table.version, table.attendance.epoch):
+        if self._built_for != (table.version, table.counts.epoch):
             self._build()
         built = self._seats_built.get(seat)
         if built is None:  # no connection of this seat was here when the version was built
@@ -74,7 +72,7 @@ class StateTexts:
         if watching is not None:
             state = f'{state[:-1]},"watching":{dumps({"reason": watching})}}}'
         elif seat is not None:  # the seat's connections, this one included: "also open on another device"
-            devices = max(table.attendance.connections[seat], table.attendance.here[seat], 1)
+            devices = max(table.counts.connections[seat], table.counts.here[seat], 1)
             state = f'{state[:-1]},"devices":{devices}}}'
         return (
             f'{{"type":"state","version":{table.version},"state":{state},"events":{shown}}}',
@@ -84,7 +82,8 @@ class StateTexts:
     def _build(self) -> None:
         """The shared part of this version's state, and the own part of every seat connected here."""
         table = self.table
-        self._built_for = (table.version, table.attendance.epoch)
+        counts = table.counts
+        self._built_for = (table.version, counts.epoch)
         self._seats_built.clear()
         round_number = table.match.round_number
         if self._log_round != round_number:
@@ -107,13 +106,13 @@ class StateTexts:
             free_seats=table.free_seats(),
             ready=[seat.ready for seat in config.seats],
             bot_accounts=[seat.bot_account for seat in config.seats],
-            grace=[table.autoplay.grace_until.get(seat) for seat in range(len(config.seats))],
-            spectators=table.attendance.watching(),
+            grace=table.graces(),
+            spectators=counts.watching(),
         )
-        for seat, connected in enumerate(table.attendance.here):
+        for seat, connected in enumerate(counts.here):
             if connected:
                 self._seats_built[seat] = self._own_part(seated(public, round_, seat), presence)
-        if table.attendance.spectators:
+        if counts.spectators:
             self._seats_built[None] = self._own_part(public, presence)
 
     def _own_part(self, view: SeatView, presence: Presence) -> tuple[str, list[str]]:

@@ -10,6 +10,9 @@ What the lease holder decided (who is covered, when each grace period ends) is k
 its memory: a process whose subscription is new or was broken asks for it, and the holder answers
 with its presence message (it says it again, unasked, when its own subscription was broken).
 The table's lease is kept here too: only its holder plans the table's timed work.
+
+The sync room is the table's :class:`~.table_ports.Peers`: the table tells the other processes
+through it, and asks it whether it drives. It drives the table only through its commands.
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ import asyncio
 import logging
 from contextlib import suppress
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
+from chickenfoot.server.clock import Clock
 from chickenfoot.server.cluster import Cluster
-from chickenfoot.server.fanout import Message, Unsubscribe
+from chickenfoot.server.fanout import Message, Unsubscribe, table_channel
 from chickenfoot.server.lease import Hold, LeaseKeeper
 from chickenfoot.server.redis_client import stop_if_cancelled
 from chickenfoot.server.storage import StoredAction
-from chickenfoot.server.table import Table
+from chickenfoot.server.table_commands import CatchUp, Command, LeaseChanged, Recount, Relay, ReloadConfig
+from chickenfoot.server.table_ports import Covering, Events, TableHandle
 
 log = logging.getLogger(__name__)
 
@@ -37,13 +42,21 @@ RETRY_SECONDS = 1.0
 """Pause before reading again what could not be read (storage or Redis unavailable)."""
 
 
+class Followed(TableHandle, Protocol):
+    """What the sync room sees of its table: its reads, its commands, and the lease holder's decisions."""
+
+    def tell(self, command: Command[Any]) -> None: ...
+    def covering(self) -> Covering: ...
+
+
 class TableSync:
     """The shared channel's subscription and the lease of one table, while this process holds it."""
 
-    def __init__(self, table: Table, cluster: Cluster) -> None:
-        self.table, self.cluster = table, cluster
-        self.keeper = LeaseKeeper(cluster.leases, f"table:{table.code}", self._lease_changed)
-        table.keeper = self.keeper
+    def __init__(self, code: str, cluster: Cluster, clock: Clock) -> None:
+        self.code, self.cluster, self.clock = code, cluster, clock
+        self.channel = table_channel(code)
+        self.keeper = LeaseKeeper(cluster.leases, f"table:{code}", self._lease_changed)
+        self.table: Followed | None = None
         self._actions = self._config = self._presence = False
         self._ask = False
         """The holder's covering may have been missed: ask for it (or, holding the lease, say it again)."""
@@ -59,9 +72,40 @@ class TableSync:
         self._keeping: asyncio.Task[None] | None = None
         self._unsubscribe: Unsubscribe | None = None
 
-    def start(self) -> None:
-        self._unsubscribe = self.cluster.bus.subscribe(self.table.channel(), self._heard, self._missed)
+    @property
+    def driving(self) -> bool:
+        """This process holds the table's lease (checked at each call: a lease may lapse unseen)."""
+        return self.keeper.hold is not None
+
+    def follow(self, table: Followed) -> None:
+        """Follow the other processes for ``table`` (built with this sync room as its peers)."""
+        self.table = table
+        self._unsubscribe = self.cluster.bus.subscribe(self.channel, self._heard, self._missed)
         self._keeping = asyncio.create_task(self.keeper.run())
+
+    # --- telling the other processes (the table's peers) -----------------------------------------
+
+    async def action_stored(self, version: int, action: str, at: float) -> None:
+        await self._tell(version, action=[action, at])
+
+    async def config_changed(self, version: int, events: Events) -> None:
+        await self._tell(version, config=True, events=events)
+
+    async def presence(self, version: int, events: Events, covering: Covering | None) -> None:
+        decided = {} if covering is None else {"covered": covering[0], "grace": covering[1]}
+        await self._tell(version, presence=True, events=events, **decided)
+
+    async def notice(self, version: int, notice: dict[str, Any]) -> None:
+        await self._tell(version, notice=notice)
+
+    async def seat_moved(self, version: int, seat: int, credential: str) -> None:
+        await self._tell(version, moved={"seat": seat, "from": credential})
+
+    async def _tell(self, version: int, **what: Any) -> None:
+        """Tell the other processes: the table's version, and what else changed (see docs/scale-out.md)."""
+        await self.cluster.bus.publish(self.channel, {"version": version, "from": self.cluster.process, **what})
+
+    # --- hearing them -----------------------------------------------------------------------------
 
     async def stop(self) -> None:
         """Unsubscribe and give the lease up (another process takes it at once)."""
@@ -74,16 +118,17 @@ class TableSync:
                     await task
 
     def _heard(self, message: Message) -> None:
-        if message.get("from") == self.cluster.process:
+        table = self.table
+        if table is None or message.get("from") == self.cluster.process:
             return  # this process's own news
         notice = message.get("notice")
         if isinstance(notice, dict):
-            self.table.relay(notice)  # chat and rematch news: shown as they come, nothing to read again
+            table.tell(Relay({"notice": notice}))  # chat and rematch news: shown as they come, nothing to read again
         moved = message.get("moved")
         if isinstance(moved, dict):
-            self.table.relay_moved(moved)  # a seat's credential went to another device: its sockets here end
+            table.tell(Relay({"moved": moved}))  # a seat's credential went to another device: its sockets here end
         version = message.get("version")
-        if isinstance(version, int) and version > self.table.version:
+        if isinstance(version, int) and version > table.version:
             self._actions = True
             if self._latest is not None:
                 self._latest = max(self._latest, version)
@@ -123,35 +168,45 @@ class TableSync:
 
     async def _work(self) -> None:
         table = self.table
-        while not table.closed and self._pending():
+        while table is not None and not table.closed and self._pending():
             try:
                 if self._config:
                     self._config = False
-                    await table.reload_config()
+                    await table.submit(ReloadConfig())
                 if self._actions:
                     self._actions = False
                     heard, self._heard_actions = self._heard_actions, {}
                     latest, self._latest = self._latest, 0
-                    await table.catch_up(heard, latest)
+                    await table.submit(CatchUp(heard, latest))
                 if self._presence:
                     self._presence = False
                     events, self._events = self._events, []
                     covered, self._covered = self._covered, None
                     grace, self._grace = self._grace, None
-                    await table.refresh_presence(events, covered, grace)
+                    await table.submit(Recount(events, covered, grace))
                 if self._ask or self._asked:
                     asking, self._ask, self._asked = self._ask, False, False
-                    await table.share_covering(asking)
+                    await self._share_covering(table, asking)
             except Exception as exc:
                 log.warning("table %s not caught up (%s); trying again", table.code, exc)
                 self._actions = self._config = self._presence = True
                 self._latest = None
                 stop_if_cancelled()
-                await table.clock.sleep(RETRY_SECONDS)
+                await self.clock.sleep(RETRY_SECONDS)
+
+    async def _share_covering(self, table: Followed, asking: bool) -> None:
+        """What the lease holder decided (who is covered, when each grace ends) travels only in its
+        presence messages: the holder says it (again, or because it was asked); another process
+        that may have missed it (``asking``: its subscription is new or was broken) asks the holder."""
+        if self.driving:
+            await self.presence(table.version, [], table.covering())
+        elif asking:
+            await self._tell(table.version, ask="covering")
 
     def _lease_changed(self, hold: Hold | None) -> None:
-        log.info("table %s: lease %s", self.table.code, "lost" if hold is None else f"won (token {hold.token})")
-        self.table.lease_changed(hold is not None)
+        log.info("table %s: lease %s", self.code, "lost" if hold is None else f"won (token {hold.token})")
+        if self.table is not None:
+            self.table.tell(LeaseChanged(hold is not None))
 
 
 def _announced(version: int, action: Any) -> StoredAction | None:

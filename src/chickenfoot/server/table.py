@@ -1,18 +1,25 @@
 """A table: the one object in the process that owns a match, authorises actions and announces them.
 
-Every action is checked against the engine, stored (committed) and only then applied and
-published: check → store → apply → publish, under the table's lock. The rest is done by small
-collaborators, each with one job: who is at the table (:mod:`.attendance`), the ``state`` texts
-sent to its connections (:mod:`.state_texts`), what it does by itself and when (:mod:`.autoplay`),
-the chat lines kept for newcomers (:mod:`.chat`) and the rename throttle (:mod:`.renaming`). Time
-comes from the table's :class:`~chickenfoot.server.clock.Clock`, never from the system directly.
+The table is an actor, as Lichess's round is: whoever wants it changed submits a typed command
+(:mod:`.table_commands`) with :meth:`Table.submit`; the table takes the commands from its bounded
+mailbox and handles them one at a time, in its own task, each to its end before the next. Nobody
+else holds its lock, because there is none to hold: the mailbox is the lock. After every command
+the table plans its own automatic play. An action is checked against the engine, stored
+(committed) and only then applied and published: check → store → apply → publish.
+
+The rest is done by small collaborators, each with one job and each seeing the table only through
+the narrow port it needs (:mod:`.table_ports`): who is at the table (:mod:`.attendance`), the
+turn's clock (:mod:`.turn_clock`), the ``state`` texts (:mod:`.state_texts`), what it does by
+itself and when (:mod:`.autoplay`), seats changing hands (:mod:`.seats`), the ready step
+(:mod:`.readiness`), renaming (:mod:`.renaming`), chat (:mod:`.chat`) and rematches
+(:mod:`.rematch`). Time comes from the table's :class:`~chickenfoot.server.clock.Clock`.
 
 When several processes serve the same tables, each process's table follows the database: the
-insert of an action is refused when another process stored that version first, and the table
-then catches up from storage (:meth:`Table.catch_up`, also called when another process says it
-moved on). Only the process holding the table's lease (:attr:`Table.keeper`) does its timed work.
-When this table applies the action that ends the match, it calls the ``finished`` hook of its
-:class:`Services` (the hub's: reviews and the lobby listen there).
+insert of an action is refused when another process stored that version first, and the table then
+catches up from storage. What it tells the other processes, and whether it drives its timed work
+(its lease), go through its :class:`~.table_ports.Peers` (the sync room, :mod:`.sync`). When this
+table applies the action that ends the match, it calls the ``finished`` hook of its
+:class:`Services` (the registry's: reviews, ratings and the lobby listen there).
 """
 
 from __future__ import annotations
@@ -21,23 +28,22 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from chickenfoot.i18n import english
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
+from chickenfoot.server import chat, readiness, rematch, renaming, seats
 from chickenfoot.server.attendance import Attendance
 from chickenfoot.server.autoplay import Autoplay
-from chickenfoot.server.chat import KeptLines
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, utc
-from chickenfoot.server.cluster import Cluster, local
+from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.fanout import Bus, table_channel
-from chickenfoot.server.lease import LeaseKeeper
 from chickenfoot.server.protocol import (
     NEXT_ROUND,
+    LogSent,
     Presence,
     ProtocolError,
     match_over_event,
@@ -47,20 +53,61 @@ from chickenfoot.server.protocol import (
     stale_version,
 )
 from chickenfoot.server.readiness import may_start
-from chickenfoot.server.renaming import RenameThrottle
 from chickenfoot.server.state_texts import StateTexts
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
+from chickenfoot.server.table_commands import (
+    AcceptRematch,
+    Announce,
+    Attach,
+    Attached,
+    CatchUp,
+    Close,
+    Command,
+    Cover,
+    CoverUnclaimed,
+    Detach,
+    LeaseChanged,
+    Leave,
+    NextRound,
+    Notify,
+    Play,
+    PlayAutomatically,
+    Ready,
+    Recount,
+    Relay,
+    ReloadConfig,
+    Rename,
+    Reopen,
+    ReplaceWithBot,
+    Say,
+    SeatBotAccount,
+    SeatMoved,
+    SetPublic,
+    StartWithBots,
+    Take,
+    Wake,
+)
 from chickenfoot.server.table_config import TableConfig, Timing
+from chickenfoot.server.table_ports import Counts, Events, Listener, Peers, SocketCounts
+from chickenfoot.server.turn_clock import TurnClock
 from chickenfoot.view import SeatView
 
 log = logging.getLogger(__name__)
 
+R = TypeVar("R")
+
 EVENT_LOG = 1000
 """Versions whose events are kept for reconnecting clients (older ones get a full snapshot)."""
+MAILBOX = 64
+"""Commands a table holds waiting; past them a person's command is refused (slow down)."""
 
 
 def nobody_listens(_code: str) -> None:
     """The default ``finished`` hook: nothing happens when a match ends."""
+
+
+class TableClosed(Exception):
+    """The table closed (it left this process's memory): read it again from the registry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,54 +118,125 @@ class Services:
     fanout: Bus
     """Carries the table's news to this process's connections."""
     timing: Timing
-    cluster: Cluster = field(default_factory=local)
-    clock: Clock = SYSTEM_CLOCK
+    counts: SocketCounts
+    """The sockets of each seat over every process."""
+    clock: Clock
     finished: Callable[[str], None] = nobody_listens
     """Called with the table's code when this process applies the action that ends its match."""
 
 
 class Table:
-    """One table's match and seats; all changes go through :meth:`act` and :meth:`change_config`."""
+    """One table's match and seats; every change is a command handed to :meth:`submit`."""
 
-    def __init__(self, code: str, config: TableConfig, match: Match, services: Services) -> None:
-        self.code = code
-        self.config = config
-        self.match = match
-        self.storage, self.fanout, self.cluster = services.storage, services.fanout, services.cluster
-        self.timing, self.clock, self._finished = services.timing, services.clock, services.finished
-        self.keeper: LeaseKeeper | None = None
-        """The table's lease among several processes (``None``: this process drives the table alone)."""
-        self.version = 0
-        self.events: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=EVENT_LOG)
-        self.lock = asyncio.Lock()
-        self.closed = False
-        self.turn_started = config.playing_since or self.clock.now()
-        """When the current turn began (seconds since the epoch): the turn timer counts from it,
-        moved on by any time its player spent away (:meth:`_clock_follows_presence`)."""
-        self.away_since: float | None = None
-        """Since when the seat to move has had no socket anywhere (its turn clock stands meanwhile)."""
-        self.attendance = Attendance(len(config.seats))
-        self.texts = StateTexts(self)
-        self.autoplay = Autoplay(self)
-        self.chat = KeptLines()
-        self.renames = RenameThrottle(self.clock)
+    def __init__(self, code: str, config: TableConfig, match: Match, services: Services, peers: Peers) -> None:
+        self._code = code
+        self._config = config
+        self._match = match
+        self._services = services
+        self._peers = peers
+        self._version = 0
+        self._events: deque[tuple[int, Events]] = deque(maxlen=EVENT_LOG)
+        self._closed = False
+        self._turn = TurnClock(config.playing_since or services.clock.now())
+        self._attendance = Attendance(len(config.seats))
+        self._inside = Inside(self)
+        self._texts = StateTexts(self)
+        self._autoplay = Autoplay(self._inside)
+        self._chat = chat.KeptLines()
+        self._renames = renaming.RenameThrottle(services.clock)
+        self._mailbox: deque[tuple[Command[Any], asyncio.Future[Any] | None]] = deque()
+        self._worker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- building -----------------------------------------------------------------------------
 
     @classmethod
-    def restore(cls, code: str, config: TableConfig, actions: list[str], services: Services) -> Table:
+    def restore(
+        cls,
+        code: str,
+        config: TableConfig,
+        actions: list[str],
+        services: Services,
+        peers: Peers,
+    ) -> Table:
         """Rebuild a table from its stored actions (replaying them through the engine)."""
-        table = cls(code, config, Match(config.rules, len(config.seats), config.seed), services)
+        table = cls(code, config, Match(config.rules, len(config.seats), config.seed), services, peers)
         for action in actions:
             table._apply(action)
         return table
 
-    def resume_clock(self, last_action: datetime | None) -> None:
-        """Restart the turn clock where storage says the turn began (after a restart, not afresh)."""
-        times = [t for t in (self.config.playing_since, last_action.timestamp() if last_action else None) if t]
-        if times:
-            self.turn_started = max(times)
+    @classmethod
+    def read_back(
+        cls,
+        code: str,
+        config: TableConfig,
+        actions: list[str],
+        last_action: datetime | None,
+        services: Services,
+        peers: Peers,
+    ) -> Table:
+        """A table read back from storage (:meth:`restore`), ``last_action`` the stored time of its
+        last action: its turn clock goes on where it stood, and nobody is counted at it yet, so its
+        people are gone until they connect (their seats are covered after the grace period, as if
+        seen leaving)."""
+        table = cls.restore(code, config, actions, services, peers)
+        table._turn.resume(config.playing_since, last_action)
+        table._expect_people()
+        return table
+
+    # --- what anyone may read -----------------------------------------------------------------
+
+    @property
+    def code(self) -> str:
+        return self._code
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    @property
+    def config(self) -> TableConfig:
+        return self._config
+
+    @property
+    def match(self) -> Match:
+        return self._match
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def clock(self) -> Clock:
+        return self._services.clock
+
+    @property
+    def counts(self) -> Counts:
+        return self._attendance
+
+    @property
+    def driving(self) -> bool:
+        """This process does the table's timed work (it holds the lease, or it is alone)."""
+        return self._peers.driving
+
+    @property
+    def status(self) -> str:
+        if self._match.is_over():
+            return "finished"
+        if self._config.playing_since is not None or may_start(self._config):
+            return "playing"  # a seat reopened once the match began is played by a bot meanwhile
+        return "waiting"
+
+    def presence(self) -> Presence:
+        return self._attendance.presence(self._config)
+
+    def automatic(self, seat: int) -> bool:
+        entry = self._config.seats[seat]
+        return entry.kind == "bot" or seat in self._attendance.covered or entry.left or not entry.taken
+
+    def free_seats(self) -> list[int]:
+        """Human seats nobody has taken yet."""
+        return [s for s, seat in enumerate(self._config.seats) if seat.kind == "human" and not seat.taken]
 
     def turn_deadline(self) -> float | None:
         """When the seat to move loses its turn to its bot (seconds since the epoch), if it can.
@@ -126,138 +244,203 @@ class Table:
         A clock runs only for a player who has the table open: while the seat to move has no socket
         its clock stands (``None``), and its bot covers it once the grace period is over.
         """
-        timer, match = self.config.turn_timer, self.match
+        timer, match = self._config.turn_timer, self._match
         if timer is None or self.status != "playing" or match.round.is_over() or self.automatic(match.to_move):
             return None
-        if self.away_since is not None or self.attendance.connections[match.to_move] == 0:
+        if self._attendance.connections[match.to_move] == 0:
             return None
-        return self.turn_started + timer
+        return self._turn.deadline(timer)
 
-    def _turn_begins(self, at: float) -> None:
-        """A new turn's clock starts at ``at`` (standing at once if its player is away)."""
-        self.turn_started = at
-        self.away_since = None
-        self._clock_follows_presence()
+    def graces(self) -> list[float | None]:
+        """When each seat whose player has gone is covered (``None``: no countdown)."""
+        return self._autoplay.graces(len(self._config.seats))
 
-    def _clock_follows_presence(self) -> None:
-        """Stop the turn clock while the seat to move has no socket; on its return, move the turn's
-        start on by the time away, so the clock goes on from where it stood."""
-        now, seat = self.clock.now(), self.match.to_move
-        present = self.attendance.connections[seat] > 0
-        if not present and self.away_since is None:
-            self.away_since = max(now, self.turn_started)
-        elif present and self.away_since is not None:
-            self.turn_started += max(0.0, now - self.away_since)
-            self.away_since = None
-
-    def _apply(self, action: str) -> list[dict[str, Any]]:
-        """Apply a checked action to the match; returns its events and records them."""
-        match = self.match
-        if action == NEXT_ROUND:
-            match.next_round()
-            events = round_start_events(match)
-        else:
-            match.push(Move.parse(action))
-            events = raw_events(match.round.events_of_last(), match.round_number)
-            if match.is_over():
-                events.append(match_over_event(match))
-        self.version += 1
-        self.events.append((self.version, events))
-        return events
-
-    # --- who is who ---------------------------------------------------------------------------
-
-    def presence(self) -> Presence:
-        return self.attendance.presence(self.config)
-
-    @property
-    def status(self) -> str:
-        if self.match.is_over():
-            return "finished"
-        if self.config.playing_since is not None or may_start(self.config):
-            return "playing"  # a seat reopened once the match began is played by a bot meanwhile
-        return "waiting"
-
-    def automatic(self, seat: int) -> bool:
-        entry = self.config.seats[seat]
-        return entry.kind == "bot" or seat in self.attendance.covered or entry.left or not entry.taken
-
-    def free_seats(self) -> list[int]:
-        """Human seats nobody has taken yet."""
-        return [s for s, seat in enumerate(self.config.seats) if seat.kind == "human" and not seat.taken]
-
-    @property
-    def driving(self) -> bool:
-        """This process does the table's timed work (it holds the lease, or it is alone)."""
-        return self.keeper is None or self.keeper.hold is not None
-
-    # --- messages -----------------------------------------------------------------------------
-
-    def events_since(self, since: int | None) -> list[dict[str, Any]] | None:
-        """Events of every version after ``since``, or ``None`` when a full snapshot is needed."""
-        if since is None or since > self.version or since < 0:
-            return None
-        if since == self.version:
-            return []
-        if not self.events or self.events[0][0] > since + 1:
-            return None
-        return [event for version, events in self.events if version > since for event in events]
+    def covering(self) -> tuple[list[int], list[tuple[int, float]]]:
+        """Who is covered, and when each grace ends: what the lease holder tells the others."""
+        return sorted(self._attendance.covered), self._autoplay.grace_periods()
 
     def channel(self) -> str:
-        return table_channel(self.code)
+        return table_channel(self._code)
 
-    async def publish(self, events: list[dict[str, Any]], presence: bool = False) -> None:
-        """Tell this process's connections."""
-        if presence:
-            self.attendance.epoch += 1
-        await self.fanout.publish(self.channel(), {"version": self.version, "events": events})
+    def events_since(self, since: int | None) -> Events | None:
+        """Events of every version after ``since``, or ``None`` when a full snapshot is needed."""
+        if since is None or since > self._version or since < 0:
+            return None
+        if since == self._version:
+            return []
+        if not self._events or self._events[0][0] > since + 1:
+            return None
+        return [event for version, events in self._events if version > since for event in events]
 
-    async def tell_others(self, **what: Any) -> None:
-        """Tell the other processes: the table's version, and what else changed (see docs/scale-out.md)."""
-        if self.driving and what.get("presence"):
-            what["covered"] = sorted(self.attendance.covered)  # the lease holder decides who is covered
-            what["grace"] = sorted(self.autoplay.grace_until.items())  # and when
-        await self.cluster.bus.publish(self.channel(), {"version": self.version, "from": self.cluster.process, **what})
+    def state_text(
+        self, seat: int | None, events: Events, log_sent: LogSent | None = None, watching: str | None = None
+    ) -> tuple[str, LogSent]:
+        """The ``state`` message for ``seat`` (:meth:`.state_texts.StateTexts.state`)."""
+        return self._texts.state(seat, events, log_sent, watching)
 
-    async def notify(self, notice: dict[str, Any]) -> None:
-        """Tell every client, in every process, ``notice`` (a chat line, a rematch): no game action."""
-        self.chat.heard(notice)
-        await self.fanout.publish(self.channel(), {"notice": notice})
-        await self.tell_others(notice=notice)
+    def hint_view(self, seat: int | None) -> SeatView:
+        """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask."""
+        view = None if seat is None else self._match.round.view(seat)
+        if view is None or not view.my_turn:
+            raise ProtocolError("a hint is for the seat to move", Said.of(Code.ERROR_HINT_NOT_YOUR_TURN))
+        return view
 
-    def relay(self, notice: dict[str, Any]) -> None:
-        """Another process's :meth:`notify`: tell this process's clients."""
-        self.chat.heard(notice)
-        self.spawn(self.fanout.publish(self.channel(), {"notice": notice}))
+    async def chat_history(self) -> dict[str, Any]:
+        """The ``chat`` message a client gets on connecting: the kept lines (read once, until a line is said)."""
+        return await chat.history(self._chat, self._services.storage, self._code)
 
-    async def seat_moved(self, seat: int, credential_digest: str) -> None:
-        """The credential of ``seat`` (by its digest) moved to another device: its connections, in every
-        process, end and come back watching (server/handover.py)."""
-        moved = {"seat": seat, "from": credential_digest}
-        await self.fanout.publish(self.channel(), {"moved": moved})
-        await self.tell_others(moved=moved)
+    async def greetings(self) -> list[dict[str, Any]]:
+        """What a client gets after its first state: the series (at a rematch's table), the chat's kept
+        lines (if any), and the rematch if one is asked for."""
+        return await rematch.greetings(self, self._services.storage, self.chat_history)
 
-    def relay_moved(self, moved: dict[str, Any]) -> None:
-        """Another process's :meth:`seat_moved`: tell this process's connections."""
-        self.spawn(self.fanout.publish(self.channel(), {"moved": moved}))
+    def watched_here(self) -> bool:
+        """Someone is connected to this process (otherwise the table may leave its memory)."""
+        return self._attendance.watched_here()
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` beside the caller (cancelled when the table closes)."""
-        task = asyncio.create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def idle(self) -> bool:
+        """Nobody is connected to any process."""
+        return self._attendance.idle()
+
+    # --- the one way in -----------------------------------------------------------------------
+
+    async def submit(self, command: Command[R]) -> R:
+        """Hand ``command`` to the table and wait for its answer (or what refused it). Cancelling the
+        wait does not cancel the command: once taken, it is handled to its end."""
+        if command.at_once:
+            return cast(R, self._handle_at_once(command))
+        answer: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        self._post(command, answer)
+        return await answer
+
+    def tell(self, command: Command[Any]) -> None:
+        """Hand ``command`` to the table without waiting (what refuses it is logged)."""
+        if command.at_once:
+            self._handle_at_once(command)
+        else:
+            self._post(command, None)
+
+    async def settled(self) -> None:
+        """Wait until the commands taken before now are handled (a closed table's last action is stored)."""
+        await self.submit(Wake())
+
+    def _post(self, command: Command[Any], answer: asyncio.Future[Any] | None) -> None:
+        if command.bounded and len(self._mailbox) >= MAILBOX:
+            raise ProtocolError.of(Said.of(Code.ERROR_SLOW_DOWN))
+        self._mailbox.append((command, answer))
+        if self._worker is None:
+            self._worker = asyncio.get_running_loop().create_task(self._work())
+
+    async def _work(self) -> None:
+        """Handle the mailbox's commands in order, then stop (a table waiting for nothing has no task)."""
+        try:
+            while self._mailbox:
+                command, answer = self._mailbox.popleft()
+                try:
+                    result = await self._handle(command)
+                except Exception as exc:
+                    if answer is not None and not answer.done():
+                        answer.set_exception(exc)
+                    elif not isinstance(exc, ProtocolError | TableClosed):
+                        log.exception("table %s: %s failed", self._code, type(command).__name__)
+                else:
+                    if answer is not None and not answer.done():
+                        answer.set_result(result)
+                self._autoplay.schedule()
+        finally:
+            self._worker = None
+            while self._mailbox:  # only when this task is cancelled (the loop stops)
+                _, answer = self._mailbox.popleft()
+                if answer is not None:
+                    answer.cancel()
+
+    def _handle_at_once(self, command: Command[Any]) -> Any:
+        """A command that waits for nothing, handled on arrival (then the automatic play is planned)."""
+        try:
+            match command:
+                case Attach(seat, listener, since, watching):
+                    return self._attach(seat, listener, since, watching)
+                case Close():
+                    self._close()
+                    return None
+                case _:
+                    raise TypeError(f"a table handles no {type(command).__name__} at once")
+        finally:
+            self._autoplay.schedule()
+
+    async def _handle(self, command: Command[Any]) -> Any:
+        port = self._inside
+        match command:
+            case Play(seat, action, version):
+                await self._play(seat, action, version)
+            case NextRound(seat):
+                if seat is None or self._config.seats[seat].kind != "human":
+                    raise ProtocolError.of(Said.of(Code.ERROR_NEXT_ROUND_SEATED))
+                await self._play(seat, NEXT_ROUND, None)
+            case PlayAutomatically(seat, action, version, still_due):
+                if still_due is None or still_due():
+                    await self._play(seat, action, version)
+            case Cover(seat):
+                await self._cover(seat)
+            case Wake():
+                pass
+            case Announce(seat):
+                await self._announce(seat)
+            case Detach(seat):
+                await self._detach(seat)
+            case Take(seat, name, ready):
+                await seats.take(port, seat, name, ready)
+            case Leave(seat):
+                await seats.leave(port, seat)
+            case Reopen(seat, revoke):
+                await seats.reopen(port, seat, revoke)
+            case ReplaceWithBot(seat, level, revoke):
+                await seats.replace_with_bot(port, seat, level, revoke)
+            case CoverUnclaimed(seat, level, revoke):
+                await seats.cover_unclaimed(port, seat, level, revoke)
+            case SeatBotAccount(seat):
+                await seats.seat_bot_account(port, seat)
+            case Ready(seat):
+                await readiness.ready(port, seat)
+            case StartWithBots(level, revoke):
+                await readiness.start_with_bots(port, level, revoke)
+            case SetPublic(public):
+                await seats.list_publicly(port, public)
+            case Rename(seat, name):
+                await renaming.rename(port, self._renames, seat, name)
+            case Say(seat, request):
+                await chat.say(port, seat, request)
+            case Notify(notice):
+                await self._notify(notice)
+            case AcceptRematch(seat, tables):
+                return await rematch.accept(port, seat, tables)
+            case SeatMoved(seat, credential):
+                await self._seat_moved(seat, credential)
+            case CatchUp(heard, latest):
+                await self._catch_up(heard, latest)
+            case ReloadConfig():
+                await self._reload_config()
+            case Recount(events, covered, grace):
+                await self._recount_and_tell(events, covered, grace)
+            case LeaseChanged(held):
+                await self._lease_changed(held)
+            case Relay(message):
+                self._relay(message)
+            case _:
+                raise TypeError(f"a table handles no {type(command).__name__}")
+        return None
 
     # --- actions ------------------------------------------------------------------------------
 
-    def check(self, seat: int | None, action: str, version: int | None) -> str:
+    def _check(self, seat: int | None, action: str, version: int | None) -> str:
         """The action in canonical form if ``seat`` may do it now; raises :class:`ProtocolError`."""
-        match = self.match
-        if self.closed:
+        match = self._match
+        if self._closed:
             raise ProtocolError.of(Said.of(Code.ERROR_SHUTTING_DOWN))
         if seat is None:
             raise ProtocolError.of(Said.of(Code.ERROR_SPECTATOR_MOVE))
-        if version is not None and version != self.version:
-            raise stale_version(version, self.version)
+        if version is not None and version != self._version:
+            raise stale_version(version, self._version)
         if self.status == "waiting":
             raise ProtocolError.of(Said.of(Code.ERROR_NOT_STARTED))
         if action == NEXT_ROUND:
@@ -280,108 +463,100 @@ class Table:
             raise ProtocolError(f"illegal move {move}: {english(reason)}", said)
         return str(move)
 
-    async def act(self, seat: int | None, action: str, version: int | None = None) -> None:
+    async def _play(self, seat: int | None, action: str, version: int | None) -> None:
         """Check, store, apply and publish one action; raises :class:`ProtocolError` when refused."""
-        async with self.lock:
-            canonical = self.check(seat, action, version)
-            if not self.storage.available:
-                raise ProtocolError(
-                    "moves are refused while the game store is unavailable; try again shortly",
-                    Said.of(Code.ERROR_STORE_DOWN),
-                )
-            judged, now = self.version, utc(self.clock)
-            at = now.timestamp()
-            refused: ProtocolError | None = None
-            try:
-                await self.storage.append_action(self.code, judged + 1, canonical, now)
-            except VersionTaken:
-                # Another process (or an earlier attempt whose commit went through after all) was first.
-                await self._catch_up_or_refuse()
-                refused = stale_version(judged, self.version)
-            except Exception:
-                log.exception("cannot store action %d of table %s", judged + 1, self.code)
-                raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
-            else:
-                events = self._apply(canonical)
-                self._turn_begins(at)  # as stored: a restart resumes the same clock
-                await self.publish(events)
-                # The stored action itself: the others apply it without reading it back.
-                await self.tell_others(action=[canonical, at])
-                if self.match.is_over():
-                    self._finished(self.code)
-        self.autoplay.schedule()
-        if refused is not None:
-            raise refused
-
-    # --- following the other processes ---------------------------------------------------------
-
-    async def catch_up(self, heard: Mapping[int, StoredAction] | None = None, latest: int | None = None) -> None:
-        """Apply the actions other processes stored since this table's version, and tell the connections.
-
-        ``heard``: stored actions other processes announced, by version, applied without reading
-        them back; ``latest``: the highest version announced. The rest (all, when ``latest`` is
-        unknown) is read from storage.
-        """
-        async with self.lock:
-            await self._catch_up(heard or {}, latest)
-        self.autoplay.schedule()
-
-    async def _catch_up(self, heard: Mapping[int, StoredAction], latest: int | None = None) -> None:
-        if self.closed:
-            return
-        was_over = self.match.is_over()
+        canonical = self._check(seat, action, version)
+        storage = self._services.storage
+        if not storage.available:
+            raise ProtocolError(
+                "moves are refused while the game store is unavailable; try again shortly",
+                Said.of(Code.ERROR_STORE_DOWN),
+            )
+        judged, now = self._version, utc(self.clock)
+        at = now.timestamp()
         try:
-            await self._apply_heard_and_stored(heard, latest)
-        finally:
-            if not was_over and self.match.is_over():
-                self._finished(self.code)
+            await storage.append_action(self._code, judged + 1, canonical, now)
+        except VersionTaken:
+            # Another process (or an earlier attempt whose commit went through after all) was first.
+            try:
+                await self._catch_up({})
+            except Exception:
+                log.exception("cannot catch up table %s", self._code)
+                raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
+            raise stale_version(judged, self._version) from None
+        except Exception:
+            log.exception("cannot store action %d of table %s", judged + 1, self._code)
+            raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
+        events = self._apply(canonical)
+        self._turn_begins(at)  # as stored: a restart resumes the same clock
+        await self._publish(events)
+        # The stored action itself: the others apply it without reading it back.
+        await self._peers.action_stored(self._version, canonical, at)
+        if self._match.is_over():
+            self._services.finished(self._code)
 
-    async def _apply_heard_and_stored(self, heard: Mapping[int, StoredAction], latest: int | None) -> None:
-        events: list[dict[str, Any]] = []
-        while (stored := heard.get(self.version + 1)) is not None:
-            events += self._apply_stored(stored)
-        if events:
-            await self.publish(events)  # before a read that may fail
-            events = []
-        if latest is None or self.version < latest:
-            for stored in await self.storage.load_actions(self.code, self.version):
-                if stored.version != self.version + 1:
-                    log.error("table %s: stored action %d follows version %d", self.code, stored.version, self.version)
-                    break
-                events += self._apply_stored(stored)
-        if events:
-            await self.publish(events)
-
-    def _apply_stored(self, stored: StoredAction) -> list[dict[str, Any]]:
-        events = self._apply(stored.action)
-        if stored.at is not None:
-            self._turn_begins(stored.at.timestamp())
+    def _apply(self, action: str) -> Events:
+        """Apply a checked action to the match; returns its events and records them."""
+        match = self._match
+        if action == NEXT_ROUND:
+            match.next_round()
+            events = round_start_events(match)
+        else:
+            match.push(Move.parse(action))
+            events = raw_events(match.round.events_of_last(), match.round_number)
+            if match.is_over():
+                events.append(match_over_event(match))
+        self._version += 1
+        self._events.append((self._version, events))
         return events
 
-    async def _catch_up_or_refuse(self) -> None:
-        try:
-            await self._catch_up({})
-        except Exception:
-            log.exception("cannot catch up table %s", self.code)
-            raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
+    def _turn_begins(self, at: float) -> None:
+        self._turn.begin(at, self._mover_present(), self.clock.now())
 
-    async def reload_config(self) -> None:
-        """Read the configuration again (another process seated a player or gave a seat to a bot)."""
-        async with self.lock:  # read under the lock: a change of this process is not undone by an older read
-            data = await self.storage.load_config(self.code)
-            if data is None:
-                return
-            self._adopt(TableConfig.from_json(data))
-            await self.publish([], presence=True)
-        self.autoplay.schedule()
+    def _mover_present(self) -> bool:
+        return self._attendance.connections[self._match.to_move] > 0
 
-    async def change_config(
-        self, change: Callable[[TableConfig], None], events: list[dict[str, Any]] | None = None
-    ) -> None:
+    # --- messages -----------------------------------------------------------------------------
+
+    async def _publish(self, events: Events, presence: bool = False) -> None:
+        """Tell this process's connections."""
+        if presence:
+            self._attendance.epoch += 1
+        await self._services.fanout.publish(self.channel(), {"version": self._version, "events": events})
+
+    async def _tell_presence(self, events: Events) -> None:
+        """Tell the other processes that someone came or went (the lease holder adds what it decided)."""
+        await self._peers.presence(self._version, events, self.covering() if self.driving else None)
+
+    async def _notify(self, notice: dict[str, Any]) -> None:
+        """Tell every client, in every process, ``notice`` (a chat line, a rematch): no game action."""
+        self._chat.heard(notice)
+        await self._services.fanout.publish(self.channel(), {"notice": notice})
+        await self._peers.notice(self._version, notice)
+
+    async def _seat_moved(self, seat: int, credential: str) -> None:
+        moved = {"seat": seat, "from": credential}
+        await self._services.fanout.publish(self.channel(), {"moved": moved})
+        await self._peers.seat_moved(self._version, seat, credential)
+
+    def _relay(self, message: dict[str, Any]) -> None:
+        """Another process's notice or seat move: tell this process's connections."""
+        if "notice" in message:
+            self._chat.heard(message["notice"])
+        self._spawn(self._services.fanout.publish(self.channel(), message))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the table (cancelled when the table closes)."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- configuration ------------------------------------------------------------------------
+
+    async def _change_config(self, change: Callable[[TableConfig], None], events: Events | None = None) -> None:
         """Apply ``change`` to the stored configuration (whatever other processes changed meanwhile),
         adopt the result and tell every client, with ``events``; the first turn's clock starts once
-        every human seat is taken and ready (:func:`~chickenfoot.server.readiness.may_start`).
-        Called holding :attr:`lock` (``autoplay.schedule()`` after)."""
+        every human seat is taken and ready (:func:`~chickenfoot.server.readiness.may_start`)."""
 
         def edit(data: dict[str, Any]) -> dict[str, Any]:
             config = TableConfig.from_json(data)
@@ -390,135 +565,259 @@ class Table:
                 config.playing_since = self.clock.now()
             return config.to_json()
 
-        self._adopt(TableConfig.from_json(await self.storage.edit_config(self.code, edit)))
-        await self.publish(events or [], presence=True)
-        await self.tell_others(config=True, events=events or [])
+        self._adopt(TableConfig.from_json(await self._services.storage.edit_config(self._code, edit)))
+        await self._publish(events or [], presence=True)
+        await self._peers.config_changed(self._version, events or [])
+
+    async def _reload_config(self) -> None:
+        """Read the configuration again (another process seated a player or gave a seat to a bot)."""
+        if self._closed:
+            return
+        data = await self._services.storage.load_config(self._code)
+        if data is None:
+            return
+        self._adopt(TableConfig.from_json(data))
+        await self._publish([], presence=True)
 
     def _adopt(self, config: TableConfig) -> None:
         """Take ``config`` (as stored) as the table's configuration."""
-        self.autoplay.adopt(config)
-        if config.playing_since is not None and self.config.playing_since is None:
-            self.turn_started = config.playing_since
-        self.config = config
-        self.texts.names_changed()  # the log names the seats
+        for seat in self._autoplay.adopt(config):
+            self._attendance.covered.discard(seat)  # its own bot plays it now
+        if config.playing_since is not None and self._config.playing_since is None:
+            self._turn.started = config.playing_since
+        self._config = config
+        self._texts.names_changed()  # the log names the seats
+
+    # --- following the other processes ---------------------------------------------------------
+
+    async def _catch_up(self, heard: Mapping[int, StoredAction], latest: int | None = None) -> None:
+        """Apply the actions other processes stored since this table's version, and tell the connections:
+        those ``heard`` (announced, by version) without reading them back, the rest up to ``latest``
+        (all, when it is unknown) from storage."""
+        if self._closed:
+            return
+        was_over = self._match.is_over()
+        try:
+            events: Events = []
+            while (stored := heard.get(self._version + 1)) is not None:
+                events += self._apply_stored(stored)
+            if events:
+                await self._publish(events)  # before a read that may fail
+                events = []
+            if latest is None or self._version < latest:
+                for stored in await self._services.storage.load_actions(self._code, self._version):
+                    if stored.version != self._version + 1:
+                        log.error(
+                            "table %s: stored action %d follows version %d", self._code, stored.version, self._version
+                        )
+                        break
+                    events += self._apply_stored(stored)
+            if events:
+                await self._publish(events)
+        finally:
+            if not was_over and self._match.is_over():
+                self._services.finished(self._code)
+
+    def _apply_stored(self, stored: StoredAction) -> Events:
+        events = self._apply(stored.action)
+        if stored.at is not None:
+            self._turn_begins(stored.at.timestamp())
+        return events
+
+    async def _lease_changed(self, held: bool) -> None:
+        if self._closed:
+            return
+        if not held:
+            self._autoplay.stop()
+            return
+        # Seats left while another process held the lease (or that process died) are counted out
+        # afresh: each is covered after its grace, as if this process had seen it go.
+        self._expect_people()
+        await self._recount_and_tell([], None)
+        await self._tell_presence([])  # an ask made while nobody held the lease is answered
 
     # --- presence -----------------------------------------------------------------------------
 
-    def arrive(self, seat: int | None) -> None:
-        """Count a new connection of ``seat`` (before its first state is built); hand a covered seat back."""
-        self.attendance.arrive(seat)
+    def _attach(self, seat: int | None, listener: Listener, since: int | None, watching: str | None) -> Attached:
+        if self._closed:
+            raise TableClosed(self._code)
+        self._attendance.arrive(seat)
         if seat is not None:
-            self.autoplay.returned([seat])
+            self._autoplay.returned([seat])
+        # The first state and the subscription with nothing between them: nothing can be missed.
+        first, log_sent = self._texts.state(seat, self.events_since(since) or [], watching=watching)
+        listener.attached(first, log_sent)
+        attached = Attached(self._services.fanout.subscribe(self.channel(), listener.on_change))
+        self._post(Announce(seat), None)  # before any command a later arrival or this connection sends
+        return attached
 
-    async def announce(self, seat: int | None) -> None:
-        """Tell everyone that ``seat`` connected (after :meth:`arrive`)."""
-        await self.cluster.connections.arrive(self.code, self.attendance.slot(seat))
-        await self._recount(list(self.attendance.connections))
+    async def _announce(self, seat: int | None) -> None:
+        """Tell everyone that ``seat`` connected (after :class:`Attach`)."""
+        await self._services.counts.arrive(self._code, self._attendance.slot(seat))
+        await self._recount(list(self._attendance.connections))
         if seat is None:
-            await self.publish([], presence=True)  # the spectator count
-            await self.tell_others(presence=True, events=[])
-            self.autoplay.schedule()  # a spectator alone also wakes a paused table
+            await self._publish([], presence=True)  # the spectator count
+            await self._tell_presence([])
             return
-        if self.config.seats[seat].left:  # back after leaving: the seat is theirs again
+        if self._config.seats[seat].left:  # back after leaving: the seat is theirs again
 
             def back(config: TableConfig) -> None:
                 config.seats[seat].left = False
 
-            async with self.lock:
-                await self.change_config(back)
+            await self._change_config(back)
         connected = [{"kind": "connected", "seat": seat, "move": None}]
-        await self.publish(connected, presence=True)
-        await self.tell_others(presence=True, events=connected)
-        self.autoplay.schedule()
+        await self._publish(connected, presence=True)
+        await self._tell_presence(connected)
 
-    async def disconnect(self, seat: int | None) -> None:
-        fallback = self.attendance.depart(seat)
-        await self.cluster.connections.leave(self.code, self.attendance.slot(seat))
+    async def _detach(self, seat: int | None) -> None:
+        fallback = self._attendance.depart(seat)
+        await self._services.counts.leave(self._code, self._attendance.slot(seat))
         await self._recount(fallback)  # a seat left by all its sockets is covered after the grace period
-        if seat is None:
-            await self.publish([], presence=True)  # the spectator count
-            await self.tell_others(presence=True, events=[])
-        elif self.attendance.connections[seat] == 0:
-            disconnected = [{"kind": "disconnected", "seat": seat, "move": None}]
-            await self.publish(disconnected, presence=True)
-            await self.tell_others(presence=True, events=disconnected)
-        else:  # the seat's other devices learn that they are its only ones now
-            await self.publish([], presence=True)
-            await self.tell_others(presence=True, events=[])
-        self.autoplay.schedule()  # a turn clock stands while its player is away
+        events: Events = []
+        if seat is not None and self._attendance.connections[seat] == 0:
+            events = [{"kind": "disconnected", "seat": seat, "move": None}]
+        # Else the spectator count, or the seat's other devices learn that they are its only ones now.
+        await self._publish(events, presence=True)
+        await self._tell_presence(events)
 
-    async def refresh_presence(
-        self, events: list[dict[str, Any]], covered: list[int] | None, grace: dict[int, float] | None = None
+    async def _recount_and_tell(
+        self, events: Events, covered: list[int] | None, grace: dict[int, float] | None = None
     ) -> None:
         """Count the sockets again (another process's came or went) and tell the connections.
 
         ``covered``: the seats the lease holder covers, when it says so; ``grace``: when it covers
         the seats whose player has gone (shown as a countdown).
         """
+        if self._closed:
+            return
         if covered is not None:
-            self.attendance.covered = {seat for seat in covered if 0 <= seat < len(self.config.seats)}
+            self._attendance.covered = {seat for seat in covered if 0 <= seat < len(self._config.seats)}
         if grace is not None and not self.driving:
-            self.autoplay.grace_until = {seat: at for seat, at in grace.items() if 0 <= seat < len(self.config.seats)}
-            log.debug("table %s: grace periods heard %s", self.code, self.autoplay.grace_until)
-        await self._recount(list(self.attendance.connections))
-        await self.publish(events, presence=True)
-        self.autoplay.schedule()
+            self._autoplay.heard_graces({seat: at for seat, at in grace.items() if 0 <= seat < len(self._config.seats)})
+        await self._recount(list(self._attendance.connections))
+        await self._publish(events, presence=True)
 
     async def _recount(self, fallback: list[int]) -> None:
         """The sockets of every process; ``fallback`` (the seats' counts) if they cannot be read."""
-        attendance = self.attendance
+        attendance = self._attendance
         try:
-            counts = await self.cluster.connections.counts(self.code, len(self.config.seats) + 1)
+            counts = await self._services.counts.counts(self._code, len(self._config.seats) + 1)
         except Exception as exc:
-            log.warning("table %s: connections not counted (%s)", self.code, exc)
-            counts = [*fallback, max(attendance.audience, attendance.spectators)]
+            log.warning("table %s: connections not counted (%s)", self._code, exc)
+            counts = [*fallback, attendance.watching()]
         present, gone = attendance.recounted(counts)
-        log.debug("table %s: sockets %s, present %s, gone %s", self.code, counts, present, gone)
-        self._clock_follows_presence()
-        self.autoplay.returned(present)
-        self.autoplay.gone(gone)
+        log.debug("table %s: sockets %s, present %s, gone %s", self._code, counts, present, gone)
+        self._turn.follow(self._mover_present(), self.clock.now())
+        self._autoplay.returned(present)
+        self._autoplay.gone(gone)
 
-    async def share_covering(self, asking: bool) -> None:
-        """What the lease holder decided (who is covered, when each grace ends) travels only in its
-        presence messages: the holder says it (again, or because it was asked); another process
-        that may have missed it (``asking``: its subscription is new or was broken) asks the holder."""
-        if self.driving:
-            await self.tell_others(presence=True, events=[])
-        elif asking:
-            await self.tell_others(ask="covering")
+    async def _cover(self, seat: int) -> None:
+        """A grace is over: a bot covers ``seat`` if its player did not come back; tell everyone."""
+        self._autoplay.grace_ended(seat)
+        if self._attendance.connections[seat] == 0 and self.driving and not self._closed:
+            self._attendance.covered.add(seat)
+            log.info("table %s: seat %d covered", self._code, seat)
+            await self._publish([], presence=True)
+            await self._tell_presence([])
 
-    def lease_changed(self, held: bool) -> None:
-        """The table's lease was won (plan the timed work) or lost (drop it)."""
-        if held:
-            # Seats left while another process held the lease (or that process died) are counted
-            # out afresh: each is covered after its grace, as if this process had seen it go.
-            self.expect_people()
-            self.spawn(self._take_over())
-        else:
-            self.autoplay.stop()
-
-    async def _take_over(self) -> None:
-        await self.refresh_presence([], None)
-        await self.share_covering(asking=False)  # an ask made while nobody held the lease is answered
-
-    def expect_people(self) -> None:
+    def _expect_people(self) -> None:
         """Count every person's seat gone until a socket of theirs is counted (a table just read back
         from storage, or a lease just won: no count of this process has seen who left meanwhile)."""
-        seats = self.config.seats
-        people = [s for s, seat in enumerate(seats) if seat.kind == "human" and seat.taken and not seat.left]
-        self.attendance.read_back(people)
+        seats_ = self._config.seats
+        people = [s for s, seat in enumerate(seats_) if seat.kind == "human" and seat.taken and not seat.left]
+        self._attendance.read_back(people)
 
-    def hint_view(self, seat: int | None) -> SeatView:
-        """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask."""
-        view = None if seat is None else self.match.round.view(seat)
-        if view is None or not view.my_turn:
-            raise ProtocolError("a hint is for the seat to move", Said.of(Code.ERROR_HINT_NOT_YOUR_TURN))
-        return view
+    def _close(self) -> None:
+        """Stop automatic play and refuse actions from now on; the command in progress, if any, ends
+        as it would (:meth:`settled` waits for it)."""
+        self._closed = True
+        self._autoplay.stop()
+        for task in self._tasks:
+            task.cancel()
 
-    async def close(self) -> None:
-        """Stop automatic play; waits for an action being stored, so none is cut off mid-write."""
-        async with self.lock:
-            self.closed = True
-            self.autoplay.stop()
-            for task in self._tasks:
-                task.cancel()
+
+class Inside:
+    """The table as its collaborators see it in its turn: the reads they need, and what they may ask
+    (:class:`~.table_ports.ConfigPort`, :class:`~.table_ports.AutoplayPort`)."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+
+    @property
+    def code(self) -> str:
+        return self._table.code
+
+    @property
+    def version(self) -> int:
+        return self._table.version
+
+    @property
+    def config(self) -> TableConfig:
+        return self._table.config
+
+    @property
+    def match(self) -> Match:
+        return self._table.match
+
+    @property
+    def status(self) -> str:
+        return self._table.status
+
+    @property
+    def closed(self) -> bool:
+        return self._table.closed
+
+    @property
+    def counts(self) -> Counts:
+        return self._table.counts
+
+    @property
+    def clock(self) -> Clock:
+        return self._table.clock
+
+    @property
+    def storage(self) -> Storage:
+        return self._table._services.storage
+
+    @property
+    def timing(self) -> Timing:
+        return self._table._services.timing
+
+    @property
+    def driving(self) -> bool:
+        return self._table.driving
+
+    def presence(self) -> Presence:
+        return self._table.presence()
+
+    def free_seats(self) -> list[int]:
+        return self._table.free_seats()
+
+    def automatic(self, seat: int) -> bool:
+        return self._table.automatic(seat)
+
+    def covered(self, seat: int) -> bool:
+        return seat in self._table._attendance.covered
+
+    def turn_deadline(self) -> float | None:
+        return self._table.turn_deadline()
+
+    async def change_config(self, change: Callable[[TableConfig], None], events: Events | None = None) -> None:
+        await self._table._change_config(change, events)
+
+    async def notify(self, notice: dict[str, Any]) -> None:
+        await self._table._notify(notice)
+
+    async def play(self, seat: int, action: str, version: int, still_due: Callable[[], bool] | None = None) -> None:
+        await self._table.submit(PlayAutomatically(seat, action, version, still_due))
+
+    def cover(self, seat: int) -> None:
+        self._table.tell(Cover(seat))
+
+    def covering_changed(self) -> None:
+        self._table._spawn(self._table._tell_presence([]))
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        self._table._spawn(work)

@@ -28,8 +28,6 @@ from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.rules import MAX_PLAYERS
-from chickenfoot.server import readiness
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.accounts.tokens import Bearer, TokenStore, tokens_router
 from chickenfoot.server.botapi.gate import Lookups, PausedTokens, bearer_secret
@@ -44,7 +42,8 @@ from chickenfoot.server.protocol import MAX_VERSION, ProtocolError, dumps
 from chickenfoot.server.ratings.model import FAMILIES, Rating
 from chickenfoot.server.ratings.routes import rating_json
 from chickenfoot.server.refusal import Refused
-from chickenfoot.server.table import Table
+from chickenfoot.server.table import Table, TableClosed
+from chickenfoot.server.table_commands import SeatBotAccount, Take
 from chickenfoot.server.table_config import TableConfig
 from chickenfoot.view import SeatView
 
@@ -179,14 +178,7 @@ def bot_api_router(
         """Seat the bot account, marked so (its name shows the BOT tag); a bot sitting down is ready
         (it has no ready button to press)."""
         await accounts.store.sit(table.code, seat, bearer.account_id)
-
-        def marked(config: TableConfig) -> None:
-            config.seats[seat].bot_account = True
-
-        async with table.lock:
-            await table.change_config(marked)
-        if table.status == "waiting":
-            await readiness.ready(table, seat)
+        await table.submit(SeatBotAccount(seat))
         await tell(bearer.account_id, {"type": "table_started", "table": table.code, "seat": seat})
 
     def match_finished(code: str) -> None:
@@ -278,7 +270,7 @@ def bot_api_router(
             raise Refused(404, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
         if await hub.credentials.issue_seat(table.code, invitation.seat) is None:
             raise Refused(409, Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=invitation.seat))
-        await seating.take(table, invitation.seat, bearer.username)
+        await table.submit(Take(invitation.seat, bearer.username))
         await sit_down(table, invitation.seat, bearer)
         return {"table": table.code, "seat": invitation.seat}
 
@@ -296,7 +288,7 @@ def bot_api_router(
         """The seat's ``state`` message, as a page connecting now would get it first (docs/protocol.md)."""
         bearer = await caller(request, "read")
         table, seat = await seated(code, bearer)
-        text, _ = table.texts.state(seat, [])
+        text, _ = table.state_text(seat, [])
         return Response(text, media_type="application/json")
 
     @router.get("/api/bot/tables/{code}/stream")
@@ -308,17 +300,20 @@ def bot_api_router(
 
         async def serve() -> None:
             current = table
-            try:
-                while current.closed:  # released from memory meanwhile: read it back
-                    reloaded = await hub.get(code)
-                    if reloaded is None:
-                        return
-                    current = reloaded
-                # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
-                connection = Connection(socket, current, seat, limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
-                await connection.serve(None, hub.notice())
-            finally:
-                hub.left(current)
+            while True:
+                try:
+                    # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
+                    connection = Connection(socket, current, seat, limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
+                    await connection.serve(None, hub.notice())
+                    return
+                except TableClosed:
+                    pass  # released from memory meanwhile: read it back
+                finally:
+                    hub.left(current)
+                reloaded = await hub.get(code)
+                if reloaded is None:
+                    return
+                current = reloaded
 
         return StreamingResponse(ndjson(socket, serve, streams), media_type=MEDIA_TYPE)
 

@@ -12,7 +12,6 @@ from fastapi import APIRouter, Request, Response
 from pydantic import AfterValidator, BaseModel, Field
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest, new_secret
@@ -23,6 +22,7 @@ from chickenfoot.server.quickplay.queue import Entry, InQueue, Queue, QueueFull,
 from chickenfoot.server.quickplay.ratings import EQUAL_RATING, family_of
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import Storage
+from chickenfoot.server.table_commands import CoverUnclaimed, Take
 
 GUEST_COOKIE = "chickenfoot_quickplay"
 """A guest browser's own random id: one queue entry per browser (an account's is per account)."""
@@ -51,7 +51,8 @@ def quickplay_router(
         table = await hub.get(seat.code)
         if table is not None:
             level = settings.bots.near(seat.rating)
-            await seating.cover_unclaimed(table, seat.seat, level, lambda: hub.credentials.revoke(seat.code, seat.seat))
+            revoke = lambda: hub.credentials.revoke(seat.code, seat.seat)  # noqa: E731
+            await table.submit(CoverUnclaimed(seat.seat, level, revoke))
 
     line = Queue(storage, clock, settings, hub.seeds, cover)
 
@@ -105,7 +106,7 @@ def quickplay_router(
         token = None if table is None else await hub.credentials.issue_seat(heard.code, heard.seat)
         if table is None or token is None:
             raise Refused(409, Said.of(Code.QUICKPLAY_GONE))
-        await seating.take(table, heard.seat, heard.name or "")
+        await table.submit(Take(heard.seat, heard.name or ""))
         await accounts.sit(http, heard.code, heard.seat)
         return {"status": "seated", "code": heard.code, "seat": heard.seat, "token": token}
 

@@ -14,6 +14,7 @@ from chickenfoot.server.ratings.model import Family, Rating, family_of, update
 from chickenfoot.server.ratings.rated import RatedMatch, rated_match
 from chickenfoot.server.ratings.store import Change, RatingStore
 from chickenfoot.server.storage import Storage
+from chickenfoot.server.table_commands import Notify
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ class Ratings:
             match = rated_match(code, table.config, table.match, await self.store.seat_accounts(code))
             changes = None if match is None else await self.record(match)
             if changes:
-                await table.notify(rating_notice(code, changes))
+                await table.submit(Notify(rating_notice(code, changes)))
         except Exception:
             log.exception("rating table %s's match failed", code)
 
