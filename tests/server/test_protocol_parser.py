@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from chickenfoot.server.protocol import (
     MoveMessage,
-    ProtocolError,
     client_message_schema,
     parse_client_message,
 )
+from chickenfoot.server.refusals import Refusal
 
 PROTOCOL_DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -36,7 +36,7 @@ def verdict(text: str | bytes) -> str | None:
     """``None`` when the parser accepts ``text``, else its error line (checked to be one clear line)."""
     try:
         parse_client_message(text)
-    except ProtocolError as exc:
+    except Refusal as exc:
         line = str(exc)
         assert line and "\n" not in line and len(line) <= 300, line
         return line

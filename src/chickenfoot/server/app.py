@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import math
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
 from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.replay import replay_router, review_job
 from chickenfoot.server.replay_frames import ReplayFrames
 from chickenfoot.server.review_worker import ReviewWorker
@@ -71,6 +73,16 @@ from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timi
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+HTTP_STATUS = {
+    Why.INVALID: 400,
+    Why.UNAUTHENTICATED: 401,
+    Why.FORBIDDEN: 403,
+    Why.NOT_FOUND: 404,
+    Why.CONFLICT: 409,
+    Why.TOO_MANY: 429,
+    Why.UNAVAILABLE: 503,
+}
+"""The HTTP status of each kind of domain refusal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +294,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
         return answer(exc.said, exc.status, exc.headers)
+
+    @app.exception_handler(Refusal)
+    async def refusal(_request: Request, exc: Refusal) -> JSONResponse:
+        headers = None if exc.retry_after is None else {"Retry-After": str(math.ceil(exc.retry_after))}
+        return JSONResponse({"detail": str(exc), **exc.said.wire()}, HTTP_STATUS[exc.why], headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

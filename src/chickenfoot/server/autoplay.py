@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable
 
 from chickenfoot.bots import DEFAULT_LEVEL, Bot, Budget, make_bot
 from chickenfoot.server.clock import Timer
-from chickenfoot.server.protocol import NEXT_ROUND, ProtocolError
+from chickenfoot.server.protocol import NEXT_ROUND
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table_config import TableConfig
 from chickenfoot.server.table_ports import AutoplayPort
 
@@ -174,7 +175,7 @@ class Autoplay:
             return
         try:
             await action(generation)
-        except ProtocolError:
+        except Refusal:
             pass  # the table moved on meanwhile, or the action could not be stored
         except Exception:
             log.exception("automatic action failed at table %s", self.table.code)

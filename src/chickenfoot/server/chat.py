@@ -18,7 +18,8 @@ import sqlalchemy as sa
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import utc
-from chickenfoot.server.protocol import ChatMessage, ProtocolError, ReactMessage
+from chickenfoot.server.protocol import ChatMessage, ReactMessage
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage, StorageUnavailable, chat_lines
 from chickenfoot.server.table_ports import ConfigPort
 
@@ -49,12 +50,12 @@ class KeptLines:
 
 
 def checked_text(text: str) -> str:
-    """The line as it will be shown (outer spaces trimmed); raises :class:`ProtocolError` unless it is
+    """The line as it will be shown (outer spaces trimmed); raises :class:`~.refusals.Refusal` unless it is
     one line of 1 to :data:`MAX_CHARS` printable characters."""
     text = text.strip()
     if not text or len(text) > MAX_CHARS or not text.isprintable():
         said = Said.of(Code.ERROR_CHAT_LINE, limit=MAX_CHARS)
-        raise ProtocolError(f"a chat line is one line of 1 to {MAX_CHARS} printable characters", said)
+        raise Refusal.invalid(said, text=f"a chat line is one line of 1 to {MAX_CHARS} printable characters")
     return text
 
 
@@ -82,7 +83,7 @@ async def store(
             return line_of(number, seat, text, reaction)
         except sa.exc.IntegrityError:
             if attempt == NUMBER_RETRIES - 1:
-                raise ProtocolError.of(Said.of(Code.ERROR_CHAT_NOT_STORED)) from None
+                raise Refusal.busy(Said.of(Code.ERROR_CHAT_NOT_STORED)) from None
     raise AssertionError("unreachable")
 
 
@@ -115,13 +116,13 @@ async def carry(storage: Storage, old: str, new: str) -> None:
 async def say(table: ConfigPort, seat: int | None, request: ChatMessage | ReactMessage) -> None:
     """Store one line from ``seat`` (``None``: a spectator) and publish it to the table."""
     if not table.storage.available:
-        raise ProtocolError.of(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
+        raise Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
     text = None if isinstance(request, ReactMessage) else checked_text(request.text)
     reaction = request.reaction if isinstance(request, ReactMessage) else None
     try:
         line = await store(table.storage, table.code, seat, text, reaction, utc(table.clock))
     except StorageUnavailable:
-        raise ProtocolError.of(Said.of(Code.ERROR_CHAT_UNAVAILABLE)) from None
+        raise Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE)) from None
     await table.notify({"type": "chat", "line": line})
 
 

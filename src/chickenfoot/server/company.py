@@ -13,7 +13,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server import lobby, rematch
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table import Table
 from chickenfoot.server.table_commands import AcceptRematch, Leave, Reopen, SetPublic
 
@@ -35,12 +35,12 @@ def company_router(
     async def seat_of(table: Table, token: str) -> int:
         seat = await credentials.seat_of(table.code, token)
         if seat is None:
-            raise Refused(403, Said.of(Code.ERROR_TOKEN_OPENS_NO_SEAT))
+            raise Refusal.forbidden(Said.of(Code.ERROR_TOKEN_OPENS_NO_SEAT))
         return seat
 
     async def creator(table: Table, token: str) -> None:
         if await seat_of(table, token) != table.config.creator:
-            raise Refused(403, Said.of(Code.ERROR_ONLY_CREATOR))
+            raise Refusal.forbidden(Said.of(Code.ERROR_ONLY_CREATOR))
 
     @router.get("/api/lobby")
     async def open_tables(request: Request) -> Response:
@@ -72,7 +72,7 @@ def company_router(
         table = await get_table(code)
         await creator(table, request.token)
         if not 0 <= seat < len(table.config.seats):
-            raise Refused(404, Said.of(Code.ERROR_NO_SEAT, number=seat))
+            raise Refusal.not_found(Said.of(Code.ERROR_NO_SEAT, number=seat))
         await table.submit(Reopen(seat, revoke=lambda: credentials.revoke(table.code, seat)))
         invite = await credentials.invite(table.code, seat)
         return summary(table) | {"invite": f"/t/{table.code}?invite={invite}"}

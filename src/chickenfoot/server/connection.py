@@ -32,6 +32,7 @@ from chickenfoot.server.hints import HintSource
 from chickenfoot.server.hub import Hub
 from chickenfoot.server.protocol import (
     MAX_FRAME_BYTES,
+    AnyClientMessage,
     ChatMessage,
     ConnectQuery,
     LogSent,
@@ -39,7 +40,6 @@ from chickenfoot.server.protocol import (
     NameMessage,
     NextRoundMessage,
     PingMessage,
-    ProtocolError,
     ReactMessage,
     dumps,
     error_message,
@@ -47,6 +47,7 @@ from chickenfoot.server.protocol import (
     one_line,
     parse_client_message,
 )
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import StorageUnavailable
 from chickenfoot.server.table import Table, TableClosed
 from chickenfoot.server.table_commands import Attach, CatchUp, Detach, NextRound, Play, Rename, Say
@@ -235,7 +236,7 @@ class Connection:
         # Messages over budget are refused one by one until this second allowance runs out too.
         self.strikes = TokenBucket(limits.rate_burst, 1.0, table.clock)
         self.chat_budget = TokenBucket(limits.chat_burst, limits.chat_per_second, table.clock)
-        self.farewell: tuple[int, ProtocolError] | None = None
+        self.farewell: tuple[int, Refusal] | None = None
         """The close code and the final error of a connection the server ends."""
         self.log_sent: LogSent | None = None
         """What this client was sent of the log: each state carries only the entries after it."""
@@ -309,9 +310,9 @@ class Connection:
         seconds = f"{self.limits.send_timeout:g}"
         self.farewell = (
             CLOSE_NOT_READING,
-            ProtocolError(
-                f"disconnected: not reading (a message waited over {seconds} s)",
+            Refusal.too_many(
                 Said.of(Code.ERROR_NOT_READING, seconds=seconds),
+                text=f"disconnected: not reading (a message waited over {seconds} s)",
             ),
         )
         if self._sender is not None:
@@ -320,14 +321,16 @@ class Connection:
     def moved_away(self) -> None:
         """The seat's credential went to another device: this client is told, and reconnects to watch."""
         self._end(
-            CLOSE_SEAT_ELSEWHERE, ProtocolError("your seat moved to another device", Said.of(Code.ERROR_SEAT_ELSEWHERE))
+            CLOSE_SEAT_ELSEWHERE,
+            Refusal.forbidden(Said.of(Code.ERROR_SEAT_ELSEWHERE), text="your seat moved to another device"),
         )
 
     def signed_out(self) -> None:
         """The session that seated this client ended: it is told, and reconnects to watch."""
-        self._end(CLOSE_SIGNED_OUT, ProtocolError("you were signed out", Said.of(Code.ERROR_SIGNED_OUT)))
+        signed_out = Refusal(Why.UNAUTHENTICATED, Said.of(Code.ERROR_SIGNED_OUT), text="you were signed out")
+        self._end(CLOSE_SIGNED_OUT, signed_out)
 
-    def _end(self, code: int, error: ProtocolError) -> None:
+    def _end(self, code: int, error: Refusal) -> None:
         self.farewell = (code, error)
         if self._sender is not None:
             self._sender.cancel()
@@ -345,13 +348,13 @@ class Connection:
                         rate, burst = f"{limits.rate_per_second:g}", limits.rate_burst
                         self.farewell = (
                             CLOSE_FLOODING,
-                            ProtocolError(
-                                f"disconnected: too many messages (at most {rate} a second, bursts of {burst})",
+                            Refusal.too_many(
                                 Said.of(Code.ERROR_FLOODING, rate=rate, burst=burst),
+                                text=f"disconnected: too many messages (at most {rate} a second, bursts of {burst})",
                             ),
                         )
                         return
-                    slow_down = ProtocolError("too many messages: slow down", Said.of(Code.ERROR_SLOW_DOWN))
+                    slow_down = Refusal.too_many(Said.of(Code.ERROR_SLOW_DOWN), text="too many messages: slow down")
                     self.outbox.put(dumps(error_message(slow_down)))
                     continue
                 data: str | bytes | None = message.get("text")
@@ -362,12 +365,12 @@ class Connection:
                 if len(data) > MAX_FRAME_BYTES or (isinstance(data, str) and len(data.encode()) > MAX_FRAME_BYTES):
                     self.farewell = (
                         CLOSE_TOO_BIG,
-                        ProtocolError.of(Said.of(Code.ERROR_FRAME_TOO_LARGE, limit=MAX_FRAME_BYTES)),
+                        Refusal.invalid(Said.of(Code.ERROR_FRAME_TOO_LARGE, limit=MAX_FRAME_BYTES)),
                     )
                     return
-                reply = await answer(self.table, self.seat, data, self.chat_refusal, self.hint)
-                if reply is not None:
-                    self.outbox.put(dumps(reply))
+                answered = await reply(self.table, self.seat, data, self.chat_refusal, self.hint)
+                if answered is not None:
+                    self.outbox.put(dumps(answered))
 
     async def chat_refusal(self) -> Said | None:
         """Why a chat line is refused now (``None``: it is not): this connection's budget, then its address's."""
@@ -375,7 +378,7 @@ class Connection:
             return Said.of(Code.ERROR_CHAT_SLOW_DOWN)
         return await self.address_chat()
 
-    async def _say_goodbye(self, code: int, error: ProtocolError) -> None:
+    async def _say_goodbye(self, code: int, error: Refusal) -> None:
         """The final error and the close; given up after a while for a client that does not read."""
         client = self.websocket.client
         log.warning("%s at table %s: %s", client.host if client else "a client", self.table.code, error)
@@ -464,29 +467,37 @@ async def serve_connection(
         return None
 
 
-async def answer(
+async def reply(
     table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatGate, hint: HintSource
 ) -> dict[str, Any] | None:
-    """The reply to one client message (``None`` when the reply is the broadcast state)."""
+    """The reply to one client message (``None`` when the reply is the broadcast state): a refusal is
+    answered with an ``error`` line."""
     try:
-        request = parse_client_message(data)
-        if isinstance(request, PingMessage):
-            return {"type": "pong"}
-        if isinstance(request, ChatMessage | ReactMessage):
-            if (refusal := await chat_refusal()) is not None:
-                raise ProtocolError(english(refusal), refusal)
-            await table.submit(Say(seat, request))
-            return None
-        if isinstance(request, NextRoundMessage):
-            await table.submit(NextRound(seat))
-            return None
-        if isinstance(request, MoveMessage):
-            await table.submit(Play(seat, request.move, request.version))
-            return None
-        if isinstance(request, NameMessage):
-            await table.submit(Rename(seat, request.name))
-            return None
-        move, why = await hint(table.hint_view(seat))
-        return hint_message(move, why)
-    except ProtocolError as exc:
-        return error_message(exc)
+        return await handle(table, seat, parse_client_message(data), chat_refusal, hint)
+    except Refusal as refusal:
+        return error_message(refusal)
+
+
+async def handle(
+    table: Table, seat: int | None, request: AnyClientMessage, chat_refusal: ChatGate, hint: HintSource
+) -> dict[str, Any] | None:
+    """The reply to one client message of ``seat`` (``None`` when the reply is the broadcast state);
+    raises :class:`~.refusals.Refusal`."""
+    if isinstance(request, PingMessage):
+        return {"type": "pong"}
+    if isinstance(request, ChatMessage | ReactMessage):
+        if (refusal := await chat_refusal()) is not None:
+            raise Refusal.too_many(refusal)
+        await table.submit(Say(seat, request))
+        return None
+    if isinstance(request, NextRoundMessage):
+        await table.submit(NextRound(seat))
+        return None
+    if isinstance(request, MoveMessage):
+        await table.submit(Play(seat, request.move, request.version))
+        return None
+    if isinstance(request, NameMessage):
+        await table.submit(Rename(seat, request.name))
+        return None
+    move, why = await hint(table.hint_view(seat))
+    return hint_message(move, why)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table_commands import Ready, StartWithBots
 from chickenfoot.server.table_config import Seat, TableConfig
 from chickenfoot.server.table_ports import ConfigPort, TableHandle
@@ -44,10 +44,10 @@ def may_start(config: TableConfig) -> bool:
 
 
 async def ready(table: ConfigPort, seat: int) -> None:
-    """The player of ``seat`` is ready; the last one to be starts the match. Refuses (409) a match
+    """The player of ``seat`` is ready; the last one to be starts the match. Refuses (a conflict) a match
     that has begun."""
     if table.status != "waiting":
-        raise Refused(409, Said.of(Code.ERROR_READY_STARTED))
+        raise Refusal.conflict(Said.of(Code.ERROR_READY_STARTED))
 
     def pressed(config: TableConfig) -> None:
         config.seats[seat].ready = True
@@ -59,7 +59,7 @@ async def start_with_bots(table: ConfigPort, level: str, revoke: Callable[[int],
     """The creator starts now: every seat nobody has taken goes to a bot at ``level`` (``revoke``
     makes its invite open nothing first), and the people seated need not be ready."""
     if table.status != "waiting":
-        raise Refused(409, Said.of(Code.ERROR_READY_STARTED))
+        raise Refusal.conflict(Said.of(Code.ERROR_READY_STARTED))
     empty = table.free_seats()
     for seat in empty:
         await revoke(seat)
@@ -92,7 +92,7 @@ def readiness_router(
     async def seat_of(table: TableHandle, token: str) -> int:
         seat = await credentials.seat_of(table.code, token)
         if seat is None:
-            raise Refused(403, Said.of(Code.ERROR_UNKNOWN_TOKEN))
+            raise Refusal.forbidden(Said.of(Code.ERROR_UNKNOWN_TOKEN))
         return seat
 
     @router.post("/api/tables/{code}/ready")
@@ -107,7 +107,7 @@ def readiness_router(
         """The creator starts the match now, with bots in the seats nobody has taken."""
         table = await get_table(code)
         if await seat_of(table, request.token) != table.config.creator:
-            raise Refused(403, Said.of(Code.ERROR_START_CREATOR_ONLY))
+            raise Refusal.forbidden(Said.of(Code.ERROR_START_CREATOR_ONLY))
         level = bot_level(request.bot)
         await table.submit(StartWithBots(level, lambda seat: credentials.revoke(table.code, seat)))
         return summary(table)

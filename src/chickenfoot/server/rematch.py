@@ -28,7 +28,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat
 from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.credentials import Credentials
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables, rematch_votes
 from chickenfoot.server.table_commands import Take
 from chickenfoot.server.table_config import Seat, Series, TableConfig
@@ -114,18 +114,18 @@ async def accept(table: ConfigPort, seat: int, tables: TableMaker) -> dict[str, 
     """``seat`` accepts a rematch; the last acceptance needed makes the new table (with ``tables``).
     Announces and returns the status.
 
-    Refuses (409) before the match is over, a seat that is not a seated player's, and once the
+    Refuses (a conflict) before the match is over, a seat that is not a seated player's, and once the
     rematch is made.
     """
     entry = table.config.seats[seat]
     if not table.match.is_over():
-        raise Refused(409, Said.of(Code.ERROR_REMATCH_NOT_YET))
+        raise Refusal.conflict(Said.of(Code.ERROR_REMATCH_NOT_YET))
     if entry.kind != "human" or not entry.taken:
-        raise Refused(409, Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
+        raise Refusal.conflict(Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
     storage = table.storage
     accepted, code = await _stored(storage, table)
     if code is not None:
-        raise Refused(409, Said.of(Code.ERROR_REMATCH_MADE, table=code))
+        raise Refusal.conflict(Said.of(Code.ERROR_REMATCH_MADE, table=code))
     if seat not in accepted:
         async with storage._write() as conn:
             await conn.execute(rematch_votes.insert().values(table_code=table.code, seat=seat))
@@ -163,17 +163,17 @@ async def claim_seat(
 ) -> dict[str, Any]:
     """A fresh credential for ``seat`` at the rematch's table, for the holder of the seat's old one (once).
 
-    Refuses (409) when there is no rematch yet or the seat there is not free for them.
+    Refuses (a conflict) when there is no rematch yet or the seat there is not free for them.
     """
     _accepted, code = await _stored(storage, table)
     if code is None:
-        raise Refused(409, Said.of(Code.ERROR_NO_REMATCH_YET))
+        raise Refusal.conflict(Said.of(Code.ERROR_NO_REMATCH_YET))
     new = await tables.get(code)
     if new is None or new.config.seats[seat].kind != "human" or new.config.seats[seat].taken:
-        raise Refused(409, Said.of(Code.ERROR_SEAT_TAKEN))
+        raise Refusal.conflict(Said.of(Code.ERROR_SEAT_TAKEN))
     token = await credentials.issue_seat(new.code, seat)
     if token is None:
-        raise Refused(409, Said.of(Code.ERROR_SEAT_TAKEN))
+        raise Refusal.conflict(Said.of(Code.ERROR_SEAT_TAKEN))
     await new.submit(Take(seat, ""))
     return {"code": new.code, "seat": seat, "token": token}
 

@@ -7,7 +7,7 @@ import math
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import Clock
-from chickenfoot.server.protocol import ProtocolError
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table_config import TableConfig
 from chickenfoot.server.table_ports import ConfigPort
 
@@ -35,20 +35,19 @@ class RenameThrottle:
 async def rename(table: ConfigPort, renames: RenameThrottle, seat: int | None, name: str) -> None:
     """A seated player's new name (checked plain text), stored and announced to every client.
 
-    Raises :class:`ProtocolError` for a spectator, a bot's seat, a name changed too recently, or
+    Raises :class:`~.refusals.Refusal` for a spectator, a bot's seat, a name changed too recently, or
     a store that cannot keep it.
     """
     if seat is None or table.config.seats[seat].kind != "human":
-        raise ProtocolError("only a player at the table can change their name", Said.of(Code.ERROR_RENAME_SPECTATOR))
+        text = "only a player at the table can change their name"
+        raise Refusal.forbidden(Said.of(Code.ERROR_RENAME_SPECTATOR), text=text)
     entry = table.config.seats[seat]
     if entry.name == name:
         return
     if (wait := renames.wait(seat)) > 0:
         seconds = math.ceil(wait)
-        raise ProtocolError(
-            f"you changed your name a moment ago: try again in {seconds} s",
-            Said.of(Code.ERROR_RENAME_WAIT, seconds=seconds),
-        )
+        text = f"you changed your name a moment ago: try again in {seconds} s"
+        raise Refusal.too_many(Said.of(Code.ERROR_RENAME_WAIT, seconds=seconds), retry_after=wait, text=text)
     # A seat without a name was shown by its default name, in each reader's language.
     old = entry.name if entry.name is not None else Said.of(Code.SEAT_DEFAULT, number=seat + 1)
     renamed = Said.of(Code.EVENT_RENAMED, seat=seat, old=old)
@@ -60,7 +59,6 @@ async def rename(table: ConfigPort, renames: RenameThrottle, seat: int | None, n
         await table.change_config(named, [{"kind": "renamed", "seat": seat, "move": None} | renamed.wire()])
     except Exception:
         log.exception("cannot store a new name at table %s", table.code)
-        raise ProtocolError(
-            "your name could not be stored; try again shortly", Said.of(Code.ERROR_NAME_NOT_STORED)
-        ) from None
+        text = "your name could not be stored; try again shortly"
+        raise Refusal.busy(Said.of(Code.ERROR_NAME_NOT_STORED), text=text) from None
     renames.renamed(seat)

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.readiness import ready
-from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table_config import Seat, TableConfig
 from chickenfoot.server.table_ports import ConfigPort
 
@@ -34,13 +34,13 @@ async def take(table: ConfigPort, seat: int, name: str, ready: bool = True) -> N
 async def leave(table: ConfigPort, seat: int) -> None:
     """The player of ``seat`` leaves: from now on a bot plays it, until they connect again with their credential.
 
-    Refuses (409) a seat that is not a player's, and a finished match (nothing to leave).
+    Refuses (a conflict) a seat that is not a player's, and a finished match (nothing to leave).
     """
     entry = table.config.seats[seat]
     if entry.kind != "human" or not entry.taken:
-        raise Refused(409, Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
+        raise Refusal.conflict(Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
     if table.match.is_over():
-        raise Refused(409, Said.of(Code.ERROR_NOTHING_TO_LEAVE))
+        raise Refusal.conflict(Said.of(Code.ERROR_NOTHING_TO_LEAVE))
     if not entry.left:
 
         def away(config: TableConfig) -> None:
@@ -53,16 +53,16 @@ async def leave(table: ConfigPort, seat: int) -> None:
 async def reopen(table: ConfigPort, seat: int, revoke: Callable[[], Awaitable[None]]) -> None:
     """Free an absent player's seat for someone else, after ``revoke`` of its credential and invite.
 
-    Until the seat is taken again a bot plays it (once the match has begun). Refuses (409) the
+    Until the seat is taken again a bot plays it (once the match has begun). Refuses (a conflict) the
     creator's seat, a bot's, a connected player's, or a seat of a finished match.
     """
     entry = table.config.seats[seat]
     if entry.kind != "human" or seat == table.config.creator:
-        raise Refused(409, Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
+        raise Refusal.conflict(Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
     if table.counts.connections[seat]:
-        raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
+        raise Refusal.conflict(Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
     if table.match.is_over():
-        raise Refused(409, Said.of(Code.ERROR_MATCH_OVER))
+        raise Refusal.conflict(Said.of(Code.ERROR_MATCH_OVER))
     await revoke()
 
     def free(config: TableConfig) -> None:
@@ -75,13 +75,13 @@ async def reopen(table: ConfigPort, seat: int, revoke: Callable[[], Awaitable[No
 async def replace_with_bot(table: ConfigPort, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
     """Hand an absent player's seat to a bot for the rest of the match, after ``revoke`` of its credential.
 
-    Refuses (409) the creator's seat, a bot's, or a connected player's.
+    Refuses (a conflict) the creator's seat, a bot's, or a connected player's.
     """
     entry = table.config.seats[seat]
     if entry.kind != "human" or seat == table.config.creator:
-        raise Refused(409, Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
+        raise Refusal.conflict(Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
     if table.counts.connections[seat]:
-        raise Refused(409, Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
+        raise Refusal.conflict(Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
     await _to_bot(table, seat, level, revoke)
 
 

@@ -45,7 +45,6 @@ from chickenfoot.server.protocol import (
     NEXT_ROUND,
     LogSent,
     Presence,
-    ProtocolError,
     match_over_event,
     parse_move,
     raw_events,
@@ -53,6 +52,7 @@ from chickenfoot.server.protocol import (
     stale_version,
 )
 from chickenfoot.server.readiness import may_start
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.state_texts import StateTexts
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
 from chickenfoot.server.table_commands import (
@@ -282,7 +282,7 @@ class Table:
         """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask."""
         view = None if seat is None else self._match.round.view(seat)
         if view is None or not view.my_turn:
-            raise ProtocolError("a hint is for the seat to move", Said.of(Code.ERROR_HINT_NOT_YOUR_TURN))
+            raise Refusal.conflict(Said.of(Code.ERROR_HINT_NOT_YOUR_TURN), text="a hint is for the seat to move")
         return view
 
     async def chat_history(self) -> dict[str, Any]:
@@ -326,7 +326,7 @@ class Table:
 
     def _post(self, command: Command[Any], answer: asyncio.Future[Any] | None) -> None:
         if command.bounded and len(self._mailbox) >= MAILBOX:
-            raise ProtocolError.of(Said.of(Code.ERROR_SLOW_DOWN))
+            raise Refusal.too_many(Said.of(Code.ERROR_SLOW_DOWN))
         self._mailbox.append((command, answer))
         if self._worker is None:
             self._worker = asyncio.get_running_loop().create_task(self._work())
@@ -341,7 +341,7 @@ class Table:
                 except Exception as exc:
                     if answer is not None and not answer.done():
                         answer.set_exception(exc)
-                    elif not isinstance(exc, ProtocolError | TableClosed):
+                    elif not isinstance(exc, Refusal | TableClosed):
                         log.exception("table %s: %s failed", self._code, type(command).__name__)
                 else:
                     if answer is not None and not answer.done():
@@ -375,7 +375,7 @@ class Table:
                 await self._play(seat, action, version)
             case NextRound(seat):
                 if seat is None or self._config.seats[seat].kind != "human":
-                    raise ProtocolError.of(Said.of(Code.ERROR_NEXT_ROUND_SEATED))
+                    raise Refusal.forbidden(Said.of(Code.ERROR_NEXT_ROUND_SEATED))
                 await self._play(seat, NEXT_ROUND, None)
             case PlayAutomatically(seat, action, version, still_due):
                 if still_due is None or still_due():
@@ -433,45 +433,43 @@ class Table:
     # --- actions ------------------------------------------------------------------------------
 
     def _check(self, seat: int | None, action: str, version: int | None) -> str:
-        """The action in canonical form if ``seat`` may do it now; raises :class:`ProtocolError`."""
+        """The action in canonical form if ``seat`` may do it now; raises :class:`~.refusals.Refusal`."""
         match = self._match
         if self._closed:
-            raise ProtocolError.of(Said.of(Code.ERROR_SHUTTING_DOWN))
+            raise Refusal.busy(Said.of(Code.ERROR_SHUTTING_DOWN))
         if seat is None:
-            raise ProtocolError.of(Said.of(Code.ERROR_SPECTATOR_MOVE))
+            raise Refusal.forbidden(Said.of(Code.ERROR_SPECTATOR_MOVE))
         if version is not None and version != self._version:
             raise stale_version(version, self._version)
         if self.status == "waiting":
-            raise ProtocolError.of(Said.of(Code.ERROR_NOT_STARTED))
+            raise Refusal.conflict(Said.of(Code.ERROR_NOT_STARTED))
         if action == NEXT_ROUND:
             if not match.round.is_over():
-                raise ProtocolError("the round is not over", Said.of(Code.ERROR_ROUND_NOT_OVER))
+                raise Refusal.conflict(Said.of(Code.ERROR_ROUND_NOT_OVER), text="the round is not over")
             if match.is_over():
-                raise ProtocolError("the match is over", Said.of(Code.ERROR_MATCH_OVER))
+                raise Refusal.conflict(Said.of(Code.ERROR_MATCH_OVER), text="the match is over")
             return action
         if match.is_over():
-            raise ProtocolError("the match is over", Said.of(Code.ERROR_MATCH_OVER))
+            raise Refusal.conflict(Said.of(Code.ERROR_MATCH_OVER), text="the match is over")
         if match.round.is_over():
-            raise ProtocolError("the round is over", Said.of(Code.ILLEGAL_ROUND_OVER))
+            raise Refusal.conflict(Said.of(Code.ILLEGAL_ROUND_OVER), text="the round is over")
         if seat != match.to_move:
             turn = Said.of(Code.ERROR_NOT_YOUR_TURN, seat=match.to_move)
-            raise ProtocolError(f"not your turn (seat {match.to_move} is to move)", turn)
+            raise Refusal.conflict(turn, text=f"not your turn (seat {match.to_move} is to move)")
         move = parse_move(action)
         if not match.round.is_legal(move):
             reason = match.round.illegal_reason(move)
             said = Said.of(Code.ILLEGAL_MOVE, move=str(move), reason=reason)
-            raise ProtocolError(f"illegal move {move}: {english(reason)}", said)
+            raise Refusal.conflict(said, text=f"illegal move {move}: {english(reason)}")
         return str(move)
 
     async def _play(self, seat: int | None, action: str, version: int | None) -> None:
-        """Check, store, apply and publish one action; raises :class:`ProtocolError` when refused."""
+        """Check, store, apply and publish one action; raises :class:`~.refusals.Refusal` when refused."""
         canonical = self._check(seat, action, version)
         storage = self._services.storage
         if not storage.available:
-            raise ProtocolError(
-                "moves are refused while the game store is unavailable; try again shortly",
-                Said.of(Code.ERROR_STORE_DOWN),
-            )
+            text = "moves are refused while the game store is unavailable; try again shortly"
+            raise Refusal.busy(Said.of(Code.ERROR_STORE_DOWN), text=text)
         judged, now = self._version, utc(self.clock)
         at = now.timestamp()
         try:
@@ -482,11 +480,11 @@ class Table:
                 await self._catch_up({})
             except Exception:
                 log.exception("cannot catch up table %s", self._code)
-                raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
+                raise Refusal.busy(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
             raise stale_version(judged, self._version) from None
         except Exception:
             log.exception("cannot store action %d of table %s", judged + 1, self._code)
-            raise ProtocolError.of(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
+            raise Refusal.busy(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
         events = self._apply(canonical)
         self._turn_begins(at)  # as stored: a restart resumes the same clock
         await self._publish(events)

@@ -35,13 +35,14 @@ from chickenfoot.server.botapi.store import BotStore, Invitation
 from chickenfoot.server.botapi.stream import MEDIA_TYPE, LineSocket, ndjson
 from chickenfoot.server.botapi.throttle import TokenThrottle, Use
 from chickenfoot.server.clock import utc
-from chickenfoot.server.connection import Connection, ConnectionLimits, SendWatch, answer
+from chickenfoot.server.connection import Connection, ConnectionLimits, SendWatch, handle
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
 from chickenfoot.server.hub import Hub
-from chickenfoot.server.protocol import MAX_VERSION, ProtocolError, dumps
+from chickenfoot.server.protocol import MAX_VERSION, dumps, parse_client_message
 from chickenfoot.server.ratings.model import FAMILIES, Rating
 from chickenfoot.server.ratings.routes import rating_json
 from chickenfoot.server.refusal import Refused
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table import Table, TableClosed
 from chickenfoot.server.table_commands import SeatBotAccount, Take
 from chickenfoot.server.table_config import TableConfig
@@ -88,12 +89,6 @@ class ChatBody(BaseModel):
 class InviteBody(BaseModel):
     token: str = Field(max_length=MAX_SECRET_LENGTH, description="The table creator's seat credential.")
     bot: str = Field(max_length=64, description="The bot account's name.")
-
-
-def refused_answer(error: dict[str, Any]) -> JSONResponse:
-    """A WebSocket ``error`` message as an HTTP refusal (409), in the API's error shape."""
-    fields = {key: value for key, value in error.items() if key not in ("type", "message")}
-    return JSONResponse({"detail": error["message"], **fields}, status_code=409)
 
 
 def line(message: dict[str, Any]) -> bytes:
@@ -334,8 +329,9 @@ def bot_api_router(
         return await act(table, seat, {"type": "chat", "text": body.text})
 
     async def act(table: Table, seat: int, message: dict[str, Any]) -> Response:
-        error = await answer(table, seat, dumps(message), counted_already, no_hints)
-        return refused_answer(error) if error is not None else JSONResponse({"ok": True})
+        """The page's message, checked and handled as the page's are; a refusal is answered by its kind."""
+        await handle(table, seat, parse_client_message(dumps(message)), counted_already, no_hints)
+        return JSONResponse({"ok": True})
 
     # --- for people ---------------------------------------------------------------------------------
 
@@ -367,7 +363,7 @@ def bot_api_router(
 
 async def no_hints(_view: SeatView) -> tuple[Move, Said]:
     """A bot gets no hints: the server's search is for people."""
-    raise ProtocolError.of(Said.of(Code.BOTAPI_NO_HINTS))
+    raise Refusal.forbidden(Said.of(Code.BOTAPI_NO_HINTS))
 
 
 async def counted_already() -> Said | None:
