@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster_bus import RedisBus
+from chickenfoot.server.cluster_messages import PresenceChanged, encode
 from chickenfoot.server.connections import Connections, LocalConnections, RedisConnections
 from chickenfoot.server.fanout import Bus, LocalBus, table_channel
 from chickenfoot.server.lease import Leases, LocalLeases, RedisLeases
@@ -76,7 +77,7 @@ def shared(redis_url: str, limits_storage: str | None = None, clock: Clock = SYS
 
     async def recount(codes: list[str]) -> None:
         for code in codes:
-            await bus.publish(table_channel(code), {"from": process, "presence": True, "events": []})
+            await bus.publish(table_channel(code), encode(PresenceChanged(None, []), process))
 
     connections.restored = recount
     return Cluster(

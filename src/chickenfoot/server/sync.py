@@ -1,6 +1,7 @@
 """Keeps one table of this process in step with the other processes serving it.
 
-What another process says on the table's shared channel is a hint to read the truth again: the
+What another process says on the table's shared channel (a typed message,
+:mod:`.cluster_messages`) is a hint to read the truth again: the
 actions after this table's version, the configuration (from storage), or the connection counts
 (from Redis). A process announces each action it stored with its version, so the others apply it
 without reading it back; only a gap (an announcement lost, or not yet arrived) is read from
@@ -25,6 +26,17 @@ from typing import Any, Protocol
 
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.cluster import Cluster
+from chickenfoot.server.cluster_messages import (
+    ActionStored,
+    AskCovering,
+    ConfigChanged,
+    Notice,
+    PeerMessage,
+    PresenceChanged,
+    SeatMoved,
+    decode,
+    encode,
+)
 from chickenfoot.server.fanout import Message, Unsubscribe, table_channel
 from chickenfoot.server.lease import Hold, LeaseKeeper
 from chickenfoot.server.redis_client import stop_if_cancelled
@@ -86,24 +98,24 @@ class TableSync:
     # --- telling the other processes (the table's peers) -----------------------------------------
 
     async def action_stored(self, version: int, action: str, at: float) -> None:
-        await self._tell(version, action=[action, at])
+        await self._tell(ActionStored(version, action, at))
 
     async def config_changed(self, version: int, events: Events) -> None:
-        await self._tell(version, config=True, events=events)
+        await self._tell(ConfigChanged(version, events))
 
     async def presence(self, version: int, events: Events, covering: Covering | None) -> None:
-        decided = {} if covering is None else {"covered": covering[0], "grace": covering[1]}
-        await self._tell(version, presence=True, events=events, **decided)
+        covered, grace = (None, None) if covering is None else covering
+        await self._tell(PresenceChanged(version, events, covered, grace))
 
     async def notice(self, version: int, notice: dict[str, Any]) -> None:
-        await self._tell(version, notice=notice)
+        await self._tell(Notice(version, notice))
 
     async def seat_moved(self, version: int, seat: int, credential: str) -> None:
-        await self._tell(version, moved={"seat": seat, "from": credential})
+        await self._tell(SeatMoved(version, seat, credential))
 
-    async def _tell(self, version: int, **what: Any) -> None:
-        """Tell the other processes: the table's version, and what else changed (see docs/scale-out.md)."""
-        await self.cluster.bus.publish(self.channel, {"version": version, "from": self.cluster.process, **what})
+    async def _tell(self, message: PeerMessage) -> None:
+        """Tell the other processes (see docs/scale-out.md)."""
+        await self.cluster.bus.publish(self.channel, encode(message, self.cluster.process))
 
     # --- hearing them -----------------------------------------------------------------------------
 
@@ -117,40 +129,38 @@ class TableSync:
                 with suppress(asyncio.CancelledError):
                     await task
 
-    def _heard(self, message: Message) -> None:
-        table = self.table
-        if table is None or message.get("from") == self.cluster.process:
-            return  # this process's own news
-        notice = message.get("notice")
-        if isinstance(notice, dict):
-            table.tell(Relay({"notice": notice}))  # chat and rematch news: shown as they come, nothing to read again
-        moved = message.get("moved")
-        if isinstance(moved, dict):
-            table.tell(Relay({"moved": moved}))  # a seat's credential went to another device: its sockets here end
-        version = message.get("version")
-        if isinstance(version, int) and version > table.version:
+    def _heard(self, wire: Message) -> None:
+        table, heard = self.table, decode(wire)
+        if table is None or heard is None or heard[0] == self.cluster.process:
+            return  # not for this table, not understood, or this process's own news
+        message = heard[1]
+        if message.version is not None and message.version > table.version:
             self._actions = True
             if self._latest is not None:
-                self._latest = max(self._latest, version)
-            stored = _announced(version, message.get("action"))
-            if stored is not None and len(self._heard_actions) < MAX_HEARD:
-                self._heard_actions[version] = stored
-        if message.get("config"):
-            self._config = True
-        if message.get("ask") == "covering":
-            self._asked = True
-        if message.get("presence"):
-            self._presence = True
-            events = message.get("events")
-            if isinstance(events, list):
+                self._latest = max(self._latest, message.version)
+        match message:
+            case Notice(_, notice):
+                table.tell(
+                    Relay({"notice": notice})
+                )  # chat and rematch news: shown as they come, nothing to read again
+            case SeatMoved(_, seat, credential):
+                # A seat's credential went to another device: its sockets here end.
+                table.tell(Relay({"moved": {"seat": seat, "from": credential}}))
+            case ActionStored(version, action, at) if version > table.version and len(self._heard_actions) < MAX_HEARD:
+                with suppress(OverflowError, OSError, ValueError):  # a time no date can hold: read it back
+                    self._heard_actions[version] = StoredAction(version, action, datetime.fromtimestamp(at, UTC))
+            case ConfigChanged():
+                self._config = True
+            case AskCovering():
+                self._asked = True
+            case PresenceChanged(_, events, covered, grace):
+                self._presence = True
                 # Bounded: they are only the "connected"/"disconnected" news shown beside the state.
-                self._events = [*self._events, *(event for event in events if isinstance(event, dict))][-MAX_EVENTS:]
-            covered = message.get("covered")
-            if isinstance(covered, list):
-                self._covered = [seat for seat in covered if isinstance(seat, int)]
-            grace = message.get("grace")
-            if isinstance(grace, list):
-                self._grace = dict(pair for pair in grace[:MAX_EVENTS] if _seat_and_time(pair))
+                self._events = [*self._events, *events][-MAX_EVENTS:]
+                if covered is not None:
+                    self._covered = covered
+                if grace is not None:
+                    self._grace = dict(grace)
         self._wake()
 
     def _missed(self) -> None:
@@ -201,27 +211,9 @@ class TableSync:
         if self.driving:
             await self.presence(table.version, [], table.covering())
         elif asking:
-            await self._tell(table.version, ask="covering")
+            await self._tell(AskCovering(table.version))
 
     def _lease_changed(self, hold: Hold | None) -> None:
         log.info("table %s: lease %s", self.code, "lost" if hold is None else f"won (token {hold.token})")
         if self.table is not None:
             self.table.tell(LeaseChanged(hold is not None))
-
-
-def _announced(version: int, action: Any) -> StoredAction | None:
-    """The stored action ``[action, at]`` that :meth:`Table.act` announces with ``version``, if well formed."""
-    if not (isinstance(action, list) and len(action) == 2 and isinstance(action[0], str)):
-        return None
-    at = action[1]
-    if not isinstance(at, int | float) or isinstance(at, bool):
-        return None
-    try:
-        return StoredAction(version, action[0], datetime.fromtimestamp(at, UTC))
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-def _seat_and_time(pair: Any) -> bool:
-    """A ``[seat, wall time]`` pair of the lease holder's grace periods."""
-    return isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int) and isinstance(pair[1], int | float)
