@@ -23,11 +23,11 @@ from fastapi.encoders import jsonable_encoder
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import SYSTEM_CLOCK
-from chickenfoot.server.protocol import NEXT_ROUND
 from chickenfoot.server.replay_frames import RoundJob, build
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_config import Seat, TableConfig, Timing
-from chickenfoot.server.table_ports import ALONE
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.config import Seat, TableConfig, Timing
+from chickenfoot.server.table.ports import ALONE
+from chickenfoot.server.table.protocol import NEXT_ROUND
 
 
 def finished_match(players: int, seed: int) -> tuple[Match, list[str]]:

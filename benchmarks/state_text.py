@@ -5,9 +5,9 @@
 Two builders play the same seeded random rounds, version by version, in one run:
 
 - ``per recipient`` (the reference): for every seat, its own view and the whole STATE object of
-  docs/protocol.md (:func:`~chickenfoot.server.protocol.state_for`, log included) in JSON: what a
+  docs/protocol.md (:func:`~chickenfoot.server.table.protocol.state_for`, log included) in JSON: what a
   server that builds each message from scratch does.
-- ``table``: :meth:`~chickenfoot.server.state_texts.StateTexts.state`, as the server sends it: the
+- ``table``: :meth:`~chickenfoot.server.table.state_texts.StateTexts.state`, as the server sends it: the
   fields every seat shares built once per version from a spectator's view, each seat's own fields
   and own draws added, the log's entries encoded once and sent from where the recipient left off.
 
@@ -23,14 +23,14 @@ import time
 from collections.abc import Callable
 
 from chickenfoot import Match, Rules
-from chickenfoot.server.attendance import Attendance
-from chickenfoot.server.protocol import LogSent, Presence, dumps, state_for
-from chickenfoot.server.state_texts import StateTexts
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.attendance import Attendance
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.protocol import LogSent, Presence, dumps, state_for
+from chickenfoot.server.table.state_texts import StateTexts
 
 
 class Playing:
-    """A table in play as its state texts read it (:class:`~chickenfoot.server.table_ports.StateSource`),
+    """A table in play as its state texts read it (:class:`~chickenfoot.server.table.ports.StateSource`),
     every seat connected to this process."""
 
     def __init__(self, config: TableConfig, match: Match) -> None:

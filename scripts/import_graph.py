@@ -18,7 +18,7 @@ from pathlib import Path
 PACKAGE = "chickenfoot.server"
 LAYERS = [
     ("base", ["clock", "refusals", "log_limits", "collector", "worker_process"]),
-    ("storage", ["storage", "credentials", "retention", "redis_client", "migrations"]),
+    ("storage", ["storage", "credentials", "retention", "migrations"]),
     ("table", ["table"]),
     ("cluster", ["cluster"]),
     (

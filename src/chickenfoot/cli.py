@@ -279,10 +279,10 @@ def serve(
     note_pure_core()
     from chickenfoot.server.accounts.service import AccountSettings
     from chickenfoot.server.accounts.sessions import SessionPolicy
-    from chickenfoot.server.hub import Expiry
     from chickenfoot.server.limiter import AddressLimits
     from chickenfoot.server.quickplay import QuickPlaySettings
     from chickenfoot.server.run import run
+    from chickenfoot.server.table.registry import Expiry
 
     addresses = AddressLimits(
         connection_limit,

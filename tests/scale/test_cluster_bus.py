@@ -9,8 +9,8 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from chickenfoot.server.cluster_bus import RedisBus
-from chickenfoot.server.fanout import Message
+from chickenfoot.server.cluster.bus import RedisBus
+from chickenfoot.server.cluster.fanout import Message
 from chickenfoot.testing.waiting import until
 
 from .conftest import RedisDaemon, worker

@@ -6,7 +6,7 @@ import asyncio
 import time
 
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.connections import LocalConnections, RedisConnections
+from chickenfoot.server.cluster.connections import LocalConnections, RedisConnections
 
 from .conftest import RedisDaemon, worker
 

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.lease import Hold, LeaseKeeper, LocalLeases, RedisLeases
+from chickenfoot.server.cluster.leases import Hold, LeaseKeeper, LocalLeases, RedisLeases
 
 from .conftest import RedisDaemon, worker
 

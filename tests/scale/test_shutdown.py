@@ -14,9 +14,9 @@ import math
 import pytest
 
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.connections import RedisConnections
-from chickenfoot.server.lease import Hold, LeaseKeeper
-from chickenfoot.server.redis_client import stop_if_cancelled
+from chickenfoot.server.cluster.connections import RedisConnections
+from chickenfoot.server.cluster.leases import Hold, LeaseKeeper
+from chickenfoot.server.cluster.redis_client import stop_if_cancelled
 
 IN_FLIGHT = 0.2
 """How long each stand-in command takes; the cancellation always lands in one."""

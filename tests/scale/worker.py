@@ -11,9 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-from chickenfoot.server.cluster_bus import RedisBus
-from chickenfoot.server.connections import RedisConnections
-from chickenfoot.server.lease import Hold, LeaseKeeper, RedisLeases
+from chickenfoot.server.cluster.bus import RedisBus
+from chickenfoot.server.cluster.connections import RedisConnections
+from chickenfoot.server.cluster.leases import Hold, LeaseKeeper, RedisLeases
 
 
 async def publish(url: str, prefix: str, count: int, interval: float, record: Path) -> None:

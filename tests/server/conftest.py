@@ -15,10 +15,10 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from chickenfoot.server import Settings, create_app
-from chickenfoot.server.connection import ConnectionLimits
+from chickenfoot.server.edge.client import ConnectionLimits
 from chickenfoot.server.limiter import AddressLimits
-from chickenfoot.server.protocol import whole_log
-from chickenfoot.server.table_config import Timing
+from chickenfoot.server.table.config import Timing
+from chickenfoot.server.table.protocol import whole_log
 
 DEFAULT_PG_URL = "postgresql+asyncpg://chickenfoot:chickenfoot@127.0.0.1:5432/chickenfoot_test"
 INSTANT = Timing(bot_delay=0, forced_delay=0, next_round_delay=0, grace=0, bot_seconds=0.05)

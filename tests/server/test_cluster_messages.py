@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chickenfoot.server.cluster_messages import (
+from chickenfoot.server.cluster.messages import (
     WIRE,
     ActionStored,
     AskCovering,
@@ -80,7 +80,7 @@ def test_messages_written_before_the_format_had_a_version_are_read(wire: dict[st
     ],
 )
 def test_a_message_not_understood_is_dropped_and_logged(wire: Any, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.DEBUG, logger="chickenfoot.server.cluster_messages"):
+    with caplog.at_level(logging.DEBUG, logger="chickenfoot.server.cluster.messages"):
         assert decode(wire) is None
     assert caplog.records and all(record.levelno == logging.DEBUG for record in caplog.records)
 

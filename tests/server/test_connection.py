@@ -12,11 +12,12 @@ from chickenfoot.messages import Said
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock
-from chickenfoot.server.connection import ConnectionLimits, SendWatch, serve_connection
-from chickenfoot.server.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
-from chickenfoot.server.hub import Hub
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
+from chickenfoot.server.edge.client import ConnectionLimits, SendWatch, serve_connection
 from chickenfoot.server.storage import Storage, game_tables
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.registry import TableRegistry
 from chickenfoot.view import SeatView
 
 from .conftest import INSTANT
@@ -49,10 +50,12 @@ class FakeSocket:
         return {"type": "websocket.disconnect"}
 
 
-async def hub_with_table(tmp_path: Path, fanout: Any = None, clock: Clock = SYSTEM_CLOCK) -> tuple[Hub, str, str]:
+async def hub_with_table(
+    tmp_path: Path, fanout: Any = None, clock: Clock = SYSTEM_CLOCK
+) -> tuple[TableRegistry, str, str]:
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
     await storage.migrate()
-    hub = Hub(storage, fanout or LocalBus(), INSTANT, clock=clock)
+    hub = TableRegistry(storage, fanout or LocalBus(), INSTANT, LocalConnections(), clock)
     config = TableConfig(Rules(), [Seat("human", "Ann", taken=True), Seat("human", "Bo")], seed=1)
     table = await hub.create(config)
     token = await hub.credentials.issue_seat(table.code, 0)
@@ -60,7 +63,7 @@ async def hub_with_table(tmp_path: Path, fanout: Any = None, clock: Clock = SYST
     return hub, table.code, token
 
 
-async def serve_to_the_end(hub: Hub, code: str, token: str) -> FakeSocket:
+async def serve_to_the_end(hub: TableRegistry, code: str, token: str) -> FakeSocket:
     """Serve a client of ``token`` (it disconnects at its first read) until the connection ends; then
     close the hub and its storage."""
     socket = FakeSocket({"token": token})

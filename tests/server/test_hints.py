@@ -8,9 +8,9 @@ import pytest
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.round import Round
-from chickenfoot.server.hints import Hints
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.table.hints import Hints
 from chickenfoot.view import SeatView
 
 

@@ -10,12 +10,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chickenfoot.server.protocol import (
+from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.table.protocol import (
     MoveMessage,
     client_message_schema,
     parse_client_message,
 )
-from chickenfoot.server.refusals import Refusal
 
 PROTOCOL_DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

@@ -12,15 +12,15 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.connections import LocalConnections
-from chickenfoot.server.fanout import LocalBus, Message
-from chickenfoot.server.hub import new_code
-from chickenfoot.server.protocol import LogSent
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import LocalBus, Message
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_commands import Attach, Close, Detach, LeaseChanged, Recount, Wake
-from chickenfoot.server.table_config import Seat, TableConfig, Timing
-from chickenfoot.server.table_ports import Alone
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.commands import Attach, Close, Detach, LeaseChanged, Recount, Wake
+from chickenfoot.server.table.config import Seat, TableConfig, Timing
+from chickenfoot.server.table.ports import Alone
+from chickenfoot.server.table.protocol import LogSent
+from chickenfoot.server.table.registry import new_code
 
 from .conftest import INSTANT, Player, State, claim_invite, create_table, ready, settle
 

@@ -6,12 +6,14 @@ import asyncio
 from pathlib import Path
 
 from chickenfoot.rules import Rules
-from chickenfoot.server.fanout import LocalBus
-from chickenfoot.server.hub import Hub
+from chickenfoot.server.clock import SYSTEM_CLOCK
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import LocalBus
 from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_commands import CatchUp, Play
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.commands import CatchUp, Play
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.registry import TableRegistry
 
 from .conftest import INSTANT
 
@@ -36,7 +38,8 @@ def test_the_end_of_a_match_calls_the_hubs_hooks_once_where_it_is_played_and_whe
     async def scenario() -> tuple[list[str], list[str], str]:
         storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
         await storage.migrate()
-        played, followed = Hub(storage, LocalBus(), INSTANT), Hub(storage, LocalBus(), INSTANT)
+        played = TableRegistry(storage, LocalBus(), INSTANT, LocalConnections(), SYSTEM_CLOCK)
+        followed = TableRegistry(storage, LocalBus(), INSTANT, LocalConnections(), SYSTEM_CLOCK)
         ended: list[str] = []
         seen: list[str] = []
         played.on_match_finished(ended.append)

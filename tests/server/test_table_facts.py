@@ -13,7 +13,10 @@ from fastapi.testclient import TestClient
 from chickenfoot import Match, Rules
 from chickenfoot.rules import MAX_PLAYERS
 from chickenfoot.server.clock import SYSTEM_CLOCK
-from chickenfoot.server.protocol import (
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.ports import ALONE
+from chickenfoot.server.table.protocol import (
     LogCache,
     Presence,
     log_texts,
@@ -23,9 +26,6 @@ from chickenfoot.server.protocol import (
     state_with_log,
     whole_log,
 )
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_config import Seat, TableConfig
-from chickenfoot.server.table_ports import ALONE
 
 from .conftest import INSTANT, create_table, seat_players, settle
 

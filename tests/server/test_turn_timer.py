@@ -11,14 +11,14 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.connections import LocalConnections
-from chickenfoot.server.fanout import LocalBus, Message
-from chickenfoot.server.protocol import LogSent
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import LocalBus, Message
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_commands import Attach, Close, Play, Wake
-from chickenfoot.server.table_config import Seat, TableConfig
-from chickenfoot.server.table_ports import ALONE
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.commands import Attach, Close, Play, Wake
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.ports import ALONE
+from chickenfoot.server.table.protocol import LogSent
 
 from .conftest import INSTANT, create_table, seat_players, settle
 

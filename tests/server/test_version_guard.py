@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 from chickenfoot import Match, Rules
 from chickenfoot.server.clock import SYSTEM_CLOCK
-from chickenfoot.server.connections import LocalConnections
-from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import LocalBus
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_commands import CatchUp
-from chickenfoot.server.table_config import Seat, TableConfig
-from chickenfoot.server.table_ports import ALONE
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.commands import CatchUp
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.ports import ALONE
 
 from .conftest import INSTANT
 

@@ -35,8 +35,11 @@ from chickenfoot.server.botapi.routes import bot_api_router
 from chickenfoot.server.botapi.throttle import TokenLimits, TokenThrottle
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
-from chickenfoot.server.company import company_router
-from chickenfoot.server.connection import (
+from chickenfoot.server.cluster.fanout import LocalBus
+from chickenfoot.server.cluster.sync import TableSync
+from chickenfoot.server.company import company_router, readiness_router
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH
+from chickenfoot.server.edge.client import (
     CLOSE_BAD_TOKEN,
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
@@ -45,21 +48,16 @@ from chickenfoot.server.connection import (
     refuse,
     serve_connection,
 )
-from chickenfoot.server.credentials import MAX_SECRET_LENGTH
-from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.edge.line_stream import table_lines
 from chickenfoot.server.handover import Handovers, handover_router
-from chickenfoot.server.hints import Hints
 from chickenfoot.server.history import MatchHistory
-from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.limiter import AddressLimits, Limiter
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.profiles import profiles_router
-from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay import QuickPlaySettings, quickplay_router
 from chickenfoot.server.quickplay.ratings import EqualRatings
 from chickenfoot.server.ratings.routes import admit, make_rated, ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
-from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusal import Refused, answer, invalid, unreadable_body
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.replay import replay_router, review_job
@@ -67,9 +65,12 @@ from chickenfoot.server.replay_frames import ReplayFrames
 from chickenfoot.server.review_worker import ReviewWorker
 from chickenfoot.server.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.storage import Storage, StorageUnavailable, default_database_url
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_commands import ReplaceWithBot, Take
-from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig, Timing
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.commands import ReplaceWithBot, Take
+from chickenfoot.server.table.config import TURN_TIMERS, Seat, TableConfig, Timing
+from chickenfoot.server.table.hints import Hints
+from chickenfoot.server.table.protocol import printable_name
+from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -238,7 +239,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     cluster = cluster_of(settings)
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
     listing = Lobby(storage, clock)
-    hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
+    follow = None if cluster.alone else functools.partial(TableSync, cluster=cluster, clock=clock)
+    hub = TableRegistry(
+        storage,
+        LocalBus(),
+        settings.timing,
+        cluster.connections,
+        clock,
+        expiry=settings.expiry,
+        seeds=settings.seeds,
+        follow=follow,
+    )
     hub.on_match_finished(reviews.request)
     hub.on_match_finished(listing.finished)
     history = MatchHistory(storage, hub)
@@ -430,7 +441,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_pages_router(settings.web_dir))
     bot_throttle = TokenThrottle(settings.bot_limits, cluster.limits_storage)
     configure = lambda body: table_config(CreateRequest.model_validate(body), hub.seeds())  # noqa: E731
-    bot_api = bot_api_router(hub, accounts, bot_throttle, settings.connection, sends, configure, paused_tokens)
+    lines = functools.partial(table_lines, hub, settings.connection, sends)
+    bot_api = bot_api_router(hub, accounts, bot_throttle, lines, configure, paused_tokens, cluster.bus)
     app.include_router(bot_api)
 
     @app.websocket("/ws/{code}")

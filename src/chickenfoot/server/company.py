@@ -1,5 +1,6 @@
-"""The HTTP side of company at the table: leaving, reopening a seat, listing a table in the lobby,
-the lobby's list and the rematch."""
+"""The HTTP side of company at the table: the ready step and starting with bots, leaving, reopening a
+seat, listing a table in the lobby, the lobby's list and the rematch. Each route authorises the
+request and submits the table's command (:mod:`chickenfoot.server.table.commands`)."""
 
 from __future__ import annotations
 
@@ -9,28 +10,72 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import lobby, rematch
-from chickenfoot.server.credentials import MAX_SECRET_LENGTH
-from chickenfoot.server.hub import Hub
+from chickenfoot.server import lobby
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
 from chickenfoot.server.refusals import Refusal
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_commands import AcceptRematch, Leave, Reopen, SetPublic
+from chickenfoot.server.table import rematch
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.commands import AcceptRematch, Leave, Ready, Reopen, SetPublic, StartWithBots
+from chickenfoot.server.table.registry import TableRegistry
 
 
-class SeatRequest(BaseModel):
+class TokenRequest(BaseModel):
     token: str = Field(max_length=MAX_SECRET_LENGTH, description="A seat credential of the table.")
 
 
-class PublicRequest(SeatRequest):
+class PublicRequest(TokenRequest):
     public: bool
 
 
+class StartRequest(TokenRequest):
+    bot: str = Field(default=DEFAULT_LEVEL, max_length=40, description="The level of the bots in the empty seats.")
+
+
+def readiness_router(
+    credentials: Credentials,
+    get_table: Callable[[str], Awaitable[Table]],
+    bot_level: Callable[[str], str],
+    summary: Callable[[Table], Any],
+) -> APIRouter:
+    """The ready step (:mod:`chickenfoot.server.table.readiness`): a player is ready, the creator starts."""
+    router = APIRouter()
+
+    async def seat_of(table: Table, token: str) -> int:
+        seat = await credentials.seat_of(table.code, token)
+        if seat is None:
+            raise Refusal.forbidden(Said.of(Code.ERROR_UNKNOWN_TOKEN))
+        return seat
+
+    @router.post("/api/tables/{code}/ready")
+    async def press_ready(code: str, request: TokenRequest) -> Any:
+        """The player is ready for the first deal (it comes once every seat is taken and ready)."""
+        table = await get_table(code)
+        await table.submit(Ready(await seat_of(table, request.token)))
+        return summary(table)
+
+    @router.post("/api/tables/{code}/start")
+    async def start(code: str, request: StartRequest) -> Any:
+        """The creator starts the match now, with bots in the seats nobody has taken."""
+        table = await get_table(code)
+        if await seat_of(table, request.token) != table.config.creator:
+            raise Refusal.forbidden(Said.of(Code.ERROR_START_CREATOR_ONLY))
+        level = bot_level(request.bot)
+        await table.submit(StartWithBots(level, lambda seat: credentials.revoke(table.code, seat)))
+        return summary(table)
+
+    return router
+
+
 def company_router(
-    hub: Hub, listing: lobby.Lobby, get_table: Callable[[str], Awaitable[Table]], summary: Callable[[Table], Any]
+    tables: TableRegistry,
+    listing: lobby.Lobby,
+    get_table: Callable[[str], Awaitable[Table]],
+    summary: Callable[[Table], Any],
 ) -> APIRouter:
     router = APIRouter()
-    credentials = hub.credentials
+    credentials = tables.credentials
 
     async def seat_of(table: Table, token: str) -> int:
         seat = await credentials.seat_of(table.code, token)
@@ -60,14 +105,14 @@ def company_router(
         return summary(table)
 
     @router.post("/api/tables/{code}/leave")
-    async def leave(code: str, request: SeatRequest) -> Any:
+    async def leave(code: str, request: TokenRequest) -> Any:
         """The player leaves: a bot plays their seat until they come back with the same credential."""
         table = await get_table(code)
         await table.submit(Leave(await seat_of(table, request.token)))
         return summary(table)
 
     @router.post("/api/tables/{code}/seats/{seat}/reopen")
-    async def reopen(code: str, seat: int, request: SeatRequest) -> Any:
+    async def reopen(code: str, seat: int, request: TokenRequest) -> Any:
         """The creator frees an absent player's seat: their credential opens nothing; a new invite for someone else."""
         table = await get_table(code)
         await creator(table, request.token)
@@ -78,15 +123,15 @@ def company_router(
         return summary(table) | {"invite": f"/t/{table.code}?invite={invite}"}
 
     @router.post("/api/tables/{code}/rematch")
-    async def accept(code: str, request: SeatRequest) -> dict[str, Any]:
+    async def accept(code: str, request: TokenRequest) -> dict[str, Any]:
         """A seated player accepts a rematch (same seats, new match); the last acceptance makes the new table."""
         table = await get_table(code)
-        return await table.submit(AcceptRematch(await seat_of(table, request.token), hub))
+        return await table.submit(AcceptRematch(await seat_of(table, request.token), tables))
 
     @router.post("/api/tables/{code}/rematch/seat")
-    async def rematch_seat(code: str, request: SeatRequest) -> dict[str, Any]:
+    async def rematch_seat(code: str, request: TokenRequest) -> dict[str, Any]:
         """The player's seat at the rematch's table: a fresh credential, handed out once."""
         table = await get_table(code)
-        return await rematch.claim_seat(hub, hub.storage, credentials, table, await seat_of(table, request.token))
+        return await rematch.claim_seat(tables, tables.storage, credentials, table, await seat_of(table, request.token))
 
     return router

@@ -24,11 +24,11 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials, Purpose, digest, new_secret
-from chickenfoot.server.hub import Hub
 from chickenfoot.server.limiter import Limiter
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import Storage, seat_secrets
-from chickenfoot.server.table_commands import SeatMoved
+from chickenfoot.server.table.commands import SeatMoved
+from chickenfoot.server.table.registry import TableRegistry
 
 HANDOVER_SECONDS = 600
 """How long a link to continue on another device stays good (it is shown to be scanned at once)."""
@@ -146,7 +146,7 @@ def qr_code(link: str) -> str:
     return str(segno.make(link, error="m").svg_data_uri(scale=4, dark="#000", light="#fff"))
 
 
-def handover_router(hub: Hub, handovers_: Handovers, accounts: Accounts, limiter: Limiter) -> APIRouter:
+def handover_router(hub: TableRegistry, handovers_: Handovers, accounts: Accounts, limiter: Limiter) -> APIRouter:
     router = APIRouter(prefix="/api/tables/{code}/handover")
     credentials: Credentials = hub.credentials
 

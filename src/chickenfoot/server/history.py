@@ -27,9 +27,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from chickenfoot.match import Match
 from chickenfoot.review import Review
 from chickenfoot.server.accounts.schema import account_seats, accounts
-from chickenfoot.server.hub import Hub
 from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables, reviews
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.registry import TableRegistry
 
 log = logging.getLogger(__name__)
 metadata = sa.MetaData()
@@ -89,12 +89,12 @@ def seat_accuracies(stored: str) -> dict[int, float]:
 
 
 class MatchHistory:
-    def __init__(self, storage: Storage, hub: Hub) -> None:
+    def __init__(self, storage: Storage, hub: TableRegistry) -> None:
         self.storage, self.hub = storage, hub
         self._tasks: set[asyncio.Task[None]] = set()
 
     def finished(self, code: str) -> None:
-        """A table's match is over: its results are stored (a hook of :meth:`Hub.on_match_finished`)."""
+        """A table's match is over: its results are stored (a hook of :meth:`TableRegistry.on_match_finished`)."""
         task = asyncio.get_running_loop().create_task(self._finished(code))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -22,7 +22,7 @@ from chickenfoot.review import Review
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.replay_frames import ReplayBusy, ReplayFrames, RoundJob
 from chickenfoot.server.review_worker import ReviewWorker
-from chickenfoot.server.table import Table
+from chickenfoot.server.table.actor import Table
 
 TableGetter = Callable[[str], Awaitable[Table | None]]
 DeletedSeats = Callable[[str], Awaitable[list[int]]]

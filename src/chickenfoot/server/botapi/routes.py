@@ -4,9 +4,10 @@ Authenticated by a personal API token (``Authorization: Bearer cfb_...``), never
 is no CSRF to defend against. Each request's token is looked up (cached a few seconds; unknown tokens
 limited per address) and counted against its limits (:mod:`.throttle`) before anything else is done;
 a token known to be paused is refused in front of the routes (:mod:`.gate`). A bot plays through the
-table's own path: its moves and chat lines are the page's WebSocket messages, answered by
-:func:`chickenfoot.server.connection.answer`, and its table stream is a
-:class:`~chickenfoot.server.connection.Connection` (:mod:`.stream`). It holds no rules of its own.
+table's own path: its moves and chat lines are the page's WebSocket messages, handled by
+:func:`chickenfoot.server.table.requests.handle`, and its table stream is the page's connection over a
+line stream (``table_lines``, given by the application: :mod:`chickenfoot.server.edge.line_stream`). It
+holds no rules of its own.
 
 Beside it: ``GET /api/bots`` (the bot accounts and their ratings, for the lobby) and the invitation of
 a bot account to a free seat by a table's creator (``POST /api/tables/{code}/seats/{seat}/invite``).
@@ -22,6 +23,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.datastructures import Address
 
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.errors import quoted
@@ -32,20 +34,21 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.accounts.tokens import Bearer, TokenStore, tokens_router
 from chickenfoot.server.botapi.gate import Lookups, PausedTokens, bearer_secret
 from chickenfoot.server.botapi.store import BotStore, Invitation
-from chickenfoot.server.botapi.stream import MEDIA_TYPE, LineSocket, ndjson
 from chickenfoot.server.botapi.throttle import TokenThrottle, Use
 from chickenfoot.server.clock import utc
-from chickenfoot.server.connection import Connection, ConnectionLimits, SendWatch, handle
+from chickenfoot.server.cluster.fanout import Bus
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.protocol import MAX_VERSION, dumps, parse_client_message
 from chickenfoot.server.ratings.model import FAMILIES, Rating
 from chickenfoot.server.ratings.routes import rating_json
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.refusals import Refusal
-from chickenfoot.server.table import Table, TableClosed
-from chickenfoot.server.table_commands import SeatBotAccount, Take
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.commands import SeatBotAccount, Take
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.hints import HintSource
+from chickenfoot.server.table.protocol import MAX_VERSION, dumps, parse_client_message
+from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.requests import ChatGate, handle
 from chickenfoot.view import SeatView
 
 BEARER_SECONDS = 5.0
@@ -54,6 +57,12 @@ within this time (in every process)."""
 MAX_ACCOUNT_EVENTS = 64
 """Account events waiting for a stream that does not read; past them the stream is ended (reconnect)."""
 BOT_TAG = "BOT"
+MEDIA_TYPE = "application/x-ndjson"
+"""The streams' lines: newline-delimited JSON."""
+
+TableLines = Callable[[Table, int, Address | None, ChatGate, HintSource, set[asyncio.Task[Any]]], AsyncIterator[bytes]]
+"""The lines of a seat's table stream (:func:`chickenfoot.server.edge.line_stream.table_lines`): the
+table, the seat, the client's address, its chat gate and hints, the set that keeps the stream's task."""
 
 Configure = Callable[[dict[str, Any]], TableConfig]
 """A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refused`."""
@@ -96,18 +105,19 @@ def line(message: dict[str, Any]) -> bytes:
 
 
 def bot_api_router(
-    hub: Hub,
+    hub: TableRegistry,
     accounts: Accounts,
     throttle: TokenThrottle,
-    limits: ConnectionLimits,
-    sends: SendWatch,
+    table_lines: TableLines,
     configure: Configure,
     paused: PausedTokens,
+    bus: Bus,
 ) -> APIRouter:
-    """``paused``: the tokens this process knows to be paused, shared with the :class:`~.gate.FloodGate` in front."""
+    """``paused``: the tokens this process knows to be paused, shared with the :class:`~.gate.FloodGate` in
+    front; ``bus``: the cluster's, carrying each account's events to every process."""
     router = APIRouter()
     lookups = Lookups(throttle.settings.lookups)
-    storage, clock, bus = hub.storage, hub.clock, hub.cluster.bus
+    storage, clock = hub.storage, hub.clock
     tokens, bots = TokenStore(storage), BotStore(storage)
     known: dict[str, tuple[Bearer | None, float]] = {}
     streams: set[asyncio.Task[Any]] = set()
@@ -291,26 +301,8 @@ def bot_api_router(
         """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
         bearer = await caller(request, "stream")
         table, seat = await seated(code, bearer)
-        socket = LineSocket(request.client)
-
-        async def serve() -> None:
-            current = table
-            while True:
-                try:
-                    # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
-                    connection = Connection(socket, current, seat, limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
-                    await connection.serve(None, hub.notice())
-                    return
-                except TableClosed:
-                    pass  # released from memory meanwhile: read it back
-                finally:
-                    hub.left(current)
-                reloaded = await hub.get(code)
-                if reloaded is None:
-                    return
-                current = reloaded
-
-        return StreamingResponse(ndjson(socket, serve, streams), media_type=MEDIA_TYPE)
+        lines = table_lines(table, seat, request.client, counted_already, no_hints, streams)
+        return StreamingResponse(lines, media_type=MEDIA_TYPE)
 
     @router.post("/api/bot/tables/{code}/move")
     async def move(code: str, body: MoveBody, request: Request) -> Response:

@@ -15,14 +15,14 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest, new_secret
-from chickenfoot.server.hub import Hub
 from chickenfoot.server.limiter import Limiter
-from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay.queue import Entry, InQueue, Queue, QueueFull, QuickPlaySettings, Unclaimed
 from chickenfoot.server.quickplay.ratings import EQUAL_RATING, family_of
 from chickenfoot.server.refusal import Refused
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_commands import CoverUnclaimed, Take
+from chickenfoot.server.table.commands import CoverUnclaimed, Take
+from chickenfoot.server.table.protocol import printable_name
+from chickenfoot.server.table.registry import TableRegistry
 
 GUEST_COOKIE = "chickenfoot_quickplay"
 """A guest browser's own random id: one queue entry per browser (an account's is per account)."""
@@ -42,7 +42,12 @@ class TicketRequest(BaseModel):
 
 
 def quickplay_router(
-    settings: QuickPlaySettings, storage: Storage, clock: Clock, hub: Hub, accounts: Accounts, limiter: Limiter
+    settings: QuickPlaySettings,
+    storage: Storage,
+    clock: Clock,
+    hub: TableRegistry,
+    accounts: Accounts,
+    limiter: Limiter,
 ) -> APIRouter:
     router = APIRouter()
 

@@ -20,8 +20,8 @@ from chickenfoot.server.ratings.model import FAMILIES, Family, Rating, family_of
 from chickenfoot.server.ratings.rated import why_not_rated
 from chickenfoot.server.ratings.service import ACTIVE_DAYS, Ratings
 from chickenfoot.server.refusal import Refused
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.config import TableConfig
 
 LEADERBOARD_SIZE = 50
 

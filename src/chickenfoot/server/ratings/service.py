@@ -8,13 +8,13 @@ import logging
 from datetime import datetime, timedelta
 
 from chickenfoot.server.clock import Clock, utc
-from chickenfoot.server.hub import Hub
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 from chickenfoot.server.ratings.model import Family, Rating, family_of, update
 from chickenfoot.server.ratings.rated import RatedMatch, rated_match
 from chickenfoot.server.ratings.store import Change, RatingStore
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_commands import Notify
+from chickenfoot.server.table.commands import Notify
+from chickenfoot.server.table.registry import TableRegistry
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +75,8 @@ class Ratings:
 
     # --- the end of a match -----------------------------------------------------------------------
 
-    def follow(self, hub: Hub) -> None:
-        """Rate every rated match this process sees end, and tell its table (``Hub.on_match_finished``)."""
+    def follow(self, hub: TableRegistry) -> None:
+        """Rate every rated match this process sees end, and tell its table (``TableRegistry.on_match_finished``)."""
 
         def finished(code: str) -> None:
             task = asyncio.get_running_loop().create_task(self._rate(hub, code))
@@ -85,7 +85,7 @@ class Ratings:
 
         hub.on_match_finished(finished)
 
-    async def _rate(self, hub: Hub, code: str) -> None:
+    async def _rate(self, hub: TableRegistry, code: str) -> None:
         try:
             table = await hub.get(code)
             if table is None or not table.config.rated:

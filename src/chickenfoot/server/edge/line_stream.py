@@ -1,26 +1,36 @@
-"""Newline-delimited JSON over a streamed HTTP response: the Bot API's event streams.
+"""Newline-delimited JSON over a streamed HTTP response: the Bot API's table stream, a transport.
 
-A table's stream is served by the very :class:`~chickenfoot.server.connection.Connection` that serves
+A table's stream is served by the very :class:`~chickenfoot.server.edge.client.Connection` that serves
 a page's WebSocket (its bounded outbox, its coalesced states, its presence at the table, the cut-off
-of a client that stops reading): :class:`LineSocket` gives it the face of a WebSocket whose every
-message is one line of the response. So a bot receives what a person's page receives, line for line.
+of a client that stops reading), attached through the same table look-up
+(:func:`~chickenfoot.server.edge.transport.attend`): :class:`LineSocket` is a
+:class:`~chickenfoot.server.edge.transport.Transport` whose every message is one line of the
+response. So a bot receives what a person's page receives, line for line.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import suppress
 from typing import Any
 
 from starlette.datastructures import Address
 
+from chickenfoot.server.edge.client import Connection, ConnectionLimits, SendWatch
+from chickenfoot.server.edge.transport import TableGone, attend
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.hints import HintSource
+from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.requests import ChatGate
+
 KEEPALIVE_SECONDS = 10.0
 """An empty line this often on a quiet stream: proxies keep it open, and a vanished client is noticed."""
-MEDIA_TYPE = "application/x-ndjson"
 
 
 class LineSocket:
-    """What :class:`~chickenfoot.server.connection.Connection` needs of a WebSocket, on a line stream.
+    """The transport of a line stream: what :class:`~chickenfoot.server.edge.client.Connection` needs of
+    a WebSocket.
 
     Sending waits while the previous line has not been taken by the response (a client that stops
     reading holds up the send, and the connection's send watch cuts it off); receiving waits until the
@@ -80,3 +90,28 @@ async def ndjson(
             yield text.encode() + b"\n"
     finally:
         socket.gone()
+
+
+def table_lines(
+    tables: TableRegistry,
+    limits: ConnectionLimits,
+    sends: SendWatch,
+    table: Table,
+    seat: int,
+    client: Address | None,
+    chat: ChatGate,
+    hint: HintSource,
+    keep: set[asyncio.Task[Any]],
+) -> AsyncIterator[bytes]:
+    """The messages of ``seat`` at ``table``, one a line: what the page's WebSocket gets (a state first,
+    then every change), served while the client reads (its task held in ``keep``)."""
+    socket = LineSocket(client)
+
+    async def serve() -> None:
+        def connect(current: Table) -> Awaitable[int | None]:
+            return Connection(socket, current, seat, limits, chat, hint, sends).serve(None, tables.notice())
+
+        with suppress(TableGone):  # gone from storage meanwhile: the stream ends
+            await attend(tables, table, connect)
+
+    return ndjson(socket, serve, keep)

@@ -1,7 +1,8 @@
 """The tables this process holds in memory: loaded from storage on demand, released when idle, swept when abandoned.
 
-The hub also hands every table its services (:class:`~chickenfoot.server.table.Services`) and says
-when a match finished: whoever cares (the reviews, the lobby) registers with :meth:`Hub.on_match_finished`.
+The registry also hands every table its services (:class:`~chickenfoot.server.table.actor.Services`) and
+says when a match finished: whoever cares (the reviews, the lobby) registers with
+:meth:`TableRegistry.on_match_finished`.
 """
 
 from __future__ import annotations
@@ -16,16 +17,13 @@ from datetime import timedelta
 from typing import Any
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, Timer, utc
-from chickenfoot.server.cluster import Cluster, local
+from chickenfoot.server.clock import Clock, Timer, utc
 from chickenfoot.server.credentials import Credentials
-from chickenfoot.server.fanout import Bus
 from chickenfoot.server.storage import Storage, StorageUnavailable
-from chickenfoot.server.sync import TableSync
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_commands import Close, Wake
-from chickenfoot.server.table_config import TableConfig, Timing
-from chickenfoot.server.table_ports import ALONE, Peers
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.commands import Close, Following, Wake
+from chickenfoot.server.table.config import TableConfig, Timing
+from chickenfoot.server.table.ports import ALONE, Peers, Publisher, SocketCounts
 
 log = logging.getLogger(__name__)
 
@@ -69,29 +67,39 @@ def random_seed() -> int:
     return secrets.randbits(62)
 
 
-class Hub:
-    """The tables of this process, loaded from storage on first use."""
+Follow = Callable[[str], Following]
+"""The peers that follow the other processes for a table (by its code) while it is in memory."""
+
+
+class TableRegistry:
+    """The tables of this process, loaded from storage on first use.
+
+    ``counts``: the sockets of each seat over every process; ``follow``: how a table follows the other
+    processes serving it (``None``: this process serves alone).
+    """
 
     def __init__(
         self,
         storage: Storage,
-        fanout: Bus,
+        fanout: Publisher,
         timing: Timing,
+        counts: SocketCounts,
+        clock: Clock,
+        *,
         expiry: Expiry | None = None,
-        cluster: Cluster | None = None,
-        clock: Clock = SYSTEM_CLOCK,
         seeds: Callable[[], int] = random_seed,
+        follow: Follow | None = None,
     ) -> None:
         self.storage, self.fanout, self.clock = storage, fanout, clock
         self.seeds = seeds
         """Deals a new table's seed: random, or fixed by a test that needs a particular deal."""
-        self.cluster = cluster or local(clock=clock)
         self.expiry = expiry or Expiry()
-        self.services = Services(storage, fanout, timing, self.cluster.connections, clock, self._match_finished)
+        self.services = Services(storage, fanout, timing, counts, clock, self._match_finished)
+        self._follow = follow
         self._finish_hooks: list[Callable[[str], object]] = []
         self.credentials = Credentials(storage)
         self.tables: dict[str, Table] = {}
-        self._syncs: dict[str, TableSync] = {}
+        self._syncs: dict[str, Following] = {}
         """How each table follows the other processes (none when this process is alone)."""
         self._lingering: dict[str, Timer] = {}
         """Each table's release, due ``idle_seconds`` after its last use unless someone is connected here."""
@@ -150,14 +158,14 @@ class Hub:
             except Exception:
                 log.exception("a hook for the end of table %s's match failed", code)
 
-    def _peers(self, code: str) -> tuple[Peers, TableSync | None]:
+    def _peers(self, code: str) -> tuple[Peers, Following | None]:
         """The peers of a new table ``code``: its sync room with the other processes, or none."""
-        if self.cluster.alone:
+        if self._follow is None:
             return ALONE, None
-        sync = TableSync(code, self.cluster, self.clock)
+        sync = self._follow(code)
         return sync, sync
 
-    def _add(self, table: Table, sync: TableSync | None) -> None:
+    def _add(self, table: Table, sync: Following | None) -> None:
         self.tables[table.code] = table
         if sync is not None:
             self._syncs[table.code] = sync

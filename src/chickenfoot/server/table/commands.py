@@ -2,7 +2,7 @@
 
 Whoever wants a table changed (a connection, an HTTP route, the Bot API, the sync room following
 the other processes, the table's own automatic play) submits one of these with
-:meth:`Table.submit <chickenfoot.server.table.Table.submit>` and awaits its answer. The table takes
+:meth:`Table.submit <chickenfoot.server.table.actor.Table.submit>` and awaits its answer. The table takes
 them from its mailbox in order and handles each to its end before the next: check, store, apply,
 publish, then plan its automatic play. A command a person sent is refused when the table's mailbox is
 full (:attr:`Command.bounded`); the table's own and the cluster's are always taken. One command waits
@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from chickenfoot.server.fanout import Unsubscribe
-from chickenfoot.server.protocol import ChatMessage, ReactMessage
 from chickenfoot.server.storage import StoredAction
-from chickenfoot.server.table_ports import Events, Listener, TableMaker
+from chickenfoot.server.table.ports import Covering, Events, Listener, Peers, TableMaker, TableView, Unsubscribe
+from chickenfoot.server.table.protocol import ChatMessage, ReactMessage
 
 R = TypeVar("R")
 Revoke = Callable[[], Awaitable[None]]
@@ -99,7 +98,7 @@ class Attached:
 class Attach(Command[Attached]):
     """A connection of ``seat`` (``None``: a spectator) comes: counted, subscribed, and given its
     first state (the events after ``since`` when it had seen that version); refused with
-    :class:`~chickenfoot.server.table.TableClosed` by a table that closed. Handled at once; the
+    :class:`~chickenfoot.server.table.actor.TableClosed` by a table that closed. Handled at once; the
     table then announces the arrival (:class:`Announce`, in its turn)."""
 
     at_once: ClassVar[bool] = True
@@ -297,3 +296,35 @@ class Close(Command[None]):
     """Stop the table: no automatic play, no action from now on. Handled at once."""
 
     at_once: ClassVar[bool] = True
+
+
+# --- who submits them ---------------------------------------------------------------------------
+
+
+class TableHandle(TableView, Protocol):
+    """A table as the edge and the features use it: read it, and submit commands."""
+
+    async def submit(self, command: Command[R]) -> R:
+        """Hand ``command`` to the table; returns its answer once the table has handled it (raises
+        what the table refused it with)."""
+        ...
+
+
+class Followed(TableHandle, Protocol):
+    """What the sync room sees of its table: its reads, its commands, and the lease holder's decisions."""
+
+    def tell(self, command: Command[Any]) -> None: ...
+    def covering(self) -> Covering: ...
+
+
+class Following(Peers, Protocol):
+    """The peers of one table that follow the other processes for it while it is in memory
+    (:class:`~chickenfoot.server.cluster.sync.TableSync`)."""
+
+    def follow(self, table: Followed) -> None:
+        """Start following, for ``table`` (built with these peers)."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop following (the table left memory)."""
+        ...

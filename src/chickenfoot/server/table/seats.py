@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.readiness import ready
 from chickenfoot.server.refusals import Refusal
-from chickenfoot.server.table_config import Seat, TableConfig
-from chickenfoot.server.table_ports import ConfigPort
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.ports import ConfigPort
+from chickenfoot.server.table.readiness import ready
 
 
 async def take(table: ConfigPort, seat: int, name: str, ready: bool = True) -> None:

@@ -22,11 +22,12 @@ import asyncio
 import logging
 from contextlib import suppress
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.cluster import Cluster
-from chickenfoot.server.cluster_messages import (
+from chickenfoot.server.cluster.leases import Hold, LeaseKeeper
+from chickenfoot.server.cluster.messages import (
     ActionStored,
     AskCovering,
     ConfigChanged,
@@ -37,12 +38,10 @@ from chickenfoot.server.cluster_messages import (
     decode,
     encode,
 )
-from chickenfoot.server.fanout import Message, Unsubscribe, table_channel
-from chickenfoot.server.lease import Hold, LeaseKeeper
-from chickenfoot.server.redis_client import stop_if_cancelled
+from chickenfoot.server.cluster.redis_client import stop_if_cancelled
 from chickenfoot.server.storage import StoredAction
-from chickenfoot.server.table_commands import CatchUp, Command, LeaseChanged, Recount, Relay, ReloadConfig
-from chickenfoot.server.table_ports import Covering, Events, TableHandle
+from chickenfoot.server.table.commands import CatchUp, Followed, LeaseChanged, Recount, Relay, ReloadConfig
+from chickenfoot.server.table.ports import Covering, Events, Message, Unsubscribe, table_channel
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +51,6 @@ MAX_HEARD = 64
 """Announced actions kept while this table's catch-up is pending; beyond them the rest is read back."""
 RETRY_SECONDS = 1.0
 """Pause before reading again what could not be read (storage or Redis unavailable)."""
-
-
-class Followed(TableHandle, Protocol):
-    """What the sync room sees of its table: its reads, its commands, and the lease holder's decisions."""
-
-    def tell(self, command: Command[Any]) -> None: ...
-    def covering(self) -> Covering: ...
 
 
 class TableSync:

@@ -18,10 +18,10 @@ import sqlalchemy as sa
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import utc
-from chickenfoot.server.protocol import ChatMessage, ReactMessage
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage, StorageUnavailable, chat_lines
-from chickenfoot.server.table_ports import ConfigPort
+from chickenfoot.server.table.ports import ConfigPort
+from chickenfoot.server.table.protocol import ChatMessage, ReactMessage
 
 MAX_CHARS = 200
 """Characters in one chat line."""

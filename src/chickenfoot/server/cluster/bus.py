@@ -1,5 +1,5 @@
 """The cluster's bus: news of tables between several server processes, over Redis pub/sub (a
-:class:`~chickenfoot.server.fanout.Bus`).
+:class:`~chickenfoot.server.cluster.fanout.Bus`).
 
 Each process publishes "table CODE has version v" (and presence changes) on the table's channel;
 every process subscribed to it receives them in the one order Redis saw them and builds its own
@@ -30,8 +30,8 @@ from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.exceptions import RedisError
 
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.fanout import CatchUp, Message, Subscriber, Unsubscribe
-from chickenfoot.server.redis_client import client, stop_if_cancelled
+from chickenfoot.server.cluster.fanout import CatchUp, Message, Subscriber, Unsubscribe
+from chickenfoot.server.cluster.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 

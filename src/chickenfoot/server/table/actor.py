@@ -36,26 +36,13 @@ from chickenfoot.i18n import english
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
-from chickenfoot.server import chat, readiness, rematch, renaming, seats
-from chickenfoot.server.attendance import Attendance
-from chickenfoot.server.autoplay import Autoplay
 from chickenfoot.server.clock import Clock, utc
-from chickenfoot.server.fanout import Bus, table_channel
-from chickenfoot.server.protocol import (
-    NEXT_ROUND,
-    LogSent,
-    Presence,
-    match_over_event,
-    parse_move,
-    raw_events,
-    round_start_events,
-    stale_version,
-)
-from chickenfoot.server.readiness import may_start
 from chickenfoot.server.refusals import Refusal
-from chickenfoot.server.state_texts import StateTexts
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
-from chickenfoot.server.table_commands import (
+from chickenfoot.server.table import chat, readiness, rematch, renaming, seats
+from chickenfoot.server.table.attendance import Attendance
+from chickenfoot.server.table.autoplay import Autoplay
+from chickenfoot.server.table.commands import (
     AcceptRematch,
     Announce,
     Attach,
@@ -87,9 +74,21 @@ from chickenfoot.server.table_commands import (
     Take,
     Wake,
 )
-from chickenfoot.server.table_config import TableConfig, Timing
-from chickenfoot.server.table_ports import Counts, Events, Listener, Peers, SocketCounts
-from chickenfoot.server.turn_clock import TurnClock
+from chickenfoot.server.table.config import TableConfig, Timing
+from chickenfoot.server.table.ports import Counts, Events, Listener, Peers, Publisher, SocketCounts, table_channel
+from chickenfoot.server.table.protocol import (
+    NEXT_ROUND,
+    LogSent,
+    Presence,
+    match_over_event,
+    parse_move,
+    raw_events,
+    round_start_events,
+    stale_version,
+)
+from chickenfoot.server.table.readiness import may_start
+from chickenfoot.server.table.state_texts import StateTexts
+from chickenfoot.server.table.turn_clock import TurnClock
 from chickenfoot.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -115,7 +114,7 @@ class Services:
     """What a table works with besides its own state: one set per process, shared by its tables."""
 
     storage: Storage
-    fanout: Bus
+    fanout: Publisher
     """Carries the table's news to this process's connections."""
     timing: Timing
     counts: SocketCounts
@@ -554,7 +553,7 @@ class Table:
     async def _change_config(self, change: Callable[[TableConfig], None], events: Events | None = None) -> None:
         """Apply ``change`` to the stored configuration (whatever other processes changed meanwhile),
         adopt the result and tell every client, with ``events``; the first turn's clock starts once
-        every human seat is taken and ready (:func:`~chickenfoot.server.readiness.may_start`)."""
+        every human seat is taken and ready (:func:`~chickenfoot.server.table.readiness.may_start`)."""
 
         def edit(data: dict[str, Any]) -> dict[str, Any]:
             config = TableConfig.from_json(data)

@@ -1,28 +1,44 @@
 """What a table's collaborators may see of it, and what it sees of the world: narrow, declared ports.
 
-A collaborator never gets the whole :class:`~chickenfoot.server.table.Table`. It gets the port it
-needs: what it may read, and what it may ask (a command, handled by the table in its turn). The
-table sees the other processes, the connection counts and the registry of tables through ports it
-declares here too, implemented below it by the cluster (:mod:`chickenfoot.server.sync`) and the
-registry (:mod:`chickenfoot.server.tables`).
+A collaborator never gets the whole :class:`~chickenfoot.server.table.actor.Table`. It gets the port it
+needs: what it may read, and what it may ask (in the table's turn). The table sees the fan-out to
+this process's connections, the other processes and the connection counts through ports it declares
+here too, implemented above it by the cluster (:mod:`chickenfoot.server.cluster`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from chickenfoot.match import Match
 from chickenfoot.server.clock import Clock
-from chickenfoot.server.protocol import LogSent, Presence
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_config import TableConfig, Timing
+from chickenfoot.server.table.config import TableConfig, Timing
+from chickenfoot.server.table.protocol import LogSent, Presence
 
-if TYPE_CHECKING:
-    from chickenfoot.server.table_commands import Command
-
-R = TypeVar("R")
 Events = list[dict[str, Any]]
+Message = dict[str, Any]
+"""A message on a channel: JSON-ready."""
+Subscriber = Callable[[Message], None]
+Unsubscribe = Callable[[], None]
+
+
+def table_channel(code: str) -> str:
+    """The channel of table ``code``'s news."""
+    return f"table:{code}"
+
+
+class Publisher(Protocol):
+    """Carries a table's news to this process's connections (:class:`~chickenfoot.server.cluster.fanout.LocalBus`)."""
+
+    async def publish(self, channel: str, message: Message, /) -> None:
+        """Deliver ``message`` to every current subscriber of ``channel``, in publish order."""
+        ...
+
+    def subscribe(self, channel: str, callback: Subscriber, /) -> Unsubscribe:
+        """Call ``callback`` (synchronously: it only enqueues) with each message on ``channel`` from now on."""
+        ...
 
 
 class TableView(Protocol):
@@ -45,15 +61,6 @@ class TableView(Protocol):
     def free_seats(self) -> list[int]: ...
 
 
-class TableHandle(TableView, Protocol):
-    """A table as the edge and the features use it: read it, and submit commands."""
-
-    async def submit(self, command: Command[R]) -> R:
-        """Hand ``command`` to the table; returns its answer once the table has handled it (raises
-        what the table refused it with)."""
-        ...
-
-
 class Counts(Protocol):
     """Who is at a table, as last counted (read only)."""
 
@@ -71,7 +78,7 @@ class Counts(Protocol):
 
 
 class StateSource(TableView, Protocol):
-    """What the ``state`` texts are built from (:mod:`chickenfoot.server.state_texts`)."""
+    """What the ``state`` texts are built from (:mod:`chickenfoot.server.table.state_texts`)."""
 
     @property
     def counts(self) -> Counts: ...
@@ -103,7 +110,7 @@ class ConfigPort(TableView, Protocol):
 
 
 class AutoplayPort(TableView, Protocol):
-    """What automatic play reads of its table, and what it asks of it (:mod:`chickenfoot.server.autoplay`)."""
+    """What automatic play reads of its table, and what it asks of it (:mod:`chickenfoot.server.table.autoplay`)."""
 
     @property
     def timing(self) -> Timing: ...
@@ -140,7 +147,7 @@ Covering = tuple[list[int], list[tuple[int, float]]]
 
 
 class Peers(Protocol):
-    """The other processes serving a table (:class:`chickenfoot.server.sync.TableSync`), or none."""
+    """The other processes serving a table (:class:`chickenfoot.server.cluster.sync.TableSync`), or none."""
 
     @property
     def driving(self) -> bool:
@@ -182,7 +189,7 @@ ALONE = Alone()
 
 
 class SocketCounts(Protocol):
-    """The sockets of each seat of each table, over every process (:mod:`chickenfoot.server.connections`)."""
+    """The sockets of each seat of each table, over every process (:mod:`chickenfoot.server.cluster.connections`)."""
 
     async def arrive(self, code: str, seat: int) -> None: ...
     async def leave(self, code: str, seat: int) -> None: ...
@@ -190,7 +197,7 @@ class SocketCounts(Protocol):
 
 
 class Listener(Protocol):
-    """A connection attached to a table (:class:`~chickenfoot.server.table_commands.Attach`)."""
+    """A connection attached to a table (:class:`~chickenfoot.server.table.commands.Attach`)."""
 
     def attached(self, first: str, log_sent: LogSent) -> None:
         """The connection's first ``state`` text: sent before anything published after it."""

@@ -25,14 +25,14 @@ import sqlalchemy as sa
 
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import chat
 from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables, rematch_votes
-from chickenfoot.server.table_commands import Take
-from chickenfoot.server.table_config import Seat, Series, TableConfig
-from chickenfoot.server.table_ports import ConfigPort, TableHandle, TableMaker, TableView
+from chickenfoot.server.table import chat
+from chickenfoot.server.table.commands import TableHandle, Take
+from chickenfoot.server.table.config import Seat, Series, TableConfig
+from chickenfoot.server.table.ports import ConfigPort, TableMaker, TableView
 
 
 class Tables(Protocol):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chickenfoot.server.protocol import (
+from chickenfoot.server.table.ports import StateSource
+from chickenfoot.server.table.protocol import (
     LogCache,
     LogSent,
     Presence,
@@ -22,7 +23,6 @@ from chickenfoot.server.protocol import (
     seat_json,
     state_with_log,
 )
-from chickenfoot.server.table_ports import StateSource
 from chickenfoot.view import SeatView, seated
 
 

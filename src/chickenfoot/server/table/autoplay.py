@@ -19,10 +19,10 @@ from collections.abc import Awaitable, Callable
 
 from chickenfoot.bots import DEFAULT_LEVEL, Bot, Budget, make_bot
 from chickenfoot.server.clock import Timer
-from chickenfoot.server.protocol import NEXT_ROUND
 from chickenfoot.server.refusals import Refusal
-from chickenfoot.server.table_config import TableConfig
-from chickenfoot.server.table_ports import AutoplayPort
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.ports import AutoplayPort
+from chickenfoot.server.table.protocol import NEXT_ROUND
 
 log = logging.getLogger(__name__)
 

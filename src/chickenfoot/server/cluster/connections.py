@@ -24,7 +24,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.redis_client import client, stop_if_cancelled
+from chickenfoot.server.cluster.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 

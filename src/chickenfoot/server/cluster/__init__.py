@@ -15,11 +15,11 @@ import socket
 from dataclasses import dataclass, field
 
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.cluster_bus import RedisBus
-from chickenfoot.server.cluster_messages import PresenceChanged, encode
-from chickenfoot.server.connections import Connections, LocalConnections, RedisConnections
-from chickenfoot.server.fanout import Bus, LocalBus, table_channel
-from chickenfoot.server.lease import Leases, LocalLeases, RedisLeases
+from chickenfoot.server.cluster.bus import RedisBus
+from chickenfoot.server.cluster.connections import Connections, LocalConnections, RedisConnections
+from chickenfoot.server.cluster.fanout import Bus, LocalBus, table_channel
+from chickenfoot.server.cluster.leases import Leases, LocalLeases, RedisLeases
+from chickenfoot.server.cluster.messages import PresenceChanged, encode
 
 CLOSE_SECONDS = 5.0
 """How long closing waits for the cluster's own tasks (the heartbeat) to stop."""

@@ -8,8 +8,8 @@ import math
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import Clock
 from chickenfoot.server.refusals import Refusal
-from chickenfoot.server.table_config import TableConfig
-from chickenfoot.server.table_ports import ConfigPort
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.ports import ConfigPort
 
 log = logging.getLogger(__name__)
 

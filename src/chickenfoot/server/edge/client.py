@@ -1,4 +1,5 @@
-"""One client's WebSocket: a bounded outbox for everything sent to it, its message budget, and its end.
+"""One client's connection to a table, over either transport (:mod:`.transport`): a bounded outbox for
+everything sent to it, its message budget, and its end; and the page's WebSocket served with it.
 
 Everything the server sends a client (its replies, its errors, the table's broadcasts) goes through
 one :class:`Outbox`. The outbox holds at most one pending ``state`` (a newer one supersedes it; the
@@ -26,31 +27,25 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.clock import Clock, Timer
 from chickenfoot.server.credentials import digest
-from chickenfoot.server.fanout import Message
+from chickenfoot.server.edge.transport import TableGone, Transport, attend
 from chickenfoot.server.handover import SEAT_ELSEWHERE
-from chickenfoot.server.hints import HintSource
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.protocol import (
+from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.storage import StorageUnavailable
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.commands import Attach, CatchUp, Detach
+from chickenfoot.server.table.hints import HintSource
+from chickenfoot.server.table.ports import Message
+from chickenfoot.server.table.protocol import (
     MAX_FRAME_BYTES,
-    AnyClientMessage,
-    ChatMessage,
     ConnectQuery,
     LogSent,
-    MoveMessage,
-    NameMessage,
-    NextRoundMessage,
-    PingMessage,
-    ReactMessage,
     dumps,
     error_message,
-    hint_message,
     one_line,
     parse_client_message,
 )
-from chickenfoot.server.refusals import Refusal, Why
-from chickenfoot.server.storage import StorageUnavailable
-from chickenfoot.server.table import Table, TableClosed
-from chickenfoot.server.table_commands import Attach, CatchUp, Detach, NextRound, Play, Rename, Say
+from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.requests import ChatGate, handle
 
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4403
@@ -88,10 +83,6 @@ class ConnectionLimits:
     chat_burst: int = 5
     chat_per_second: float = 0.5
     """Chat lines and reactions: ``chat_burst`` at once, then one every two seconds (within the message budget)."""
-
-
-ChatGate = Callable[[], Awaitable[Said | None]]
-"""Counts one chat line; returns why it is refused, or ``None``."""
 
 
 class TokenBucket:
@@ -211,7 +202,7 @@ class Connection:
 
     def __init__(
         self,
-        websocket: WebSocket,
+        websocket: Transport,
         table: Table,
         seat: int | None,
         limits: ConnectionLimits,
@@ -400,7 +391,7 @@ async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
 async def serve_connection(
     websocket: WebSocket,
     code: str,
-    hub: Hub,
+    tables: TableRegistry,
     limits: ConnectionLimits,
     address_chat: ChatGate,
     hint: HintSource,
@@ -423,7 +414,7 @@ async def serve_connection(
     Returns the close code when the server cut the client off for flooding or not reading.
     """
     try:
-        table = await hub.get(code)
+        table = await tables.get(code)
         if table is None:
             await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
             return None
@@ -435,7 +426,7 @@ async def serve_connection(
         seat: int | None = None
         credential = watching = watch_session = None
         if query.token:
-            seat = await hub.credentials.seat_of(table.code, query.token)
+            seat = await tables.credentials.seat_of(table.code, query.token)
             if seat is not None:
                 credential = digest(query.token)
             elif moved_away is not None and await moved_away(table.code, query.token):
@@ -447,21 +438,17 @@ async def serve_connection(
             seat, watch_session = own
         if seat is None and watching is None:
             watching = "no_seat" if watching_reason is None else await watching_reason()
-        while True:
+
+        def connect(current: Table) -> Awaitable[int | None]:
             connection = Connection(
-                websocket, table, seat, limits, address_chat, hint, sends, credential, watching, watch_session
+                websocket, current, seat, limits, address_chat, hint, sends, credential, watching, watch_session
             )
-            try:
-                return await connection.serve(query.since, hub.notice())
-            except TableClosed:
-                pass  # released from memory meanwhile: one read back from storage has every stored action
-            finally:
-                hub.left(table)
-            reloaded = await hub.get(code)
-            if reloaded is None:  # gone from storage meanwhile
-                await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
-                return None
-            table = reloaded
+            return connection.serve(query.since, tables.notice())
+
+        return await attend(tables, table, connect)
+    except TableGone:  # gone from storage meanwhile
+        await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+        return None
     except StorageUnavailable:
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
@@ -476,28 +463,3 @@ async def reply(
         return await handle(table, seat, parse_client_message(data), chat_refusal, hint)
     except Refusal as refusal:
         return error_message(refusal)
-
-
-async def handle(
-    table: Table, seat: int | None, request: AnyClientMessage, chat_refusal: ChatGate, hint: HintSource
-) -> dict[str, Any] | None:
-    """The reply to one client message of ``seat`` (``None`` when the reply is the broadcast state);
-    raises :class:`~.refusals.Refusal`."""
-    if isinstance(request, PingMessage):
-        return {"type": "pong"}
-    if isinstance(request, ChatMessage | ReactMessage):
-        if (refusal := await chat_refusal()) is not None:
-            raise Refusal.too_many(refusal)
-        await table.submit(Say(seat, request))
-        return None
-    if isinstance(request, NextRoundMessage):
-        await table.submit(NextRound(seat))
-        return None
-    if isinstance(request, MoveMessage):
-        await table.submit(Play(seat, request.move, request.version))
-        return None
-    if isinstance(request, NameMessage):
-        await table.submit(Rename(seat, request.name))
-        return None
-    move, why = await hint(table.hint_view(seat))
-    return hint_message(move, why)
