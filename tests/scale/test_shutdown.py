@@ -76,7 +76,7 @@ def test_the_lease_keeper_stops_when_a_command_swallows_its_cancellation() -> No
 
 def test_the_heartbeat_stops_when_a_command_swallows_its_cancellation(redis_url: str, prefix: str) -> None:
     async def scenario() -> bool:
-        connections = RedisConnections(redis_url, prefix=prefix)
+        connections = RedisConnections(redis_url, prefix=prefix, clock=SYSTEM_CLOCK)
         connections.beat = swallowing_command  # type: ignore[method-assign]
         try:
             return await stops_when_cancelled(asyncio.create_task(connections.run()))

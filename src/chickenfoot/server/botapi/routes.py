@@ -35,7 +35,7 @@ from chickenfoot.server.accounts.tokens import Bearer, TokenStore, tokens_router
 from chickenfoot.server.botapi.gate import Lookups, PausedTokens, bearer_secret
 from chickenfoot.server.botapi.store import BotStore, Invitation
 from chickenfoot.server.botapi.throttle import TokenThrottle, Use
-from chickenfoot.server.clock import utc
+from chickenfoot.server.clock import deadline, utc
 from chickenfoot.server.cluster.fanout import Bus
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
 from chickenfoot.server.ratings.model import FAMILIES, Rating
@@ -59,6 +59,8 @@ MAX_ACCOUNT_EVENTS = 64
 BOT_TAG = "BOT"
 MEDIA_TYPE = "application/x-ndjson"
 """The streams' lines: newline-delimited JSON."""
+KEEPALIVE_SECONDS = 10.0
+"""An empty line this often on a quiet account stream: proxies keep it open, and a vanished client is noticed."""
 
 TableLines = Callable[[Table, int, Address | None, ChatGate, HintSource, set[asyncio.Task[Any]]], AsyncIterator[bytes]]
 """The lines of a seat's table stream (:func:`chickenfoot.server.edge.line_stream.table_lines`): the
@@ -231,7 +233,7 @@ def bot_api_router(
                         yield line(invitation_event(table, invitation))
                 while not overflow.is_set():
                     try:
-                        async with asyncio.timeout(10.0):
+                        async with deadline(clock, KEEPALIVE_SECONDS):
                             event = await queue.get()
                     except TimeoutError:
                         yield b"\n"

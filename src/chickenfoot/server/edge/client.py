@@ -25,7 +25,7 @@ from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.live import SessionWatch
-from chickenfoot.server.clock import Clock, Timer
+from chickenfoot.server.clock import Clock, Timer, deadline
 from chickenfoot.server.credentials import digest
 from chickenfoot.server.edge.transport import TableGone, Transport, attend
 from chickenfoot.server.handover import SEAT_ELSEWHERE
@@ -374,7 +374,7 @@ class Connection:
         client = self.websocket.client
         log.warning("%s at table %s: %s", client.host if client else "a client", self.table.code, error)
         with suppress(Exception):
-            async with asyncio.timeout(FINAL_SEND_SECONDS):
+            async with deadline(self.table.clock, FINAL_SEND_SECONDS):
                 await self.websocket.send_text(dumps(error_message(error)))
                 await self.websocket.close(code, str(error)[:120])
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from starlette.datastructures import Address
 
+from chickenfoot.server.clock import Clock, deadline
 from chickenfoot.server.edge.client import Connection, ConnectionLimits, SendWatch
 from chickenfoot.server.edge.transport import TableGone, attend
 from chickenfoot.server.table.actor import Table
@@ -64,9 +65,10 @@ class LineSocket:
 
 
 async def ndjson(
-    socket: LineSocket, serve: Callable[[], Awaitable[Any]], keep: set[asyncio.Task[Any]]
+    socket: LineSocket, serve: Callable[[], Awaitable[Any]], keep: set[asyncio.Task[Any]], clock: Clock
 ) -> AsyncIterator[bytes]:
-    """The lines of ``socket`` while ``serve`` runs (in a task of its own, held in ``keep``), with keep-alives.
+    """The lines of ``socket`` while ``serve`` runs (in a task of its own, held in ``keep``), with
+    keep-alives (every :data:`KEEPALIVE_SECONDS` of ``clock`` without a line).
 
     When the client disconnects the response is cancelled: ``serve`` is told (the socket is gone) and
     winds down by itself, leaving the table as a page's connection does.
@@ -77,7 +79,10 @@ async def ndjson(
     try:
         while not serving.done():
             line = asyncio.ensure_future(socket.next_line())
-            done, _ = await asyncio.wait({line, serving}, timeout=KEEPALIVE_SECONDS, return_when="FIRST_COMPLETED")
+            done: set[asyncio.Future[Any]] = set()
+            with suppress(TimeoutError):
+                async with deadline(clock, KEEPALIVE_SECONDS):
+                    done, _ = await asyncio.wait({line, serving}, return_when="FIRST_COMPLETED")
             if line not in done:
                 line.cancel()
                 if serving in done:
@@ -114,4 +119,4 @@ def table_lines(
         with suppress(TableGone):  # gone from storage meanwhile: the stream ends
             await attend(tables, table, connect)
 
-    return ndjson(socket, serve, keep)
+    return ndjson(socket, serve, keep, tables.clock)
