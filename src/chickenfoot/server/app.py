@@ -232,6 +232,21 @@ def cluster_of(settings: Settings) -> Cluster:
     return shared(settings.redis_url, None if storage == "memory://" else storage, settings.clock)
 
 
+def registry_of(settings: Settings, storage: Storage, cluster: Cluster) -> TableRegistry:
+    """The tables of this process; each follows the other processes serving it, when there are others."""
+    follow = None if cluster.alone else functools.partial(TableSync, cluster=cluster, clock=settings.clock)
+    return TableRegistry(
+        storage,
+        LocalBus(),
+        settings.timing,
+        cluster.connections,
+        settings.clock,
+        expiry=settings.expiry,
+        seeds=settings.seeds,
+        follow=follow,
+    )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     clock = settings.clock
@@ -239,17 +254,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     cluster = cluster_of(settings)
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
     listing = Lobby(storage, clock)
-    follow = None if cluster.alone else functools.partial(TableSync, cluster=cluster, clock=clock)
-    hub = TableRegistry(
-        storage,
-        LocalBus(),
-        settings.timing,
-        cluster.connections,
-        clock,
-        expiry=settings.expiry,
-        seeds=settings.seeds,
-        follow=follow,
-    )
+    hub = registry_of(settings, storage, cluster)
     hub.on_match_finished(reviews.request)
     hub.on_match_finished(listing.finished)
     history = MatchHistory(storage, hub)
