@@ -146,6 +146,9 @@ class Table:
         self._mailbox: deque[tuple[Command[Any], asyncio.Future[Any] | None]] = deque()
         self._worker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._comings: Events | None = None
+        """Arrivals and departures counted but not told yet: a burst of them (a reconnecting crowd)
+        is told once, with all their events, before the next command of another kind."""
 
     # --- building -----------------------------------------------------------------------------
 
@@ -337,6 +340,8 @@ class Table:
                 command, answer = self._mailbox.popleft()
                 try:
                     result = await self._handle(command)
+                    if self._comings is not None and not self._more_comings():
+                        await self._tell_comings()
                 except Exception as exc:
                     if answer is not None and not answer.done():
                         answer.set_exception(exc)
@@ -352,6 +357,9 @@ class Table:
                 _, answer = self._mailbox.popleft()
                 if answer is not None:
                     answer.cancel()
+
+    def _more_comings(self) -> bool:
+        return bool(self._mailbox) and isinstance(self._mailbox[0][0], Announce | Detach)
 
     def _handle_at_once(self, command: Command[Any]) -> Any:
         """A command that waits for nothing, handled on arrival (then the automatic play is planned)."""
@@ -653,8 +661,7 @@ class Table:
         await self._services.counts.arrive(self._code, self._attendance.slot(seat))
         await self._recount(list(self._attendance.connections))
         if seat is None:
-            await self._publish([], presence=True)  # the spectator count
-            await self._tell_presence([])
+            self._came_or_went([])  # the spectator count
             return
         if self._config.seats[seat].left:  # back after leaving: the seat is theirs again
 
@@ -662,9 +669,7 @@ class Table:
                 config.seats[seat].left = False
 
             await self._change_config(back)
-        connected = [{"kind": "connected", "seat": seat, "move": None}]
-        await self._publish(connected, presence=True)
-        await self._tell_presence(connected)
+        self._came_or_went([{"kind": "connected", "seat": seat, "move": None}])
 
     async def _detach(self, seat: int | None) -> None:
         fallback = self._attendance.depart(seat)
@@ -674,6 +679,14 @@ class Table:
         if seat is not None and self._attendance.connections[seat] == 0:
             events = [{"kind": "disconnected", "seat": seat, "move": None}]
         # Else the spectator count, or the seat's other devices learn that they are its only ones now.
+        self._came_or_went(events)
+
+    def _came_or_went(self, events: Events) -> None:
+        self._comings = [*(self._comings or []), *events]
+
+    async def _tell_comings(self) -> None:
+        """Tell everyone, in every process, who came and went since they were last told."""
+        events, self._comings = self._comings or [], None
         await self._publish(events, presence=True)
         await self._tell_presence(events)
 

@@ -272,6 +272,15 @@ def events_for(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[
     return out
 
 
+def seen_as_spectators_see(events: Sequence[dict[str, Any]], seat: int | None) -> bool:
+    """``seat`` is shown ``events`` as a spectator is (:func:`events_for`): none is its own draw or its
+    own last tile."""
+    return seat is None or not any(
+        event["seat"] == seat and (event["kind"] == "draw" or event.get("code") == Code.EVENT_ROUND_OVER_DOMINO.id)
+        for event in events
+    )
+
+
 def log_names(presence: Presence) -> tuple[str, ...]:
     """The seats' names in the log's English ``text``."""
     return _english_names(presence.names, presence.bots)
