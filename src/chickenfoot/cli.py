@@ -323,13 +323,13 @@ def serve(
     from chickenfoot.server.accounts.service import AccountSettings
     from chickenfoot.server.accounts.sessions import SessionPolicy
     from chickenfoot.server.http.limits import AddressLimits
-    from chickenfoot.server.hub import Expiry
     from chickenfoot.server.notifications.mail import parse_smtp_url
     from chickenfoot.server.notifications.outbox import OutboxSettings
     from chickenfoot.server.notifications.push import PUSH_SERVICES
     from chickenfoot.server.notifications.service import NotificationSettings
     from chickenfoot.server.quickplay import QuickPlaySettings
     from chickenfoot.server.run import run
+    from chickenfoot.server.table.registry import Expiry
 
     addresses = AddressLimits(
         connection_limit,

@@ -35,8 +35,10 @@ from chickenfoot.server.botapi.routes import bot_api_router
 from chickenfoot.server.botapi.service import BotApi
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
-from chickenfoot.server.company import company_router
-from chickenfoot.server.connection import (
+from chickenfoot.server.cluster.fanout import LocalBus
+from chickenfoot.server.cluster.sync import TableSync, tell_config_changed
+from chickenfoot.server.company import company_router, readiness_router
+from chickenfoot.server.edge.client import (
     CLOSE_BAD_TOKEN,
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
@@ -45,11 +47,10 @@ from chickenfoot.server.connection import (
     refuse,
     serve_connection,
 )
-from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.edge.line_stream import table_lines
 from chickenfoot.server.handover.routes import handover_router
 from chickenfoot.server.handover.service import Handovers
 from chickenfoot.server.handover.store import HandoverStore
-from chickenfoot.server.hints import Hints
 from chickenfoot.server.history.routes import profiles_router
 from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
@@ -59,7 +60,6 @@ from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLim
 from chickenfoot.server.http.pages import pages_router
 from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
-from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.notifications.routes import notifications_router
 from chickenfoot.server.notifications.service import Notifications, NotificationSettings
@@ -72,7 +72,6 @@ from chickenfoot.server.quickplay.store import Queue, QuickPlaySettings, waiting
 from chickenfoot.server.ratings.routes import ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
 from chickenfoot.server.ratings.store import Change
-from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.replays.frames import ReplayFrames
 from chickenfoot.server.replays.reviews import ReviewWorker
@@ -81,8 +80,10 @@ from chickenfoot.server.replays.service import Replays, review_job
 from chickenfoot.server.seating.routes import seating_router
 from chickenfoot.server.seating.service import CreateRequest, Seating, bot_level, summary, table_config
 from chickenfoot.server.storage import Storage, default_database_url
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TableConfig, Timing
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.config import TableConfig, Timing
+from chickenfoot.server.table.hints import Hints
+from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -135,6 +136,22 @@ def cluster_of(settings: Settings) -> Cluster:
     return shared(settings.redis_url, None if storage == "memory://" else storage, settings.clock)
 
 
+def registry_of(settings: Settings, storage: Storage, cluster: Cluster) -> TableRegistry:
+    """The tables of this process; each follows the other processes serving it, when there are others."""
+    alone = cluster.alone
+    return TableRegistry(
+        storage,
+        LocalBus(),
+        settings.timing,
+        cluster.connections,
+        settings.clock,
+        expiry=settings.expiry,
+        seeds=settings.seeds,
+        follow=None if alone else functools.partial(TableSync, cluster=cluster, clock=settings.clock),
+        tell_config_changed=None if alone else functools.partial(tell_config_changed, cluster),
+    )
+
+
 @dataclass(slots=True)
 class Server:
     """What one server process is made of, built once by :func:`build`."""
@@ -142,7 +159,7 @@ class Server:
     settings: Settings
     storage: Storage
     cluster: Cluster
-    hub: Hub
+    hub: TableRegistry
     tables: TableLookup
     limits: RateLimiter
     sends: SendWatch
@@ -189,7 +206,7 @@ def build(settings: Settings) -> Server:
     database_url = settings.database_url or default_database_url()
     storage = Storage(database_url, clock)
     cluster = cluster_of(settings)
-    hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
+    hub = registry_of(settings, storage, cluster)
     addresses = dataclasses.replace(settings.addresses, storage=cluster.limits_storage)
     limits = RateLimiter(addresses, settings.bot_limits, settings.account_limits)
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
@@ -239,7 +256,7 @@ def build(settings: Settings) -> Server:
     return server
 
 
-def unrated_match_over(hub: Hub, notifications: Notifications) -> Callable[[str], None]:
+def unrated_match_over(hub: TableRegistry, notifications: Notifications) -> Callable[[str], None]:
     """The hook telling a finished unrated match's players (a rated one's are told once it is rated)."""
 
     def finished(code: str) -> None:
@@ -300,7 +317,9 @@ def routers(server: Server) -> list[APIRouter]:
         handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, holders.of(), tables, limits),
         account_pages_router(settings.web_dir, accounts),
         notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
-        bot_api_router(bot_api(server), hub, accounts, tables, settings.connection, server.sends),
+        bot_api_router(
+            bot_api(server), accounts, tables, functools.partial(table_lines, hub, settings.connection, server.sends)
+        ),
         table_socket(server),
         pages_router(settings.web_dir),
         i18n_routes.router,
@@ -333,6 +352,7 @@ def bot_api(server: Server) -> BotApi:
         server.tables,
         server.settings.clock,
         server.notifications,
+        server.cluster.bus,
     )
     hub.on_match_finished(service.match_finished)
     return service
