@@ -330,7 +330,6 @@ def serve(
     from chickenfoot.server.accounts.service import AccountSettings
     from chickenfoot.server.accounts.sessions import SessionPolicy
     from chickenfoot.server.http.limits import AddressLimits
-    from chickenfoot.server.hub import Expiry
     from chickenfoot.server.moderation.words import from_file
     from chickenfoot.server.notifications.mail import parse_smtp_url
     from chickenfoot.server.notifications.outbox import OutboxSettings
@@ -338,6 +337,7 @@ def serve(
     from chickenfoot.server.notifications.service import NotificationSettings
     from chickenfoot.server.quickplay import QuickPlaySettings
     from chickenfoot.server.run import run
+    from chickenfoot.server.table.registry import Expiry
 
     addresses = AddressLimits(
         connection_limit,

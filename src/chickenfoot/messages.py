@@ -512,7 +512,7 @@ class Code(Enum):
     REVIEW_CLI_SEAT_LEGEND = msg("review.cli.seat_legend", "seat {seat}")
 
     # --- refusals of the HTTP API (server/http/answers.py): {"detail": English, "code", ...},
-    # and of a WebSocket before it reaches its table (server/connection.py)
+    # and of a WebSocket before it reaches its table (server/edge/client.py)
     ERROR_HTTP = msg("error.http", "request failed ({status})")
     ERROR_NO_TABLE = msg("error.no_table", "no table '{table}'")
     ERROR_REPLAY_NOT_OVER = msg("error.replay_not_over", "the replay is available once the match is over")
@@ -624,7 +624,7 @@ class Code(Enum):
     REMATCH_GO_NOW = msg("rematch.go_now", "Go now")
     TABLE_INVITE_USED = msg("table.invite_used", "The invite for seat {seat} was used: {name} took it.")
     # --- a table's life: the ready step, a player's grace, spectators
-    # (server/readiness.py, web/waiting.js, web/players.js, web/watching.js)
+    # (server/table/readiness.py, web/waiting.js, web/players.js, web/watching.js)
     ERROR_READY_STARTED = msg("error.ready_started", "the match has begun already")
     ERROR_START_CREATOR_ONLY = msg("error.start_creator_only", "only the table's creator may start with bots")
     READY_BUTTON = msg("ready.button", "Ready")

@@ -24,7 +24,7 @@ from chickenfoot.i18n import LANGUAGES, render
 from chickenfoot.match import Match
 from chickenfoot.messages import Code
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import state_for
+from chickenfoot.server.table.protocol import state_for
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, watch_errors
 from .helpers import ARTIFACTS, AUTOPLAY, api, new_table, no_such_table, sit_down

@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, Page
 from chickenfoot.server.accounts.names import normalised, skeleton
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
 from chickenfoot.server.clock import SystemClock
-from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.cluster.fanout import LocalBus
 from chickenfoot.server.http.limits import AddressLimits, RateLimiter
 from chickenfoot.server.notices import Challenge, ChatLine, Invited, MatchOver, Notice, RematchOffered, YourTurn
 from chickenfoot.server.notifications.outbox import OutboxSettings

@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from chickenfoot.server import Settings, create_app
-from chickenfoot.server.connection import ConnectionLimits
+from chickenfoot.server.edge.client import ConnectionLimits
 from chickenfoot.server.http.limits import AddressLimits
-from chickenfoot.server.protocol import whole_log
-from chickenfoot.server.table_config import Timing
+from chickenfoot.server.table.config import Timing
+from chickenfoot.server.table.protocol import whole_log
 from chickenfoot.testing.clients import new_table
 from chickenfoot.testing.stores import copy_of
 

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from chickenfoot.server.table_config import Timing
+from chickenfoot.server.table.config import Timing
 from chickenfoot.testing.launch import free_port
 
 from .conftest import Player, create_table, settle

@@ -23,7 +23,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from chickenfoot.server.protocol import whole_log
+from chickenfoot.server.table.protocol import whole_log
 from chickenfoot.testing.clients import create_table
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 

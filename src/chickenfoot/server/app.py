@@ -35,8 +35,10 @@ from chickenfoot.server.botapi.routes import bot_api_router
 from chickenfoot.server.botapi.service import BotApi
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
-from chickenfoot.server.company import company_router
-from chickenfoot.server.connection import (
+from chickenfoot.server.cluster.fanout import LocalBus
+from chickenfoot.server.cluster.sync import TableSync, tell_config_changed
+from chickenfoot.server.company import company_router, readiness_router
+from chickenfoot.server.edge.client import (
     CLOSE_BAD_TOKEN,
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
@@ -45,11 +47,10 @@ from chickenfoot.server.connection import (
     refuse,
     serve_connection,
 )
-from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.edge.line_stream import table_lines
 from chickenfoot.server.handover.routes import handover_router
 from chickenfoot.server.handover.service import Handovers
 from chickenfoot.server.handover.store import HandoverStore
-from chickenfoot.server.hints import Hints
 from chickenfoot.server.history.routes import profiles_router
 from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
@@ -59,7 +60,6 @@ from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLim
 from chickenfoot.server.http.pages import pages_router
 from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
-from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.moderation.gate import ChatModeration, ChatWords, Speaker
 from chickenfoot.server.moderation.reports import NoReports, ReportDesk
@@ -77,7 +77,6 @@ from chickenfoot.server.quickplay.store import Queue, QuickPlaySettings, waiting
 from chickenfoot.server.ratings.routes import ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
 from chickenfoot.server.ratings.store import Change
-from chickenfoot.server.readiness import readiness_router
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.replays.frames import ReplayFrames
 from chickenfoot.server.replays.reviews import ReviewWorker
@@ -86,8 +85,10 @@ from chickenfoot.server.replays.service import Replays, review_job
 from chickenfoot.server.seating.routes import seating_router
 from chickenfoot.server.seating.service import CreateRequest, Seating, bot_level, summary, table_config
 from chickenfoot.server.storage import Storage, default_database_url
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TableConfig, Timing
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.config import TableConfig, Timing
+from chickenfoot.server.table.hints import Hints
+from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -144,6 +145,22 @@ def cluster_of(settings: Settings) -> Cluster:
     return shared(settings.redis_url, None if storage == "memory://" else storage, settings.clock)
 
 
+def registry_of(settings: Settings, storage: Storage, cluster: Cluster) -> TableRegistry:
+    """The tables of this process; each follows the other processes serving it, when there are others."""
+    alone = cluster.alone
+    return TableRegistry(
+        storage,
+        LocalBus(),
+        settings.timing,
+        cluster.connections,
+        settings.clock,
+        expiry=settings.expiry,
+        seeds=settings.seeds,
+        follow=None if alone else functools.partial(TableSync, cluster=cluster, clock=settings.clock),
+        tell_config_changed=None if alone else functools.partial(tell_config_changed, cluster),
+    )
+
+
 @dataclass(slots=True)
 class Server:
     """What one server process is made of, built once by :func:`build`."""
@@ -151,7 +168,7 @@ class Server:
     settings: Settings
     storage: Storage
     cluster: Cluster
-    hub: Hub
+    hub: TableRegistry
     tables: TableLookup
     limits: RateLimiter
     sends: SendWatch
@@ -202,7 +219,7 @@ def build(settings: Settings) -> Server:
     database_url = settings.database_url or default_database_url()
     storage = Storage(database_url, clock)
     cluster = cluster_of(settings)
-    hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
+    hub = registry_of(settings, storage, cluster)
     addresses = dataclasses.replace(settings.addresses, storage=cluster.limits_storage)
     limits = RateLimiter(addresses, settings.bot_limits, settings.account_limits, settings.speakers)
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
@@ -259,7 +276,7 @@ def moderation_of(
     settings: Settings,
     storage: Storage,
     cluster: Cluster,
-    hub: Hub,
+    hub: TableRegistry,
     accounts: Accounts,
     limits: RateLimiter,
     reports: ReportDesk,
@@ -278,7 +295,7 @@ def moderation_of(
     return Moderation(store, accounts, words, reports, end_table, settings.clock), chat
 
 
-def unrated_match_over(hub: Hub, notifications: Notifications) -> Callable[[str], None]:
+def unrated_match_over(hub: TableRegistry, notifications: Notifications) -> Callable[[str], None]:
     """The hook telling a finished unrated match's players (a rated one's are told once it is rated)."""
 
     def finished(code: str) -> None:
@@ -339,7 +356,13 @@ def routers(server: Server) -> list[APIRouter]:
         handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, holders.of(), tables, limits),
         account_pages_router(settings.web_dir, accounts),
         notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
-        bot_api_router(bot_api(server), hub, accounts, tables, settings.connection, server.sends, bot_chat(server)),
+        bot_api_router(
+            bot_api(server),
+            accounts,
+            tables,
+            functools.partial(table_lines, hub, settings.connection, server.sends),
+            bot_chat(server),
+        ),
         moderation_router(server.moderation, accounts, settings.web_dir),
         table_socket(server),
         pages_router(settings.web_dir),
@@ -373,15 +396,16 @@ def bot_api(server: Server) -> BotApi:
         server.tables,
         server.settings.clock,
         server.notifications,
+        server.cluster.bus,
     )
     hub.on_match_finished(service.match_finished)
     return service
 
 
-def bot_chat(server: Server) -> Callable[[int, str | None], Awaitable[Said | None]]:
+def bot_chat(server: Server) -> Callable[[int, str | None], Awaitable[Refusal | None]]:
     """What judges a bot account's chat line beyond its token's count: the moderation's gate."""
 
-    async def judge(account_id: int, text: str | None) -> Said | None:
+    async def judge(account_id: int, text: str | None) -> Refusal | None:
         return await server.chat_moderation.judge(Speaker(account_id, ""), text)
 
     return judge
@@ -410,10 +434,10 @@ def table_socket(server: Server) -> APIRouter:
 
         speakers: dict[int | None, int | None] = {}
 
-        async def chat_gate(seat: int | None, text: str | None) -> Said | None:
+        async def chat_gate(seat: int | None, text: str | None) -> Refusal | None:
             """A line counted against the address, then judged by the moderation as its speaker's."""
             if (refusal := await limits.refusal("chat", address)) is not None:
-                return refusal[0]
+                return Refusal.too_many(*refusal)
             if seat not in speakers:
                 speakers[seat] = await speaker_of(seat)
             return await server.chat_moderation.judge(Speaker(speakers[seat], address), text)

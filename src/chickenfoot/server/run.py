@@ -20,13 +20,13 @@ from chickenfoot.server.accounts.service import AccountSettings
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.http.security import checked_origin, checked_proxy, redact_logs
-from chickenfoot.server.hub import Expiry
 from chickenfoot.server.log_limits import limit_client_caused
 from chickenfoot.server.notifications.service import NotificationSettings
 from chickenfoot.server.ops import logs
 from chickenfoot.server.quickplay import QuickPlaySettings
 from chickenfoot.server.storage import default_database_url
-from chickenfoot.server.table_config import Timing
+from chickenfoot.server.table.config import Timing
+from chickenfoot.server.table.registry import Expiry
 
 SHUTDOWN_SECONDS = 10
 """How long a stopping server waits for its open connections to finish before it cuts them."""

@@ -32,7 +32,7 @@ import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from chickenfoot.server.protocol import whole_log
+from chickenfoot.server.table.protocol import whole_log
 from chickenfoot.testing.launch import OPEN_LIMITS, served
 
 Step = tuple[str, dict[str, Any], int]

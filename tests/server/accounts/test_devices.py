@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server.accounts.sessions import COOKIE
-from chickenfoot.server.connection import CLOSE_SEAT_ELSEWHERE
+from chickenfoot.server.edge.client import CLOSE_SEAT_ELSEWHERE
 
 from .conftest import PASSWORD, sign_up
 

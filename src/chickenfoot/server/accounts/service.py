@@ -25,8 +25,8 @@ from chickenfoot.server.accounts.passwords import Hasher
 from chickenfoot.server.accounts.sessions import SessionPolicy, Sessions
 from chickenfoot.server.accounts.store import Account, AccountStore, LastWayIn, Passkey, Session
 from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.cluster.fanout import Bus, LocalBus
 from chickenfoot.server.credentials import digest, new_secret
-from chickenfoot.server.fanout import Bus, LocalBus
 from chickenfoot.server.http.security import origin_allowed
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage

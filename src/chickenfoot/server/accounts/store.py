@@ -22,7 +22,7 @@ from chickenfoot.server.accounts.schema import (
     sessions,
 )
 from chickenfoot.server.storage import Storage, aware
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.config import TableConfig
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,10 @@ is no CSRF to defend against. Each request's token is looked up (cached a few se
 limited per address) and counted against its limits before anything else is done
 (:meth:`~.service.BotApi.bearer`); a token known to be paused is refused in front of the routes
 (:mod:`.gate`). A bot plays through the table's own path: its moves and chat lines are the page's
-WebSocket messages, answered by :func:`chickenfoot.server.connection.answer`, and its table stream is a
-:class:`~chickenfoot.server.connection.Connection` (:mod:`.stream`). It holds no rules of its own.
+WebSocket messages, handled by :func:`chickenfoot.server.table.requests.handle` (a refusal is answered
+by its kind, as every refusal of the API), and its table stream is the page's connection over a line
+stream (``table_lines``, given by the application: :mod:`chickenfoot.server.edge.line_stream`). It
+holds no rules of its own.
 
 Beside it: ``GET /api/bots`` (the bot accounts and their ratings, for the lobby), the invitation of
 a bot account to a free seat by a table's creator (``POST /api/tables/{code}/seats/{seat}/invite``)
@@ -23,6 +25,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.datastructures import Address
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
@@ -31,21 +34,32 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.botapi.gate import bearer_secret
 from chickenfoot.server.botapi.service import BotApi, account_channel, invitation_event
 from chickenfoot.server.botapi.store import SCOPES, Bearer, Token
-from chickenfoot.server.botapi.stream import MEDIA_TYPE, LineSocket, ndjson
-from chickenfoot.server.connection import Connection, ConnectionLimits, SendWatch, answer
+from chickenfoot.server.clock import deadline
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import Kind
 from chickenfoot.server.http.tables import TableLookup
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.protocol import MAX_VERSION, ProtocolError, dumps
 from chickenfoot.server.ratings.model import FAMILIES, Rating
-from chickenfoot.server.table import Table
+from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.hints import HintSource
+from chickenfoot.server.table.protocol import MAX_VERSION, dumps, parse_client_message
+from chickenfoot.server.table.requests import SeatChatGate, handle
 from chickenfoot.view import SeatView
 
 MAX_ACCOUNT_EVENTS = 64
 """Account events waiting for a stream that does not read; past them the stream is ended (reconnect)."""
 BOT_TAG = "BOT"
+MEDIA_TYPE = "application/x-ndjson"
+"""The streams' lines: newline-delimited JSON."""
+KEEPALIVE_SECONDS = 10.0
+"""An empty line this often on a quiet account stream: proxies keep it open, and a vanished client is noticed."""
+
+TableLines = Callable[
+    [Table, int, Address | None, SeatChatGate, HintSource, set[asyncio.Task[Any]]], AsyncIterator[bytes]
+]
+"""The lines of a seat's table stream (:func:`chickenfoot.server.edge.line_stream.table_lines`): the
+table, the seat, the client's address, its chat gate and hints, the set that keeps the stream's task."""
 
 
 class Opponent(BaseModel):
@@ -80,12 +94,6 @@ class NewToken(BaseModel):
     scopes: list[str] = Field(default_factory=lambda: list(SCOPES), min_length=1, max_length=len(SCOPES))
 
 
-def refused_answer(error: dict[str, Any]) -> JSONResponse:
-    """A WebSocket ``error`` message as an HTTP refusal (409), in the API's error shape."""
-    fields = {key: value for key, value in error.items() if key not in ("type", "message")}
-    return JSONResponse({"detail": error["message"], **fields}, status_code=409)
-
-
 def line(message: dict[str, Any]) -> bytes:
     return dumps(message).encode() + b"\n"
 
@@ -99,27 +107,21 @@ def token_facts(token: Token) -> dict[str, Any]:
     }
 
 
-BotChat = Callable[[int, str | None], Awaitable[Said | None]]
+BotChat = Callable[[int, str | None], Awaitable[Refusal | None]]
 """Judges a bot account's chat line (the account's id, the line's text) beyond its token's count: the
-moderation's gate (muted? filtered? throttled?); returns why it is refused, or ``None``."""
+moderation's gate (muted? filtered? throttled?); returns what refuses it, or ``None``."""
 
 
 def bot_api_router(
-    bot_api: BotApi,
-    hub: Hub,
-    accounts: Accounts,
-    get_table: TableLookup,
-    limits: ConnectionLimits,
-    sends: SendWatch,
-    bot_chat: BotChat,
+    bot_api: BotApi, accounts: Accounts, get_table: TableLookup, table_lines: TableLines, bot_chat: BotChat
 ) -> APIRouter:
     """The Bot API, the bot accounts' list and invitations for people, and the bot accounts' tokens;
-    ``limits`` and ``sends``: the table streams', as a page's WebSocket's; ``bot_chat``: what judges a bot's
-    chat line after its token counted it."""
+    ``table_lines``: a seat's table stream, a page's WebSocket over a line stream; ``bot_chat``: what judges
+    a bot's chat line after its token counted it."""
     router = APIRouter()
     streams: set[asyncio.Task[Any]] = set()
     router.include_router(play_routes(bot_api, bot_chat))
-    router.include_router(stream_routes(bot_api, hub, limits, sends, streams))
+    router.include_router(stream_routes(bot_api, table_lines, streams))
     router.include_router(people_routes(bot_api, get_table))
     router.include_router(token_routes(bot_api, accounts))
     return router
@@ -134,9 +136,7 @@ def caller_of(bot_api: BotApi) -> Callable[..., Awaitable[Bearer]]:
     return caller
 
 
-def stream_routes(
-    bot_api: BotApi, hub: Hub, limits: ConnectionLimits, sends: SendWatch, streams: set[asyncio.Task[Any]]
-) -> APIRouter:
+def stream_routes(bot_api: BotApi, table_lines: TableLines, streams: set[asyncio.Task[Any]]) -> APIRouter:
     """The event streams: the account's, and each table's seat (a page's WebSocket, one message a line)."""
     router, caller = APIRouter(), caller_of(bot_api)
 
@@ -160,12 +160,12 @@ def stream_routes(
             try:
                 yield line({"type": "hello", "name": bearer.username})
                 for invitation in waiting:
-                    table = await hub.get(invitation.code)
+                    table = await bot_api.hub.get(invitation.code)
                     if table is not None:
                         yield line(invitation_event(table, invitation))
                 while not overflow.is_set():
                     try:
-                        async with asyncio.timeout(10.0):
+                        async with deadline(bot_api.clock, KEEPALIVE_SECONDS):
                             event = await queue.get()
                     except TimeoutError:
                         yield b"\n"
@@ -181,23 +181,8 @@ def stream_routes(
         """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
         bearer = await caller(request, "bot_stream")
         table, seat = await bot_api.seated(code, bearer)
-        socket = LineSocket(request.client)
-
-        async def serve() -> None:
-            current = table
-            try:
-                while current.closed:  # released from memory meanwhile: read it back
-                    reloaded = await hub.get(code)
-                    if reloaded is None:
-                        return
-                    current = reloaded
-                # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
-                connection = Connection(socket, current, seat, limits, says_nothing, no_hints, sends)  # type: ignore[arg-type]
-                await connection.serve(None, hub.notice())
-            finally:
-                hub.left(current)
-
-        return StreamingResponse(ndjson(socket, serve, streams), media_type=MEDIA_TYPE)
+        lines = table_lines(table, seat, request.client, says_nothing, no_hints, streams)
+        return StreamingResponse(lines, media_type=MEDIA_TYPE)
 
     return router
 
@@ -233,7 +218,7 @@ def play_routes(bot_api: BotApi, bot_chat: BotChat) -> APIRouter:
     async def view(code: str, request: Request) -> Response:
         """The seat's ``state`` message, as a page connecting now would get it first (docs/protocol.md)."""
         table, seat = await bot_api.seated(code, await caller(request, "bot_read"))
-        text, _ = table.texts.state(seat, [])
+        text, _ = table.state_text(seat, [])
         return Response(text, media_type="application/json")
 
     @router.post("/api/bot/tables/{code}/move")
@@ -253,9 +238,11 @@ def play_routes(bot_api: BotApi, bot_chat: BotChat) -> APIRouter:
         return await act(table, seat, {"type": "chat", "text": body.text}, bearer.account_id)
 
     async def act(table: Table, seat: int, message: dict[str, Any], account_id: int) -> Response:
-        """The message answered as the page's would be; a chat line judged as the bot account's."""
-        error = await answer(table, seat, dumps(message), functools.partial(bot_chat, account_id), no_hints)
-        return refused_answer(error) if error is not None else JSONResponse({"ok": True})
+        """The page's message, checked and handled as the page's are (a chat line judged as the bot
+        account's); a refusal is answered by its kind."""
+        judge = functools.partial(bot_chat, account_id)
+        await handle(table, seat, parse_client_message(dumps(message)), judge, no_hints)
+        return JSONResponse({"ok": True})
 
     return router
 
@@ -311,9 +298,9 @@ def token_routes(bot_api: BotApi, accounts: Accounts) -> APIRouter:
 
 async def no_hints(_view: SeatView) -> tuple[Move, Said]:
     """A bot gets no hints: the server's search is for people."""
-    raise ProtocolError.of(Said.of(Code.BOTAPI_NO_HINTS))
+    raise Refusal.forbidden(Said.of(Code.BOTAPI_NO_HINTS))
 
 
-async def says_nothing(_seat: int | None, _text: str | None) -> Said | None:
+async def says_nothing(_seat: int | None, _text: str | None) -> Refusal | None:
     """A table stream's gate: a stream only hears, its bot's lines come by the chat route."""
     return None

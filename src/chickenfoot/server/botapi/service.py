@@ -13,21 +13,21 @@ from typing import Any
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import readiness
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts, SignedIn
 from chickenfoot.server.botapi.gate import PausedTokens
 from chickenfoot.server.botapi.store import MAX_TOKENS, SCOPES, Bearer, BotStore, Invitation, Token, TokenStore
 from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.cluster.fanout import Bus
 from chickenfoot.server.credentials import digest
 from chickenfoot.server.http.limits import Kind, RateLimiter
 from chickenfoot.server.http.tables import TableLookup
-from chickenfoot.server.hub import Hub
 from chickenfoot.server.notices import Invited, Notifier
 from chickenfoot.server.ratings.model import Family, Rating
 from chickenfoot.server.refusals import Refusal, Why
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.commands import SeatBotAccount, Take
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.registry import TableRegistry
 
 BEARER_SECONDS = 5.0
 """How long a token looked up is trusted without asking storage again: a revoked token stops working
@@ -60,7 +60,7 @@ def invitation_event(table: Table, invitation: Invitation) -> dict[str, Any]:
 class BotApi:
     def __init__(
         self,
-        hub: Hub,
+        hub: TableRegistry,
         accounts: Accounts,
         limits: RateLimiter,
         paused: PausedTokens,
@@ -68,12 +68,14 @@ class BotApi:
         tables: TableLookup,
         clock: Clock,
         notifier: Notifier,
+        bus: Bus,
     ) -> None:
         """``paused``: the tokens this process knows to be paused, shared with the flood gate in front;
-        ``notifier``: tells an invited account (its list, its devices, its mailbox)."""
+        ``notifier``: tells an invited account (its list, its devices, its mailbox); ``bus``: the
+        cluster's, carrying each account's events to every process."""
         self.hub, self.accounts, self.limits, self.paused, self.configure = hub, accounts, limits, paused, configure
         self.tables, self.notifier = tables, notifier
-        self.clock, self.bus = clock, hub.cluster.bus
+        self.clock, self.bus = clock, bus
         self.tokens, self.bots = TokenStore(hub.storage), BotStore(hub.storage)
         self._known: dict[str, tuple[Bearer | None, float]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -160,7 +162,7 @@ class BotApi:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
         if await self.hub.credentials.issue_seat(table.code, invitation.seat) is None:
             raise Refusal.conflict(Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=invitation.seat))
-        await seating.take(table, invitation.seat, bearer.username)
+        await table.submit(Take(invitation.seat, bearer.username))
         await self.sit_down(table, invitation.seat, bearer)
         return table, invitation.seat
 
@@ -175,14 +177,7 @@ class BotApi:
         """Seat the bot account, marked so (its name shows the BOT tag); a bot sitting down is ready
         (it has no ready button to press)."""
         await self.accounts.store.sit(table.code, seat, bearer.account_id)
-
-        def marked(config: TableConfig) -> None:
-            config.seats[seat].bot_account = True
-
-        async with table.lock:
-            await table.change_config(marked)
-        if table.status == "waiting":
-            await readiness.ready(table, seat)
+        await table.submit(SeatBotAccount(seat))
         await self.tell(bearer.account_id, {"type": "table_started", "table": table.code, "seat": seat})
 
     # --- the account's events ---------------------------------------------------------------------
@@ -191,7 +186,7 @@ class BotApi:
         await self.bus.publish(account_channel(account_id), event)
 
     def match_finished(self, code: str) -> None:
-        """A table's match is over: its bot accounts hear so (a hook of ``Hub.on_match_finished``)."""
+        """A table's match is over: its bot accounts hear so (a hook of ``TableRegistry.on_match_finished``)."""
 
         async def announce() -> None:
             table = self.hub.tables.get(code)

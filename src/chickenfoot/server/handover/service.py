@@ -12,6 +12,7 @@ from chickenfoot.server.credentials import digest
 from chickenfoot.server.handover.store import HandoverStore
 from chickenfoot.server.http.tables import TableGetter
 from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.table.commands import SeatMoved
 
 
 def qr_code(link: str) -> str:
@@ -43,5 +44,5 @@ class Handovers:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_HANDOVER_USED))
         seat, token, _old = taken
         await self.accounts.handed_over(connection, code, seat)
-        await table.seat_moved(seat, digest(token))
+        await table.submit(SeatMoved(seat, digest(token)))
         return seat, token

@@ -111,7 +111,7 @@ class MatchHistory:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def finished(self, code: str) -> None:
-        """A table's match is over: its results are stored (a hook of :meth:`Hub.on_match_finished`)."""
+        """A table's match is over: its results are stored (a hook of :meth:`.TableRegistry.on_match_finished`)."""
         task = asyncio.get_running_loop().create_task(self._finished(code))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -16,7 +16,7 @@ from chickenfoot.match import Match
 from chickenfoot.server.accounts.schema import account_seats, accounts
 from chickenfoot.server.history.schema import match_results
 from chickenfoot.server.storage import Storage, aware, chat_lines, game_tables, reviews
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.config import TableConfig
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from limits.storage import storage_from_string
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
-from chickenfoot.server.redis_client import pool
+from chickenfoot.server.cluster.redis_client import pool
 from chickenfoot.server.refusals import Refusal, Why
 
 Kind = Literal[

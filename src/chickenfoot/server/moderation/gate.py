@@ -24,7 +24,7 @@ from datetime import datetime
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.store import Account
 from chickenfoot.server.clock import Clock, utc
-from chickenfoot.server.fanout import Bus, Message, Unsubscribe
+from chickenfoot.server.cluster.fanout import Bus, Message, Unsubscribe
 from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.moderation.store import ModerationStore, Restricted
 from chickenfoot.server.moderation.words import Words, folded, shipped
@@ -120,24 +120,25 @@ class ChatModeration:
     def __init__(self, store: ModerationStore, words: ChatWords, limits: RateLimiter, clock: Clock) -> None:
         self.store, self.words, self.limits, self.clock = store, words, limits, clock
 
-    async def judge(self, speaker: Speaker, text: str | None) -> Said | None:
-        """Why a chat line (``text``; ``None``: a quick reaction) may not be said now, or ``None``."""
+    async def judge(self, speaker: Speaker, text: str | None) -> Refusal | None:
+        """What refuses a chat line (``text``; ``None``: a quick reaction) now, or ``None``: a mute (saying
+        until when), a word of the filter, the same line said too often, too many links."""
         try:
             if speaker.account_id is not None:
                 muted = await self.store.restricted_until(speaker.account_id, Restricted.MUTE, utc(self.clock))
                 if muted is not None:
-                    return Said.of(Code.MODERATION_MUTED, moment=moment(muted))
+                    return Refusal.forbidden(Said.of(Code.MODERATION_MUTED, moment=moment(muted)))
         except StorageUnavailable:
-            return Said.of(Code.ERROR_CHAT_UNAVAILABLE)
+            return Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
         if text is None:
             return None
         if self.words.words.match(text) is not None:
-            return Said.of(Code.MODERATION_FILTERED)
+            return Refusal.invalid(Said.of(Code.MODERATION_FILTERED))
         same = hashlib.sha256(" ".join(folded(text).split()).encode()).hexdigest()[:24]
         if (repeated := await self.limits.refusal("chat_repeat", f"{speaker.key}:{same}")) is not None:
-            return repeated[0]
+            return Refusal.too_many(repeated[0], retry_after=repeated[1])
         if has_link(text) and (links := await self.limits.refusal("chat_link", speaker.key)) is not None:
-            return links[0]
+            return Refusal.too_many(links[0], retry_after=links[1])
         return None
 
     async def admit(self, account: Account) -> None:

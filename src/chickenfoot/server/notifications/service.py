@@ -34,8 +34,8 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.names import normalised, skeleton
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.cluster.fanout import Bus
 from chickenfoot.server.credentials import digest, new_secret
-from chickenfoot.server.fanout import Bus
 from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.notices import Kind, MatchOver, Notice, RematchOffered
 from chickenfoot.server.notifications.mail import Mailer, SmtpServer

@@ -21,7 +21,8 @@ from chickenfoot.server.ratings.rated import RatedMatch, rated_match, why_not_ra
 from chickenfoot.server.ratings.store import Change, HistoryPoint, RatingStore
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.commands import Notify
+from chickenfoot.server.table.config import TableConfig
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ class Ratings:
     # --- the end of a match -----------------------------------------------------------------------
 
     def rating(self, tables: TableGetter) -> Callable[[str], None]:
-        """The hook (of ``Hub.on_match_finished``) that rates every rated match this process sees end, of
+        """The hook (of ``TableRegistry.on_match_finished``) that rates every rated match this process sees end, of
         the tables ``tables`` finds, and tells its table."""
 
         def finished(code: str) -> None:
@@ -122,7 +123,7 @@ class Ratings:
             match = rated_match(code, table.config, table.match, await self.store.seat_accounts(code))
             changes = None if match is None else await self.record(match)
             if changes:
-                await table.notify(rating_notice(code, changes))
+                await table.submit(Notify(rating_notice(code, changes)))
                 for hook in self._rated_hooks:
                     hook(code, changes)
         except Exception:

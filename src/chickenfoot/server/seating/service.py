@@ -15,16 +15,16 @@ from chickenfoot.bots import DEFAULT_LEVEL, check_bot, unknown_bot
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.messages import Code, Said
 from chickenfoot.rules import MAX_PLAYERS, Rules
-from chickenfoot.server import seats
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.http.tables import TableLookup
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.ratings.service import admit, make_rated
 from chickenfoot.server.refusals import Refusal, Why
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.commands import ReplaceWithBot, Take
+from chickenfoot.server.table.config import TURN_TIMERS, Seat, TableConfig
+from chickenfoot.server.table.protocol import printable_name
+from chickenfoot.server.table.registry import TableRegistry
 
 Name = Annotated[str, AfterValidator(printable_name)]
 
@@ -129,7 +129,7 @@ def summary(table: Table) -> dict[str, Any]:
 
 
 class Seating:
-    def __init__(self, hub: Hub, accounts: Accounts, tables: TableLookup) -> None:
+    def __init__(self, hub: TableRegistry, accounts: Accounts, tables: TableLookup) -> None:
         self.hub, self.accounts, self.tables = hub, accounts, tables
         self.credentials: Credentials = hub.credentials
 
@@ -159,7 +159,7 @@ class Seating:
         for seat in table.free_seats():
             token = await self.credentials.issue_seat(table.code, seat)
             if token is not None:
-                await seats.take(table, seat, name, ready=False)
+                await table.submit(Take(seat, name, ready=False))
                 await self.accounts.sit(connection, table.code, seat)
                 return seat, token
         raise Refusal.conflict(Said.of(Code.ERROR_NO_FREE_SEAT))
@@ -172,7 +172,7 @@ class Seating:
         if claimed is None:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
-        await seats.take(table, seat, name, ready=False)
+        await table.submit(Take(seat, name, ready=False))
         await self.accounts.sit(connection, table.code, seat)
         return seat, token
 
@@ -184,7 +184,7 @@ class Seating:
         if not 0 <= seat < len(table.config.seats):
             raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_SEAT, number=seat))
         bot = bot_level(level)
-        await seats.replace_with_bot(table, seat, bot, revoke=lambda: self.credentials.revoke(table.code, seat))
+        await table.submit(ReplaceWithBot(seat, bot, revoke=lambda: self.credentials.revoke(table.code, seat)))
         return table
 
     async def new_invites(self, table: Table, acting: int) -> dict[int, str]:

@@ -1,4 +1,5 @@
-"""One client's WebSocket: a bounded outbox for everything sent to it, its message budget, and its end.
+"""One client's connection to a table, over either transport (:mod:`.transport`): a bounded outbox for
+everything sent to it, its message budget, and its end; and the page's WebSocket served with it.
 
 Everything the server sends a client (its replies, its errors, the table's broadcasts) goes through
 one :class:`Outbox`. The outbox holds at most one pending ``state`` (a newer one supersedes it; the
@@ -20,37 +21,31 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from chickenfoot.errors import quoted
 from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import chat, company, renaming
 from chickenfoot.server.accounts.live import SessionWatch
-from chickenfoot.server.clock import Clock, Timer
+from chickenfoot.server.clock import Clock, Timer, deadline
 from chickenfoot.server.credentials import digest
-from chickenfoot.server.fanout import Message
+from chickenfoot.server.edge.transport import TableGone, Transport, attend
 from chickenfoot.server.handover import SEAT_ELSEWHERE
-from chickenfoot.server.hints import HintSource
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.protocol import (
+from chickenfoot.server.http.tables import no_table
+from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.storage import StorageUnavailable
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.commands import Attach, CatchUp, Detach
+from chickenfoot.server.table.hints import HintSource
+from chickenfoot.server.table.ports import Message
+from chickenfoot.server.table.protocol import (
     MAX_FRAME_BYTES,
-    NEXT_ROUND,
-    ChatMessage,
     ConnectQuery,
     LogSent,
-    MoveMessage,
-    NameMessage,
-    NextRoundMessage,
-    PingMessage,
-    ProtocolError,
-    ReactMessage,
     dumps,
     error_message,
-    hint_message,
     one_line,
     parse_client_message,
 )
-from chickenfoot.server.storage import StorageUnavailable
-from chickenfoot.server.table import Table
+from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.requests import ChatGate, SeatChatGate, handle
 
 CLOSE_NO_TABLE = 4404
 """No such table, or an operator ended it (server/moderation): the client does not come back."""
@@ -89,14 +84,6 @@ class ConnectionLimits:
     chat_burst: int = 5
     chat_per_second: float = 0.5
     """Chat lines and reactions: ``chat_burst`` at once, then one every two seconds (within the message budget)."""
-
-
-ChatGate = Callable[[int | None, str | None], Awaitable[Said | None]]
-"""Judges one chat line before the table takes it: the seat it is said from (``None``: watching) and its
-text (``None``: a quick reaction); returns why it is refused, or ``None``. The composition root's gate
-counts it against the client's address and asks the moderation (muted? filtered? throttled?)."""
-ChatCheck = Callable[[str | None], Awaitable[Said | None]]
-"""Judges one chat line of a client whose seat is known: its text (``None``: a quick reaction)."""
 
 
 class TokenBucket:
@@ -216,11 +203,11 @@ class Connection:
 
     def __init__(
         self,
-        websocket: WebSocket,
+        websocket: Transport,
         table: Table,
         seat: int | None,
         limits: ConnectionLimits,
-        chat_gate: ChatGate,
+        chat_gate: SeatChatGate,
         hint: HintSource,
         sends: SendWatch,
         credential: str | None = None,
@@ -241,10 +228,19 @@ class Connection:
         # Messages over budget are refused one by one until this second allowance runs out too.
         self.strikes = TokenBucket(limits.rate_burst, 1.0, table.clock)
         self.chat_budget = TokenBucket(limits.chat_burst, limits.chat_per_second, table.clock)
-        self.farewell: tuple[int, ProtocolError] | None = None
+        self.farewell: tuple[int, Refusal] | None = None
         """The close code and the final error of a connection the server ends."""
         self.log_sent: LogSent | None = None
         """What this client was sent of the log: each state carries only the entries after it."""
+        self._notice: dict[str, Any] | None = None
+
+    def attached(self, first: str, log_sent: LogSent) -> None:
+        """The first state, the snapshot the protocol promises, with no later event merged in (and
+        the notice about the service, if any)."""
+        self.log_sent = log_sent
+        self.outbox.put(first)
+        if self._notice is not None:
+            self.outbox.put(dumps(self._notice))
 
     def on_change(self, message: Message) -> None:
         """A table broadcast: a new state, a notice about the service, or a seat's credential moved."""
@@ -263,31 +259,28 @@ class Connection:
             self.outbox.put_state(message["events"])
 
     async def serve(self, since: int | None, notice: dict[str, Any] | None) -> int | None:
-        """Serve the client until it leaves; the close code if the server cut it off."""
+        """Serve the client until it leaves; the close code if the server cut it off. Raises
+        :class:`TableClosed` before anything is sent when the table closed meanwhile."""
         table, seat = self.table, self.seat
-        # Subscribing and taking the first state happen with no await between: nothing can be missed.
-        unsubscribe = table.fanout.subscribe(table.channel(), self.on_change)
+        self._notice = notice
+        if since is not None and since > table.version:
+            await table.submit(CatchUp({}))  # the client saw more through another process than this one knows yet
+        # The table subscribes this connection and hands it its first state at once: nothing can be missed.
+        attached = await table.submit(Attach(seat, self, since, self.watching))
         unwatch = self.watch_session(self.signed_out) if self.watch_session is not None else None
-        table.arrive(seat)
-        # The first state is built now: it is the snapshot the protocol promises, with no later event merged in.
-        first, self.log_sent = table.texts.state(seat, table.events_since(since) or [], watching=self.watching)
-        self.outbox.put(first)
-        if notice is not None:
-            self.outbox.put(dumps(notice))
         sender = self._sender = asyncio.create_task(self._send_all())
         receiver = asyncio.create_task(self._receive_all())
         try:
-            for greeting in await company.greetings(table):
+            for greeting in await table.greetings():
                 self.outbox.put(dumps(greeting))
-            await table.announce(seat)
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
         finally:
-            unsubscribe()
+            attached.unsubscribe()
             if unwatch is not None:
                 unwatch()
             sender.cancel()
             receiver.cancel()
-            await table.disconnect(seat)
+            await table.submit(Detach(seat))
         if self.farewell is None:
             return None
         await self._say_goodbye(*self.farewell)
@@ -300,7 +293,7 @@ class Connection:
                 if isinstance(item, str):
                     text = item
                 else:
-                    text, self.log_sent = self.table.texts.state(self.seat, item, self.log_sent, self.watching)
+                    text, self.log_sent = self.table.state_text(self.seat, item, self.log_sent, self.watching)
                 self.sends.start(self)
                 try:
                     await self.websocket.send_text(text)
@@ -312,9 +305,9 @@ class Connection:
         seconds = f"{self.limits.send_timeout:g}"
         self.farewell = (
             CLOSE_NOT_READING,
-            ProtocolError(
-                f"disconnected: not reading (a message waited over {seconds} s)",
+            Refusal.too_many(
                 Said.of(Code.ERROR_NOT_READING, seconds=seconds),
+                text=f"disconnected: not reading (a message waited over {seconds} s)",
             ),
         )
         if self._sender is not None:
@@ -323,18 +316,22 @@ class Connection:
     def moved_away(self) -> None:
         """The seat's credential went to another device: this client is told, and reconnects to watch."""
         self._end(
-            CLOSE_SEAT_ELSEWHERE, ProtocolError("your seat moved to another device", Said.of(Code.ERROR_SEAT_ELSEWHERE))
+            CLOSE_SEAT_ELSEWHERE,
+            Refusal.forbidden(Said.of(Code.ERROR_SEAT_ELSEWHERE), text="your seat moved to another device"),
         )
 
     def table_ended(self) -> None:
         """An operator ended the table (server/moderation): the client is told, and does not come back."""
-        self._end(CLOSE_NO_TABLE, ProtocolError("an operator ended this table", Said.of(Code.ERROR_TABLE_ENDED)))
+        self._end(
+            CLOSE_NO_TABLE, Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_TABLE_ENDED), text="an operator ended this table")
+        )
 
     def signed_out(self) -> None:
         """The session that seated this client ended: it is told, and reconnects to watch."""
-        self._end(CLOSE_SIGNED_OUT, ProtocolError("you were signed out", Said.of(Code.ERROR_SIGNED_OUT)))
+        signed_out = Refusal(Why.UNAUTHENTICATED, Said.of(Code.ERROR_SIGNED_OUT), text="you were signed out")
+        self._end(CLOSE_SIGNED_OUT, signed_out)
 
-    def _end(self, code: int, error: ProtocolError) -> None:
+    def _end(self, code: int, error: Refusal) -> None:
         self.farewell = (code, error)
         if self._sender is not None:
             self._sender.cancel()
@@ -352,13 +349,13 @@ class Connection:
                         rate, burst = f"{limits.rate_per_second:g}", limits.rate_burst
                         self.farewell = (
                             CLOSE_FLOODING,
-                            ProtocolError(
-                                f"disconnected: too many messages (at most {rate} a second, bursts of {burst})",
+                            Refusal.too_many(
                                 Said.of(Code.ERROR_FLOODING, rate=rate, burst=burst),
+                                text=f"disconnected: too many messages (at most {rate} a second, bursts of {burst})",
                             ),
                         )
                         return
-                    slow_down = ProtocolError("too many messages: slow down", Said.of(Code.ERROR_SLOW_DOWN))
+                    slow_down = Refusal.too_many(Said.of(Code.ERROR_SLOW_DOWN), text="too many messages: slow down")
                     self.outbox.put(dumps(error_message(slow_down)))
                     continue
                 data: str | bytes | None = message.get("text")
@@ -369,25 +366,25 @@ class Connection:
                 if len(data) > MAX_FRAME_BYTES or (isinstance(data, str) and len(data.encode()) > MAX_FRAME_BYTES):
                     self.farewell = (
                         CLOSE_TOO_BIG,
-                        ProtocolError.of(Said.of(Code.ERROR_FRAME_TOO_LARGE, limit=MAX_FRAME_BYTES)),
+                        Refusal.invalid(Said.of(Code.ERROR_FRAME_TOO_LARGE, limit=MAX_FRAME_BYTES)),
                     )
                     return
-                reply = await answer(self.table, self.seat, data, self.chat_refusal, self.hint)
-                if reply is not None:
-                    self.outbox.put(dumps(reply))
+                answered = await reply(self.table, self.seat, data, self.chat_refusal, self.hint)
+                if answered is not None:
+                    self.outbox.put(dumps(answered))
 
-    async def chat_refusal(self, text: str | None) -> Said | None:
-        """Why a chat line is refused now (``None``: it is not): this connection's budget, then the gate's."""
+    async def chat_refusal(self, text: str | None) -> Refusal | None:
+        """What refuses a chat line now (``None``: nothing): this connection's budget, then the gate's."""
         if not self.chat_budget.take():
-            return Said.of(Code.ERROR_CHAT_SLOW_DOWN)
+            return Refusal.too_many(Said.of(Code.ERROR_CHAT_SLOW_DOWN))
         return await self.chat_gate(self.seat, text)
 
-    async def _say_goodbye(self, code: int, error: ProtocolError) -> None:
+    async def _say_goodbye(self, code: int, error: Refusal) -> None:
         """The final error and the close; given up after a while for a client that does not read."""
         client = self.websocket.client
         log.warning("%s at table %s: %s", client.host if client else "a client", self.table.code, error)
         with suppress(Exception):
-            async with asyncio.timeout(FINAL_SEND_SECONDS):
+            async with deadline(self.table.clock, FINAL_SEND_SECONDS):
                 await self.websocket.send_text(dumps(error_message(error)))
                 await self.websocket.close(code, str(error)[:120])
 
@@ -404,9 +401,9 @@ async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
 async def serve_connection(
     websocket: WebSocket,
     code: str,
-    hub: Hub,
+    tables: TableRegistry,
     limits: ConnectionLimits,
-    chat_gate: ChatGate,
+    chat_gate: SeatChatGate,
     hint: HintSource,
     sends: SendWatch,
     own_seat: Callable[[], Awaitable[tuple[int, SessionWatch] | None]] | None = None,
@@ -428,9 +425,9 @@ async def serve_connection(
     Returns the close code when the server cut the client off for flooding or not reading.
     """
     try:
-        table = await hub.get(code)
+        table = await tables.get(code)
         if table is None:
-            await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
+            await refuse(websocket, CLOSE_NO_TABLE, no_table(code).said)
             return None
         try:
             query = ConnectQuery.model_validate(dict(websocket.query_params))
@@ -440,7 +437,7 @@ async def serve_connection(
         seat: int | None = None
         credential = watching = watch_session = None
         if query.token:
-            seat = await hub.credentials.seat_of(table.code, query.token)
+            seat = await tables.credentials.seat_of(table.code, query.token)
             if seat is not None:
                 credential = digest(query.token)
             elif moved_away is not None and await moved_away(table.code, query.token):
@@ -452,53 +449,28 @@ async def serve_connection(
             seat, watch_session = own
         if seat is None and watching is None:
             watching = "no_seat" if watching_reason is None else await watching_reason()
-        if query.since is not None and query.since > table.version:
-            await table.catch_up()  # the client saw more through another process than this one knows yet
-        # Last, after every await: a table released from memory meanwhile would never tell this
-        # client anything again. One read back from storage has every stored action.
-        while table.closed:
-            table = await hub.get(code)
-            if table is None:  # gone from storage meanwhile
-                await refuse(websocket, CLOSE_NO_TABLE, Said.of(Code.ERROR_NO_TABLE, table=quoted(code[:16])))
-                return None
+
+        def connect(current: Table) -> Awaitable[int | None]:
+            connection = Connection(
+                websocket, current, seat, limits, chat_gate, hint, sends, credential, watching, watch_session
+            )
+            return connection.serve(query.since, tables.notice())
+
+        return await attend(tables, table, connect)
+    except TableGone:  # gone from storage meanwhile
+        await refuse(websocket, CLOSE_NO_TABLE, no_table(code).said)
+        return None
     except StorageUnavailable:
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
-    try:
-        connection = Connection(
-            websocket, table, seat, limits, chat_gate, hint, sends, credential, watching, watch_session
-        )
-        return await connection.serve(query.since, hub.notice())
-    finally:
-        hub.left(table)
 
 
-async def answer(
-    table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatCheck, hint: HintSource
+async def reply(
+    table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatGate, hint: HintSource
 ) -> dict[str, Any] | None:
-    """The reply to one client message (``None`` when the reply is the broadcast state)."""
+    """The reply to one client message (``None`` when the reply is the broadcast state): a refusal is
+    answered with an ``error`` line."""
     try:
-        request = parse_client_message(data)
-        if isinstance(request, PingMessage):
-            return {"type": "pong"}
-        if isinstance(request, ChatMessage | ReactMessage):
-            text = request.text if isinstance(request, ChatMessage) else None
-            if (refusal := await chat_refusal(text)) is not None:
-                raise ProtocolError(english(refusal), refusal)
-            await chat.say(table, seat, request)
-            return None
-        if isinstance(request, NextRoundMessage):
-            if seat is None or table.config.seats[seat].kind != "human":
-                raise ProtocolError.of(Said.of(Code.ERROR_NEXT_ROUND_SEATED))
-            await table.act(seat, NEXT_ROUND)
-            return None
-        if isinstance(request, MoveMessage):
-            await table.act(seat, request.move, request.version)
-            return None
-        if isinstance(request, NameMessage):
-            await renaming.rename(table, seat, request.name)
-            return None
-        move, why = await hint(table.hint_view(seat))
-        return hint_message(move, why)
-    except ProtocolError as exc:
-        return error_message(exc)
+        return await handle(table, seat, parse_client_message(data), chat_refusal, hint)
+    except Refusal as refusal:
+        return error_message(refusal)

@@ -1,5 +1,5 @@
 """The cluster's bus: news of tables between several server processes, over Redis pub/sub (a
-:class:`~chickenfoot.server.fanout.Bus`).
+:class:`~chickenfoot.server.cluster.fanout.Bus`).
 
 Each process publishes "table CODE has version v" (and presence changes) on the table's channel;
 every process subscribed to it receives them in the one order Redis saw them and builds its own
@@ -29,9 +29,9 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.exceptions import RedisError
 
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.fanout import CatchUp, Message, Subscriber, Unsubscribe
-from chickenfoot.server.redis_client import client, stop_if_cancelled
+from chickenfoot.server.clock import Clock
+from chickenfoot.server.cluster.fanout import CatchUp, Message, Subscriber, Unsubscribe
+from chickenfoot.server.cluster.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +53,7 @@ class _Subscription:
 class RedisBus:
     """Channels shared by every process connected to one Redis (names get ``prefix`` in front)."""
 
-    def __init__(
-        self, url: str, *, prefix: str = PREFIX, backoff_cap: float = 2.0, clock: Clock = SYSTEM_CLOCK
-    ) -> None:
+    def __init__(self, url: str, *, clock: Clock, prefix: str = PREFIX, backoff_cap: float = 2.0) -> None:
         self.prefix, self.clock = prefix, clock
         self._publisher = client(
             url, retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=backoff_cap), 4), socket_timeout=5

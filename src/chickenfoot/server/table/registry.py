@@ -1,7 +1,8 @@
 """The tables this process holds in memory: loaded from storage on demand, released when idle, swept when abandoned.
 
-The hub also hands every table its services (:class:`~chickenfoot.server.table.Services`) and says
-when a match finished: whoever cares (the reviews, the lobby) registers with :meth:`Hub.on_match_finished`.
+The registry also hands every table its services (:class:`~chickenfoot.server.table.actor.Services`) and
+says when a match finished: whoever cares (the reviews, the lobby) registers with
+:meth:`TableRegistry.on_match_finished`.
 """
 
 from __future__ import annotations
@@ -10,20 +11,19 @@ import asyncio
 import functools
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, Timer, utc
-from chickenfoot.server.cluster import Cluster, local
+from chickenfoot.server.clock import Clock, Timer, utc
 from chickenfoot.server.credentials import Credentials
-from chickenfoot.server.fanout import Bus, table_channel
 from chickenfoot.server.storage import Storage, StorageUnavailable
-from chickenfoot.server.sync import TableSync
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_config import TableConfig, Timing
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.commands import Close, End, Following, ReloadConfig, Wake
+from chickenfoot.server.table.config import TableConfig, Timing
+from chickenfoot.server.table.ports import ALONE, Peers, Publisher, SocketCounts
 
 log = logging.getLogger(__name__)
 
@@ -67,29 +67,45 @@ def random_seed() -> int:
     return secrets.randbits(62)
 
 
-class Hub:
-    """The tables of this process, loaded from storage on first use."""
+Follow = Callable[[str], Following]
+"""The peers that follow the other processes for a table (by its code) while it is in memory."""
+TellConfigChanged = Callable[[str], Awaitable[None]]
+"""Tells the other processes that the stored configuration of a table (by its code) changed: those
+holding it read it again."""
+
+
+class TableRegistry:
+    """The tables of this process, loaded from storage on first use.
+
+    ``counts``: the sockets of each seat over every process; ``follow``: how a table follows the other
+    processes serving it, and ``tell_config_changed`` how they hear of a configuration changed outside
+    every table (``None``: this process serves alone).
+    """
 
     def __init__(
         self,
         storage: Storage,
-        fanout: Bus,
+        fanout: Publisher,
         timing: Timing,
+        counts: SocketCounts,
+        clock: Clock,
+        *,
         expiry: Expiry | None = None,
-        cluster: Cluster | None = None,
-        clock: Clock = SYSTEM_CLOCK,
         seeds: Callable[[], int] = random_seed,
+        follow: Follow | None = None,
+        tell_config_changed: TellConfigChanged | None = None,
     ) -> None:
         self.storage, self.fanout, self.clock = storage, fanout, clock
         self.seeds = seeds
         """Deals a new table's seed: random, or fixed by a test that needs a particular deal."""
-        self.cluster = cluster or local(clock=clock)
         self.expiry = expiry or Expiry()
-        self.services = Services(storage, fanout, timing, self.cluster, clock, self._match_finished, self._table_ended)
+        self.services = Services(storage, fanout, timing, counts, clock, self._match_finished, self._table_ended)
+        self._follow = follow
+        self._elsewhere = tell_config_changed
         self._finish_hooks: list[Callable[[str], object]] = []
         self.credentials = Credentials(storage)
         self.tables: dict[str, Table] = {}
-        self._syncs: dict[str, TableSync] = {}
+        self._syncs: dict[str, Following] = {}
         """How each table follows the other processes (none when this process is alone)."""
         self._lingering: dict[str, Timer] = {}
         """Each table's release, due ``idle_seconds`` after its last use unless someone is connected here."""
@@ -103,28 +119,28 @@ class Hub:
         code = code.upper()
         if not (code.isascii() and code.isalnum() and len(code) <= 16):
             return None  # no table was ever given such a code (and storage need not see it)
-        if code in self.tables:
-            self._linger(self.tables[code])
-            return self.tables[code]
+        table = self.tables.get(code)
+        if table is not None:
+            self._linger(table)
+            return table
         async with self._lock:
-            if code not in self.tables:
-                if (closing := self._closing.get(code)) is not None:
-                    await closing  # its last action must be stored before the table is read back
+            if (closing := self._closing.get(code)) is not None:
+                await closing  # its last action must be stored before the table is read back
+            table = self.tables.get(code)
+            if table is None:
                 loaded = await self.storage.load_table(code)
                 if loaded is None:
                     return None
                 config, actions = loaded
+                last_action = await self.storage.last_action_time(code)
+                peers, sync = self._peers(code)
                 # Replaying a long match takes hundreds of milliseconds: in a thread (one at a time,
                 # under the lock), so the event loop keeps serving the other tables meanwhile.
-                restore = functools.partial(Table.restore, code, TableConfig.from_json(config), actions)
-                table = await asyncio.to_thread(restore, self.services)
-                table.resume_clock(await self.storage.last_action_time(code))
-                # Nobody is counted at a table just read: its people are gone until they connect,
-                # so their seats are covered after the grace period as if seen leaving.
-                table.expect_people()
-                self._add(table)
+                read = functools.partial(Table.read_back, code, TableConfig.from_json(config), actions, last_action)
+                table = await asyncio.to_thread(read, self.services, peers)
+                self._add(table, sync)
                 log.info("table %s: read from storage at version %d", code, table.version)
-        return self.tables[code]
+        return table
 
     async def create(self, config: TableConfig) -> Table:
         while True:
@@ -132,17 +148,19 @@ class Hub:
             if await self.storage.create_table(code, config.to_json()):
                 break
         async with self._lock:
-            self._add(Table.restore(code, config, [], self.services))
-        return self.tables[code]
+            peers, sync = self._peers(code)
+            table = Table.restore(code, config, [], self.services, peers)
+            self._add(table, sync)
+        return table
 
     async def end(self, code: str) -> Literal["ended", "missing", "finished"]:
-        """An operator ends table ``code`` (server/moderation, :meth:`Table.end`): its match stops where it
-        is, it is deleted with everything of it, its people are told in every process. ``finished``: its
-        match is over, and a finished match is history, not ended."""
+        """An operator ends table ``code`` (server/moderation, :class:`~.commands.End`): its match stops
+        where it is, it is deleted with everything of it, its people are told in every process.
+        ``finished``: its match is over, and a finished match is history, not ended."""
         table = await self.get(code)
         if table is None:
             return "missing"
-        return "ended" if await table.end() else "finished"
+        return "ended" if await table.submit(End()) else "finished"
 
     def _table_ended(self, code: str) -> None:
         """Table ``code`` was ended (here or in another process): it leaves memory, whoever is connected."""
@@ -156,8 +174,9 @@ class Hub:
         async with self._lock:  # a table being read from storage meanwhile has the change once this is free
             table = self.tables.get(code)
         if table is not None:
-            await table.reload_config()
-        await self.cluster.bus.publish(table_channel(code), {"from": self.cluster.process, "config": True})
+            await table.submit(ReloadConfig())
+        if self._elsewhere is not None:
+            await self._elsewhere(code)
 
     def on_match_finished(self, hook: Callable[[str], object]) -> None:
         """Call ``hook`` with a table's code whenever this process applies the action ending its match."""
@@ -170,12 +189,19 @@ class Hub:
             except Exception:
                 log.exception("a hook for the end of table %s's match failed", code)
 
-    def _add(self, table: Table) -> None:
+    def _peers(self, code: str) -> tuple[Peers, Following | None]:
+        """The peers of a new table ``code``: its sync room with the other processes, or none."""
+        if self._follow is None:
+            return ALONE, None
+        sync = self._follow(code)
+        return sync, sync
+
+    def _add(self, table: Table, sync: Following | None) -> None:
         self.tables[table.code] = table
-        if not self.cluster.alone:
-            self._syncs[table.code] = sync = TableSync(table, self.cluster)
-            sync.start()
-        table.autoplay.schedule()
+        if sync is not None:
+            self._syncs[table.code] = sync
+            sync.follow(table)
+        table.tell(Wake())
         self._linger(table)
 
     def _linger(self, table: Table) -> None:
@@ -187,19 +213,19 @@ class Hub:
 
     def left(self, table: Table) -> None:
         """A connection of ``table`` ended: release it if it was this process's last one."""
-        if not table.attendance.watched_here():
+        if not table.watched_here():
             self.release(table)
 
     def release(self, table: Table) -> None:
         """Drop a table nobody is connected to here from memory (storage holds all of it)."""
-        if table.closed or table.attendance.watched_here() or self.tables.get(table.code) is not table:
+        if table.closed or table.watched_here() or self.tables.get(table.code) is not table:
             return
         self._drop(table)
         log.info("table %s: released from memory", table.code)
 
     def _drop(self, table: Table) -> None:
         """Let ``table`` go from memory now; it closes in the background."""
-        table.closed = True  # at once: a connection arriving from now on loads the table afresh
+        table.tell(Close())  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
         if (due := self._lingering.pop(table.code, None)) is not None:
             due.cancel()
@@ -209,7 +235,7 @@ class Hub:
         try:
             if (sync := self._syncs.pop(table.code, None)) is not None:
                 await sync.stop()
-            await table.close()
+            await table.settled()
         finally:
             self._closing.pop(table.code, None)
 
@@ -235,7 +261,7 @@ class Hub:
             return 0
         cutoff = utc(self.clock) - timedelta(seconds=self.expiry.unjoined_seconds)
         async with self._lock:  # no table is read back while its row may go
-            in_use = {code for code, table in self.tables.items() if not table.attendance.idle()}
+            in_use = {code for code, table in self.tables.items() if not table.idle()}
             deleted = await self.storage.delete_unplayed(cutoff, self.expiry.sweep_batch, keep=in_use)
             for code in deleted:
                 if (table := self.tables.get(code)) is not None:
@@ -252,7 +278,7 @@ class Hub:
         for table in list(self.tables.values()):
             await self.fanout.publish(table.channel(), {"notice": notice})
             if available:
-                table.autoplay.schedule()  # automatic play refused during the outage is planned again
+                table.tell(Wake())  # automatic play refused during the outage is planned again
 
     def notice(self) -> dict[str, Any] | None:
         """What a client connecting now should be told about the service (nothing when all is well)."""
@@ -264,5 +290,6 @@ class Hub:
         for table in list(self.tables.values()):
             if (sync := self._syncs.pop(table.code, None)) is not None:
                 await sync.stop()
-            await table.close()
+            table.tell(Close())
+            await table.settled()
         await asyncio.gather(*self._closing.values(), return_exceptions=True)

@@ -3,13 +3,13 @@ seats a bot covers while their player is away.
 
 Only counts: arriving and leaving here are counted at once; the other processes' sockets come from
 the cluster's shared counts (:meth:`Attendance.recounted`). Acting on the counts (covering a seat
-after a grace, handing it back) is automatic play's business (:mod:`chickenfoot.server.autoplay`).
+after a grace, handing it back) is automatic play's business (:mod:`chickenfoot.server.table.autoplay`).
 """
 
 from __future__ import annotations
 
-from chickenfoot.server.protocol import Presence
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.protocol import Presence
 
 
 class Attendance:

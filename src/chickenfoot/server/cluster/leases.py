@@ -39,8 +39,8 @@ from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.redis_client import client, stop_if_cancelled
+from chickenfoot.server.clock import Clock
+from chickenfoot.server.cluster.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,7 @@ class LocalLeases:
 
     ttl = math.inf
 
-    def __init__(self, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._tokens: dict[str, int] = {}
 
@@ -149,7 +149,7 @@ class RedisLeases:
         ttl: float = DEFAULT_TTL,
         prefix: str = "chickenfoot:lease:",
         owner: str | None = None,
-        clock: Clock = SYSTEM_CLOCK,
+        clock: Clock,
     ) -> None:
         self.ttl, self.clock = ttl, clock
         self.prefix = prefix

@@ -30,6 +30,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.round import Event
 from chickenfoot.rules import Rules
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.view import PublicStep, SeatView
 
 MAX_MESSAGE_BYTES = 4096
@@ -42,29 +43,15 @@ NEXT_ROUND = "next_round"
 """The stored action that deals the next round (a move is stored in its own notation)."""
 
 
-class ProtocolError(ValueError):
-    """A client message the server refuses; its text is sent back as one ``error`` line, with the
-    message's code and parameters (``said``; without one, :data:`Code.ERROR_REFUSED` quoting the text)."""
-
-    def __init__(self, message: str, said: Said | None = None) -> None:
-        super().__init__(message)
-        self.said = said
-
-    @classmethod
-    def of(cls, said: Said) -> ProtocolError:
-        """The refusal that says ``said`` (its English as the text)."""
-        return cls(english(said), said)
+def error_message(refusal: Refusal) -> dict[str, Any]:
+    """The ``error`` message of docs/protocol.md for ``refusal``: the English ``message`` and its code
+    and parameters."""
+    return {"type": "error", "message": str(refusal)} | refusal.said.wire()
 
 
-def error_message(error: ProtocolError) -> dict[str, Any]:
-    """The ``error`` message of docs/protocol.md: the English ``message`` and its code and parameters."""
-    said = error.said if error.said is not None else Said.of(Code.ERROR_REFUSED, reason=str(error))
-    return {"type": "error", "message": str(error)} | said.wire()
-
-
-def stale_version(version: int, current: int) -> ProtocolError:
+def stale_version(version: int, current: int) -> Refusal:
     """The refusal of an action chosen at ``version`` when the table is at ``current``."""
-    return ProtocolError.of(Said.of(Code.ERROR_STALE_VERSION, version=version, current=current))
+    return Refusal.conflict(Said.of(Code.ERROR_STALE_VERSION, version=version, current=current))
 
 
 def hint_message(move: Move, why: Said) -> dict[str, Any]:
@@ -93,7 +80,10 @@ class _Message(BaseModel):
 
 
 def _checked_move(text: str) -> str:
-    parse_move(text)
+    try:
+        parse_move(text)
+    except Refusal as refusal:
+        raise ValueError(str(refusal)) from None  # pydantic reports a ValueError as the field's problem
     return text
 
 
@@ -228,16 +218,16 @@ _TYPES = ("move", "hint", "next_round", "name", "ping", "chat", "react")
 
 
 def parse_client_message(text: str | bytes) -> AnyClientMessage:
-    """A client message; raises :class:`ProtocolError` with one line naming what was wrong."""
+    """A client message; raises :class:`~chickenfoot.server.refusals.Refusal` with one line naming what was wrong."""
     if isinstance(text, bytes):
-        raise ProtocolError.of(Said.of(Code.ERROR_BINARY_FRAME))
+        raise Refusal.invalid(Said.of(Code.ERROR_BINARY_FRAME))
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError.of(Said.of(Code.ERROR_MESSAGE_TOO_LARGE, limit=MAX_MESSAGE_BYTES))
+        raise Refusal.invalid(Said.of(Code.ERROR_MESSAGE_TOO_LARGE, limit=MAX_MESSAGE_BYTES))
     try:
         return CLIENT_MESSAGES.validate_json(text.encode("utf-8", "surrogatepass"))
     except ValidationError as exc:
         reason = one_line(exc, "message")
-        raise ProtocolError(reason, Said.of(Code.ERROR_BAD_MESSAGE, reason=reason)) from None
+        raise Refusal.invalid(Said.of(Code.ERROR_BAD_MESSAGE, reason=reason), text=reason) from None
 
 
 def raw_events(events: Sequence[Event], round_number: int) -> list[dict[str, Any]]:
@@ -280,6 +270,15 @@ def events_for(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[
             event = event | {"code": Code.EVENT_ROUND_OVER_DOMINO_YOU.id}
         out.append(event)
     return out
+
+
+def seen_as_spectators_see(events: Sequence[dict[str, Any]], seat: int | None) -> bool:
+    """``seat`` is shown ``events`` as a spectator is (:func:`events_for`): none is its own draw or its
+    own last tile."""
+    return seat is None or not any(
+        event["seat"] == seat and (event["kind"] == "draw" or event.get("code") == Code.EVENT_ROUND_OVER_DOMINO.id)
+        for event in events
+    )
 
 
 def log_names(presence: Presence) -> tuple[str, ...]:
@@ -452,4 +451,4 @@ def parse_move(text: str) -> Move:
         reason = str(exc).splitlines()[0][:200] if str(exc) else "not in the notation of docs/rules.md §7"
         quoted = f"bad move {text[:64]!r}"
         said = Said.of(Code.ERROR_BAD_MOVE, move=repr(text[:64]), reason=reason.removeprefix(quoted).lstrip(": "))
-        raise ProtocolError(reason if reason.startswith(quoted) else f"{quoted}: {reason}", said) from None
+        raise Refusal.invalid(said, text=reason if reason.startswith(quoted) else f"{quoted}: {reason}") from None

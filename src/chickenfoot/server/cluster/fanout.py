@@ -3,25 +3,21 @@ with the cluster's bus.
 
 A table publishes every change on its channel (:func:`table_channel`) through a :class:`LocalBus`:
 each of its connections in this process is subscribed and queues what it must send. The same
-interface carries news between processes (:class:`chickenfoot.server.cluster_bus.RedisBus`, the
+interface carries news between processes (:class:`chickenfoot.server.cluster.bus.RedisBus`, the
 ``bus`` of :class:`chickenfoot.server.cluster.Cluster`). Messages are JSON-ready dicts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
-Message = dict[str, Any]
-Subscriber = Callable[[Message], None]
-Unsubscribe = Callable[[], None]
+from chickenfoot.server.table.ports import Message, Subscriber, Unsubscribe, table_channel
+
+__all__ = ["Bus", "CatchUp", "LocalBus", "Message", "Subscriber", "Unsubscribe", "table_channel"]
+
 CatchUp = Callable[[], None]
 """Called when messages of a channel may have been missed: the subscriber reloads from storage."""
-
-
-def table_channel(code: str) -> str:
-    """The channel of table ``code``'s news."""
-    return f"table:{code}"
 
 
 class Bus(Protocol):

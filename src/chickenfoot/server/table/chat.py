@@ -12,17 +12,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import utc
-from chickenfoot.server.protocol import ChatMessage, ProtocolError, ReactMessage
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage, StorageUnavailable, chat_lines
-
-if TYPE_CHECKING:
-    from chickenfoot.server.table import Table
+from chickenfoot.server.table.ports import ConfigPort
+from chickenfoot.server.table.protocol import ChatMessage, ReactMessage
 
 MAX_CHARS = 200
 """Characters in one chat line."""
@@ -51,12 +50,12 @@ class KeptLines:
 
 
 def checked_text(text: str) -> str:
-    """The line as it will be shown (outer spaces trimmed); raises :class:`ProtocolError` unless it is
+    """The line as it will be shown (outer spaces trimmed); raises :class:`~.refusals.Refusal` unless it is
     one line of 1 to :data:`MAX_CHARS` printable characters."""
     text = text.strip()
     if not text or len(text) > MAX_CHARS or not text.isprintable():
         said = Said.of(Code.ERROR_CHAT_LINE, limit=MAX_CHARS)
-        raise ProtocolError(f"a chat line is one line of 1 to {MAX_CHARS} printable characters", said)
+        raise Refusal.invalid(said, text=f"a chat line is one line of 1 to {MAX_CHARS} printable characters")
     return text
 
 
@@ -84,7 +83,7 @@ async def store(
             return line_of(number, seat, text, reaction)
         except sa.exc.IntegrityError:
             if attempt == NUMBER_RETRIES - 1:
-                raise ProtocolError.of(Said.of(Code.ERROR_CHAT_NOT_STORED)) from None
+                raise Refusal.busy(Said.of(Code.ERROR_CHAT_NOT_STORED)) from None
     raise AssertionError("unreachable")
 
 
@@ -114,26 +113,26 @@ async def carry(storage: Storage, old: str, new: str) -> None:
         await conn.execute(chat_lines.insert().from_select(columns, kept))
 
 
-async def say(table: Table, seat: int | None, request: ChatMessage | ReactMessage) -> None:
+async def say(table: ConfigPort, seat: int | None, request: ChatMessage | ReactMessage) -> None:
     """Store one line from ``seat`` (``None``: a spectator) and publish it to the table."""
     if not table.storage.available:
-        raise ProtocolError.of(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
+        raise Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
     text = None if isinstance(request, ReactMessage) else checked_text(request.text)
     reaction = request.reaction if isinstance(request, ReactMessage) else None
     try:
         line = await store(table.storage, table.code, seat, text, reaction, utc(table.clock))
     except StorageUnavailable:
-        raise ProtocolError.of(Said.of(Code.ERROR_CHAT_UNAVAILABLE)) from None
+        raise Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE)) from None
     await table.notify({"type": "chat", "line": line})
 
 
-async def history(table: Table) -> dict[str, Any]:
-    """The ``chat`` message a client gets on connecting: the kept lines (read once, until a line is said)."""
-    kept = table.chat
+async def history(kept: KeptLines, storage: Storage, code: str) -> dict[str, Any]:
+    """The ``chat`` message a client gets on connecting: the ``kept`` lines of table ``code`` (read
+    once, until a line is said)."""
     if kept.lines is None:
         changes = kept.changes
         # Shielded: a client leaving mid-read must not cut the read off and lose its database connection.
-        lines = await asyncio.shield(recent(table.storage, table.code))
+        lines = await asyncio.shield(recent(storage, code))
         if kept.changes == changes:
             kept.lines = lines
         return {"type": "chat", "lines": lines}

@@ -19,10 +19,9 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 
 from chickenfoot.bots import hint
-from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
-from chickenfoot.server.protocol import ProtocolError
+from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.worker_process import Worker
 from chickenfoot.view import SeatView
 
@@ -36,7 +35,7 @@ Suggestion = tuple[Move, Said]
 Throttle = Callable[[str], Awaitable[tuple[Said, int] | None]]
 """Counts one search against an address; returns why it is refused (and seconds to wait), or ``None``."""
 HintSource = Callable[[SeatView], Awaitable[Suggestion]]
-"""A connection's way to a hint for its view (the address already bound); raises :class:`ProtocolError`."""
+"""A connection's way to a hint for its view (the address already bound); raises :class:`~.refusals.Refusal`."""
 
 
 def search(view: SeatView) -> Suggestion:
@@ -58,7 +57,7 @@ class Hints:
 
     async def suggest(self, view: SeatView, address: str) -> Suggestion:
         """The hint for ``view``: kept, being searched for another request, or searched now if ``address``
-        may start a search and a place in the queue is free; else raises :class:`ProtocolError`
+        may start a search and a place in the queue is free; else raises :class:`~.refusals.Refusal`
         (``error.too_many_hints``, ``error.hint_busy``). An only move is answered at once."""
         if len(view.legal_moves) == 1:
             return search(view)  # nothing to search: answered at once, here
@@ -70,7 +69,7 @@ class Hints:
         if searching is None:
             self._check_room()  # before counting: a busy answer costs the address nothing
             if (refusal := await self.throttle(address)) is not None:
-                raise ProtocolError(english(refusal[0]), refusal[0])
+                raise Refusal.too_many(refusal[0], retry_after=refusal[1])
             searching = self._searching.get(view)  # another request may have started it meanwhile
             if searching is None:
                 self._check_room()  # others may have taken the room meanwhile
@@ -84,13 +83,13 @@ class Hints:
 
     def _check_room(self) -> None:
         if len(self._searching) >= self.pending:
-            raise ProtocolError.of(Said.of(Code.ERROR_HINT_BUSY))
+            raise Refusal.busy(Said.of(Code.ERROR_HINT_BUSY))
 
     async def _search(self, view: SeatView) -> Suggestion:
         try:
             found = await self._worker.run(search, view)
         except BrokenProcessPool:  # the worker died: the next search starts a new one
-            raise ProtocolError.of(Said.of(Code.ERROR_HINT_BUSY)) from None
+            raise Refusal.busy(Said.of(Code.ERROR_HINT_BUSY)) from None
         finally:
             del self._searching[view]
         self._cache[view] = found

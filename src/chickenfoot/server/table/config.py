@@ -40,7 +40,7 @@ class Seat:
     """The player left the match: a bot plays the seat until they come back with their credential."""
     ready: bool = True
     """``False`` while its player has yet to press "Ready" for the first deal: a seat taken by invite
-    or room code, and the creator's at a table for several people (:mod:`chickenfoot.server.readiness`)."""
+    or room code, and the creator's at a table for several people (:mod:`chickenfoot.server.table.readiness`)."""
     bot_account: bool = False
     """A bot account (a program through the Bot API) holds the seat: its name is shown with the BOT tag."""
 

@@ -6,6 +6,9 @@ pending timer per table: the timer belongs to the table's situation (its version
 so connections coming and going never postpone it. A seat whose last socket went is covered by a
 bot after the grace period (a timer per seat), unless its player comes back first. Only the process
 that drives the table (it holds the table's lease, or is alone) does any of it.
+
+Automatic play sees its table through a narrow port (:class:`~.table_ports.AutoplayPort`): it reads
+the table and asks it (an action, a seat covered), and the table handles each ask in its turn.
 """
 
 from __future__ import annotations
@@ -13,16 +16,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from chickenfoot.bots import DEFAULT_LEVEL, Bot, Budget, make_bot
 from chickenfoot.server.clock import Timer
 from chickenfoot.server.ops import events
-from chickenfoot.server.protocol import NEXT_ROUND, ProtocolError
-from chickenfoot.server.table_config import TableConfig
-
-if TYPE_CHECKING:
-    from chickenfoot.server.table import Table
+from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.ports import AutoplayPort
+from chickenfoot.server.table.protocol import NEXT_ROUND
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ Action = Callable[[int], Awaitable[None]]
 class Autoplay:
     """What a table does by itself, and when."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: AutoplayPort) -> None:
         self.table = table
         config = table.config
         self.bots = {
@@ -50,12 +51,28 @@ class Autoplay:
         self.grace_until: dict[int, float] = {}
         """When each of those seats is covered (wall time): the others are shown the countdown."""
 
-    def adopt(self, config: TableConfig) -> None:
-        """A new configuration: a seat given to a bot gets its bot (and is no longer covered)."""
+    def adopt(self, config: TableConfig) -> list[int]:
+        """A new configuration: a seat given to a bot gets its bot; returns those seats (no longer
+        covered: their own bot plays them)."""
+        given = []
         for seat, entry in enumerate(config.seats):
             if entry.kind == "bot" and seat not in self.bots:
                 self.bots[seat] = make_bot(entry.bot or DEFAULT_LEVEL, config.seed + seat)
-                self.table.attendance.covered.discard(seat)
+                given.append(seat)
+        return given
+
+    def graces(self, seats: int) -> list[float | None]:
+        """When each of ``seats`` is covered, if its player has gone (the countdown shown)."""
+        return [self.grace_until.get(seat) for seat in range(seats)]
+
+    def grace_periods(self) -> list[tuple[int, float]]:
+        """The grace periods running: each seat and when it is covered."""
+        return sorted(self.grace_until.items())
+
+    def heard_graces(self, graces: dict[int, float]) -> None:
+        """The lease holder (another process) says when it covers the seats whose player has gone."""
+        self.grace_until = graces
+        log.debug("table %s: grace periods heard %s", self.table.code, graces)
 
     # --- covering -----------------------------------------------------------------------------
 
@@ -72,7 +89,7 @@ class Autoplay:
         table = self.table
         started = False
         for seat in seats:
-            covered = seat in table.attendance.covered  # an unseen seat stays gone while its bot plays
+            covered = table.covered(seat)  # an unseen seat stays gone while its bot plays
             if table.driving and not table.closed and not covered and seat not in self._grace:
                 # A countdown heard from the lease's previous holder goes on where it was.
                 heard = self.grace_until.get(seat)
@@ -82,25 +99,17 @@ class Autoplay:
                 started = True
                 log.info("table %s: seat %d gone, covered in %.1f s", table.code, seat, delay)
         if started:  # the other processes' clients are shown the countdown too
-            table.spawn(table.tell_others(presence=True, events=[]))
+            table.covering_changed()
 
     def _grace_over(self, seat: int) -> None:
-        self._grace.pop(seat, None)
+        # The seat stays among the graces until the table has covered it: a recount meanwhile must
+        # not start another grace.
         self.grace_until.pop(seat, None)
-        table = self.table
-        if table.attendance.connections[seat] == 0 and table.driving and not table.closed:
-            # Covered at once: a recount before the news goes out must not start another grace.
-            table.attendance.covered.add(seat)
-            log.info("table %s: seat %d covered", table.code, seat)
-            table.spawn(self._covered())
+        self.table.cover(seat)
 
-    async def _covered(self) -> None:
-        """Tell everyone who is covered now, and play the covered seat's turn if it is due."""
-        table = self.table
-        if not table.closed:
-            await table.publish([], presence=True)
-            await table.tell_others(presence=True, events=[])
-            self.schedule()
+    def grace_ended(self, seat: int) -> None:
+        """The table has handled the end of ``seat``'s grace (covered it, or its player is back)."""
+        self._grace.pop(seat, None)
 
     def stop(self) -> None:
         """Drop the plan and every grace period (the lease is lost, or the table closes)."""
@@ -116,7 +125,7 @@ class Autoplay:
         """The automatic action the table waits for now, with its pause; ``None`` when it waits for a person."""
         table, timing = self.table, self.table.timing
         match = table.match
-        if table.closed or not table.driving or table.attendance.idle() or match.is_over():
+        if table.closed or not table.driving or table.counts.idle() or match.is_over():
             return None
         if table.status == "waiting":
             return None
@@ -167,7 +176,7 @@ class Autoplay:
             return
         try:
             await action(generation)
-        except ProtocolError:
+        except Refusal:
             pass  # the table moved on meanwhile, or the action could not be stored
         except Exception:
             log.exception("automatic action failed at table %s", self.table.code)
@@ -180,13 +189,13 @@ class Autoplay:
     async def _next_round(self, _generation: int) -> None:
         table = self.table
         seat = next(s for s in range(len(table.config.seats)) if table.automatic(s))
-        await table.act(seat, NEXT_ROUND, table.version)
+        await table.play(seat, NEXT_ROUND, table.version)
 
     async def _forced_move(self, _generation: int) -> None:
         table = self.table
         forced = table.match.round.forced_move()
         if forced is not None:
-            await table.act(table.match.to_move, str(forced), table.version)
+            await table.play(table.match.to_move, str(forced), table.version)
 
     async def _bot_move(self, generation: int) -> None:
         """A bot's move: for a bot seat, a covered seat, or a human whose turn timer ran out."""
@@ -200,12 +209,16 @@ class Autoplay:
         move = await asyncio.to_thread(bot.choose, view, budget)
         level = (entry.bot or DEFAULT_LEVEL) if entry.kind == "bot" else timing.cover_bot
         events.bot_thought(level, table.clock.monotonic() - started)
-        # The seat's owner may have come back, or moved, while the bot thought.
-        deadline = table.turn_deadline()
-        timed_out = deadline is not None and table.clock.now() >= deadline
-        current = generation == self._generation and version == table.version and table.driving
-        if current and (table.automatic(seat) or timed_out):
-            await table.act(seat, str(move), version)
+
+        def still_due() -> bool:
+            """The seat's owner may have come back, or moved, while the bot thought (asked in the table's turn)."""
+            deadline = table.turn_deadline()
+            timed_out = deadline is not None and table.clock.now() >= deadline
+            current = generation == self._generation and version == table.version and table.driving
+            return current and (table.automatic(seat) or timed_out)
+
+        if still_due():
+            await table.play(seat, str(move), version, still_due)
 
     def _cover_bot(self, seat: int) -> Bot:
         if seat not in self._cover_bots:

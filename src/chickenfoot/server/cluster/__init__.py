@@ -12,13 +12,15 @@ import asyncio
 import os
 import secrets
 import socket
+from contextlib import suppress
 from dataclasses import dataclass, field
 
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.cluster_bus import RedisBus
-from chickenfoot.server.connections import Connections, LocalConnections, RedisConnections
-from chickenfoot.server.fanout import Bus, LocalBus, table_channel
-from chickenfoot.server.lease import Leases, LocalLeases, RedisLeases
+from chickenfoot.server.clock import Clock, deadline
+from chickenfoot.server.cluster.bus import RedisBus
+from chickenfoot.server.cluster.connections import Connections, LocalConnections, RedisConnections
+from chickenfoot.server.cluster.fanout import Bus, LocalBus, table_channel
+from chickenfoot.server.cluster.leases import Leases, LocalLeases, RedisLeases
+from chickenfoot.server.cluster.messages import PresenceChanged, encode
 
 CLOSE_SECONDS = 5.0
 """How long closing waits for the cluster's own tasks (the heartbeat) to stop."""
@@ -34,6 +36,7 @@ class Cluster:
     connections: Connections
     limits_storage: str
     """A ``limits`` storage URI for the per-address counters."""
+    clock: Clock
     process: str = field(default_factory=lambda: secrets.token_hex(8))
     """This process among the others: it ignores its own messages."""
     redis_url: str | None = None
@@ -54,18 +57,20 @@ class Cluster:
             task.cancel()
         if self._tasks:
             # Bounded: a task that does not stop (see redis_client.stop_if_cancelled) must not hold up the exit.
-            await asyncio.wait(self._tasks, timeout=CLOSE_SECONDS)
+            with suppress(TimeoutError):
+                async with deadline(self.clock, CLOSE_SECONDS):
+                    await asyncio.wait(self._tasks)
         for service in (self.bus, self.leases, self.connections):
             if isinstance(service, RedisBus | RedisLeases | RedisConnections):
                 await service.close()
 
 
-def local(limits_storage: str = "memory://", clock: Clock = SYSTEM_CLOCK) -> Cluster:
+def local(limits_storage: str, clock: Clock) -> Cluster:
     """The services of a process that serves alone."""
-    return Cluster(LocalBus(), LocalLeases(clock), LocalConnections(), limits_storage)
+    return Cluster(LocalBus(), LocalLeases(clock), LocalConnections(), limits_storage, clock)
 
 
-def shared(redis_url: str, limits_storage: str | None = None, clock: Clock = SYSTEM_CLOCK) -> Cluster:
+def shared(redis_url: str, limits_storage: str | None, clock: Clock) -> Cluster:
     """The services of one of several processes sharing the Redis at ``redis_url``.
 
     The rate-limit counters live in the same Redis unless ``limits_storage`` names another storage.
@@ -76,7 +81,7 @@ def shared(redis_url: str, limits_storage: str | None = None, clock: Clock = SYS
 
     async def recount(codes: list[str]) -> None:
         for code in codes:
-            await bus.publish(table_channel(code), {"from": process, "presence": True, "events": []})
+            await bus.publish(table_channel(code), encode(PresenceChanged(None, []), process))
 
     connections.restored = recount
     return Cluster(
@@ -84,6 +89,7 @@ def shared(redis_url: str, limits_storage: str | None = None, clock: Clock = SYS
         RedisLeases(redis_url, owner=process, clock=clock),
         connections,
         limits_storage or redis_url,
+        clock,
         process=process,
         redis_url=redis_url,
     )

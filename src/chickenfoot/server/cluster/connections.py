@@ -23,8 +23,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.redis_client import client, stop_if_cancelled
+from chickenfoot.server.clock import Clock
+from chickenfoot.server.cluster.redis_client import client, stop_if_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class RedisConnections:
         ttl: float = DEFAULT_TTL,
         prefix: str = "chickenfoot:",
         process: str | None = None,
-        clock: Clock = SYSTEM_CLOCK,
+        clock: Clock,
     ) -> None:
         self.ttl, self.prefix, self.clock = ttl, prefix, clock
         self.process = process or secrets.token_hex(8)
