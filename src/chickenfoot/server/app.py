@@ -62,7 +62,7 @@ from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_
 from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.moderation.gate import ChatModeration, ChatWords, Speaker
-from chickenfoot.server.moderation.reports import NoReports, ReportDesk
+from chickenfoot.server.moderation.reports import ReportDesk, no_reports
 from chickenfoot.server.moderation.routes import moderation_router
 from chickenfoot.server.moderation.service import Moderation, TableEnd
 from chickenfoot.server.moderation.store import ModerationStore
@@ -135,6 +135,8 @@ class Settings:
     """What one speaker may say in chat: the same line again, lines with a link (server/moderation)."""
     chat_words: tuple[str, ...] = ()
     """The operator's own words for the chat filter (``chickenfoot serve --chat-words``), beside the lists shipped."""
+    report_desk: Callable[[Storage, Clock], ReportDesk] = no_reports
+    """Where the players' reports land for the moderation page (server/moderation/reports.py)."""
 
 
 def cluster_of(settings: Settings) -> Cluster:
@@ -224,7 +226,9 @@ def build(settings: Settings) -> Server:
     limits = RateLimiter(addresses, settings.bot_limits, settings.account_limits, settings.speakers)
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
     accounts.tables_read_again_by(hub.config_changed)  # a deleted player's name leaves the tables held
-    moderation, chat_moderation = moderation_of(settings, storage, cluster, hub, accounts, limits, NoReports())
+    moderation, chat_moderation = moderation_of(
+        settings, storage, cluster, hub, accounts, limits, settings.report_desk(storage, clock)
+    )
     notifications = Notifications(
         storage, accounts, limits, cluster.bus, clock, settings.notifications, settings.accounts.origin
     )
@@ -282,7 +286,7 @@ def moderation_of(
     reports: ReportDesk,
 ) -> tuple[Moderation, ChatModeration]:
     """The operators' moderation and what every chat line and sign-in is asked. ``reports``: where the players'
-    reports land (none kept by this server: :class:`NoReports`)."""
+    reports land."""
     store = ModerationStore(storage)
     words = ChatWords(store, cluster.bus, settings.chat_words)
     chat = ChatModeration(store, words, limits, settings.clock)

@@ -30,11 +30,13 @@ from chickenfoot.server.cluster.leases import Hold, LeaseKeeper
 from chickenfoot.server.cluster.messages import (
     ActionStored,
     AskCovering,
+    ChatWordsChanged,
     ConfigChanged,
     Notice,
     PeerMessage,
     PresenceChanged,
     SeatMoved,
+    SessionsEnded,
     TableEnded,
     decode,
     encode,
@@ -154,6 +156,8 @@ class TableSync:
             case TableEnded():
                 table.tell(Ended())  # deleted by an operator: its sockets here end, the registry lets it go
                 return
+            case SessionsEnded() | ChatWordsChanged():
+                return  # not a table's
             case ConfigChanged():
                 self._config = True
             case AskCovering():

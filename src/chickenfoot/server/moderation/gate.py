@@ -25,6 +25,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.store import Account
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.cluster.fanout import Bus, Message, Unsubscribe
+from chickenfoot.server.cluster.messages import ChatWordsChanged, decode, encode
 from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.moderation.store import ModerationStore, Restricted
 from chickenfoot.server.moderation.words import Words, folded, shipped
@@ -74,7 +75,8 @@ def has_link(text: str) -> bool:
 
 class ChatWords:
     """The filter in force: the lists shipped, the operator's file, and the words added on the moderation
-    page, read again in every process when an operator changes them (a message on the cluster's bus)."""
+    page, read again in every process when an operator changes them (a typed message on the cluster's bus,
+    :class:`~chickenfoot.server.cluster.messages.ChatWordsChanged`)."""
 
     def __init__(self, store: ModerationStore, bus: Bus, from_file: Iterable[str] = ()) -> None:
         self.store, self.bus = store, bus
@@ -106,9 +108,12 @@ class ChatWords:
     async def changed(self) -> None:
         """An operator changed the page's words: read them here at once, and tell the other processes."""
         await self.read()
-        await self.bus.publish(WORDS_CHANNEL, {"changed": True})
+        await self.bus.publish(WORDS_CHANNEL, encode(ChatWordsChanged(), ""))
 
-    def _heard(self, _message: Message) -> None:
+    def _heard(self, wire: Message) -> None:
+        heard = decode(wire)
+        if heard is None or not isinstance(heard[1], ChatWordsChanged):
+            return
         task = asyncio.get_running_loop().create_task(self.read())
         self._reading.add(task)
         task.add_done_callback(self._reading.discard)

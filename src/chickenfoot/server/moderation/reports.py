@@ -51,9 +51,10 @@ class Report:
     id: int
     reporter: str | None
     """The reporter's name (``None``: deleted since)."""
-    subject_id: int | None
+    reported_id: int | None
     """The account reported (``None``: a guest's chat line; the evidence is all there is)."""
-    subject: str | None
+    reported: str | None
+    """Its name (``None``: a guest, or closed since)."""
     reason: str
     """``abuse``, ``cheating``, ``spam``, ``name`` or ``other``."""
     note: str
@@ -62,23 +63,19 @@ class Report:
     line: int | None
     """The chat line reported (its number at the table), if a line was."""
     evidence: tuple[Evidence, ...]
-    at: datetime
+    created_at: datetime
     status: str
     """``open``, or the :class:`Outcome`."""
     handled_at: datetime | None = None
     resolution: str | None = None
     """The operator's note on how it was handled."""
 
-    @property
-    def open(self) -> bool:
-        return self.status == "open"
-
     def wire(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "reporter": self.reporter,
-            "subject_id": self.subject_id,
-            "subject": self.subject,
+            "reported_id": self.reported_id,
+            "reported": self.reported,
             "reason": self.reason,
             "note": self.note,
             "table": self.table_code,
@@ -87,7 +84,7 @@ class Report:
                 {"n": e.n, "seat": e.seat, "text": e.text, "code": e.code, "at": e.at, "by": e.by}
                 for e in self.evidence
             ],
-            "at": self.at.isoformat(timespec="seconds"),
+            "at": self.created_at.isoformat(timespec="seconds"),
             "status": self.status,
             "handled_at": None if self.handled_at is None else self.handled_at.isoformat(timespec="seconds"),
             "resolution": self.resolution,
@@ -95,35 +92,36 @@ class Report:
 
 
 class ReportDesk(Protocol):
-    """The reports, as the moderation page needs them: listed (open or handled, the newest first), read
-    one by one, and handled once."""
+    """The reports, as the moderation page needs them: listed (open or handled, the newest first),
+    counted, and handled once. Three methods; the feature that keeps the reports implements them (an
+    adapter at the composition root, as features import none of each other)."""
 
-    async def reports(self, handled: bool, before: int | None, limit: int) -> Sequence[Report]:
+    async def listed(self, handled: bool, before: int | None, limit: int) -> Sequence[Report]:
         """Open reports (``handled``: those handled), with ids below ``before`` (``None``: the newest), at
         most ``limit``, the newest first."""
         ...
 
-    async def report(self, report_id: int) -> Report | None: ...
+    async def count_open(self) -> int: ...
 
     async def handle(self, report_id: int, operator_id: int, outcome: Outcome, resolution: str) -> Report | None:
         """Mark an open report handled by the operator ``operator_id``; the report as it is now, or
         ``None`` when there is no open report ``report_id``."""
         ...
 
-    async def open_count(self) -> int: ...
-
 
 class NoReports:
     """The desk of a server whose players file no reports: always empty."""
 
-    async def reports(self, handled: bool, before: int | None, limit: int) -> Sequence[Report]:
+    async def listed(self, handled: bool, before: int | None, limit: int) -> Sequence[Report]:
         return ()
 
-    async def report(self, report_id: int) -> Report | None:
-        return None
+    async def count_open(self) -> int:
+        return 0
 
     async def handle(self, report_id: int, operator_id: int, outcome: Outcome, resolution: str) -> Report | None:
         return None
 
-    async def open_count(self) -> int:
-        return 0
+
+def no_reports(_storage: object, _clock: object) -> ReportDesk:
+    """The composition root's default desk (``Settings.report_desk``): :class:`NoReports`."""
+    return NoReports()

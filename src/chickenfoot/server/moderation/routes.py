@@ -11,7 +11,7 @@ audit log: it is only read.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -73,24 +73,31 @@ async def body_of(model: type[Body], request: Request) -> Body:
         raise RequestValidationError(exc.errors(include_url=False)) from None
 
 
+def operator_of(request: Request) -> Operator:
+    """The operator the router's dependency found for this request."""
+    me = request.state.operator
+    assert isinstance(me, Operator)
+    return me
+
+
 def written(line: AuditLine) -> dict[str, Any]:
     return {"audit": line.wire()}
 
 
 def moderation_router(moderation: Moderation, accounts: Accounts, web_dir: Path) -> APIRouter:
-    async def signed_in_operator(request: Request) -> Operator:
-        """The signed-in operator; anyone else is answered as at an address the site does not have."""
+    async def signed_in_operator(request: Request) -> None:
+        """Keeps the signed-in operator for the route (:func:`operator_of`); anyone else is answered as at
+        an address the site does not have."""
         me = await accounts.signed_in(request)
         if me is None or not me.account.operator:
             raise unknown()
         if request.method not in ("GET", "HEAD"):
             accounts.from_its_pages(request, me)
-        return Operator(me.account.id, me.account.username)
+        request.state.operator = Operator(me.account.id, me.account.username)
 
     # Asked before anything of the request is read or checked: a path or a query wrong for these routes
     # is answered to the others as any address the site does not have.
     router = APIRouter(include_in_schema=False, dependencies=[Depends(signed_in_operator)])
-    Acting_ = Annotated[Operator, Depends(signed_in_operator)]
 
     @router.get("/admin")
     async def page(request: Request) -> HTMLResponse:
@@ -102,14 +109,18 @@ def moderation_router(moderation: Moderation, accounts: Accounts, web_dir: Path)
     ) -> dict[str, Any]:
         """Open reports (``handled``: those handled), the newest first, a page at a time (``before``: an id)."""
         listed = await moderation.listed_reports(handled, before)
-        return {"reports": [report.wire() for report in listed], "open": await moderation.reports.open_count()}
+        return {"reports": [report.wire() for report in listed], "open": await moderation.reports.count_open()}
 
     @router.post(f"{PREFIX}/reports/{{report_id}}")
-    async def handle(report_id: int, me: Acting_, request: Request) -> dict[str, Any]:
+    async def handle(report_id: int, request: Request) -> dict[str, Any]:
         body = await body_of(Handling, request)
         if not 1 <= report_id <= MAX_ID:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.MODERATION_NO_REPORT))
-        return {"report": (await moderation.handle_report(me, report_id, body.outcome, body.resolution)).wire()}
+        return {
+            "report": (
+                await moderation.handle_report(operator_of(request), report_id, body.outcome, body.resolution)
+            ).wire()
+        }
 
     @router.get(f"{PREFIX}/players")
     async def player(
@@ -126,7 +137,6 @@ def moderation_router(moderation: Moderation, accounts: Accounts, web_dir: Path)
     async def act(
         account_id: int,
         action: Literal["mute", "unmute", "suspend", "unsuspend", "close", "rename"],
-        me: Acting_,
         request: Request,
     ) -> dict[str, Any]:
         """An action on a player, with its reason (and for a mute or a suspension, its ``minutes``)."""
@@ -139,20 +149,20 @@ def moderation_router(moderation: Moderation, accounts: Accounts, web_dir: Path)
                     Said.of(Code.ERROR_INVALID, field="minutes", reason=Said.of(Code.INVALID_MISSING))
                 )
             restrict = moderation.mute if action == "mute" else moderation.suspend
-            return written(await restrict(me, account_id, body.minutes, body.reason))
+            return written(await restrict(operator_of(request), account_id, body.minutes, body.reason))
         done = {
             "unmute": moderation.unmute,
             "unsuspend": moderation.unsuspend,
             "close": moderation.close,
             "rename": moderation.rename,
         }[action]
-        return written(await done(me, account_id, body.reason))
+        return written(await done(operator_of(request), account_id, body.reason))
 
     @router.post(f"{PREFIX}/tables/{{code}}/end")
-    async def end_table(code: str, me: Acting_, request: Request) -> dict[str, Any]:
+    async def end_table(code: str, request: Request) -> dict[str, Any]:
         """The table's match stops where it is and the table is deleted; its people are told."""
         body = await body_of(Ending, request)
-        return written(await moderation.end_table(me, code[:16], body.reason))
+        return written(await moderation.end_table(operator_of(request), code[:16], body.reason))
 
     @router.get(f"{PREFIX}/words")
     async def words() -> dict[str, Any]:
@@ -167,13 +177,13 @@ def moderation_router(moderation: Moderation, accounts: Accounts, web_dir: Path)
         }
 
     @router.post(f"{PREFIX}/words", status_code=201)
-    async def add_word(me: Acting_, request: Request) -> dict[str, Any]:
+    async def add_word(request: Request) -> dict[str, Any]:
         body = await body_of(NewWord, request)
-        return written(await moderation.add_word(me, body.word))
+        return written(await moderation.add_word(operator_of(request), body.word))
 
     @router.delete(f"{PREFIX}/words/{{word}}")
-    async def remove_word(word: str, me: Acting_) -> dict[str, Any]:
-        return written(await moderation.remove_word(me, word[:MAX_ENTRY]))
+    async def remove_word(word: str, request: Request) -> dict[str, Any]:
+        return written(await moderation.remove_word(operator_of(request), word[:MAX_ENTRY]))
 
     @router.get(f"{PREFIX}/audit")
     async def audit(before: int | None = Query(default=None, ge=1, le=MAX_ID)) -> dict[str, Any]:

@@ -176,7 +176,7 @@ class Moderation:
         return await self.store.audit(before, PAGE)
 
     async def listed_reports(self, handled: bool, before: int | None) -> Sequence[Report]:
-        return await self.reports.reports(handled, before, PAGE)
+        return await self.reports.listed(handled, before, PAGE)
 
     async def words_added(self) -> list[AddedWord]:
         return await self.store.words()
@@ -263,7 +263,7 @@ class Moderation:
         report = await self.reports.handle(report_id, operator.id, outcome, resolution)
         if report is None:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.MODERATION_NO_REPORT))
-        subject = None if report.subject_id is None else (report.subject_id, report.subject)
+        subject = None if report.reported_id is None else (report.reported_id, report.reported)
         details = {"report": report.id, "outcome": outcome.value}
         at = utc(self.clock)
         await self.store.append(at, (operator.id, operator.name), Action.REPORT, subject, resolution, details)
