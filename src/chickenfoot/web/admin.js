@@ -115,10 +115,7 @@ class AdminPage {
     byId("add-word", HTMLFormElement).addEventListener("submit", async (event) => {
       event.preventDefault();
       const input = byId("new-word", HTMLInputElement);
-      if (await this.change("POST", "/api/admin/words", { word: input.value })) {
-        input.value = "";
-        await this.loadWords();
-      }
+      if (await this.change("POST", "/api/admin/words", { word: input.value }, () => this.loadWords())) input.value = "";
     });
     byId("audit-older").addEventListener("click", () => this.loadAudit(true));
   }
@@ -139,12 +136,14 @@ class AdminPage {
   }
 
   /**
-   * A change, told as done (and written in the audit log) or refused; true when done.
+   * A change, told as done (and written in the audit log) or refused; true when done. What it changed is
+   * read again (`refresh`) before the audit log, whose new line then says that all is shown.
    * @param {string} method
    * @param {string} path
    * @param {unknown} [body]
+   * @param {() => Promise<void>} [refresh]
    */
-  async change(method, path, body) {
+  async change(method, path, body, refresh = async () => {}) {
     byId("admin-done").textContent = "";
     byId("admin-error").textContent = "";
     try {
@@ -154,6 +153,7 @@ class AdminPage {
       return false;
     }
     byId("admin-done").textContent = t("admin.written");
+    await refresh();
     await this.loadAudit(false);
     return true;
   }
@@ -223,9 +223,7 @@ class AdminPage {
       }
       for (const [outcome, label] of [["actioned", "admin.action_taken"], ["dismissed", "admin.dismiss"]]) {
         h("button", { type: "button", "data-outcome": outcome }, row, t(label)).addEventListener("click", async () => {
-          if (await this.change("POST", `/api/admin/reports/${report.id}`, { outcome, resolution: note.value })) {
-            await this.loadReports();
-          }
+          await this.change("POST", `/api/admin/reports/${report.id}`, { outcome, resolution: note.value }, () => this.loadReports());
         });
       }
     } else {
@@ -311,9 +309,8 @@ class AdminPage {
     /** @type {{ reason: string, minutes?: number }} */
     const body = { reason: reason.value };
     if (RESTRICTING.has(action)) body.minutes = Number(byId("duration", HTMLSelectElement).value);
-    if (await this.change("POST", `/api/admin/players/${player.id}/${action}`, body)) {
+    if (await this.change("POST", `/api/admin/players/${player.id}/${action}`, body, () => this.lookUp({ id: player.id }))) {
       reason.value = "";
-      await this.lookUp({ id: player.id });
     }
   }
 
@@ -322,9 +319,10 @@ class AdminPage {
     const reason = byId("end-reason", HTMLInputElement);
     const table = code.value.trim().toUpperCase();
     if (!(await confirmAction(t("admin.confirm_end", { table }), t("admin.end")))) return;
-    if (await this.change("POST", `/api/admin/tables/${encodeURIComponent(table)}/end`, { reason: reason.value })) {
+    const player = this.player;
+    const refresh = player ? () => this.lookUp({ id: player.id }) : undefined;
+    if (await this.change("POST", `/api/admin/tables/${encodeURIComponent(table)}/end`, { reason: reason.value }, refresh)) {
       code.value = reason.value = "";
-      if (this.player) await this.lookUp({ id: this.player.id });
     }
   }
 
@@ -343,7 +341,7 @@ class AdminPage {
           const item = h("li");
           h("div", {}, item, added.word);
           h("button", { type: "button" }, item, t("admin.remove")).addEventListener("click", async () => {
-            if (await this.change("DELETE", `/api/admin/words/${encodeURIComponent(added.word)}`)) await this.loadWords();
+            await this.change("DELETE", `/api/admin/words/${encodeURIComponent(added.word)}`, undefined, () => this.loadWords());
           });
           return item;
         }),
