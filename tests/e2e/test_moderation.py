@@ -18,7 +18,8 @@ from .test_accounts import PASSWORD, sign_up_with_password
 
 SHOTS = ARTIFACTS / "moderation"
 NEW_TABLE = """() => fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
-  body: JSON.stringify({seats: [{kind: 'bot', bot: 'easy'}, {kind: 'human'}]})}).then(r => r.json()).then(t => t.code)"""
+  body: JSON.stringify({seats: [{kind: 'bot', bot: 'easy'}, {kind: 'human'}]})})
+  .then(r => r.json()).then(t => t.code)"""
 
 
 def grant(database_url: str, name: str) -> None:
