@@ -127,6 +127,12 @@ def entry_problem(entry: str) -> str | None:
 
     >>> entry_problem("kurv*"), entry_problem("*"), entry_problem("a*b"), entry_problem("x" * 65)
     (None, 'no letters', 'a star inside a word', 'too long')
+
+    A word is one word once folded: a digit read as no letter (``2``, ``8``) would cut it in two, and a
+    line's words are never joined across it.
+
+    >>> entry_problem("sh1t"), entry_problem("zq2x"), entry_problem("zq2 x")
+    (None, 'not one word', None)
     """
     if len(entry) > MAX_ENTRY:
         return "too long"
@@ -135,6 +141,8 @@ def entry_problem(entry: str) -> str | None:
         return "no letters"
     if any("*" in word.strip("*") for word in words):
         return "a star inside a word"
+    if any(len(WORD.findall(folded(word.strip("*")))) > 1 for word in words):
+        return "not one word"
     if len(words) > 1 and any("*" in word for word in words):
         return "a star in a phrase"
     return None

@@ -605,7 +605,8 @@ class Table:
         if self._closed:
             return
         data = await self._services.storage.load_config(self._code)
-        if data is None:
+        if data is None:  # deleted by an operator while this process was not listening: nothing to follow
+            await self._ended()
             return
         self._adopt(TableConfig.from_json(data))
         await self._publish([], presence=True)
