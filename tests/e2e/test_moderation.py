@@ -120,6 +120,7 @@ def test_each_moderation_action_end_to_end(device: Device, served_site: tuple[st
     player.screenshot(path=str(SHOTS / "muted-1280.png"))
     told(player, "The operators muted you in chat until")
     assert "idiots" not in player.locator("#chat-log").inner_text()
+    assert "The operators muted you in chat until" in player.locator("#chat-refused").inner_text()  # it stays
     # Screenshots of the page with a muted player, their chat and the audit log, on a desktop and a phone.
     admin.screenshot(path=str(SHOTS / "admin-1280.png"), full_page=True)
     admin.set_viewport_size({"width": 390, "height": 844})
