@@ -21,6 +21,7 @@ from chickenfoot.server.edge.client import CLOSE_NO_TABLE, CLOSE_SIGNED_OUT, Con
 from chickenfoot.server.moderation.admin import set_operator
 from chickenfoot.server.moderation.reports import Evidence, Outcome, Report
 
+from ..botapi.conftest import bearer, bot_account
 from .conftest import GENEROUS, PASSWORD, sign_up
 
 Headers = dict[str, str]
@@ -324,3 +325,22 @@ def test_a_report_is_listed_with_its_evidence_and_handled_once(
         "muted",
         {"outcome": "actioned", "report": 7},
     )
+
+
+def test_a_muted_bot_account_says_nothing_through_the_bot_api(moderated: TestClient, database_url: str) -> None:
+    client = moderated
+    auth = bearer(bot_account(client, database_url, "robo"))
+    op = operator(client, database_url)
+    code = client.post("/api/bot/tables", json={"opponents": [{"bot": "easy"}], "rounds": 1}, headers=auth).json()
+    path = f"/api/bot/tables/{code['table']}/chat"
+    assert client.post(path, json={"text": "good luck"}, headers=auth).status_code == 200
+    assert client.post(path, json={"text": "fuck off"}, headers=auth).json()["code"] == "moderation.filtered"
+    act(client, op, player_id(client, op, "robo"), "mute", reason="spam", minutes=30)
+    refused = client.post(path, json={"text": "hello"}, headers=auth)
+    assert (refused.status_code, refused.json()["code"]) == (403, "moderation.muted")
+
+
+def test_the_role_is_granted_to_an_account_that_exists_only(moderated: TestClient, database_url: str) -> None:
+    assert asyncio.run(set_operator(database_url, "nobody", True, clock=SystemClock())) is None
+    op = operator(moderated, database_url)
+    assert [line["action"] for line in audit(moderated, op)] == ["grant"]
