@@ -49,6 +49,7 @@ app/offline-fy-1280.png                 images/app/offline-fy-1280.png
 moderation/admin-1280.png               images/moderation/admin-1280.png
 moderation/admin-390.png                images/moderation/admin-390.png
 moderation/muted-1280.png               images/moderation/muted-1280.png
+moderation/report-1280.png              images/moderation/report-1280.png
 "
 TESTS="tests/e2e/test_table_life.py tests/e2e/test_series.py tests/e2e/test_feel.py tests/e2e/test_ratings.py
 tests/e2e/test_quickplay.py tests/e2e/test_players_bar.py tests/e2e/test_seating.py tests/e2e/test_languages.py

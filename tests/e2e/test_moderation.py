@@ -1,6 +1,7 @@
 """Moderation in Chromium against a real server: an operator (the role granted by ``chickenfoot account op``)
 and a player, each in a browser context of their own. Every action is taken on the moderation page with a
-reason, the player meets it in their own page (a mute saying until when, the filter, a table ended, a
+reason (a player's report handled from the page too, on a server whose desk holds one), the player
+meets it in their own page (a mute saying until when, the filter, a table ended, a
 suspension, a new name, a closed account), and its line appears in the audit log. The page is photographed
 at 390 and 1280 px (``artifacts/moderation/``; ``docs/images/moderation/`` copies them).
 """
@@ -9,8 +10,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 
+import pytest
 from playwright.sync_api import Page
+
+from chickenfoot.testing.launch import answering, free_port
 
 from .conftest import Device
 from .helpers import ARTIFACTS
@@ -165,3 +170,44 @@ def test_each_moderation_action_end_to_end(device: Device, served_site: tuple[st
     assert "Closed account" in admin.locator("#player-status").inner_text()
     assert sign_in_refused(player, site, new_name) == "wrong username or password"
     admin.screenshot(path=str(SHOTS / "audit-1280.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def desk_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server whose players' reports desk holds one open report of "kim" (chickenfoot.testing.report_desk)."""
+    port = free_port()
+    database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('desk') / 'games.sqlite3'}"
+    command = [sys.executable, "-m", "chickenfoot.testing.report_desk", str(port), database, "kim"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, text=True)
+    try:
+        answering(process, port)
+        yield f"http://127.0.0.1:{port}", database
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_report_is_handled_from_the_page(device: Device, desk_site: tuple[str, str]) -> None:
+    site, database_url = desk_site
+    admin, player = device(), device()
+    sign_up_with_password(player, site, "kim")
+    sign_up_with_password(admin, site, "olga")
+    grant(database_url, "olga")
+    admin.goto(f"{site}/admin")
+    report = admin.locator(".admin-report[data-report='1']")
+    report.wait_for()
+    assert "you play like an idiot" in report.inner_text() and "insults all match" in report.inner_text()
+    assert admin.locator("#open-count").inner_text() == "1 open report"
+    report.get_by_role("button", name="Look up").click()
+    admin.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'kim'")
+    act(admin, "mute", "insults, reported")
+    audited(admin, "mute", "Muted in chat until", "insults, reported")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    admin.locator("#reports").screenshot(path=str(SHOTS / "report-1280.png"))
+    report.locator("input").fill("muted for a day")
+    report.locator("button[data-outcome=actioned]").click()
+    audited(admin, "report", "Report 1 handled: action taken", "muted for a day")
+    assert admin.locator("#audit tbody tr .whom").first.inner_text() == "kim"
+    admin.wait_for_function("() => document.querySelector('#reports')?.textContent === 'No reports here.'")
+    admin.click("#show-handled")
+    admin.wait_for_function("() => document.querySelector('#reports')?.textContent.includes('muted for a day')")
