@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
@@ -174,10 +175,10 @@ def test_each_moderation_action_end_to_end(device: Device, served_site: tuple[st
 
 @pytest.fixture(scope="module")
 def desk_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """A server whose players' reports desk holds one open report of "kim" (chickenfoot.testing.report_desk)."""
+    """A server whose players' reports desk holds one open report of "kim" (report_desk_server.py)."""
     port = free_port()
     database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('desk') / 'games.sqlite3'}"
-    command = [sys.executable, "-m", "chickenfoot.testing.report_desk", str(port), database, "kim"]
+    command = [sys.executable, str(Path(__file__).with_name("report_desk_server.py")), str(port), database, "kim"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, text=True)
     try:
         answering(process, port)

@@ -1,7 +1,7 @@
 """A server whose players' reports desk holds one open report, for the browser tests of the moderation
 page while no feature of the server keeps players' reports (the port: server/moderation/reports.py).
 
-    python -m chickenfoot.testing.report_desk PORT DATABASE_URL REPORTED
+    python tests/e2e/report_desk_server.py PORT DATABASE_URL REPORTED
 
 serves on ``127.0.0.1:PORT`` with a desk holding report 1: the account named ``REPORTED`` (looked up
 when the page lists it, so it may sign up after the server starts), with its evidence.
