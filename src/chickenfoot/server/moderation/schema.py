@@ -16,7 +16,7 @@ NAME_LENGTH = 32
 """A username as the accounts store it."""
 
 
-def account(name: str, *, cascade: bool, primary_key: bool = False, index: bool = False) -> sa.Column[int]:
+def account(name: str, *, cascade: bool, primary_key: bool = False) -> sa.Column[int]:
     """A column naming an account: its rows go with the account's (``cascade``), or forget it (``NULL``)."""
     return sa.Column(
         name,
@@ -24,7 +24,6 @@ def account(name: str, *, cascade: bool, primary_key: bool = False, index: bool 
         sa.ForeignKey("accounts.id", ondelete="CASCADE" if cascade else "SET NULL"),
         primary_key=primary_key,
         nullable=not cascade,
-        index=index,
     )
 
 
@@ -44,19 +43,21 @@ audit = sa.Table(
     "moderation_audit",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     # Who did it: an operator's account and name; both ``NULL``: the command line.
     account("operator_id", cascade=False),
     sa.Column("operator_name", sa.String(NAME_LENGTH), nullable=True),
     # What was done (service.Action): mute, unmute, suspend, unsuspend, close, rename, end_table, report,
     # word_add, word_remove, grant, revoke.
     sa.Column("action", sa.String(16), nullable=False),
-    account("subject_id", cascade=False, index=True),
+    account("subject_id", cascade=False),
     sa.Column("subject_name", sa.String(NAME_LENGTH), nullable=True),
     sa.Column("table_code", sa.String(16), nullable=True),
     sa.Column("reason", sa.String(REASON_LENGTH), nullable=False),
     # JSON: what else the line says (until when, the new name, the report handled and how, a word).
     sa.Column("details", sa.Text, nullable=False),
+    sa.Index("ix_moderation_audit_at", "at"),
+    sa.Index("ix_moderation_audit_subject_id", "subject_id"),
 )
 """Every moderation action, appended and never changed: nothing in the server updates or deletes a line."""
 words = sa.Table(
