@@ -53,9 +53,16 @@ def say(page: Page, text: str) -> None:
 
 
 def told(page: Page, words: str) -> None:
-    """The page's toast says ``words`` (then it is hidden again, for the next one)."""
+    """The page's toast says ``words`` (then its text is cleared, for the next one)."""
     page.wait_for_function("w => document.querySelector('#toast')?.textContent.includes(w)", arg=words)
     page.evaluate("document.querySelector('#toast').textContent = ''")
+
+
+def refused(page: Page, words: str) -> None:
+    """Under the chat form (beside a toast) the page says why the moderation refused the line: ``words``
+    (then the note is cleared, for the next refusal)."""
+    page.wait_for_function("w => document.querySelector('#chat-refused')?.textContent.includes(w)", arg=words)
+    page.evaluate("document.querySelector('#chat-refused').textContent = ''")
 
 
 def audited(admin: Page, action: str, words: str, reason: str) -> None:
@@ -108,13 +115,13 @@ def test_each_moderation_action_end_to_end(device: Device, served_site: tuple[st
 
     # The filter: the shipped words in any spelling, and a word the operator adds.
     say(player, "f u c k")
-    told(player, "nobody saw it")
+    refused(player, "nobody saw it")
     admin.fill("#new-word", "zorbl*")
     admin.click("#add-word button[type=submit]")
     admin.wait_for_function("() => document.querySelector('#words')?.textContent.includes('zorbl*')")
-    assert "Word ‘zorbl*’ added to the filter" in admin.locator("#audit tbody tr .what").first.inner_text()
+    audited(admin, "word_add", "Word ‘zorbl*’ added to the filter", "")
     say(player, "ZORBLAX")
-    told(player, "nobody saw it")
+    refused(player, "nobody saw it")
 
     # Muted: the player is told until when; their line reaches nobody.
     act(admin, "mute", "insults in chat")
@@ -122,11 +129,10 @@ def test_each_moderation_action_end_to_end(device: Device, served_site: tuple[st
     assert "Muted in chat until" in admin.locator("#player-status").inner_text()
     say(player, "you are all idiots")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    player.wait_for_function("() => document.querySelector('#toast')?.textContent.includes('muted you')")
+    player.wait_for_function("() => document.querySelector('#chat-refused')?.textContent.includes('muted you')")
     player.screenshot(path=str(SHOTS / "muted-1280.png"))
-    told(player, "The operators muted you in chat until")
+    assert "The operators muted you in chat until" in player.locator("#chat-refused").inner_text()
     assert "idiots" not in player.locator("#chat-log").inner_text()
-    assert "The operators muted you in chat until" in player.locator("#chat-refused").inner_text()  # it stays
     # Screenshots of the page with a muted player, their chat and the audit log, on a desktop and a phone.
     admin.screenshot(path=str(SHOTS / "admin-1280.png"), full_page=True)
     admin.set_viewport_size({"width": 390, "height": 844})
