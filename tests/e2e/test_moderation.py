@@ -20,7 +20,7 @@ from chickenfoot.testing.launch import answering, free_port
 
 from .conftest import Device
 from .helpers import ARTIFACTS
-from .test_accounts import PASSWORD, sign_up_with_password
+from .test_accounts import PASSWORD, scan, sign_up_with_password
 
 SHOTS = ARTIFACTS / "moderation"
 NEW_TABLE = """() => fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
@@ -194,9 +194,9 @@ def desk_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, s
         process.wait()
 
 
-def test_a_report_is_handled_from_the_page(device: Device, desk_site: tuple[str, str]) -> None:
+def test_a_report_is_handled_from_the_page(device: Device, desk_site: tuple[str, str], axe_script: Path) -> None:
     site, database_url = desk_site
-    admin, player = device(), device()
+    admin, player = device(bypass_csp=True), device()  # the scan's script is the page's only foreign one
     sign_up_with_password(player, site, "kim")
     sign_up_with_password(admin, site, "olga")
     grant(database_url, "olga")
@@ -209,6 +209,8 @@ def test_a_report_is_handled_from_the_page(device: Device, desk_site: tuple[str,
     admin.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'kim'")
     act(admin, "mute", "insults, reported")
     audited(admin, "mute", "Muted in chat until", "insults, reported")
+    (ARTIFACTS / "accounts").mkdir(parents=True, exist_ok=True)  # where the scan keeps its findings
+    assert scan(admin, axe_script, "admin-1280") == []  # axe-core: no serious or critical violation
     SHOTS.mkdir(parents=True, exist_ok=True)
     admin.locator("#reports").screenshot(path=str(SHOTS / "report-1280.png"))
     report.locator("input").fill("muted for a day")
