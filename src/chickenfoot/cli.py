@@ -316,6 +316,13 @@ def serve(
     outbox_poll: Annotated[
         float, typer.Option(min=0.1, help="Seconds between two looks at the outbox for what came due.")
     ] = 15.0,
+    chat_words: Annotated[
+        Path | None,
+        typer.Option(
+            help="A file of more words for the chat filter, one a line (stem* takes in the forms of a word), "
+            "beside the lists shipped."
+        ),
+    ] = None,
 ) -> None:
     """Serve the browser game (lobby, tables, bots) and print its address."""
     need("web", "chickenfoot serve")
@@ -323,6 +330,7 @@ def serve(
     from chickenfoot.server.accounts.service import AccountSettings
     from chickenfoot.server.accounts.sessions import SessionPolicy
     from chickenfoot.server.http.limits import AddressLimits
+    from chickenfoot.server.moderation.words import from_file
     from chickenfoot.server.notifications.mail import parse_smtp_url
     from chickenfoot.server.notifications.outbox import OutboxSettings
     from chickenfoot.server.notifications.push import PUSH_SERVICES
@@ -374,6 +382,7 @@ def serve(
             accounts=AccountSettings(public_origin, SessionPolicy(secure_cookies=secure_cookies)),
             quick_play=QuickPlaySettings(per_address=quick_play_per_address),
             notifications=notifications,
+            chat_words=() if chat_words is None else from_file(chat_words),
         )
     except ValueError as exc:
         fail(str(exc))
@@ -409,6 +418,30 @@ def account_reset(
     if link is None:
         fail(f"no account named {name!r}")
     print(f"{origin.rstrip('/')}/account#link={link}")
+
+
+@account_app.command("op")
+def account_op(
+    name: Annotated[str, typer.Argument(help="The account's username.")],
+    revoke: Annotated[bool, typer.Option("--revoke", help="Take the role away instead.")] = False,
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+) -> None:
+    """Make an account an operator: it reaches the moderation page (/admin). With --revoke, no longer.
+
+    Granted and revoked here only, never on a page; each is written into the moderation's audit log.
+    """
+    need("web", "chickenfoot account op")
+    import asyncio
+
+    from chickenfoot.server.clock import SystemClock
+    from chickenfoot.server.moderation.admin import set_operator
+
+    account = asyncio.run(set_operator(database_url, name, not revoke, clock=SystemClock()))
+    if account is None:
+        fail(f"no account named {name!r}")
+    print(f"{account.username} is {'no longer ' if revoke else ''}an operator")
 
 
 storage_app = typer.Typer(help="Operators' tools for the game store.", no_args_is_help=True)

@@ -21,6 +21,7 @@ import os
 import re
 import string
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
@@ -191,6 +192,23 @@ def one_decimal(value: float) -> str:
     return str(Decimal(value).quantize(Decimal("0.1"), ROUND_HALF_UP))
 
 
+MOMENT: Final = "moment"
+"""A parameter of this name is an instant (ISO 8601): each client shows it as its reader's clock reads it."""
+
+
+def shown_moment(value: str) -> str:
+    """An instant (a ``moment``) where no reader's time zone is known: in UTC, to the minute.
+
+    >>> shown_moment("2031-05-04T13:05+03:00"), shown_moment("soon")
+    ('2031-05-04 10:05 UTC', 'soon')
+    """
+    try:
+        at = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    return (at if at.tzinfo is None else at.astimezone(UTC)).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def say(said: Said, lang: str, names: Sequence[str] | None = None) -> str:
     """``said`` in ``lang``; ``names`` name the seats (else "Player 2" in ``lang``, as :func:`seat_name`).
 
@@ -215,6 +233,8 @@ def _filled(said: Said, lang: str, names: Sequence[str] | None) -> dict[str, obj
             params[key] = join_names([name(seat) for seat in value], lang)
         elif isinstance(value, float):
             params[key] = one_decimal(value).replace(".", render(Code.DECIMAL_SIGN, lang))
+        elif key == MOMENT and isinstance(value, str):
+            params[key] = shown_moment(value)
         else:
             params[key] = value
     seat = params.get("seat")

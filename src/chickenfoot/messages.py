@@ -1091,6 +1091,132 @@ class Code(Enum):
     NOTIFY_BAD_UNSUBSCRIBE = msg("notify.bad_unsubscribe", "this unsubscribe link is not valid")
     NOTIFY_BAD_ZONE = msg("notify.bad_zone", "there is no time zone '{zone}'")
 
+    # --- moderation (server/moderation, web/admin.js): what players are told, and the operators' page
+    MODERATION_MUTED = msg("moderation.muted", "The operators muted you in chat until {moment}")
+    MODERATION_FILTERED = msg(
+        "moderation.filtered", "Your chat line has a word that is not allowed here: nobody saw it. Say it otherwise."
+    )
+    MODERATION_REPEATED = msg("moderation.repeated", "You said that already: say something new, or wait {seconds} s")
+    MODERATION_LINKS = msg("moderation.links", "You have sent too many links: the next one in {seconds} s")
+    MODERATION_SUSPENDED = msg(
+        "moderation.suspended", "The operators suspended your account until {moment}: you cannot sign in before then"
+    )
+    ERROR_TABLE_ENDED = msg("error.table_ended", "The operators ended this table")
+    MODERATION_NO_PLAYER = msg("moderation.no_player", "No account has the username {name}")
+    MODERATION_NO_ACCOUNT = msg("moderation.no_account", "There is no such account")
+    MODERATION_CLOSED = msg("moderation.closed", "This account is closed")
+    MODERATION_OPERATOR = msg("moderation.operator", "{name} is an operator: revoke the role on the command line first")
+    MODERATION_NOT_MUTED = msg("moderation.not_muted", "{name} is not muted")
+    MODERATION_NOT_SUSPENDED = msg("moderation.not_suspended", "{name} is not suspended")
+    MODERATION_NO_NAME = msg("moderation.no_name", "No neutral name was free: try again")
+    MODERATION_TABLE_FINISHED = msg(
+        "moderation.table_finished", "The match at table {table} is over: a finished match stays as it is"
+    )
+    MODERATION_NO_REPORT = msg("moderation.no_report", "There is no open report with this number")
+    MODERATION_BAD_WORD = msg(
+        "moderation.bad_word",
+        "A word of the filter is letters, with * at its start or its end to take in more words; "
+        "a phrase of several words has no *",
+    )
+    MODERATION_WORD_THERE = msg("moderation.word_there", "The filter has ‘{word}’ already")
+    MODERATION_NO_WORD = msg("moderation.no_word", "‘{word}’ is not among the words added here")
+    ADMIN_TITLE = msg("admin.title", "Moderation")
+    ADMIN_REPORTS = msg("admin.reports", "Reports")
+    ADMIN_OPEN_REPORTS = nmsg("admin.open_reports", "{count} open report", "{count} open reports")
+    ADMIN_SHOW_OPEN = msg("admin.show_open", "Open")
+    ADMIN_SHOW_HANDLED = msg("admin.show_handled", "Handled")
+    ADMIN_NO_REPORTS = msg("admin.no_reports", "No reports here.")
+    ADMIN_REPORTED = msg("admin.reported", "Reported player")
+    ADMIN_REPORTER = msg("admin.reporter", "Reported by")
+    ADMIN_GUEST = msg("admin.guest", "a guest")
+    ADMIN_REASON = msg("admin.reason", "Reason")
+    ADMIN_REASON_ABUSE = msg("admin.reason.abuse", "Insults or harassment")
+    ADMIN_REASON_CHEATING = msg("admin.reason.cheating", "Cheating")
+    ADMIN_REASON_SPAM = msg("admin.reason.spam", "Spam or advertising")
+    ADMIN_REASON_NAME = msg("admin.reason.name", "An offensive name")
+    ADMIN_REASON_OTHER = msg("admin.reason.other", "Something else")
+    ADMIN_NOTE = msg("admin.note", "In the reporter's words")
+    ADMIN_EVIDENCE = msg("admin.evidence", "The chat lines kept with the report")
+    ADMIN_EVIDENCE_NONE = msg("admin.evidence_none", "No chat lines were kept with it.")
+    ADMIN_TABLE = msg("admin.table", "Table {table}")
+    ADMIN_ACTION_TAKEN = msg("admin.action_taken", "Action taken")
+    ADMIN_DISMISS = msg("admin.dismiss", "Dismiss")
+    ADMIN_DISMISSED = msg("admin.dismissed", "Dismissed")
+    ADMIN_RESOLUTION = msg("admin.resolution", "How it was handled")
+    ADMIN_LOOK_UP = msg("admin.look_up", "Look up")
+    ADMIN_PLAYER = msg("admin.player", "Player")
+    ADMIN_USERNAME = msg("admin.username", "Username")
+    ADMIN_MUTED_UNTIL = msg("admin.muted_until", "Muted in chat until {moment}")
+    ADMIN_SUSPENDED_UNTIL = msg("admin.suspended_until", "Suspended until {moment}")
+    ADMIN_CLOSED = msg("admin.closed", "Closed account")
+    ADMIN_OPERATOR = msg("admin.operator", "Operator")
+    ADMIN_BOT = msg("admin.bot", "Bot account")
+    ADMIN_RECENT_CHAT = msg("admin.recent_chat", "Recent chat lines")
+    ADMIN_NO_CHAT = msg("admin.no_chat", "No chat lines of theirs are kept.")
+    ADMIN_RECENT_TABLES = msg("admin.recent_tables", "Recent tables")
+    ADMIN_NO_TABLES = msg("admin.no_tables", "No tables.")
+    ADMIN_MATCH_OVER = msg("admin.match_over", "match over")
+    ADMIN_MATCH_ON = msg("admin.match_on", "match not over")
+    ADMIN_ACTIONS = msg("admin.actions", "Actions")
+    ADMIN_FOR = msg("admin.for", "For")
+    ADMIN_MINUTES = nmsg("admin.minutes", "{count} minute", "{count} minutes")
+    ADMIN_HOURS = nmsg("admin.hours", "{count} hour", "{count} hours")
+    ADMIN_DAYS = nmsg("admin.days", "{count} day", "{count} days")
+    ADMIN_WHY = msg("admin.why", "Why (kept in the audit log)")
+    ADMIN_MUTE = msg("admin.mute", "Mute in chat")
+    ADMIN_UNMUTE = msg("admin.unmute", "Lift the mute")
+    ADMIN_SUSPEND = msg("admin.suspend", "Suspend sign-in")
+    ADMIN_UNSUSPEND = msg("admin.unsuspend", "Lift the suspension")
+    ADMIN_CLOSE = msg("admin.close", "Close the account")
+    ADMIN_RENAME = msg("admin.rename", "Rename to a neutral name")
+    ADMIN_END_TABLE = msg("admin.end_table", "End a table")
+    ADMIN_TABLE_CODE = msg("admin.table_code", "Table code")
+    ADMIN_END = msg("admin.end", "End the table")
+    ADMIN_CONFIRM_CLOSE = msg(
+        "admin.confirm_close",
+        "Close the account of the player {name}? Their sessions end, their name is erased from their tables, "
+        "and it cannot be undone.",
+    )
+    ADMIN_CONFIRM_END = msg(
+        "admin.confirm_end", "End table {table}? Its match stops where it is, and the table is deleted."
+    )
+    ADMIN_WRITTEN = msg("admin.written", "Done, and written in the audit log.")
+    ADMIN_WORDS = msg("admin.words", "Chat filter")
+    ADMIN_WORDS_NOTE = msg(
+        "admin.words_note",
+        "A chat line with a word of the filter is refused, in any language and in any look-alike spelling. "
+        "A word ending in * takes in every word that starts with it.",
+    )
+    ADMIN_WORDS_FIXED = nmsg(
+        "admin.words_fixed",
+        "{count} word comes with the server; these were added here:",
+        "{count} words come with the server; these were added here:",
+    )
+    ADMIN_WORDS_NONE = msg("admin.words_none", "No words were added here.")
+    ADMIN_WORD = msg("admin.word", "Word")
+    ADMIN_ADD = msg("admin.add", "Add")
+    ADMIN_REMOVE = msg("admin.remove", "Remove")
+    ADMIN_AUDIT = msg("admin.audit", "Audit log")
+    ADMIN_AUDIT_NOTE = msg("admin.audit_note", "Every moderation action, as it was done. Nothing here can be changed.")
+    ADMIN_WHEN = msg("admin.when", "When")
+    ADMIN_WHO = msg("admin.who", "Operator")
+    ADMIN_WHAT = msg("admin.what", "Action")
+    ADMIN_WHOM = msg("admin.whom", "Player or table")
+    ADMIN_COMMAND_LINE = msg("admin.command_line", "the command line")
+    ADMIN_DID_MUTE = msg("admin.did.mute", "Muted in chat until {moment}")
+    ADMIN_DID_UNMUTE = msg("admin.did.unmute", "Mute lifted")
+    ADMIN_DID_SUSPEND = msg("admin.did.suspend", "Sign-in suspended until {moment}")
+    ADMIN_DID_UNSUSPEND = msg("admin.did.unsuspend", "Suspension lifted")
+    ADMIN_DID_CLOSE = msg("admin.did.close", "Account closed")
+    ADMIN_DID_RENAME = msg("admin.did.rename", "New name: {name}")
+    ADMIN_DID_END_TABLE = msg("admin.did.end_table", "Table ended")
+    ADMIN_DID_REPORT_ACTIONED = msg("admin.did.report_actioned", "Report {report} handled: action taken")
+    ADMIN_DID_REPORT_DISMISSED = msg("admin.did.report_dismissed", "Report {report} dismissed")
+    ADMIN_DID_WORD_ADD = msg("admin.did.word_add", "Word ‘{word}’ added to the filter")
+    ADMIN_DID_WORD_REMOVE = msg("admin.did.word_remove", "Word ‘{word}’ removed from the filter")
+    ADMIN_DID_GRANT = msg("admin.did.grant", "Made an operator")
+    ADMIN_DID_REVOKE = msg("admin.did.revoke", "No longer an operator")
+
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")
     TUI_START_MATCH = msg("tui.start_match", "Start match")

@@ -14,11 +14,14 @@ from chickenfoot.server.cluster.messages import (
     WIRE,
     ActionStored,
     AskCovering,
+    ChatWordsChanged,
     ConfigChanged,
     Notice,
     PeerMessage,
     PresenceChanged,
     SeatMoved,
+    SessionsEnded,
+    TableEnded,
     decode,
     encode,
 )
@@ -31,6 +34,9 @@ EVERY_KIND: list[PeerMessage] = [
     Notice(5, {"type": "chat", "line": {"n": 1, "seat": 0, "spectator": False, "text": "hi"}}),
     SeatMoved(6, 2, "digest"),
     AskCovering(8),
+    TableEnded(9),
+    SessionsEnded(("digest-1", "digest-2")),
+    ChatWordsChanged(),
 ]
 
 
@@ -62,6 +68,13 @@ def test_messages_written_before_the_format_had_a_version_are_read(wire: dict[st
     assert decode(wire) == ("b", expected)
     written = encode(expected, "b")
     assert all(written[key] == value for key, value in wire.items() if key != "grace")  # the old names, kept
+
+
+def test_sessions_ended_by_a_process_of_the_release_before_are_read_and_it_reads_ours() -> None:
+    """The ended sessions were ``{"ended": [digests]}`` without a sender: still read (what is not a digest
+    left out), and this release's message keeps that field, which the release before reads."""
+    assert decode({"ended": ["d1", 5, "d2"]}) == ("", SessionsEnded(("d1", "d2")))
+    assert encode(SessionsEnded(("d1",)), "")["ended"] == ["d1"]
 
 
 @pytest.mark.parametrize(

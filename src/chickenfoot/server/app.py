@@ -56,11 +56,16 @@ from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
 from chickenfoot.server.http.client import client_address
-from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, TokenLimits
+from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, SpeakerLimits, TokenLimits
 from chickenfoot.server.http.pages import pages_router
 from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.lobby import Lobby
+from chickenfoot.server.moderation.gate import ChatModeration, ChatWords, Speaker
+from chickenfoot.server.moderation.reports import ReportDesk, no_reports
+from chickenfoot.server.moderation.routes import moderation_router
+from chickenfoot.server.moderation.service import Moderation, TableEnd
+from chickenfoot.server.moderation.store import ModerationStore
 from chickenfoot.server.notifications.routes import notifications_router
 from chickenfoot.server.notifications.service import Notifications, NotificationSettings
 from chickenfoot.server.ops.metrics import Readings
@@ -126,6 +131,12 @@ class Settings:
     """What one account may cause on other people's phones (invitations sent and received)."""
     notifications: NotificationSettings = field(default_factory=NotificationSettings)
     """The mail server, the push services, the digest's wait and the outbox's leases."""
+    speakers: SpeakerLimits = field(default_factory=SpeakerLimits)
+    """What one speaker may say in chat: the same line again, lines with a link (server/moderation)."""
+    chat_words: tuple[str, ...] = ()
+    """The operator's own words for the chat filter (``chickenfoot serve --chat-words``), beside the lists shipped."""
+    report_desk: Callable[[Storage, Clock], ReportDesk] = no_reports
+    """Where the players' reports land for the moderation page (server/moderation/reports.py)."""
 
 
 def cluster_of(settings: Settings) -> Cluster:
@@ -174,11 +185,14 @@ class Server:
     paused_tokens: PausedTokens
     ops: Operations
     notifications: Notifications
+    moderation: Moderation
+    chat_moderation: ChatModeration
 
     @asynccontextmanager
     async def running(self, _app: FastAPI) -> AsyncIterator[None]:
         """Start what runs in the background, and stop it all in order when the application stops."""
         await self.storage.migrate()
+        await self.chat_moderation.words.start()
         await self.notifications.start()
         self.cluster.start()
         self.accounts.live.start()
@@ -193,6 +207,7 @@ class Server:
         self.accounts.live.stop()
         await self.ratings.settle()
         await self.notifications.stop()
+        self.chat_moderation.words.stop()
         self.frames.close()
         self.hints.close()
         await self.hub.close()
@@ -208,9 +223,12 @@ def build(settings: Settings) -> Server:
     cluster = cluster_of(settings)
     hub = registry_of(settings, storage, cluster)
     addresses = dataclasses.replace(settings.addresses, storage=cluster.limits_storage)
-    limits = RateLimiter(addresses, settings.bot_limits, settings.account_limits)
+    limits = RateLimiter(addresses, settings.bot_limits, settings.account_limits, settings.speakers)
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
     accounts.tables_read_again_by(hub.config_changed)  # a deleted player's name leaves the tables held
+    moderation, chat_moderation = moderation_of(
+        settings, storage, cluster, hub, accounts, limits, settings.report_desk(storage, clock)
+    )
     notifications = Notifications(
         storage, accounts, limits, cluster.bus, clock, settings.notifications, settings.accounts.origin
     )
@@ -243,6 +261,8 @@ def build(settings: Settings) -> Server:
         paused_tokens=PausedTokens(clock.monotonic),
         ops=Operations.of(database_url, settings.redis_url, settings.metrics_port, readings, clock),
         notifications=notifications,
+        moderation=moderation,
+        chat_moderation=chat_moderation,
     )
     for finished in (
         server.reviews.request,
@@ -254,6 +274,29 @@ def build(settings: Settings) -> Server:
         hub.on_match_finished(finished)
     server.ratings.on_rated(rated_match_over(notifications))
     return server
+
+
+def moderation_of(
+    settings: Settings,
+    storage: Storage,
+    cluster: Cluster,
+    hub: TableRegistry,
+    accounts: Accounts,
+    limits: RateLimiter,
+    reports: ReportDesk,
+) -> tuple[Moderation, ChatModeration]:
+    """The operators' moderation and what every chat line and sign-in is asked. ``reports``: where the players'
+    reports land."""
+    store = ModerationStore(storage)
+    words = ChatWords(store, cluster.bus, settings.chat_words)
+    chat = ChatModeration(store, words, limits, settings.clock)
+    accounts.admit_with(chat.admit)  # a suspended account signs in nowhere
+    accounts.store.forget_with(store.forget)  # a deleted account's restrictions go with it
+
+    async def end_table(code: str) -> TableEnd:
+        return TableEnd(await hub.end(code))
+
+    return Moderation(store, accounts, words, reports, end_table, settings.clock), chat
 
 
 def unrated_match_over(hub: TableRegistry, notifications: Notifications) -> Callable[[str], None]:
@@ -318,8 +361,13 @@ def routers(server: Server) -> list[APIRouter]:
         account_pages_router(settings.web_dir, accounts),
         notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
         bot_api_router(
-            bot_api(server), accounts, tables, functools.partial(table_lines, hub, settings.connection, server.sends)
+            bot_api(server),
+            accounts,
+            tables,
+            functools.partial(table_lines, hub, settings.connection, server.sends),
+            bot_chat(server),
         ),
+        moderation_router(server.moderation, accounts, settings.web_dir),
         table_socket(server),
         pages_router(settings.web_dir),
         i18n_routes.router,
@@ -358,9 +406,19 @@ def bot_api(server: Server) -> BotApi:
     return service
 
 
+def bot_chat(server: Server) -> Callable[[int, str | None], Awaitable[Refusal | None]]:
+    """What judges a bot account's chat line beyond its token's count: the moderation's gate."""
+
+    async def judge(account_id: int, text: str | None) -> Refusal | None:
+        return await server.chat_moderation.judge(Speaker(account_id, ""), text)
+
+    return judge
+
+
 def table_socket(server: Server) -> APIRouter:
     """A table's WebSocket (docs/protocol.md): its per-address limits, origin check and the services a
-    connection asks (chat counted per address, hints, the signed-in account's seat, handovers)."""
+    connection asks (chat counted per address and judged by the moderation, hints, the signed-in account's
+    seat, handovers)."""
     router = APIRouter()
     settings, limits, accounts = server.settings, server.limits, server.accounts
 
@@ -378,9 +436,22 @@ def table_socket(server: Server) -> APIRouter:
             return
         address = client_address(websocket)
 
-        async def address_chat() -> Said | None:
-            refusal = await limits.refusal("chat", address)
-            return None if refusal is None else refusal[0]
+        speakers: dict[int | None, int | None] = {}
+
+        async def chat_gate(seat: int | None, text: str | None) -> Refusal | None:
+            """A line counted against the address, then judged by the moderation as its speaker's."""
+            if (refusal := await limits.refusal("chat", address)) is not None:
+                return Refusal.too_many(*refusal)
+            if seat not in speakers:
+                speakers[seat] = await speaker_of(seat)
+            return await server.chat_moderation.judge(Speaker(speakers[seat], address), text)
+
+        async def speaker_of(seat: int | None) -> int | None:
+            """The account behind the connection: its seat's, else the one it is signed in as (a spectator's)."""
+            account = None if seat is None else await accounts.store.account_at(code.upper(), seat)
+            if account is None and (signed_in := await accounts.signed_in(websocket)) is not None:
+                account = signed_in.account.id
+            return account
 
         async def hint(view: SeatView) -> tuple[Move, Said]:
             return await server.hints.suggest(view, address)
@@ -401,7 +472,7 @@ def table_socket(server: Server) -> APIRouter:
             code,
             server.hub,
             settings.connection,
-            address_chat,
+            chat_gate,
             hint,
             server.sends,
             own_seat,

@@ -127,6 +127,7 @@ def run(
     accounts: AccountSettings | None = None,
     quick_play: QuickPlaySettings | None = None,
     notifications: NotificationSettings | None = None,
+    chat_words: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
@@ -144,7 +145,8 @@ def run(
     ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
     ``accounts``: session cookies and the passkeys' relying party;
     ``quick_play``: quick play's queue (its bounds);
-    ``notifications``: the mail server, the push services, the digests' wait and the outbox's lease.
+    ``notifications``: the mail server, the push services, the digests' wait and the outbox's lease;
+    ``chat_words``: the operator's own words for the chat filter (server/moderation/words.py).
 
     Raises ``ValueError`` in one line for a limit of ``addresses`` that is not in the ``limits``
     notation (``60/minute``), an unknown log level, an origin that is not ``scheme://host[:port]``, a
@@ -181,6 +183,7 @@ def run(
         quick_play=quick_play or QuickPlaySettings(),
         metrics_port=metrics_port,
         notifications=notifications or NotificationSettings(),
+        chat_words=tuple(chat_words),
     )
     app = create_app(settings)
     collector.tune()

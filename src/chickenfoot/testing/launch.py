@@ -77,22 +77,28 @@ def served(
     command += [] if review_budget is None else ["--review-budget", str(review_budget)]
     process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, text=True, env=env)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=2).close()
-                break
-            except urllib.error.HTTPError:
-                break  # it answers: a refusal is an answer too (its --allowed-host need not name 127.0.0.1)
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"chickenfoot serve did not start on port {port}") from None
-                time.sleep(0.1)
+        answering(process, port, timeout)
         yield process
     finally:
         if process.poll() is None:
             process.kill()
         process.wait()
+
+
+def answering(process: subprocess.Popen[str], port: int, timeout: float = 30.0) -> None:
+    """Wait until the server ``process`` answers on ``127.0.0.1:port``; raises ``RuntimeError`` if it
+    exits or does not answer within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=2).close()
+            return
+        except urllib.error.HTTPError:
+            return  # it answers: a refusal is an answer too (its --allowed-host need not name 127.0.0.1)
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"chickenfoot serve did not start on port {port}") from None
+            time.sleep(0.1)
 
 
 def render_site(template: Path, listen: str, servers: Sequence[str]) -> str:

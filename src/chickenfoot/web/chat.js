@@ -33,6 +33,9 @@ export class Chat {
     this.log = byId("chat-log");
     this.mutedNote = byId("chat-muted");
     this.badge = byId("chat-badge");
+    this.refusal = byId("chat-refused");
+    /** @type {number | undefined} */
+    this.refusalEnds = undefined;
     /** @type {Drawn<{ lines: ChatLine[], names: string[], muted: boolean, unseen: number }>} */
     this.drawnLog = new Drawn((slice) => this.drawLog(slice));
     /** @type {Drawn<{ unread: number, muted: boolean }>} */
@@ -53,6 +56,9 @@ export class Chat {
       this.send({ type: "chat", text: said });
       text.value = "";
     });
+    text.addEventListener("input", () => {
+      if (this.refusalEnds === undefined) setHidden(this.refusal, true); // a filtered line: said otherwise now
+    });
     new IntersectionObserver(([entry]) => {
       this.inView = entry.isIntersecting;
       if (this.inView && this.unread) {
@@ -69,6 +75,26 @@ export class Chat {
     }
   }
 
+
+  /**
+   * The moderation refused the player's line (server/moderation): why stays under the form, not only
+   * in a toast, and a mute's note until its `moment` (an instant) has passed.
+   * @param {string} text
+   * @param {string | undefined} moment
+   */
+  refused(text, moment) {
+    clearTimeout(this.refusalEnds);
+    this.refusalEnds = undefined;
+    setText(this.refusal, text);
+    setHidden(this.refusal, false);
+    const left = moment ? new Date(moment).getTime() - Date.now() : NaN;
+    if (left > 0 && left < 2 ** 31 - 1) {
+      this.refusalEnds = window.setTimeout(() => {
+        this.refusalEnds = undefined;
+        setHidden(this.refusal, true);
+      }, left);
+    }
+  }
   /**
    * A `chat` message of the server: the kept lines on connecting, or one new line.
    * @param {ChatMessage} message

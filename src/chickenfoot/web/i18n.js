@@ -169,10 +169,20 @@ export function seatNames(s) {
 }
 
 /**
+ * An instant (ISO 8601) as the reader's clock reads it, in their language: a message's `moment`.
+ * @param {string} iso
+ */
+export function moment(iso) {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return new Intl.DateTimeFormat(language() || undefined, { dateStyle: "medium", timeStyle: "short" }).format(at);
+}
+
+/**
  * A message from the server ({code, ...params}, docs/protocol.md) in the reader's language: `seat`
- * also names its player (`names`), a list of seats becomes their names joined, and a message within
- * a message is rendered too. A code this page does not know (or a page without its catalog yet)
- * shows the English text sent beside it.
+ * also names its player (`names`), a list of seats becomes their names joined, a `moment` is shown
+ * as the reader's clock reads it, and a message within a message is rendered too. A code this page
+ * does not know (or a page without its catalog yet) shows the English text sent beside it.
  * @param {Partial<Said>} message
  * @param {string[]} [names]
  * @returns {string}
@@ -188,7 +198,8 @@ export function say(message, names = []) {
   const params = {};
   for (const [key, value] of Object.entries(message)) {
     if (key === "code") continue;
-    if (Array.isArray(value)) params[key] = joinNames(value.map(name));
+    if (key === "moment" && typeof value === "string") params[key] = moment(value);
+    else if (Array.isArray(value)) params[key] = joinNames(value.map(name));
     else if (value && typeof value === "object" && "code" in value) params[key] = say(/** @type {Said} */ (value), names);
     else if (typeof value === "number" && !Number.isInteger(value)) params[key] = value.toFixed(1).replace(".", t("number.decimal_sign"));
     else if (typeof value !== "object" || value === null) params[key] = /** @type {string | number | boolean | null | undefined} */ (value);

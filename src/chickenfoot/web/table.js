@@ -135,7 +135,11 @@ export class TablePage {
       series: (message) => this.onSeries(message),
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.hints.receive(hint),
-      error: (message) => this.toast(say(message, this.state ? seatNames(this.state) : [])),
+      error: (message) => {
+        const text = say(message, this.state ? seatNames(this.state) : []);
+        this.toast(text);
+        if (message.code?.startsWith("moderation.")) this.chat.refused(text, typeof message.moment === "string" ? message.moment : undefined);
+      },
       connection: (status) => this.onConnection(status),
     });
     this.bind(svg);

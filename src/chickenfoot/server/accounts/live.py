@@ -2,8 +2,9 @@
 the session ends (signed out, ended from the account page, signed out everywhere, the account
 deleted), in whichever process, those connections end too, and their pages come back watching.
 
-The ended sessions' digests go over the cluster's bus (one channel for the whole server), so a
-process ends its own connections whichever process ended the session.
+The ended sessions' digests go over the cluster's bus (one channel for the whole server, a typed
+message of :mod:`~chickenfoot.server.cluster.messages`), so a process ends its own connections
+whichever process ended the session.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from chickenfoot.server.cluster.fanout import Bus, Message, Unsubscribe
+from chickenfoot.server.cluster.messages import SessionsEnded, decode, encode
 
 CHANNEL = "account-sessions"
 End = Callable[[], None]
@@ -47,10 +49,12 @@ class LiveSessions:
         """These sessions ended: their connections end, in every process."""
         digests = list(session_digests)
         if digests:
-            await self.bus.publish(CHANNEL, {"ended": digests})
+            await self.bus.publish(CHANNEL, encode(SessionsEnded(tuple(digests)), ""))
 
-    def _heard(self, message: Message) -> None:
-        ended = message.get("ended")
-        for digest in ended if isinstance(ended, list) else ():
-            for end in list(self._ends.get(digest, ()) if isinstance(digest, str) else ()):
+    def _heard(self, wire: Message) -> None:
+        heard = decode(wire)
+        if heard is None or not isinstance(heard[1], SessionsEnded):
+            return
+        for digest in heard[1].digests:
+            for end in list(self._ends.get(digest, ())):
                 end()

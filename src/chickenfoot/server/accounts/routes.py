@@ -134,7 +134,9 @@ class AccountRoutes:
             await self.limits.check("sign_in_name", skeleton)
 
     async def signed_in_as(self, request: Request, response: Response, account: Account) -> dict[str, Any]:
-        """Start a new session (ending the one the browser held) and set its cookie."""
+        """Start a new session (ending the one the browser held) and set its cookie, unless a gate refuses
+        the account one (a suspension)."""
+        await self.accounts.admitted(account)
         user_agent = request.headers.get("user-agent", "")
         sessions = self.accounts.sessions
         session_id = await sessions.start(account.id, user_agent, session_cookies.presented(request))

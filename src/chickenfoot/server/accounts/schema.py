@@ -24,6 +24,9 @@ accounts = sa.Table(
     sa.Column("deleted", sa.Boolean, nullable=False, server_default=sa.false()),
     # A bot account (migration 0013_bot_api) plays through the Bot API only, never through a page's session.
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    # An operator (migration 0018_moderation) reaches the moderation pages (server/moderation); granted and
+    # revoked by ``chickenfoot account op NAME [--revoke]`` only.
+    sa.Column("operator", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 passwords = sa.Table(
     "account_passwords",

@@ -52,6 +52,8 @@ class AccountSettings:
 
 SeatFinder = Callable[[str, str], Awaitable[int | None]]
 """The seat a table's seat credential opens (``code, credential``), or ``None``."""
+SignInGate = Callable[[Account], Awaitable[None]]
+"""Raises :class:`Refusal` when ``account`` may not sign in now (a suspension: server/moderation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +94,21 @@ class Accounts:
         self.sessions = Sessions(self.store, clock, settings.sessions)
         self.hasher = Hasher()
         self._reread: Callable[[str], Awaitable[None]] = nothing_to_reread
+        self._gates: list[SignInGate] = []
 
     def tables_read_again_by(self, reread: Callable[[str], Awaitable[None]]) -> None:
         """``reread(code)`` has table ``code`` read its stored configuration again wherever it is held
         (after a deleted player's name was erased from it)."""
         self._reread = reread
+
+    def admit_with(self, gate: SignInGate) -> None:
+        """``gate`` is asked before every new session of an account (sign-in by any way, sign-up, confirmation)."""
+        self._gates.append(gate)
+
+    async def admitted(self, account: Account) -> None:
+        """Raises :class:`Refusal` when a gate refuses ``account`` a new session (:meth:`admit_with`)."""
+        for gate in self._gates:
+            await gate(account)
 
     async def signed_in(self, connection: HTTPConnection) -> SignedIn | None:
         """The account whose live session the request's cookie names, or ``None`` (a guest)."""
@@ -363,10 +375,7 @@ class Accounts:
 
     async def end_every_session(self, me: SignedIn) -> int:
         """Sign out everywhere, this device included; how many sessions ended."""
-        every = [session.digest for session in await self.sessions_of(me)]
-        ended = await self.store.end_sessions(me.account.id)
-        await self.live.ended(every)
-        return ended
+        return await self.end_sessions_of(me.account.id)
 
     async def sign_out(self, me: SignedIn) -> None:
         await self.store.end_sessions(me.account.id, [me.session.digest])
@@ -375,10 +384,32 @@ class Accounts:
     async def delete(self, me: SignedIn) -> None:
         """Every way in and every session go at once; finished matches keep the moves, under "deleted
         player", and the name the player typed at each table is erased from it."""
-        every = [session.digest for session in await self.sessions_of(me)]
-        await self.store.delete(me.account.id, utc(self.clock))
+        await self.close(me.account.id)
+
+    async def close(self, account_id: int) -> None:
+        """Delete the account, as its player does (:meth:`delete`): its player's, or an operator's closing."""
+        every = [session.digest for session in await self.store.sessions_of(account_id, utc(self.clock))]
+        await self.store.delete(account_id, utc(self.clock))
         await self.live.ended(every)
-        for code in await self.store.forget_names(me.account.id):
+        await self._forget_names_at_tables(account_id)
+
+    async def end_sessions_of(self, account_id: int) -> int:
+        """End every session of the account, live in every process (an operator's suspension); how many ended."""
+        every = [session.digest for session in await self.store.sessions_of(account_id, utc(self.clock))]
+        ended = await self.store.end_sessions(account_id)
+        await self.live.ended(every)
+        return ended
+
+    async def rename(self, account_id: int, username: str) -> bool:
+        """An operator's rename (:meth:`AccountStore.rename`), and the name the player typed at each table
+        erased from it, as a deletion erases it. ``False``: the name is taken, or the account is deleted."""
+        if not await self.store.rename(account_id, username):
+            return False
+        await self._forget_names_at_tables(account_id)
+        return True
+
+    async def _forget_names_at_tables(self, account_id: int) -> None:
+        for code in await self.store.forget_names(account_id):
             await self._reread(code)
 
     async def keep_seat(self, me: SignedIn, code: str, seat: int) -> None:

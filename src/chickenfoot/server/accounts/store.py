@@ -33,6 +33,8 @@ class Account:
     created_at: datetime
     bot: bool = False
     """A bot account: it plays through the Bot API only."""
+    operator: bool = False
+    """An operator: reaches the moderation pages (server/moderation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,7 @@ class LastWayIn(Exception):
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.username, row.user_handle, aware(row.created_at), bool(row.bot))
+    return Account(row.id, row.username, row.user_handle, aware(row.created_at), bool(row.bot), bool(row.operator))
 
 
 def _passkey(row: Any) -> Passkey:
@@ -179,6 +181,38 @@ class AccountStore:
                 await forget(conn, account_id)
             nameless = {"deleted": True, "username": None, "skeleton": None}
             await conn.execute(accounts.update().where(accounts.c.id == account_id).values(**nameless))
+
+    async def rename(self, account_id: int, username: str) -> bool:
+        """An operator's rename of an account (server/moderation): ``username`` (normalised and allowed) is
+        its name from now on. The old name's keys stay the account's, held as long as its own name's are
+        (released :data:`~chickenfoot.server.accounts.names.NAME_HELD` after the account is deleted), so
+        nobody takes the old name or a look-alike meanwhile. ``False``: a look-alike of ``username`` exists,
+        or the account is deleted."""
+        try:
+            async with self.storage.transaction() as conn:
+                live = (accounts.c.id == account_id) & ~accounts.c.deleted
+                renamed = await conn.execute(
+                    accounts.update().where(live).values(username=username, skeleton=skeleton(username))
+                )
+                if renamed.rowcount != 1:
+                    return False
+                mine = sa.select(name_keys.c.key).where(name_keys.c.account_id == account_id)
+                held = {row.key for row in await conn.execute(mine)}
+                new = [{"key": key, "account_id": account_id} for key in keys(username) - held]
+                if new:
+                    await conn.execute(name_keys.insert(), new)
+        except sa.exc.IntegrityError:
+            return False
+        return True
+
+    async def set_operator(self, skeleton: str, operator: bool) -> Account | None:
+        """Grant (or revoke) the operator's role of the account whose name has ``skeleton``; the account as it
+        is now, or ``None`` (no such account)."""
+        async with self.storage.transaction() as conn:
+            named = (accounts.c.skeleton == skeleton) & ~accounts.c.deleted
+            await conn.execute(accounts.update().where(named).values(operator=operator))
+            row = (await conn.execute(sa.select(accounts).where(named))).first()
+        return None if row is None else _account(row)
 
     async def remove_ways_in(self, account_id: int) -> None:
         """An operator's reset: the password, the passkeys and the sessions go (the account stays)."""
@@ -394,6 +428,15 @@ class AccountStore:
         )
         async with self.storage.reading() as conn:
             return (await conn.execute(query.limit(1))).first() is not None
+
+    async def account_at(self, code: str, seat: int) -> int | None:
+        """The account ``seat`` of table ``code`` follows (``None``: a guest's seat, or a bot's)."""
+        query = sa.select(account_seats.c.account_id).where(
+            account_seats.c.table_code == code, account_seats.c.seat == seat
+        )
+        async with self.storage.reading() as conn:
+            found = (await conn.execute(query)).scalar()
+        return None if found is None else int(found)
 
     async def any_seat_at(self, code: str) -> bool:
         """Some seat of table ``code`` follows an account."""

@@ -18,6 +18,7 @@ and a bot account's tokens, minted, listed and revoked on its account page (``/a
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
@@ -43,7 +44,7 @@ from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.hints import HintSource
 from chickenfoot.server.table.protocol import MAX_VERSION, dumps, parse_client_message
-from chickenfoot.server.table.requests import ChatGate, handle
+from chickenfoot.server.table.requests import SeatChatGate, handle
 from chickenfoot.view import SeatView
 
 MAX_ACCOUNT_EVENTS = 64
@@ -54,7 +55,9 @@ MEDIA_TYPE = "application/x-ndjson"
 KEEPALIVE_SECONDS = 10.0
 """An empty line this often on a quiet account stream: proxies keep it open, and a vanished client is noticed."""
 
-TableLines = Callable[[Table, int, Address | None, ChatGate, HintSource, set[asyncio.Task[Any]]], AsyncIterator[bytes]]
+TableLines = Callable[
+    [Table, int, Address | None, SeatChatGate, HintSource, set[asyncio.Task[Any]]], AsyncIterator[bytes]
+]
 """The lines of a seat's table stream (:func:`chickenfoot.server.edge.line_stream.table_lines`): the
 table, the seat, the client's address, its chat gate and hints, the set that keeps the stream's task."""
 
@@ -104,12 +107,20 @@ def token_facts(token: Token) -> dict[str, Any]:
     }
 
 
-def bot_api_router(bot_api: BotApi, accounts: Accounts, get_table: TableLookup, table_lines: TableLines) -> APIRouter:
+BotChat = Callable[[int, str | None], Awaitable[Refusal | None]]
+"""Judges a bot account's chat line (the account's id, the line's text) beyond its token's count: the
+moderation's gate (muted? filtered? throttled?); returns what refuses it, or ``None``."""
+
+
+def bot_api_router(
+    bot_api: BotApi, accounts: Accounts, get_table: TableLookup, table_lines: TableLines, bot_chat: BotChat
+) -> APIRouter:
     """The Bot API, the bot accounts' list and invitations for people, and the bot accounts' tokens;
-    ``table_lines``: a seat's table stream, a page's WebSocket over a line stream."""
+    ``table_lines``: a seat's table stream, a page's WebSocket over a line stream; ``bot_chat``: what judges
+    a bot's chat line after its token counted it."""
     router = APIRouter()
     streams: set[asyncio.Task[Any]] = set()
-    router.include_router(play_routes(bot_api))
+    router.include_router(play_routes(bot_api, bot_chat))
     router.include_router(stream_routes(bot_api, table_lines, streams))
     router.include_router(people_routes(bot_api, get_table))
     router.include_router(token_routes(bot_api, accounts))
@@ -171,13 +182,13 @@ def stream_routes(bot_api: BotApi, table_lines: TableLines, streams: set[asyncio
         """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
         bearer = await caller(request, "bot_stream")
         table, seat = await bot_api.seated(code, bearer)
-        lines = table_lines(table, seat, request.client, counted_already, no_hints, streams)
+        lines = table_lines(table, seat, request.client, says_nothing, no_hints, streams)
         return StreamingResponse(lines, media_type=MEDIA_TYPE)
 
     return router
 
 
-def play_routes(bot_api: BotApi) -> APIRouter:
+def play_routes(bot_api: BotApi, bot_chat: BotChat) -> APIRouter:
     router, caller = APIRouter(), caller_of(bot_api)
 
     @router.get("/api/bot/account")
@@ -214,20 +225,24 @@ def play_routes(bot_api: BotApi) -> APIRouter:
     @router.post("/api/bot/tables/{code}/move")
     async def move(code: str, body: MoveBody, request: Request) -> Response:
         """Play a move (or ``next_round``): the page's ``move`` message, with the same checks."""
-        table, seat = await bot_api.seated(code, await caller(request, "bot_move"))
+        bearer = await caller(request, "bot_move")
+        table, seat = await bot_api.seated(code, bearer)
         message: dict[str, Any] = (
             {"type": "next_round"} if body.move == "next_round" else {"type": "move"} | body.model_dump()
         )
-        return await act(table, seat, message)
+        return await act(table, seat, message, bearer.account_id)
 
     @router.post("/api/bot/tables/{code}/chat")
     async def chat(code: str, body: ChatBody, request: Request) -> Response:
-        table, seat = await bot_api.seated(code, await caller(request, "bot_chat", "chat"))
-        return await act(table, seat, {"type": "chat", "text": body.text})
+        bearer = await caller(request, "bot_chat", "chat")
+        table, seat = await bot_api.seated(code, bearer)
+        return await act(table, seat, {"type": "chat", "text": body.text}, bearer.account_id)
 
-    async def act(table: Table, seat: int, message: dict[str, Any]) -> Response:
-        """The page's message, checked and handled as the page's are; a refusal is answered by its kind."""
-        await handle(table, seat, parse_client_message(dumps(message)), counted_already, no_hints)
+    async def act(table: Table, seat: int, message: dict[str, Any], account_id: int) -> Response:
+        """The page's message, checked and handled as the page's are (a chat line judged as the bot
+        account's); a refusal is answered by its kind."""
+        judge = functools.partial(bot_chat, account_id)
+        await handle(table, seat, parse_client_message(dumps(message)), judge, no_hints)
         return JSONResponse({"ok": True})
 
     return router
@@ -308,6 +323,6 @@ async def no_hints(_view: SeatView) -> tuple[Move, Said]:
     raise Refusal.forbidden(Said.of(Code.BOTAPI_NO_HINTS))
 
 
-async def counted_already() -> Said | None:
-    """A bot's chat line was counted against its token when its request came in (a stream sends none)."""
+async def says_nothing(_seat: int | None, _text: str | None) -> Refusal | None:
+    """A table stream's gate: a stream only hears, its bot's lines come by the chat route."""
     return None

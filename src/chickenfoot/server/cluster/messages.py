@@ -4,7 +4,9 @@ Each says what changed at the table, and with which of its versions: an action s
 itself, so the others apply it without reading it back), the configuration changed, someone came or went
 (with the lease holder's decisions: who is covered and when each grace ends), a notice for the clients
 (a chat line, a rematch), a seat's credential moved to another device, a process asking the holder for
-its decisions, and a process asking the others to count a table's sockets again.
+its decisions, a process asking the others to count a table's sockets again, and an operator's
+ending of the table. Beside a table's, two messages for the whole server: sessions that ended (their
+connections end wherever they are), and the chat filter's words changed.
 
 On the wire (Redis pub/sub, JSON) every message carries the format's version ``v``, its ``kind``, the
 sender ``from`` and the table's ``version``. The rule that lets processes of two releases serve the
@@ -38,6 +40,8 @@ WIRE = 1
 """The format's version, ``v`` on the wire."""
 MAX_LISTED = 16
 """Events and grace periods read from one message at most: a table has at most a few seats."""
+MAX_SESSIONS = 1000
+"""Sessions read from one message at most (one account's, or a few accounts')."""
 
 Events = list[dict[str, Any]]
 
@@ -97,7 +101,33 @@ class AskCovering:
     version: int | None
 
 
-PeerMessage = ActionStored | ConfigChanged | PresenceChanged | Notice | SeatMoved | AskCovering
+@dataclass(frozen=True, slots=True)
+class TableEnded:
+    """An operator ended the table (server/moderation): it is deleted; its connections end."""
+
+    version: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionsEnded:
+    """Sessions ended (signed out, an account closed, suspended by an operator): the table connections
+    they seated end, in every process (server/accounts/live.py). On the server's sessions channel, not a
+    table's: its ``version`` is ``None``."""
+
+    digests: tuple[str, ...]
+    version: None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatWordsChanged:
+    """The operators changed the chat filter's words: every process reads them again (server/moderation)."""
+
+    version: None = None
+
+
+TableMessage = ActionStored | ConfigChanged | PresenceChanged | Notice | SeatMoved | AskCovering | TableEnded
+"""What a table's channel carries."""
+PeerMessage = TableMessage | SessionsEnded | ChatWordsChanged
 
 _KINDS: dict[type[Any], str] = {
     ActionStored: "action",
@@ -106,6 +136,9 @@ _KINDS: dict[type[Any], str] = {
     Notice: "notice",
     SeatMoved: "moved",
     AskCovering: "ask",
+    TableEnded: "table_ended",
+    SessionsEnded: "sessions_ended",
+    ChatWordsChanged: "words",
 }
 
 
@@ -129,6 +162,12 @@ def encode(message: PeerMessage, sender: str) -> dict[str, Any]:
             wire["moved"] = {"seat": seat, "to": credential}
         case AskCovering():
             wire["ask"] = "covering"
+        case TableEnded():
+            wire["table_ended"] = True
+        case SessionsEnded(digests):
+            wire["ended"] = list(digests)  # the field's name from before ``v``: older processes read it too
+        case ChatWordsChanged():
+            wire["words"] = "changed"
     return wire
 
 
@@ -141,7 +180,7 @@ def decode(wire: Any) -> tuple[str, PeerMessage] | None:
     v = wire.get("v", 0)
     kind = wire.get("kind") if v == WIRE else _kind_without_v(wire) if v == 0 else None
     read = _READERS.get(kind) if isinstance(kind, str) else None
-    sender = wire.get("from")
+    sender = wire.get("from", "" if kind == "sessions_ended" else None)  # ended sessions had no sender before ``v``
     if read is None or not isinstance(sender, str):
         log.debug("a message between processes of format %r, kind %r: dropped", v, kind)
         return None
@@ -156,7 +195,9 @@ def decode(wire: Any) -> tuple[str, PeerMessage] | None:
 
 
 def _kind_without_v(wire: dict[str, Any]) -> str | None:
-    """The kind of a message from before ``v``: each carried one of these keys."""
+    """The kind of a message from before ``v``: each carried one of these keys (the ended sessions, ``ended``)."""
+    if "ended" in wire:
+        return "sessions_ended"
     return next((kind for kind in ("action", "config", "presence", "notice", "moved", "ask") if kind in wire), None)
 
 
@@ -223,6 +264,25 @@ def _ask(wire: dict[str, Any], version: int | None) -> AskCovering:
     return AskCovering(version)
 
 
+def _table_ended(wire: dict[str, Any], version: int | None) -> TableEnded:
+    if wire.get("table_ended") is not True:
+        raise ValueError("table_ended")
+    return TableEnded(version)
+
+
+def _sessions_ended(wire: dict[str, Any], version: int | None) -> SessionsEnded:
+    ended = wire["ended"]
+    if not isinstance(ended, list):
+        raise TypeError("ended")
+    return SessionsEnded(tuple(digest for digest in ended[:MAX_SESSIONS] if isinstance(digest, str)))
+
+
+def _words(wire: dict[str, Any], version: int | None) -> ChatWordsChanged:
+    if wire.get("words") != "changed":
+        raise ValueError("words")
+    return ChatWordsChanged()
+
+
 _READERS: dict[str, Callable[[dict[str, Any], int | None], PeerMessage]] = {
     "action": _action,
     "config": _config,
@@ -230,4 +290,7 @@ _READERS: dict[str, Callable[[dict[str, Any], int | None], PeerMessage]] = {
     "notice": _notice,
     "moved": _moved,
     "ask": _ask,
+    "table_ended": _table_ended,
+    "sessions_ended": _sessions_ended,
+    "words": _words,
 }

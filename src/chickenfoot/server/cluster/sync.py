@@ -30,17 +30,20 @@ from chickenfoot.server.cluster.leases import Hold, LeaseKeeper
 from chickenfoot.server.cluster.messages import (
     ActionStored,
     AskCovering,
+    ChatWordsChanged,
     ConfigChanged,
     Notice,
     PeerMessage,
     PresenceChanged,
     SeatMoved,
+    SessionsEnded,
+    TableEnded,
     decode,
     encode,
 )
 from chickenfoot.server.cluster.redis_client import stop_if_cancelled
 from chickenfoot.server.storage import StoredAction
-from chickenfoot.server.table.commands import CatchUp, Followed, LeaseChanged, Recount, Relay, ReloadConfig
+from chickenfoot.server.table.commands import CatchUp, Ended, Followed, LeaseChanged, Recount, Relay, ReloadConfig
 from chickenfoot.server.table.ports import Covering, Events, Message, Unsubscribe, table_channel
 
 log = logging.getLogger(__name__)
@@ -111,6 +114,9 @@ class TableSync:
     async def seat_moved(self, version: int, seat: int, credential: str) -> None:
         await self._tell(SeatMoved(version, seat, credential))
 
+    async def table_ended(self, version: int) -> None:
+        await self._tell(TableEnded(version))
+
     async def _tell(self, message: PeerMessage) -> None:
         """Tell the other processes (see docs/scale-out.md)."""
         await self.cluster.bus.publish(self.channel, encode(message, self.cluster.process))
@@ -147,6 +153,11 @@ class TableSync:
             case ActionStored(version, action, at) if version > table.version and len(self._heard_actions) < MAX_HEARD:
                 with suppress(OverflowError, OSError, ValueError):  # a time no date can hold: read it back
                     self._heard_actions[version] = StoredAction(version, action, datetime.fromtimestamp(at, UTC))
+            case TableEnded():
+                table.tell(Ended())  # deleted by an operator: its sockets here end, the registry lets it go
+                return
+            case SessionsEnded() | ChatWordsChanged():
+                return  # not a table's
             case ConfigChanged():
                 self._config = True
             case AskCovering():

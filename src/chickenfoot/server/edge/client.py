@@ -45,9 +45,10 @@ from chickenfoot.server.table.protocol import (
     parse_client_message,
 )
 from chickenfoot.server.table.registry import TableRegistry
-from chickenfoot.server.table.requests import ChatGate, handle
+from chickenfoot.server.table.requests import ChatGate, SeatChatGate, handle
 
 CLOSE_NO_TABLE = 4404
+"""No such table, or an operator ended it (server/moderation): the client does not come back."""
 CLOSE_BAD_TOKEN = 4403
 """An unknown or revoked credential, or a page of a foreign origin."""
 CLOSE_BAD_QUERY = 4400
@@ -206,7 +207,7 @@ class Connection:
         table: Table,
         seat: int | None,
         limits: ConnectionLimits,
-        address_chat: ChatGate,
+        chat_gate: SeatChatGate,
         hint: HintSource,
         sends: SendWatch,
         credential: str | None = None,
@@ -220,7 +221,7 @@ class Connection:
         """Why a client without a seat watches (``watching.reason`` of its states)."""
         self.watch_session = watch_session
         """For a client seated by its session: watches the session, calling back when it ends."""
-        self.address_chat, self.hint, self.sends = address_chat, hint, sends
+        self.chat_gate, self.hint, self.sends = chat_gate, hint, sends
         self._sender: asyncio.Task[None] | None = None
         self.outbox = Outbox(limits.max_pending)
         self.budget = TokenBucket(limits.rate_burst, limits.rate_per_second, table.clock)
@@ -243,6 +244,9 @@ class Connection:
 
     def on_change(self, message: Message) -> None:
         """A table broadcast: a new state, a notice about the service, or a seat's credential moved."""
+        if message.get("ended"):
+            self.table_ended()
+            return
         moved = message.get("moved")
         if moved is not None:
             if self.seat is not None and moved.get("seat") == self.seat and moved.get("to") != self.credential:
@@ -316,6 +320,12 @@ class Connection:
             Refusal.forbidden(Said.of(Code.ERROR_SEAT_ELSEWHERE), text="your seat moved to another device"),
         )
 
+    def table_ended(self) -> None:
+        """An operator ended the table (server/moderation): the client is told, and does not come back."""
+        self._end(
+            CLOSE_NO_TABLE, Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_TABLE_ENDED), text="an operator ended this table")
+        )
+
     def signed_out(self) -> None:
         """The session that seated this client ended: it is told, and reconnects to watch."""
         signed_out = Refusal(Why.UNAUTHENTICATED, Said.of(Code.ERROR_SIGNED_OUT), text="you were signed out")
@@ -363,11 +373,11 @@ class Connection:
                 if answered is not None:
                     self.outbox.put(dumps(answered))
 
-    async def chat_refusal(self) -> Said | None:
-        """Why a chat line is refused now (``None``: it is not): this connection's budget, then its address's."""
+    async def chat_refusal(self, text: str | None) -> Refusal | None:
+        """What refuses a chat line now (``None``: nothing): this connection's budget, then the gate's."""
         if not self.chat_budget.take():
-            return Said.of(Code.ERROR_CHAT_SLOW_DOWN)
-        return await self.address_chat()
+            return Refusal.too_many(Said.of(Code.ERROR_CHAT_SLOW_DOWN))
+        return await self.chat_gate(self.seat, text)
 
     async def _say_goodbye(self, code: int, error: Refusal) -> None:
         """The final error and the close; given up after a while for a client that does not read."""
@@ -393,7 +403,7 @@ async def serve_connection(
     code: str,
     tables: TableRegistry,
     limits: ConnectionLimits,
-    address_chat: ChatGate,
+    chat_gate: SeatChatGate,
     hint: HintSource,
     sends: SendWatch,
     own_seat: Callable[[], Awaitable[tuple[int, SessionWatch] | None]] | None = None,
@@ -402,7 +412,8 @@ async def serve_connection(
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
-    ``address_chat`` counts a chat line against the client's address (over all its connections);
+    ``chat_gate`` judges a chat line before the table takes it (the client's address's count over all its
+    connections, and the moderation's);
     ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
     ``sends`` watches the process's connections for clients that stop reading; ``own_seat`` finds
     the seat of a client that brought no seat credential (its signed-in account's, with a way to
@@ -441,7 +452,7 @@ async def serve_connection(
 
         def connect(current: Table) -> Awaitable[int | None]:
             connection = Connection(
-                websocket, current, seat, limits, address_chat, hint, sends, credential, watching, watch_session
+                websocket, current, seat, limits, chat_gate, hint, sends, credential, watching, watch_session
             )
             return connection.serve(query.since, tables.notice())
 

@@ -23,7 +23,7 @@ from chickenfoot.server.edge.transport import TableGone, attend
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.hints import HintSource
 from chickenfoot.server.table.registry import TableRegistry
-from chickenfoot.server.table.requests import ChatGate
+from chickenfoot.server.table.requests import SeatChatGate
 
 KEEPALIVE_SECONDS = 10.0
 """An empty line this often on a quiet stream: proxies keep it open, and a vanished client is noticed."""
@@ -104,7 +104,7 @@ def table_lines(
     table: Table,
     seat: int,
     client: Address | None,
-    chat: ChatGate,
+    chat: SeatChatGate,
     hint: HintSource,
     keep: set[asyncio.Task[Any]],
 ) -> AsyncIterator[bytes]:

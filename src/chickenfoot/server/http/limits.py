@@ -1,4 +1,4 @@
-"""The one rate limiter (the ``limits`` library): per address, per name, per account and per API token.
+"""The one rate limiter (the ``limits`` library): per address, per name, per account, per speaker and per API token.
 
 Every limit is a :class:`Policy`: what it counts (a client address, a username, an account, a token's
 digest), how many in which window, and the message that refuses one more. Per address: connections,
@@ -6,8 +6,9 @@ new tables, chat lines, replays built, hints searched, sign-ins, quick play's jo
 handover links, e-mails asked for (confirmation and sign-in links), and the Bot API's look-ups of
 tokens not known yet. Per name: password sign-ins (and sign-in links asked for) at one username. Per
 account: invitations and challenges one account sends, and one account receives, each a notice on
-someone's phone. Per token: the Bot API's moves, reads, streams, new tables and chat lines; a token
-that keeps going over (``strikes``) is paused whole for the ``pause`` window.
+someone's phone. Per speaker (a chat line's account, or a guest's address): the same line said again,
+and lines with a link (server/moderation). Per token: the Bot API's moves, reads, streams, new tables and
+chat lines; a token that keeps going over (``strikes``) is paused whole for the ``pause`` window.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes. The token look-ups
@@ -52,6 +53,9 @@ Kind = Literal[
     # per account
     "invitation_sent",
     "invitation_received",
+    # per speaker
+    "chat_repeat",
+    "chat_link",
     # per API token
     "bot_move",
     "bot_read",
@@ -111,6 +115,17 @@ class AccountLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class SpeakerLimits:
+    """What one speaker (an account, or a guest's address) may say in chat besides the chat's own budget
+    (``limits`` notation; server/moderation)."""
+
+    repeats: str = "3/5minutes"
+    """The same line (folded: ``GG`` is ``gg``), at any of the speaker's tables."""
+    links: str = "2/10minutes"
+    """Lines with a link."""
+
+
+@dataclass(frozen=True, slots=True)
 class TokenLimits:
     """What one API token of the Bot API may do (``limits`` notation)."""
 
@@ -135,7 +150,7 @@ class TokenLimits:
 class Policy:
     """One limit: ``rate`` of one kind of request per key (an address, a name, a token), refused with ``code``."""
 
-    per: Literal["address", "name", "token", "account"]
+    per: Literal["address", "name", "token", "account", "speaker"]
     rate: limits.RateLimitItem
     code: Code
     shared: bool = True
@@ -145,7 +160,9 @@ class Policy:
     and the window is long."""
 
 
-def policies(addresses: AddressLimits, tokens: TokenLimits, accounts: AccountLimits) -> dict[Kind, Policy]:
+def policies(
+    addresses: AddressLimits, tokens: TokenLimits, accounts: AccountLimits, speakers: SpeakerLimits
+) -> dict[Kind, Policy]:
     """Every limit of the server, from its settings."""
     by_address: dict[Kind, tuple[str, Code]] = {
         "connection": (addresses.connections, Code.ERROR_TOO_MANY_CONNECTIONS),
@@ -181,6 +198,8 @@ def policies(addresses: AddressLimits, tokens: TokenLimits, accounts: AccountLim
     found["invitation_received"] = Policy(
         "account", limits.parse(accounts.invitations_received), Code.NOTIFY_TOO_MANY_RECEIVED
     )
+    found["chat_repeat"] = Policy("speaker", limits.parse(speakers.repeats), Code.MODERATION_REPEATED)
+    found["chat_link"] = Policy("speaker", limits.parse(speakers.links), Code.MODERATION_LINKS)
     return found
 
 
@@ -204,19 +223,24 @@ def _reason(kind: Kind, said: Said) -> str:
 
 
 class RateLimiter:
-    """Counts requests per address, name and token in moving windows, and refuses those over a limit."""
+    """Counts requests per address, name, account, speaker and token in moving windows, and refuses those
+    over a limit."""
 
     def __init__(
-        self, addresses: AddressLimits, tokens: TokenLimits | None = None, accounts: AccountLimits | None = None
+        self,
+        addresses: AddressLimits,
+        tokens: TokenLimits | None = None,
+        accounts: AccountLimits | None = None,
+        speakers: SpeakerLimits | None = None,
     ) -> None:
         self.tokens = tokens or TokenLimits()
-        self.policies = policies(addresses, self.tokens, accounts or AccountLimits())
+        self.policies = policies(addresses, self.tokens, accounts or AccountLimits(), speakers or SpeakerLimits())
         self.cutoff = None if addresses.cutoff is None else limits.parse(addresses.cutoff)
         self.strikes, self.pause = limits.parse(self.tokens.strikes), limits.parse(self.tokens.pause)
         self.shared = counters(addresses.storage)
         self.local = counters("memory://")
         self.refused = Counter[tuple[str, str]]()
-        """Refusals so far, by what the limit counts per (address, name, token, account) and why (the kind of
+        """Refusals so far, by what the limit counts per (address, name, token, account, speaker) and why (the kind of
         request, ``cutoff`` or ``paused``), for the metrics."""
 
     async def check(self, kind: Kind, key: str) -> None:

@@ -462,6 +462,12 @@ class Storage:
             row = (await conn.execute(sa.select(reviews.c.review).where(reviews.c.table_code == code))).first()
             return None if row is None else dict(json.loads(row[0]))
 
+    async def delete_table(self, code: str) -> bool:
+        """Delete table ``code`` and every row naming it (their foreign keys cascade): an operator ended it
+        (server/moderation). ``False``: there was no such table."""
+        async with self._write() as conn:
+            return bool((await conn.execute(game_tables.delete().where(game_tables.c.code == code))).rowcount)
+
     async def delete_unplayed(self, created_before: datetime, limit: int, keep: set[str]) -> list[str]:
         """Delete up to ``limit`` tables created before ``created_before`` without a single action; their codes.
 

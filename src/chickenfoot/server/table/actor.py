@@ -54,6 +54,8 @@ from chickenfoot.server.table.commands import (
     Cover,
     CoverUnclaimed,
     Detach,
+    End,
+    Ended,
     LeaseChanged,
     Leave,
     NextRound,
@@ -123,6 +125,9 @@ class Services:
     clock: Clock
     finished: Callable[[str], None] = nobody_listens
     """Called with the table's code when this process applies the action that ends its match."""
+    ended: Callable[[str], None] = nobody_listens
+    """Called with the table's code when an operator ended it, here or in another process (the registry
+    lets it go)."""
 
 
 class Table:
@@ -434,6 +439,10 @@ class Table:
                 await self._lease_changed(held)
             case Relay(message):
                 self._relay(message)
+            case End():
+                return await self._end()
+            case Ended():
+                await self._ended()
             case _:
                 raise TypeError(f"a table handles no {type(command).__name__}")
         return None
@@ -557,6 +566,22 @@ class Table:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    # --- ended by an operator -----------------------------------------------------------------
+
+    async def _end(self) -> bool:
+        """Delete the table unless its match is over, and tell everyone, in every process (:class:`End`)."""
+        if self._match.is_over():
+            return False
+        await self._services.storage.delete_table(self._code)
+        await self._ended()
+        await self._peers.table_ended(self._version)
+        return True
+
+    async def _ended(self) -> None:
+        """The table was deleted: this process's connections are told, and the registry lets it go."""
+        await self._services.fanout.publish(self.channel(), {"ended": True})
+        self._services.ended(self._code)
+
     # --- configuration ------------------------------------------------------------------------
 
     async def _change_config(self, change: Callable[[TableConfig], None], events: Events | None = None) -> None:
@@ -580,7 +605,8 @@ class Table:
         if self._closed:
             return
         data = await self._services.storage.load_config(self._code)
-        if data is None:
+        if data is None:  # deleted by an operator while this process was not listening: nothing to follow
+            await self._ended()
             return
         self._adopt(TableConfig.from_json(data))
         await self._publish([], presence=True)

@@ -293,6 +293,22 @@ class Relay(Command[None]):
 
 
 @dataclass(frozen=True, slots=True)
+class End(Command[bool]):
+    """An operator ends the table (server/moderation): unless its match is over (``False``: a finished
+    match is history), it is deleted from storage with everything of it, and its connections, in every
+    process, are told and closed; the registry lets it go."""
+
+    bounded: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ended(Command[None]):
+    """Another process ended the table (:class:`End`): this process's connections are told and closed."""
+
+    bounded: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
 class Close(Command[None]):
     """Stop the table: no automatic play, no action from now on. Handled at once."""
 

@@ -162,6 +162,9 @@ class Peers(Protocol):
 
     async def notice(self, version: int, notice: dict[str, Any]) -> None: ...
     async def seat_moved(self, version: int, seat: int, credential: str) -> None: ...
+    async def table_ended(self, version: int) -> None:
+        """An operator ended the table: it was deleted (server/moderation)."""
+        ...
 
 
 class Alone:
@@ -182,6 +185,9 @@ class Alone:
         return None
 
     async def seat_moved(self, version: int, seat: int, credential: str) -> None:
+        return None
+
+    async def table_ended(self, version: int) -> None:
         return None
 
 

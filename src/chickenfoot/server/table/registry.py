@@ -14,14 +14,14 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import Clock, Timer, utc
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.storage import Storage, StorageUnavailable
 from chickenfoot.server.table.actor import Services, Table
-from chickenfoot.server.table.commands import Close, Following, ReloadConfig, Wake
+from chickenfoot.server.table.commands import Close, End, Following, ReloadConfig, Wake
 from chickenfoot.server.table.config import TableConfig, Timing
 from chickenfoot.server.table.ports import ALONE, Peers, Publisher, SocketCounts
 
@@ -99,7 +99,7 @@ class TableRegistry:
         self.seeds = seeds
         """Deals a new table's seed: random, or fixed by a test that needs a particular deal."""
         self.expiry = expiry or Expiry()
-        self.services = Services(storage, fanout, timing, counts, clock, self._match_finished)
+        self.services = Services(storage, fanout, timing, counts, clock, self._match_finished, self._table_ended)
         self._follow = follow
         self._elsewhere = tell_config_changed
         self._finish_hooks: list[Callable[[str], object]] = []
@@ -153,6 +153,21 @@ class TableRegistry:
             self._add(table, sync)
         return table
 
+    async def end(self, code: str) -> Literal["ended", "missing", "finished"]:
+        """An operator ends table ``code`` (server/moderation, :class:`~.commands.End`): its match stops
+        where it is, it is deleted with everything of it, its people are told in every process.
+        ``finished``: its match is over, and a finished match is history, not ended."""
+        table = await self.get(code)
+        if table is None:
+            return "missing"
+        return "ended" if await table.submit(End()) else "finished"
+
+    def _table_ended(self, code: str) -> None:
+        """Table ``code`` was ended (here or in another process): it leaves memory, whoever is connected."""
+        if (table := self.tables.get(code)) is not None:
+            self._drop(table)
+            log.info("table %s: ended by an operator", code)
+
     async def config_changed(self, code: str) -> None:
         """The stored configuration of table ``code`` was changed outside the table (a deleted player's
         name erased): the table reads it again, in this process if it holds it and in every other one."""
@@ -205,9 +220,13 @@ class TableRegistry:
         """Drop a table nobody is connected to here from memory (storage holds all of it)."""
         if table.closed or table.watched_here() or self.tables.get(table.code) is not table:
             return
+        self._drop(table)
+        log.info("table %s: released from memory", table.code)
+
+    def _drop(self, table: Table) -> None:
+        """Let ``table`` go from memory now; it closes in the background."""
         table.tell(Close())  # at once: a connection arriving from now on loads the table afresh
         del self.tables[table.code]
-        log.info("table %s: released from memory", table.code)
         if (due := self._lingering.pop(table.code, None)) is not None:
             due.cancel()
         self._closing[table.code] = asyncio.create_task(self._close(table))

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from chickenfoot.messages import Said
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table.commands import NextRound, Play, Rename, Say, TableHandle
 from chickenfoot.server.table.hints import HintSource
@@ -26,8 +25,12 @@ from chickenfoot.server.table.protocol import (
 )
 from chickenfoot.view import SeatView
 
-ChatGate = Callable[[], Awaitable[Said | None]]
-"""Counts one chat line; returns why it is refused, or ``None``."""
+ChatGate = Callable[[str | None], Awaitable[Refusal | None]]
+"""Judges one chat line before the table takes it: its text (``None``: a quick reaction); returns what
+refuses it (a budget spent, a mute, a word of the chat filter), or ``None``."""
+SeatChatGate = Callable[[int | None, str | None], Awaitable[Refusal | None]]
+"""A :data:`ChatGate` told the seat the line is said from too (``None``: watching): a connection's, whose
+composition root finds the account behind the seat (server/moderation)."""
 
 
 class Asked(TableHandle, Protocol):
@@ -43,8 +46,8 @@ async def handle(
     if isinstance(request, PingMessage):
         return {"type": "pong"}
     if isinstance(request, ChatMessage | ReactMessage):
-        if (refusal := await chat_refusal()) is not None:
-            raise Refusal.too_many(refusal)
+        if (refusal := await chat_refusal(request.text if isinstance(request, ChatMessage) else None)) is not None:
+            raise refusal
         await table.submit(Say(seat, request))
         return None
     if isinstance(request, NextRoundMessage):
