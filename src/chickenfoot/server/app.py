@@ -32,6 +32,7 @@ from chickenfoot.server.botapi.gate import PREFIX as BOT_API
 from chickenfoot.server.botapi.gate import FloodGate, PausedTokens
 from chickenfoot.server.botapi.routes import bot_api_router
 from chickenfoot.server.botapi.service import BotApi
+from chickenfoot.server.chat import Listener
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.company import company_router
@@ -54,7 +55,7 @@ from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
 from chickenfoot.server.http.client import client_address
-from chickenfoot.server.http.limits import AddressLimits, RateLimiter, TokenLimits
+from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, TokenLimits
 from chickenfoot.server.http.pages import pages_router
 from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
@@ -76,6 +77,14 @@ from chickenfoot.server.replays.routes import replay_router
 from chickenfoot.server.replays.service import Replays, review_job
 from chickenfoot.server.seating.routes import seating_router
 from chickenfoot.server.seating.service import CreateRequest, Seating, bot_level, summary, table_config
+from chickenfoot.server.social.challenges import ChallengeStore
+from chickenfoot.server.social.challenging import Challenges, ChallengeSettings
+from chickenfoot.server.social.hearing import Hearings
+from chickenfoot.server.social.notices import Inbox
+from chickenfoot.server.social.reports import Reports, ReportStore
+from chickenfoot.server.social.routes import friends_page_router, social_router
+from chickenfoot.server.social.service import Social, SocialSettings
+from chickenfoot.server.social.store import SocialStore
 from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table_config import TableConfig, Timing
 from chickenfoot.view import SeatView
@@ -114,6 +123,12 @@ class Settings:
     """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
     bot_limits: TokenLimits = field(default_factory=TokenLimits)
     """What each API token of the Bot API may do (server/http/limits.py)."""
+    people: AccountLimits = field(default_factory=AccountLimits)
+    """What each signed-in account may do to other players: follow, challenge, report (server/http/limits.py)."""
+    social: SocialSettings = field(default_factory=SocialSettings)
+    """Friends and blocks: the lists' caps, when a friend is online, how often the pages ask."""
+    challenges: ChallengeSettings = field(default_factory=ChallengeSettings)
+    """How long a challenge waits for its answer, how many may wait."""
     metrics_port: int | None = None
     """The port whose requests are answered ``GET /metrics`` (server/ops/metrics.py); ``None``: no metrics."""
 
@@ -147,6 +162,11 @@ class Server:
     handover_links: HandoverStore
     paused_tokens: PausedTokens
     ops: Operations
+    seating: Seating
+    social: Social
+    challenges: Challenges
+    inbox: Inbox
+    reports: Reports
 
     @asynccontextmanager
     async def running(self, _app: FastAPI) -> AsyncIterator[None]:
@@ -156,11 +176,15 @@ class Server:
         self.accounts.live.start()
         self.hub.start()
         self.reviews.start()
+        self.social.hearings.start()
+        self.challenges.start()
         watch = asyncio.create_task(self.storage.watch(self.settings.health_seconds))
         self.ops.start()
         yield
         await self.ops.stop()
         watch.cancel()
+        await self.challenges.stop()
+        self.social.hearings.stop()
         await self.reviews.stop()
         self.accounts.live.stop()
         await self.ratings.settle()
@@ -178,9 +202,17 @@ def build(settings: Settings) -> Server:
     storage = Storage(database_url, clock)
     cluster = cluster_of(settings)
     hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
-    limits = RateLimiter(dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits)
+    limits = RateLimiter(
+        dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits, settings.people
+    )
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
+    social, inbox = social_of(settings, storage, cluster, accounts, limits)
+    accounts.forget_with(social.forget)
+    accounts.export_with("friends", social.exported)
+    tables = table_lookup(hub.get)
+    seating = Seating(hub, accounts, tables, kept_out=social.kept_out)
+    challenges = Challenges(social.challenges, social, seating, inbox, inbox, settings.challenges)
     hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
     readings = Readings(
@@ -195,7 +227,7 @@ def build(settings: Settings) -> Server:
         storage,
         cluster,
         hub,
-        tables=table_lookup(hub.get),
+        tables=tables,
         limits=limits,
         sends=SendWatch(clock),
         hints=hints,
@@ -208,6 +240,11 @@ def build(settings: Settings) -> Server:
         handover_links=HandoverStore(storage, clock),
         paused_tokens=PausedTokens(clock.monotonic),
         ops=Operations.of(database_url, settings.redis_url, settings.metrics_port, readings, clock),
+        seating=seating,
+        social=social,
+        challenges=challenges,
+        inbox=inbox,
+        reports=Reports(ReportStore(storage), clock),
     )
     for finished in (
         server.reviews.request,
@@ -219,12 +256,28 @@ def build(settings: Settings) -> Server:
     return server
 
 
+def social_of(
+    settings: Settings, storage: Storage, cluster: Cluster, accounts: Accounts, limits: RateLimiter
+) -> tuple[Social, Inbox]:
+    """Friends and blocks, telling their players through the in-app list (the notifications feature,
+    once there, is told too: a ``Tell`` that does both)."""
+    store, inbox = SocialStore(storage), Inbox(storage, settings.clock)
+
+    async def connected(code: str, seat: int) -> bool:
+        return (await cluster.connections.counts(code, seat + 1))[seat] > 0
+
+    hearings = Hearings(store, cluster.bus)
+    challenges = ChallengeStore(storage)
+    social = Social(store, challenges, inbox, hearings, accounts, limits, connected, settings.clock, settings.social)
+    return social, inbox
+
+
 def routers(server: Server) -> list[APIRouter]:
     """Every feature's routes, each handed the services it uses."""
     settings, hub, tables, limits, accounts = server.settings, server.hub, server.tables, server.limits, server.accounts
     replays = Replays(tables, server.reviews, server.frames, server.history.deleted_seats)
     return [
-        seating_router(Seating(hub, accounts, tables), limits, settings.web_dir),
+        seating_router(server.seating, limits, settings.web_dir),
         replay_router(replays, limits, settings.web_dir),
         company_router(hub, server.listing, tables, summary),
         readiness_router(hub.credentials, tables, bot_level, summary),
@@ -237,6 +290,8 @@ def routers(server: Server) -> list[APIRouter]:
         bot_api_router(bot_api(server), hub, accounts, tables, settings.connection, server.sends),
         table_socket(server),
         pages_router(settings.web_dir),
+        social_router(server.social, server.challenges, server.inbox, server.reports, accounts, limits),
+        friends_page_router(settings.web_dir),
         i18n_routes.router,
     ]
 
@@ -247,7 +302,8 @@ def quick_play(server: Server) -> QuickPlay:
     if isinstance(settings.ratings, EqualRatings):
         settings = dataclasses.replace(settings, ratings=server.ratings.shown_of, bots=LevelRatings())
     hub, storage, clock = server.hub, server.storage, server.settings.clock
-    queue = Queue(storage, clock, settings, hub.seeds, abandoned=bots_cover(hub, settings.bots))
+    abandoned = bots_cover(hub, settings.bots)
+    queue = Queue(storage, clock, settings, hub.seeds, abandoned=abandoned, apart=server.social.apart)
     return QuickPlay(queue, hub, server.accounts, settings)
 
 
@@ -259,7 +315,14 @@ def bot_api(server: Server) -> BotApi:
         return table_config(CreateRequest.model_validate(body), hub.seeds())
 
     service = BotApi(
-        hub, server.accounts, server.limits, server.paused_tokens, configure, server.tables, server.settings.clock
+        hub,
+        server.accounts,
+        server.limits,
+        server.paused_tokens,
+        configure,
+        server.tables,
+        server.settings.clock,
+        ignores=server.social.ignores,
     )
     hub.on_match_finished(service.match_finished)
     return service
@@ -303,6 +366,13 @@ def table_socket(server: Server) -> APIRouter:
         async def watching_reason() -> str:
             return await accounts.watching_reason(websocket, code)
 
+        async def listening(seat: int | None) -> Listener:
+            """The account behind the connection: its seat's, else the one it is signed in as (a spectator's)."""
+            account = None if seat is None else await accounts.store.account_at(code.upper(), seat)
+            if account is None and (signed_in := await accounts.signed_in(websocket)) is not None:
+                account = signed_in.account.id
+            return await server.social.listener(account)
+
         served = await serve_connection(
             websocket,
             code,
@@ -314,6 +384,7 @@ def table_socket(server: Server) -> APIRouter:
             own_seat,
             server.handover_links.moved,
             watching_reason,
+            listening,
         )
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limits.cut_off(address)

@@ -25,6 +25,7 @@ from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.server import chat, company, renaming
 from chickenfoot.server.accounts.live import SessionWatch
+from chickenfoot.server.chat import Listener
 from chickenfoot.server.clock import Clock, Timer
 from chickenfoot.server.credentials import digest
 from chickenfoot.server.fanout import Message
@@ -92,6 +93,8 @@ class ConnectionLimits:
 
 ChatGate = Callable[[], Awaitable[Said | None]]
 """Counts one chat line; returns why it is refused, or ``None``."""
+Listening = Callable[[int | None], Awaitable[Listener]]
+"""Who listens at a connection to ``seat`` (``None``: watching): the account behind it and those it blocks."""
 
 
 class TokenBucket:
@@ -221,8 +224,11 @@ class Connection:
         credential: str | None = None,
         watching: str | None = None,
         watch_session: SessionWatch | None = None,
+        listener: Listener | None = None,
     ) -> None:
         self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
+        self.listener = listener or Listener()
+        """The account behind the client (said with its chat lines) and the accounts whose lines it is not sent."""
         self.credential = credential
         """The digest of the seat credential the client came with (``None``: none, or watching)."""
         self.watching = watching
@@ -250,7 +256,8 @@ class Connection:
             return
         notice = message.get("notice")
         if notice is not None:
-            self.outbox.put(dumps(notice))
+            if (notice := chat.heard(notice, self.listener)) is not None:
+                self.outbox.put(dumps(notice))
         else:
             self.outbox.put_state(message["events"])
 
@@ -270,7 +277,8 @@ class Connection:
         receiver = asyncio.create_task(self._receive_all())
         try:
             for greeting in await company.greetings(table):
-                self.outbox.put(dumps(greeting))
+                if (heard := chat.heard(greeting, self.listener)) is not None:
+                    self.outbox.put(dumps(heard))
             await table.announce(seat)
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -360,7 +368,7 @@ class Connection:
                         ProtocolError.of(Said.of(Code.ERROR_FRAME_TOO_LARGE, limit=MAX_FRAME_BYTES)),
                     )
                     return
-                reply = await answer(self.table, self.seat, data, self.chat_refusal, self.hint)
+                reply = await answer(self.table, self.seat, data, self.chat_refusal, self.hint, self.listener.account)
                 if reply is not None:
                     self.outbox.put(dumps(reply))
 
@@ -400,6 +408,7 @@ async def serve_connection(
     own_seat: Callable[[], Awaitable[tuple[int, SessionWatch] | None]] | None = None,
     moved_away: Callable[[str, str], Awaitable[bool]] | None = None,
     watching_reason: Callable[[], Awaitable[str]] | None = None,
+    listening: Listening | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
@@ -410,7 +419,8 @@ async def serve_connection(
     watch the session that opens it; none: it watches);
     ``moved_away`` says whether an unknown credential is one that moved to another device (the
     client then watches, told why); ``watching_reason`` says why any other client without a seat
-    watches (``no_seat`` when not given).
+    watches (``no_seat`` when not given); ``listening`` says who listens at the connection (the account
+    behind it, said with its chat lines, and those whose lines it is spared; none: a guest who blocks nobody).
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -439,6 +449,7 @@ async def serve_connection(
             seat, watch_session = own
         if seat is None and watching is None:
             watching = "no_seat" if watching_reason is None else await watching_reason()
+        listener = None if listening is None else await listening(seat)
         if query.since is not None and query.since > table.version:
             await table.catch_up()  # the client saw more through another process than this one knows yet
         # Last, after every await: a table released from memory meanwhile would never tell this
@@ -453,7 +464,7 @@ async def serve_connection(
         return None
     try:
         connection = Connection(
-            websocket, table, seat, limits, address_chat, hint, sends, credential, watching, watch_session
+            websocket, table, seat, limits, address_chat, hint, sends, credential, watching, watch_session, listener
         )
         return await connection.serve(query.since, hub.notice())
     finally:
@@ -461,9 +472,15 @@ async def serve_connection(
 
 
 async def answer(
-    table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatGate, hint: HintSource
+    table: Table,
+    seat: int | None,
+    data: str | bytes,
+    chat_refusal: ChatGate,
+    hint: HintSource,
+    speaker: int | None = None,
 ) -> dict[str, Any] | None:
-    """The reply to one client message (``None`` when the reply is the broadcast state)."""
+    """The reply to one client message (``None`` when the reply is the broadcast state); ``speaker``: the
+    account behind the client, kept with its chat lines."""
     try:
         request = parse_client_message(data)
         if isinstance(request, PingMessage):
@@ -471,7 +488,7 @@ async def answer(
         if isinstance(request, ChatMessage | ReactMessage):
             if (refusal := await chat_refusal()) is not None:
                 raise ProtocolError(english(refusal), refusal)
-            await chat.say(table, seat, request)
+            await chat.say(table, seat, request, speaker)
             return None
         if isinstance(request, NextRoundMessage):
             if seat is None or table.config.seats[seat].kind != "human":

@@ -276,10 +276,14 @@ def data_routes(shared: AccountRoutes, seat_of: SeatFinder) -> APIRouter:
         me = await accounts.require(request, changing=False)
         facts = await accounts.facts(me)
         response.headers["Content-Disposition"] = f'attachment; filename="chickenfoot-{me.account.id}.json"'
-        return {key: value for key, value in overview(facts, me).items() if key != "csrf"} | {
-            "sessions": session_list(facts.sessions, me),
-            "seats": [{"table": code, "seat": seat} for code, seat in await accounts.store.seats_of(me.account.id)],
-        }
+        return (
+            {key: value for key, value in overview(facts, me).items() if key != "csrf"}
+            | {
+                "sessions": session_list(facts.sessions, me),
+                "seats": [{"table": code, "seat": seat} for code, seat in await accounts.store.seats_of(me.account.id)],
+            }
+            | await accounts.exported(me.account.id)
+        )
 
     @router.delete("")
     async def delete_account(request: Request, response: Response) -> dict[str, Any]:

@@ -85,6 +85,20 @@ class Accounts:
         self.clock, self.settings = clock, settings
         self.sessions = Sessions(self.store, clock, settings.sessions)
         self.hasher = Hasher()
+        self._forgetting: list[Callable[[int], Awaitable[None]]] = []
+        self._exports: dict[str, Callable[[int], Awaitable[Any]]] = {}
+
+    def forget_with(self, forget: Callable[[int], Awaitable[None]]) -> None:
+        """``forget`` deletes what another feature keeps of an account, when the account is deleted."""
+        self._forgetting.append(forget)
+
+    def export_with(self, name: str, export: Callable[[int], Awaitable[Any]]) -> None:
+        """``export`` gives what another feature keeps of an account, for its data download (under ``name``)."""
+        self._exports[name] = export
+
+    async def exported(self, account_id: int) -> dict[str, Any]:
+        """What the other features keep of the account, for its data download."""
+        return {name: await export(account_id) for name, export in self._exports.items()}
 
     async def signed_in(self, connection: HTTPConnection) -> SignedIn | None:
         """The account whose live session the request's cookie names, or ``None`` (a guest)."""
@@ -317,6 +331,8 @@ class Accounts:
         """Every way in and every session go at once; finished matches keep the moves, under "deleted player"."""
         every = [session.digest for session in await self.sessions_of(me)]
         await self.store.delete(me.account.id)
+        for forget in self._forgetting:
+            await forget(me.account.id)
         await self.live.ended(every)
 
     async def keep_seat(self, me: SignedIn, code: str, seat: int) -> None:

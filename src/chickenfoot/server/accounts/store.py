@@ -350,6 +350,15 @@ class AccountStore:
             seat = (await conn.execute(query)).scalar()
         return None if seat is None else int(seat)
 
+    async def account_at(self, code: str, seat: int) -> int | None:
+        """The account ``seat`` of table ``code`` follows (``None``: a guest's seat, or a bot's)."""
+        query = sa.select(account_seats.c.account_id).where(
+            account_seats.c.table_code == code, account_seats.c.seat == seat
+        )
+        async with self.storage.reading() as conn:
+            found = (await conn.execute(query)).scalar()
+        return None if found is None else int(found)
+
     async def any_seat_at(self, code: str) -> bool:
         """Some seat of table ``code`` follows an account."""
         query = sa.select(account_seats.c.seat).where(account_seats.c.table_code == code).limit(1)

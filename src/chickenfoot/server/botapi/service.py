@@ -2,12 +2,16 @@
 the tables a bot account creates, the invitations it gets, accepts and declines, and the events its
 account hears (invitations, tables starting, matches ending). Every refusal is a
 :class:`~chickenfoot.server.refusals.Refusal`.
+
+An invitation from an account the invited bot account blocks is dropped unheard: the inviter is
+answered as for any invitation, and the seat waits as for a bot that does not answer (``ignores``,
+answered by server/social).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from chickenfoot.bots import DEFAULT_LEVEL
@@ -38,6 +42,12 @@ Opponent = tuple[str | None, str | None]
 """A seat of a new table besides the bot's own: a bot level that plays it, or a bot account invited to it."""
 Configure = Callable[[dict[str, Any]], TableConfig]
 """A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refusal`."""
+Ignores = Callable[[int, int], Awaitable[bool]]
+"""Whether the account (first) blocks the account (second)."""
+
+
+async def ignores_nobody(_account_id: int, _other: int) -> bool:
+    return False
 
 
 def account_channel(account_id: int) -> str:
@@ -66,9 +76,11 @@ class BotApi:
         configure: Configure,
         tables: TableLookup,
         clock: Clock,
+        ignores: Ignores = ignores_nobody,
     ) -> None:
         """``paused``: the tokens this process knows to be paused, shared with the flood gate in front."""
         self.hub, self.accounts, self.limits, self.paused, self.configure = hub, accounts, limits, paused, configure
+        self.ignores = ignores
         self.tables = tables
         self.clock, self.bus = clock, hub.cluster.bus
         self.tokens, self.bots = TokenStore(hub.storage), BotStore(hub.storage)
@@ -126,14 +138,17 @@ class BotApi:
         await self.sit_down(table, 0, bearer)
         for seat, (_level, account) in enumerate(opponents, 1):
             if account is not None:
-                await self.invite(table, seat, account, bearer.username)
+                await self.invite(table, seat, account, bearer.username, bearer.account_id)
         return table
 
-    async def invite(self, table: Table, seat: int, name: str, inviter: str | None) -> None:
-        """Invite the bot account ``name`` to ``seat``: it hears so on its account's stream."""
+    async def invite(self, table: Table, seat: int, name: str, inviter: str | None, inviter_id: int | None) -> None:
+        """Invite the bot account ``name`` to ``seat``: it hears so on its account's stream (unless it blocks
+        the inviting account ``inviter_id``: then nothing is kept or heard, and nothing is said)."""
         found = await self.bots.bot_named(name)
         if found is None:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(name[:64])))
+        if inviter_id is not None and await self.ignores(found[0], inviter_id):
+            return
         invitation = Invitation(table.code, seat, found[0], inviter)
         await self.bots.invite(invitation, utc(self.clock))
         await self.tell(found[0], invitation_event(table, invitation))
@@ -144,7 +159,9 @@ class BotApi:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_CREATOR_ONLY))
         if seat not in table.free_seats():
             raise Refusal.conflict(Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=seat))
-        await self.invite(table, seat, name, table.config.seats[table.config.creator].name)
+        creator = table.config.creator
+        inviter_id = await self.accounts.store.account_at(table.code, creator)
+        await self.invite(table, seat, name, table.config.seats[creator].name, inviter_id)
 
     async def accept(self, code: str, bearer: Bearer) -> tuple[Table, int]:
         """Take the seat the bot was invited to."""

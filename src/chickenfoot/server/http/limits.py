@@ -1,11 +1,13 @@
-"""The one rate limiter (the ``limits`` library): per address, per name and per API token.
+"""The one rate limiter (the ``limits`` library): per address, per name, per API token and per account.
 
 Every limit is a :class:`Policy`: what it counts (a client address, a username, a token's digest),
 how many in which window, and the message that refuses one more. Per address: connections, new
 tables, chat lines, replays built, hints searched, sign-ins, quick play's joins, profiles built,
 handover links, and the Bot API's look-ups of tokens not known yet. Per name: password sign-ins at one
 username. Per token: the Bot API's moves, reads, streams, new tables and chat lines; a token that
-keeps going over (``strikes``) is paused whole for the ``pause`` window.
+keeps going over (``strikes``) is paused whole for the ``pause`` window. Per account: what a signed-in
+player does to other players (following, challenging one player or many, reporting), so nobody floods
+another person from however many addresses.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes. The token look-ups
@@ -52,6 +54,11 @@ Kind = Literal[
     "bot_stream",
     "bot_table",
     "bot_chat",
+    # per account
+    "follow",
+    "challenge",
+    "challenge_player",
+    "report",
 ]
 
 log = logging.getLogger(__name__)
@@ -113,17 +120,30 @@ class TokenLimits:
 
 
 @dataclass(frozen=True, slots=True)
-class Policy:
-    """One limit: ``rate`` of one kind of request per key (an address, a name, a token), refused with ``code``."""
+class AccountLimits:
+    """What one signed-in account may do to other players (``limits`` notation)."""
 
-    per: Literal["address", "name", "token"]
+    follows: str = "30/hour"
+    challenges: str = "20/hour"
+    """Challenges made, whoever they are for (each one is news for another player)."""
+    challenges_per_player: str = "3/hour"
+    """Challenges of one same player (keyed by both accounts): a decline is an answer."""
+    reports: str = "10/hour"
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """One limit: ``rate`` of one kind of request per key (an address, a name, a token, an account), refused
+    with ``code``."""
+
+    per: Literal["address", "name", "token", "account"]
     rate: limits.RateLimitItem
     code: Code
     shared: bool = True
     """Counted in the storage the server processes share (``False``: in this process's memory)."""
 
 
-def policies(addresses: AddressLimits, tokens: TokenLimits) -> dict[Kind, Policy]:
+def policies(addresses: AddressLimits, tokens: TokenLimits, people: AccountLimits) -> dict[Kind, Policy]:
     """Every limit of the server, from its settings."""
     by_address: dict[Kind, tuple[str, Code]] = {
         "connection": (addresses.connections, Code.ERROR_TOO_MANY_CONNECTIONS),
@@ -149,6 +169,13 @@ def policies(addresses: AddressLimits, tokens: TokenLimits) -> dict[Kind, Policy
     found |= {kind: Policy("token", limits.parse(rate), Code.BOTAPI_TOO_MANY) for kind, rate in by_token.items()}
     found["sign_in_name"] = Policy("name", limits.parse(addresses.sign_ins_per_name), Code.ACCOUNT_TOO_MANY_SIGN_INS)
     found["bot_lookup"] = Policy("address", limits.parse(tokens.lookups), Code.BOTAPI_TOO_MANY_LOOKUPS, shared=False)
+    by_account: dict[Kind, tuple[str, Code]] = {
+        "follow": (people.follows, Code.SOCIAL_TOO_MANY_FOLLOWS),
+        "challenge": (people.challenges, Code.SOCIAL_TOO_MANY_CHALLENGES),
+        "challenge_player": (people.challenges_per_player, Code.SOCIAL_TOO_MANY_CHALLENGES_OF),
+        "report": (people.reports, Code.SOCIAL_TOO_MANY_REPORTED),
+    }
+    found |= {kind: Policy("account", limits.parse(rate), code) for kind, (rate, code) in by_account.items()}
     return found
 
 
@@ -174,9 +201,11 @@ def _reason(kind: Kind, said: Said) -> str:
 class RateLimiter:
     """Counts requests per address, name and token in moving windows, and refuses those over a limit."""
 
-    def __init__(self, addresses: AddressLimits, tokens: TokenLimits | None = None) -> None:
+    def __init__(
+        self, addresses: AddressLimits, tokens: TokenLimits | None = None, people: AccountLimits | None = None
+    ) -> None:
         self.tokens = tokens or TokenLimits()
-        self.policies = policies(addresses, self.tokens)
+        self.policies = policies(addresses, self.tokens, people or AccountLimits())
         self.cutoff = None if addresses.cutoff is None else limits.parse(addresses.cutoff)
         self.strikes, self.pause = limits.parse(self.tokens.strikes), limits.parse(self.tokens.pause)
         self.shared = counters(addresses.storage)

@@ -72,8 +72,8 @@ class Readings:
     queues: Callable[[], Mapping[str, int]]
     """Work waiting for (or in) the worker processes, by worker (``hints``, ``replays``, ``reviews``)."""
     refusals: Callable[[], Mapping[tuple[str, str], int]]
-    """Requests refused by a rate limit so far, by what the limit counts per (``address``, ``name``, ``token``) and
-    the kind of request (or ``cutoff``, ``paused``)."""
+    """Requests refused by a rate limit so far, by what the limit counts per (``address``, ``name``, ``token``,
+    ``account``) and the kind of request (or ``cutoff``, ``paused``)."""
     storage_up: Callable[[], bool]
     """The game store answers (as the server last found)."""
     quick_play_waiting: Callable[[], Awaitable[int]]

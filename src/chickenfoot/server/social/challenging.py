@@ -1,0 +1,225 @@
+"""Challenging a player: the challenge made (with a table's options), accepted (the table made by the
+seating feature's own path), declined, withdrawn or expired, and the challenger told each answer.
+
+The challenged player, accepting, makes the table: they are its creator at seat 0, with their seat's
+credential in the answer, and the challenger's seat 1 is kept for them (nobody holds its invite).
+The challenger, told of the acceptance, takes that seat once (``take_seat``): a fresh credential.
+The seats beyond the two are bots. A challenge waits ``challenge_seconds`` for an answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
+
+from chickenfoot.bots import DEFAULT_LEVEL
+from chickenfoot.messages import Code, Said
+from chickenfoot.rules import MAX_PLAYERS
+from chickenfoot.server.accounts.service import SignedIn
+from chickenfoot.server.clock import utc
+from chickenfoot.server.ratings.rated import why_not_rated
+from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.seating.service import CreateRequest, NewSeat, Seating, table_config
+from chickenfoot.server.social.challenges import AlreadyPending, Caps, Challenge, ChallengeStore, IncomingFull
+from chickenfoot.server.social.notices import ChallengeAnswered, ChallengeReceived, Inbox, Tell
+from chickenfoot.server.social.service import Social, Target
+from chickenfoot.server.social.store import Capped
+from chickenfoot.server.storage import StorageUnavailable
+
+log = logging.getLogger(__name__)
+
+CHALLENGED_SEAT, CHALLENGER_SEAT = 0, 1
+FULL_RETRY_SECONDS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeSettings:
+    challenge_seconds: float = 300.0
+    """How long a challenge waits for its answer."""
+    sweep_seconds: float = 15.0
+    """How often each process expires the challenges whose time ran out (and tells their challengers)."""
+    caps: Caps = field(default_factory=Caps)
+
+
+class ChallengeOptions(BaseModel):
+    """The table a challenge offers, as the lobby's form makes one."""
+
+    preset: str = Field(default="classic", max_length=40)
+    rounds: int | None = Field(default=None, ge=1, le=1000)
+    players: int = Field(default=2, ge=2, le=MAX_PLAYERS)
+    bot: str = Field(default=DEFAULT_LEVEL, max_length=40)
+    """The level of the bots in the seats beyond the two players."""
+    rated: bool = False
+    turn_timer: Literal[30, 60, 120] | None = 60
+    pace: Literal["realtime"] = "realtime"
+    """Real time, the only pace there is; turn-based tables will add theirs."""
+
+    def table(self, challenged: str, challenger: str) -> CreateRequest:
+        """The table's request: the challenged player at seat 0 (its creator), the challenger at seat 1, bots after."""
+        seats = [NewSeat(kind="human", name=challenged), NewSeat(kind="human", name=challenger)]
+        seats += [NewSeat(kind="bot", bot=self.bot) for _ in range(self.players - 2)]
+        return CreateRequest(
+            preset=self.preset, rounds=self.rounds, seats=seats, rated=self.rated, turn_timer=self.turn_timer
+        )
+
+
+class ChallengeRequest(ChallengeOptions):
+    to: str = Field(max_length=64, description="The challenged player's name.")
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A seat at the table of an accepted challenge, and its credential."""
+
+    code: str
+    seat: int
+    token: str
+
+
+class Challenges:
+    def __init__(
+        self,
+        store: ChallengeStore,
+        social: Social,
+        seating: Seating,
+        inbox: Inbox,
+        tell: Tell,
+        settings: ChallengeSettings,
+    ) -> None:
+        self.store, self.social, self.seating, self.inbox, self.tell = store, social, seating, inbox, tell
+        self.settings = settings
+        self.clock, self.limits = social.clock, social.limits
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def challenge(self, me: SignedIn, request: ChallengeRequest) -> Challenge:
+        """``me`` challenges the player ``request.to`` to the table it describes. The challenged player's
+        choices (and blocks) may refuse it: the same words, whichever it was."""
+        if me.account.bot:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.BOTAPI_PAGE_SEAT))
+        await self.limits.check("challenge", str(me.account.id))
+        them = await self.social.resolve(me, Target(name=request.to))
+        name = await self.social.name_of(them)
+        await self.limits.check("challenge_player", f"{me.account.id}:{them}")
+        if await self.social.store.blocks(me.account.id, them):
+            raise Refusal.conflict(Said.of(Code.SOCIAL_YOU_BLOCK, name=name))
+        if not await self.social.may_challenge(me.account.id, them):
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.SOCIAL_NOT_ACCEPTING, name=name))
+        options = ChallengeOptions.model_validate(request.model_dump(exclude={"to"}))
+        checked(options, name, me.account.username)
+        now = utc(self.clock)
+        expires = now + timedelta(seconds=self.settings.challenge_seconds)
+        try:
+            made = await self.store.make(me.account.id, them, options.model_dump(), now, expires, self.settings.caps)
+        except AlreadyPending:
+            raise Refusal.conflict(Said.of(Code.SOCIAL_CHALLENGE_PENDING, name=name)) from None
+        except IncomingFull:
+            said = Said.of(Code.SOCIAL_THEIR_CHALLENGES_FULL, name=name)
+            raise Refusal(Why.TOO_MANY, said, retry_after=FULL_RETRY_SECONDS) from None
+        except Capped as capped:
+            said = Said.of(Code.SOCIAL_CHALLENGES_FULL, limit=capped.limit)
+            raise Refusal(Why.TOO_MANY, said, retry_after=FULL_RETRY_SECONDS) from None
+        notice = ChallengeReceived(made.id, me.account.username, options.players, options.rated)
+        await self.tell.tell(them, notice)
+        return made
+
+    async def accept(self, me: SignedIn, challenge_id: int, connection: HTTPConnection) -> Seated:
+        """``me`` accepts a challenge: the table is made (``me`` its creator, at seat 0), the challenger told."""
+        taken = await self.store.answer(challenge_id, "accepted", utc(self.clock), challenged=me.account.id)
+        if taken is None:
+            raise Refusal.conflict(Said.of(Code.SOCIAL_NO_CHALLENGE))
+        try:
+            challenger = await self.social.name_of(taken.challenger_id)
+            options = ChallengeOptions.model_validate(taken.options)
+            config = self.seating.configure(options.table(me.account.username, challenger))
+            if options.rated:
+                await self.seating.rated(config, connection)
+            created = await self.seating.create(config, connection)
+        except BaseException:
+            await self.store.reopen(challenge_id)
+            raise
+        code = created.table.code
+        await self.store.placed(challenge_id, code, CHALLENGER_SEAT)
+        await self.inbox.seen_about(me.account.id, challenge_id)
+        accepted = ChallengeAnswered(challenge_id, me.account.username, "accepted", code)
+        await self.tell.tell(taken.challenger_id, accepted)
+        assert created.token is not None  # the creator's seat was free: the table is new
+        return Seated(code, CHALLENGED_SEAT, created.token)
+
+    async def decline(self, me: SignedIn, challenge_id: int) -> None:
+        """``me`` declines a challenge: its challenger is told."""
+        declined = await self.store.answer(challenge_id, "declined", utc(self.clock), challenged=me.account.id)
+        if declined is None:
+            raise Refusal.conflict(Said.of(Code.SOCIAL_NO_CHALLENGE))
+        await self.inbox.seen_about(me.account.id, challenge_id)
+        await self.tell.tell(declined.challenger_id, ChallengeAnswered(challenge_id, me.account.username, "declined"))
+
+    async def withdraw(self, me: SignedIn, challenge_id: int) -> None:
+        """``me`` takes back their challenge (it leaves the challenged player's list)."""
+        if await self.store.answer(challenge_id, "withdrawn", utc(self.clock), challenger=me.account.id) is None:
+            raise Refusal.conflict(Said.of(Code.SOCIAL_NO_CHALLENGE))
+
+    async def take_seat(self, me: SignedIn, challenge_id: int, connection: HTTPConnection) -> Seated:
+        """The challenger takes their seat at the table their accepted challenge made (once)."""
+        taken = await self.store.take_seat(challenge_id, me.account.id)
+        if taken is None or taken.table_code is None or taken.seat is None:
+            raise Refusal.conflict(Said.of(Code.SOCIAL_SEAT_TAKEN))
+        token = await self.seating.take_kept(taken.table_code, taken.seat, me.account.username, connection)
+        await self.inbox.seen_about(me.account.id, challenge_id)
+        return Seated(taken.table_code, taken.seat, token)
+
+    async def open_of(self, me: SignedIn) -> list[dict[str, object]]:
+        """The challenges ``me`` made that wait for an answer."""
+        _received, made = await self.store.open_of(me.account.id, utc(self.clock))
+        names = await self.social.store.usernames(c.challenged_id for c in made)
+        return [
+            {
+                "id": c.id,
+                "to": names.get(c.challenged_id),
+                "players": c.options.get("players", 2),
+                "rated": bool(c.options.get("rated")),
+                "expires": c.expires_at.isoformat(timespec="seconds"),
+            }
+            for c in made
+        ]
+
+    # --- expiry -------------------------------------------------------------------------------------
+
+    async def expire_due(self, account_id: int | None = None) -> int:
+        """Expire the challenges whose time ran out (of ``account_id``, made or received, if given) and tell
+        their challengers; how many. The sweep does it for everyone; a player's page asking for news
+        does it for theirs at once."""
+        expired = await self.store.expire_due(utc(self.clock), account_id)
+        names = await self.social.store.usernames(c.challenged_id for c in expired)
+        for challenge in expired:
+            answer = ChallengeAnswered(challenge.id, names.get(challenge.challenged_id, ""), "expired")
+            await self.tell.tell(challenge.challenger_id, answer)
+        return len(expired)
+
+    def start(self) -> None:
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+
+    async def _sweep(self) -> None:
+        while True:
+            await self.clock.sleep(self.settings.sweep_seconds)
+            try:
+                await self.expire_due()
+            except StorageUnavailable:
+                log.warning("challenges not expired: the game store is unavailable (the next sweep tries again)")
+
+
+def checked(options: ChallengeOptions, challenged: str, challenger: str) -> None:
+    """Refuse (invalid) options no table could have: bad rules, an unknown bot level, rated where it cannot be."""
+    config = table_config(options.table(challenged, challenger), seed=0)
+    if options.rated and (why := why_not_rated(config.rules, config.seats)) is not None:
+        raise Refusal.invalid(why)
