@@ -1,6 +1,6 @@
 // @ts-check
 // The header's account link: "Sign in" for a guest (coming back to this page after), or the
-// signed-in name opening a menu of the profile, the account and signing out.
+// signed-in name opening a menu of the profile, the matches, the friends, the account and signing out.
 
 import { changeAccount, signedIn } from "./account-api.js";
 import { h } from "./dom.js";
@@ -88,6 +88,7 @@ export class AccountMenu {
     for (const item of [
       link(`/u/${encodeURIComponent(account.username)}`, "account.profile"),
       link("/matches", "matches.title"),
+      link("/friends", "social.friends"),
       link("/account", "account.account"),
       out,
     ]) {

@@ -1,6 +1,6 @@
 // @ts-check
 // The account page (/account): the ways in (passkeys, a password), where the account is signed in,
-// the player's data and deleting the account. /account#link=… is an operator's one-time sign-in link
+// the privacy of friends and blocks (privacy.js), the player's data and deleting the account. /account#link=… is an operator's one-time sign-in link
 // (`chickenfoot account reset`): it signs this browser in, then the page asks for a new way in.
 
 import { changeAccount, signedIn, usePasskey, welcome } from "./account-api.js";
@@ -8,6 +8,7 @@ import { confirmAction } from "./confirm.js";
 import { byId, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { api, refusalText } from "./net.js";
+import { drawPrivacy, showPrivacy } from "./privacy.js";
 import { startShell } from "./shell.js";
 import { drawTokens } from "./tokens.js";
 
@@ -255,6 +256,7 @@ async function start() {
   const shell = await startShell(() => {
     if (byId("account").hidden) return;
     render();
+    drawPrivacy();
     drawTokens(tokens);
   });
   menu = shell.menu;
@@ -268,6 +270,7 @@ async function start() {
   byId("error").textContent = linkError;
   wire();
   drawTokens(tokens);
+  showPrivacy();
   menu.show();
   byId("account").hidden = false;
 }
