@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page
 
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
-from .helpers import ARTIFACTS
+from .helpers import ARTIFACTS, AUTOPLAY
 from .test_accessibility import SCAN, SERIOUS
 from .test_accounts import LANGUAGES, Device, device, seat_of, sign_in_with_password, sign_up_with_password
 
@@ -83,6 +83,7 @@ def test_follow_see_them_at_a_table_challenge_accept_and_play(device: Device, si
     bob.goto(f"{site}/")
     ann.locator(friend("bobby")).get_by_role("button", name="Challenge the player bobby").click()
     ann.select_option("#challenge-players", "2")
+    ann.fill("#challenge-rounds", "1")
     ann.click("#challenge-dialog button[value=send]")
     ann.wait_for_selector("#friends-notice:has-text('Challenge sent')")
     ann.wait_for_selector("#news .news-line:has-text('Your challenge of bobby waits for an answer')")
@@ -103,6 +104,18 @@ def test_follow_see_them_at_a_table_challenge_accept_and_play(device: Device, si
         page.wait_for_function("() => window.chickenfoot.state.status === 'playing'")
         names = page.evaluate("() => window.chickenfoot.state.names")
         assert names == ["bobby", "annika"]
+    # The match of one round played out: Bob, who does not follow Ann yet, follows her from the results.
+    for page in (bob, ann):
+        page.evaluate(AUTOPLAY)
+    follow = bob.locator("#ro-body").get_by_role("button", name="Follow the player annika")
+    follow.wait_for()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    bob.screenshot(path=str(SHOTS / "results-390.png"))
+    follow.click()
+    bob.wait_for_function("() => document.querySelector('#toast').textContent === 'You follow annika now.'")
+    assert ann.locator("#ro-body").get_by_role("button", name="Follow the player bobby").count() == 0
+    bob.goto(f"{site}/friends")
+    bob.wait_for_selector(friend("annika"))
 
 
 @pytest.fixture(scope="module")

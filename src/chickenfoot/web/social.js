@@ -152,14 +152,12 @@ async function challengeChoices() {
  */
 export async function challenge(name) {
   await challengeChoices();
-  const value = (/** @type {string} */ id) => byId(id, HTMLInputElement).value;
-  const rounds = value("challenge-rounds");
   /** @type {{ id: number } | null} */
   const sent = await askWith("challenge-dialog", t("social.challenge_title", { name }), () =>
     changeAccount("POST", "/api/social/challenges", {
       to: name,
       preset: byId("challenge-preset", HTMLSelectElement).value,
-      rounds: rounds ? Number(rounds) : null,
+      rounds: Number(byId("challenge-rounds", HTMLInputElement).value) || null,
       players: Number(byId("challenge-players", HTMLSelectElement).value),
       bot: byId("challenge-bot", HTMLSelectElement).value,
       rated: byId("challenge-rated", HTMLInputElement).checked,
