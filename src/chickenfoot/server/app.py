@@ -323,6 +323,7 @@ def bot_api(server: Server) -> BotApi:
         server.tables,
         server.settings.clock,
         ignores=server.social.ignores,
+        listening=server.social.listener,
     )
     hub.on_match_finished(service.match_finished)
     return service

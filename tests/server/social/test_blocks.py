@@ -223,3 +223,20 @@ def test_quick_play_never_pairs_a_blocked_player_with_the_blocker(
     )
     assert seated["ann"]["code"] == seated["cyd"]["code"]
     assert beat(bob, tickets["bob"])["waiting"] == 1  # bob is told what anyone alone in the queue is told
+
+
+def test_a_blocked_bot_accounts_lines_do_not_reach_the_blocker(social_client: TestClient, database_url: str) -> None:
+    """A line said through the Bot API is said by the bot account: a person who blocks it does not hear it."""
+    ann, cyd = Person(social_client, "ann"), Person(social_client, "cyd")
+    chatty = bot(social_client, database_url, "chatty")
+    table = ann.ok("post", "/api/tables", {"seats": [{"kind": "human"}] * 3})
+    code = table["code"]
+    ann.ok("post", f"/api/tables/{code}/seats/1/invite", {"token": table["token"], "bot": "chatty"})
+    assert social_client.post(f"/api/bot/tables/{code}/accept", headers=chatty).status_code == 200
+    ann.block("chatty")
+    with ann.socket(code, table["token"]) as to_ann, cyd.socket(code) as to_cyd:
+        said = social_client.post(f"/api/bot/tables/{code}/chat", json={"text": "beep"}, headers=chatty)
+        assert said.json() == {"ok": True}
+        assert texts(to_cyd, "beep") == ["beep"]
+        to_ann.send_json({"type": "chat", "text": "quiet here"})
+        assert texts(to_ann, "quiet here") == ["quiet here"]

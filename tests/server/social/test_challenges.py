@@ -4,15 +4,18 @@ challenged player's choices, capped and limited per account."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from chickenfoot.server.clock import FakeClock
+from chickenfoot.server.clock import FakeClock, SystemClock
 from chickenfoot.server.http.limits import AccountLimits
-from chickenfoot.server.social.challenges import Caps
+from chickenfoot.server.social.challenges import Caps, ChallengeStore
 from chickenfoot.server.social.challenging import ChallengeSettings
+from chickenfoot.server.storage import Storage
 
 from ..accounts.conftest import GENEROUS
 from .conftest import EVERYTHING, Person
@@ -112,6 +115,11 @@ def test_the_challenged_players_choices_decide_who_may_challenge(social_client: 
     assert (itself.status_code, itself.json()["code"]) == (400, "social.not_yourself")
     turn_based = ann.post("/api/social/challenges", {"to": "bob", "pace": "turn-based"})
     assert turn_based.status_code == 400  # not a pace there is yet
+    for path in ("/api/social/challenges/99999999999/accept", "/api/social/notices/0"):
+        bad = bob.post(path) if path.endswith("accept") else bob.delete(path)
+        assert bad.status_code == 400, path  # refused before any query: no number the database cannot hold
+    huge_line = ann.post("/api/social/follows", {"table": "ABC123", "line": 2**40})
+    assert huge_line.status_code == 400
 
 
 def test_a_rated_challenge_makes_a_rated_table(social_client: TestClient) -> None:
@@ -140,3 +148,20 @@ def test_challenges_are_capped_and_limited_per_account(
     limited = ann.post("/api/social/challenges", {"to": "dee"})
     assert (limited.status_code, limited.json()["code"]) == (429, "social.too_many_challenges")
     assert dee.news()["notices"] == []
+
+
+def test_answered_challenges_are_forgotten_after_their_days(social_client: TestClient, database_url: str) -> None:
+    ann, bob = Person(social_client, "ann"), Person(social_client, "bob")
+    answered, waiting = challenge(ann, "bob"), challenge(bob, "ann")
+    bob.ok("post", f"/api/social/challenges/{answered}/decline")
+
+    async def prune(days: float) -> int:
+        storage = Storage(database_url, SystemClock())
+        pruned = await ChallengeStore(storage).prune(datetime.now(UTC) + timedelta(days=days))
+        await storage.close()
+        return pruned
+
+    assert asyncio.run(prune(0)) == 0  # answered, but its time has not run out yet
+    assert asyncio.run(prune(1)) == 1  # a day later: the answered one goes, with its notice
+    assert [(n["kind"], n["challenge"]) for n in notices(ann)] == [("challenge", waiting)]  # no answer left
+    assert [w["id"] for w in bob.news()["waiting"]] == [waiting]  # the waiting one stays

@@ -169,6 +169,7 @@ def stream_routes(
         bearer = await caller(request, "bot_stream")
         table, seat = await bot_api.seated(code, bearer)
         socket = LineSocket(request.client)
+        listener = await bot_api.listening(bearer.account_id)  # spared the lines of the accounts it blocks
 
         async def serve() -> None:
             current = table
@@ -179,7 +180,16 @@ def stream_routes(
                         return
                     current = reloaded
                 # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
-                connection = Connection(socket, current, seat, limits, counted_already, no_hints, sends)  # type: ignore[arg-type]
+                connection = Connection(
+                    socket,  # type: ignore[arg-type]
+                    current,
+                    seat,
+                    limits,
+                    counted_already,
+                    no_hints,
+                    sends,
+                    listener=listener,
+                )
                 await connection.serve(None, hub.notice())
             finally:
                 hub.left(current)
@@ -234,11 +244,13 @@ def play_routes(bot_api: BotApi) -> APIRouter:
 
     @router.post("/api/bot/tables/{code}/chat")
     async def chat(code: str, body: ChatBody, request: Request) -> Response:
-        table, seat = await bot_api.seated(code, await caller(request, "bot_chat", "chat"))
-        return await act(table, seat, {"type": "chat", "text": body.text})
+        bearer = await caller(request, "bot_chat", "chat")
+        table, seat = await bot_api.seated(code, bearer)
+        return await act(table, seat, {"type": "chat", "text": body.text}, bearer.account_id)
 
-    async def act(table: Table, seat: int, message: dict[str, Any]) -> Response:
-        error = await answer(table, seat, dumps(message), counted_already, no_hints)
+    async def act(table: Table, seat: int, message: dict[str, Any], speaker: int | None = None) -> Response:
+        """The page's message from the bot's seat (``speaker``: the bot account, kept with a chat line)."""
+        error = await answer(table, seat, dumps(message), counted_already, no_hints, speaker)
         return refused_answer(error) if error is not None else JSONResponse({"ok": True})
 
     return router

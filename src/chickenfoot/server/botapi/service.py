@@ -22,6 +22,7 @@ from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts, SignedIn
 from chickenfoot.server.botapi.gate import PausedTokens
 from chickenfoot.server.botapi.store import MAX_TOKENS, SCOPES, Bearer, BotStore, Invitation, Token, TokenStore
+from chickenfoot.server.chat import Listener
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.credentials import digest
 from chickenfoot.server.http.limits import Kind, RateLimiter
@@ -44,10 +45,16 @@ Configure = Callable[[dict[str, Any]], TableConfig]
 """A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refusal`."""
 Ignores = Callable[[int, int], Awaitable[bool]]
 """Whether the account (first) blocks the account (second)."""
+Listening = Callable[[int], Awaitable[Listener]]
+"""Who listens at a bot account's table stream: the account, and those whose chat lines it is spared."""
 
 
 async def ignores_nobody(_account_id: int, _other: int) -> bool:
     return False
+
+
+async def hears_everyone(account_id: int) -> Listener:
+    return Listener(account_id)
 
 
 def account_channel(account_id: int) -> str:
@@ -77,10 +84,11 @@ class BotApi:
         tables: TableLookup,
         clock: Clock,
         ignores: Ignores = ignores_nobody,
+        listening: Listening = hears_everyone,
     ) -> None:
         """``paused``: the tokens this process knows to be paused, shared with the flood gate in front."""
         self.hub, self.accounts, self.limits, self.paused, self.configure = hub, accounts, limits, paused, configure
-        self.ignores = ignores
+        self.ignores, self.listening = ignores, listening
         self.tables = tables
         self.clock, self.bus = clock, hub.cluster.bus
         self.tokens, self.bots = TokenStore(hub.storage), BotStore(hub.storage)

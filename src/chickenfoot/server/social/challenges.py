@@ -171,6 +171,13 @@ class ChallengeStore:
         which = challenges.c.id.in_(due.scalar_subquery()) & (challenges.c.status == "pending")
         return await self._all_moved(which, "expired", now)
 
+    async def prune(self, before: datetime) -> int:
+        """Forget the challenges answered (or expired) that expired before ``before``, and their notices
+        (deleted with them); how many."""
+        old = (challenges.c.expires_at < before) & (challenges.c.status != "pending")
+        async with self.storage.transaction() as conn:
+            return int((await conn.execute(challenges.delete().where(old))).rowcount)
+
     async def end_between(self, blocker: int, blocked: int, at: datetime) -> list[Challenge]:
         """A block ends the open challenges between the two: the blocked player's is declined, the
         blocker's own withdrawn. The declined ones."""

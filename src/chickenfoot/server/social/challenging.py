@@ -4,7 +4,8 @@ seating feature's own path), declined, withdrawn or expired, and the challenger 
 The challenged player, accepting, makes the table: they are its creator at seat 0, with their seat's
 credential in the answer, and the challenger's seat 1 is kept for them (nobody holds its invite).
 The challenger, told of the acceptance, takes that seat once (``take_seat``): a fresh credential.
-The seats beyond the two are bots. A challenge waits ``challenge_seconds`` for an answer.
+The seats beyond the two are bots. A challenge waits ``challenge_seconds`` for an answer; an answered
+one is kept ``kept_days``, then forgotten with the notices about it.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class ChallengeSettings:
     sweep_seconds: float = 15.0
     """How often each process expires the challenges whose time ran out (and tells their challengers)."""
     caps: Caps = field(default_factory=Caps)
+    kept_days: float = 30.0
+    """How long an answered challenge (and what its players were told of it) is kept."""
 
 
 class ChallengeOptions(BaseModel):
@@ -209,11 +212,16 @@ class Challenges:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
 
+    async def sweep(self) -> None:
+        """Expire the late challenges, and forget those answered long ago."""
+        await self.expire_due()
+        await self.store.prune(utc(self.clock) - timedelta(days=self.settings.kept_days))
+
     async def _sweep(self) -> None:
         while True:
             await self.clock.sleep(self.settings.sweep_seconds)
             try:
-                await self.expire_due()
+                await self.sweep()
             except StorageUnavailable:
                 log.warning("challenges not expired: the game store is unavailable (the next sweep tries again)")
 

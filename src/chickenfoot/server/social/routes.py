@@ -9,9 +9,10 @@ table is. The routes parse, authorise and answer; what they do is the services'.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
+from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
@@ -25,10 +26,12 @@ from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.social.challenging import ChallengeRequest, Challenges, Seated
 from chickenfoot.server.social.notices import Inbox
 from chickenfoot.server.social.reports import MAX_NOTE, Reason, Reports
-from chickenfoot.server.social.service import Social, Target
+from chickenfoot.server.social.service import MAX_ID, Social, Target
 from chickenfoot.server.social.store import Audience, Choices
 
 PREFIX = "/api/social"
+Id = Annotated[int, InPath(ge=1, le=MAX_ID)]
+"""A challenge's or a notice's number (a bigger one is refused before any query)."""
 
 
 class ChoicesBody(BaseModel):
@@ -74,7 +77,7 @@ def social_router(
         }
 
     @router.delete("/notices/{notice_id}")
-    async def dismiss(notice_id: int, request: Request) -> dict[str, Any]:
+    async def dismiss(notice_id: Id, request: Request) -> dict[str, Any]:
         me = await accounts.require(request, changing=True)
         if not await inbox.dismiss(me.account.id, notice_id):
             raise Refusal(Why.NOT_FOUND, Said.of(Code.SOCIAL_NO_NOTICE))
@@ -146,26 +149,26 @@ def social_router(
         return {"id": made.id, "to": body.to, "expires": made.expires_at.isoformat(timespec="seconds")}
 
     @router.post("/challenges/{challenge_id}/accept")
-    async def accept(challenge_id: int, request: Request) -> dict[str, Any]:
+    async def accept(challenge_id: Id, request: Request) -> dict[str, Any]:
         """Accept a challenge: the table is made, the player its creator; their seat's credential."""
         me = await accounts.require(request, changing=True)
         await limits.check("table", client_address(request))
         return seated(await challenges.accept(me, challenge_id, request))
 
     @router.post("/challenges/{challenge_id}/decline")
-    async def decline(challenge_id: int, request: Request) -> dict[str, Any]:
+    async def decline(challenge_id: Id, request: Request) -> dict[str, Any]:
         me = await accounts.require(request, changing=True)
         await challenges.decline(me, challenge_id)
         return {"declined": challenge_id}
 
     @router.post("/challenges/{challenge_id}/withdraw")
-    async def withdraw(challenge_id: int, request: Request) -> dict[str, Any]:
+    async def withdraw(challenge_id: Id, request: Request) -> dict[str, Any]:
         me = await accounts.require(request, changing=True)
         await challenges.withdraw(me, challenge_id)
         return {"withdrawn": challenge_id}
 
     @router.post("/challenges/{challenge_id}/seat")
-    async def take_seat(challenge_id: int, request: Request) -> dict[str, Any]:
+    async def take_seat(challenge_id: Id, request: Request) -> dict[str, Any]:
         """The challenger's seat at the table their accepted challenge made: its credential, handed out once."""
         me = await accounts.require(request, changing=True)
         return seated(await challenges.take_seat(me, challenge_id, request))

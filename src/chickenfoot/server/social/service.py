@@ -38,6 +38,8 @@ from chickenfoot.server.social.store import Capped, Choices, Listed, SocialStore
 
 log = logging.getLogger(__name__)
 
+MAX_ID = 2**31 - 1
+"""The largest number a row's id (or a chat line's) can be: the database's integer."""
 SeatConnected = Callable[[str, int], Awaitable[bool]]
 """Whether someone is connected to ``seat`` of table ``code`` now, in any process."""
 
@@ -64,7 +66,7 @@ class Target(BaseModel):
     name: str | None = Field(default=None, max_length=64)
     table: str | None = Field(default=None, max_length=16)
     seat: int | None = Field(default=None, ge=0, lt=MAX_PLAYERS)
-    line: int | None = Field(default=None, ge=1)
+    line: int | None = Field(default=None, ge=1, le=MAX_ID)
 
 
 def iso(listed: Listed) -> dict[str, Any]:
