@@ -1,7 +1,7 @@
 """Friends in Chromium against a real server: a player follows another from their profile, sees them
 online and then at a table (with the way to watch it) on the friends page, and challenges them from
 there; the challenged player accepts in the lobby, and both land at the new table, each in their own
-seat, and start the match. The friends page is photographed at 390 and 1280 px in every language
+seat, and play its round out; each follows the other from the match's results or its replay. The friends page is photographed at 390 and 1280 px in every language
 (``artifacts/friends/``) and scanned with axe-core.
 
 This module runs its own server, so its sign-ups never meet the shared server's per-address limits.
@@ -116,6 +116,11 @@ def test_follow_see_them_at_a_table_challenge_accept_and_play(device: Device, si
     assert ann.locator("#ro-body").get_by_role("button", name="Follow the player bobby").count() == 0
     bob.goto(f"{site}/friends")
     bob.wait_for_selector(friend("annika"))
+    # The match's replay offers the same to whoever does not follow its players yet.
+    fetch(ann, "DELETE", "/api/social/follows/bobby")
+    ann.goto(f"{site}/r/{new_code}")
+    ann.locator("#follows").get_by_role("button", name="Follow the player bobby").click()
+    ann.wait_for_selector("#follow-notice:has-text('You follow bobby now.')")
 
 
 @pytest.fixture(scope="module")
