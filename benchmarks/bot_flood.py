@@ -27,7 +27,6 @@ import asyncio
 import json
 import os
 import random
-import statistics
 import tempfile
 import time
 from collections import Counter
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from attack import quantiles, server_core
 
 from chickenfoot.server.botapi.admin import make_bot_account
 from chickenfoot.server.clock import SystemClock
@@ -137,9 +137,8 @@ def flood_process(
 
 
 def figures(latencies: list[float]) -> str:
-    ms = sorted(x * 1000 for x in latencies)
-    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-    return f"moves {len(ms):5d}  p50 {statistics.median(ms):6.1f} ms  p95 {p95:6.1f} ms  max {ms[-1]:6.1f} ms"
+    ms = quantiles([x * 1000 for x in latencies])
+    return f"moves {ms['n']:5.0f}  p50 {ms['p50']:6.1f} ms  p95 {ms['p95']:6.1f} ms  max {ms['max']:6.1f} ms"
 
 
 async def measure(
@@ -182,17 +181,11 @@ def main() -> None:
     parser.add_argument("--pin", action="store_true", help="the server on the first core, the clients on the others")
     parser.add_argument("--proxy", action="store_true", help="through nginx with the deployment's site file")
     arguments = parser.parse_args()
-    cores = sorted(os.sched_getaffinity(0))
-    if arguments.pin and len(cores) < 2:
-        parser.error("--pin needs two cores or more")
     with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
         database_url = f"sqlite+aiosqlite:///{Path(folder) / 'games.db'}"
         backend = free_port()
-        if arguments.pin:
-            os.sched_setaffinity(0, cores[:1])  # the server and its children inherit the first core
-        stack.enter_context(served(backend, database_url, options=OPEN_LIMITS))
-        if arguments.pin:
-            os.sched_setaffinity(0, cores[1:])  # this process, nginx and the flood's, all started later
+        with server_core(arguments.pin):  # the server and its children on the first core; later ones not
+            stack.enter_context(served(backend, database_url, options=OPEN_LIMITS))
         port, address = backend, None
         if arguments.proxy:
             port, address = free_port(), FLOOD_ADDRESS

@@ -22,10 +22,12 @@ from fastapi.encoders import jsonable_encoder
 
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import NEXT_ROUND
+from chickenfoot.server.clock import SYSTEM_CLOCK
 from chickenfoot.server.replays.frames import RoundJob, build
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_config import Seat, TableConfig, Timing
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.config import Seat, TableConfig, Timing
+from chickenfoot.server.table.ports import ALONE
+from chickenfoot.server.table.protocol import NEXT_ROUND
 
 
 def finished_match(players: int, seed: int) -> tuple[Match, list[str]]:
@@ -72,7 +74,8 @@ def main() -> None:
     record = match.record()
 
     def restore() -> Table:
-        return Table.restore("BENCH1", config, actions, Services(None, None, Timing()))  # type: ignore[arg-type]
+        services = Services(None, None, Timing(), None, SYSTEM_CLOCK)  # type: ignore[arg-type]
+        return Table.restore("BENCH1", config, actions, services, ALONE)
 
     table = restore()
 

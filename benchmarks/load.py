@@ -56,8 +56,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from chickenfoot.server import collector
-from chickenfoot.server.cluster_bus import PREFIX
-from chickenfoot.server.fanout import table_channel
+from chickenfoot.server.cluster.bus import PREFIX
+from chickenfoot.server.cluster.fanout import table_channel
 from chickenfoot.testing.clients import (
     Attack,
     HonestPlayer,

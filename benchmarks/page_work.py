@@ -29,7 +29,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import Presence, state_for
+from chickenfoot.server.table.protocol import Presence, state_for
 from chickenfoot.testing.launch import free_port, served
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu"]

@@ -5,9 +5,9 @@
 Two builders play the same seeded random rounds, version by version, in one run:
 
 - ``per recipient`` (the reference): for every seat, its own view and the whole STATE object of
-  docs/protocol.md (:func:`~chickenfoot.server.protocol.state_for`, log included) in JSON: what a
+  docs/protocol.md (:func:`~chickenfoot.server.table.protocol.state_for`, log included) in JSON: what a
   server that builds each message from scratch does.
-- ``table``: :meth:`~chickenfoot.server.state_texts.StateTexts.state`, as the server sends it: the
+- ``table``: :meth:`~chickenfoot.server.table.state_texts.StateTexts.state`, as the server sends it: the
   fields every seat shares built once per version from a spectator's view, each seat's own fields
   and own draws added, the log's entries encoded once and sent from where the recipient left off.
 
@@ -23,20 +23,46 @@ import time
 from collections.abc import Callable
 
 from chickenfoot import Match, Rules
-from chickenfoot.server.protocol import LogSent, dumps, state_for
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_config import Seat, TableConfig, Timing
+from chickenfoot.server.table.attendance import Attendance
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.protocol import LogSent, Presence, dumps, state_for
+from chickenfoot.server.table.state_texts import StateTexts
 
-Builder = Callable[[Match, Table, dict[int, LogSent | None]], None]
+
+class Playing:
+    """A table in play as its state texts read it (:class:`~chickenfoot.server.table.ports.StateSource`),
+    every seat connected to this process."""
+
+    def __init__(self, config: TableConfig, match: Match) -> None:
+        self.code, self.config, self.match, self.version, self.closed = "ABCDEF", config, match, 0, False
+        self.status = "playing"
+        self.counts = Attendance(len(config.seats))
+        self.counts.here = [1] * len(config.seats)
+        self.texts = StateTexts(self)
+
+    def presence(self) -> Presence:
+        return self.counts.presence(self.config)
+
+    def free_seats(self) -> list[int]:
+        return []
+
+    def turn_deadline(self) -> float | None:
+        return None
+
+    def graces(self) -> list[float | None]:
+        return [None] * len(self.config.seats)
 
 
-def per_recipient(match: Match, table: Table, _sent: dict[int, LogSent | None]) -> None:
+Builder = Callable[[Match, Playing, dict[int, LogSent | None]], None]
+
+
+def per_recipient(match: Match, table: Playing, _sent: dict[int, LogSent | None]) -> None:
     presence = table.presence()
     for seat in range(match.players):
         dumps(state_for(table.code, table.status, match, match.round.view(seat), presence))
 
 
-def shared(_match: Match, table: Table, sent: dict[int, LogSent | None]) -> None:
+def shared(_match: Match, table: Playing, sent: dict[int, LogSent | None]) -> None:
     for seat in sent:
         _, sent[seat] = table.texts.state(seat, [], sent[seat])
 
@@ -47,8 +73,7 @@ def one_pass(builder: Builder, players: int, games: int) -> float:
     spent, versions = 0.0, 0
     for game in range(games):
         match, rng = Match(config.rules, players, game), random.Random(game)
-        table = Table("ABCDEF", config, match, Services(None, None, Timing()))  # type: ignore[arg-type]
-        table.attendance.here = [1] * players  # every seat connected to this process
+        table = Playing(config, match)
         sent: dict[int, LogSent | None] = dict.fromkeys(range(players))
         while not match.round.is_over():
             match.push(rng.choice(match.round.legal_moves()))

@@ -30,12 +30,28 @@ players/players-8-390.png               screenshots/players-8-390.png
 waiting/waiting-1280.png                screenshots/waiting-1280.png
 languages/table-lt-1280.png             screenshots/table-lt-1280.png
 howto-lt-390.png                        howto/howto-lt-390.png
+app/table-en-390.png                    images/app/table-en-390.png
+app/table-en-1280.png                   images/app/table-en-1280.png
+app/table-lt-390.png                    images/app/table-lt-390.png
+app/table-lt-1280.png                   images/app/table-lt-1280.png
+app/table-lv-390.png                    images/app/table-lv-390.png
+app/table-lv-1280.png                   images/app/table-lv-1280.png
+app/table-fy-390.png                    images/app/table-fy-390.png
+app/table-fy-1280.png                   images/app/table-fy-1280.png
+app/offline-en-390.png                  images/app/offline-en-390.png
+app/offline-en-1280.png                 images/app/offline-en-1280.png
+app/offline-lt-390.png                  images/app/offline-lt-390.png
+app/offline-lt-1280.png                 images/app/offline-lt-1280.png
+app/offline-lv-390.png                  images/app/offline-lv-390.png
+app/offline-lv-1280.png                 images/app/offline-lv-1280.png
+app/offline-fy-390.png                  images/app/offline-fy-390.png
+app/offline-fy-1280.png                 images/app/offline-fy-1280.png
 friends/friends-en-1280.png             images/friends/friends-1280.png
 friends/friends-lt-390.png              images/friends/friends-lt-390.png
 "
 TESTS="tests/e2e/test_table_life.py tests/e2e/test_series.py tests/e2e/test_feel.py tests/e2e/test_ratings.py
 tests/e2e/test_quickplay.py tests/e2e/test_players_bar.py tests/e2e/test_seating.py tests/e2e/test_languages.py
-tests/e2e/test_howto.py tests/e2e/test_friends.py"
+tests/e2e/test_howto.py tests/e2e/test_app.py tests/e2e/test_friends.py"
 
 if [ "${1:-}" != "--copy" ]; then
     # shellcheck disable=SC2086

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 # PostgreSQL for the server's tests (tests/server): a local server on 127.0.0.1 with the database
-# chickenfoot_test owned by the role chickenfoot (password chickenfoot). The tests read
+# chickenfoot_test owned by the role chickenfoot (password chickenfoot), who may create databases. The tests read
 # CHICKENFOOT_TEST_DATABASE_URL when it is set, else use that database on port 5432; nothing is exported here.
 # The cluster is chosen by name with CHICKENFOOT_PG_CLUSTER=VERSION/NAME (e.g. 16/main), else it is the
 # one on port CHICKENFOOT_PG_PORT (default 5432): never merely the first that pg_lsclusters lists.
@@ -44,7 +44,8 @@ if [ -z "${CHICKENFOOT_TEST_DATABASE_URL:-}" ]; then
     fi
     as_postgres psql -p "$pg_port" -qtAc "SELECT 1 FROM pg_roles WHERE rolname = 'chickenfoot'" | grep -q 1 ||
         as_postgres psql -p "$pg_port" -qc "CREATE ROLE chickenfoot LOGIN PASSWORD 'chickenfoot'"
-    # The backup and upgrade tests restore into databases of their own (tests/ops), made and dropped by the role.
+    # Each test session (each worker of pytest -n) creates a database of its own beside chickenfoot_test,
+    # and the backup and upgrade tests restore into databases of their own (tests/ops).
     as_postgres psql -p "$pg_port" -qtAc "SELECT rolcreatedb FROM pg_roles WHERE rolname = 'chickenfoot'" | grep -q t ||
         as_postgres psql -p "$pg_port" -qc "ALTER ROLE chickenfoot CREATEDB"
     as_postgres psql -p "$pg_port" -qtAc "SELECT 1 FROM pg_database WHERE datname = 'chickenfoot_test'" | grep -q 1 ||

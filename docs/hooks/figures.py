@@ -166,13 +166,47 @@ def _timing_table() -> str:
     return "\n".join(lines)
 
 
+def _worst_p95(quiet: dict[str, Any], later: list[dict[str, Any]], key: str) -> str:
+    """``key``'s p95 in the quiet phase → its worst p95 in the later ones."""
+    worst = max((figures[key].get("p95", 0.0) for figures in later), default=0.0)
+    return f"{quiet[key].get('p95', 0.0):g} → {worst:g}"
+
+
+def _floods_table(file: str) -> str:
+    """Each attack of a flood run (``benchmarks/floods.py``) on each tree: the honest player's p95 in the
+    quiet phase against its worst phase with the attacker there or gone, the store's outages (as the log
+    says, and as the honest player was told), the log's tracebacks, the server's memory and the load."""
+    lines = [
+        "| attack | tree | ping p95 ms | move p95 ms | longest wait ms | store down s (log · told) | tracebacks "
+        "| RSS MiB before / peak / after | load |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for run in result(file)["results"]:
+        phases = run["phases"]
+        quiet, later = phases["before"], [figures for name, figures in phases.items() if name != "before"]
+        seconds = sum(figures["store_down_s"] for figures in later)
+        peak = max(figures.get("rss_peak_mb", 0.0) for figures in phases.values())
+        wait = max(figures["pause_ms"] for figures in later)
+        lines.append(
+            f"| `{run['attack']}` ×{run['scale']:g} | {run['side']} | {_worst_p95(quiet, later, 'ping_ms')} "
+            f"| {_worst_p95(quiet, later, 'move_ms')} | {wait:g} | {run['log']['store_down_s']:g} · {seconds:g} "
+            f"| {run['log']['tracebacks']} "
+            f"| {quiet.get('rss_mb', 0):g} / {peak:g} / {phases['after'].get('rss_mb', 0):g} "
+            f"| {run['load_average']['start']} |"
+        )
+    return "\n".join(lines)
+
+
 TABLES: dict[str, Callable[[], str]] = {
+    "floods-smoke": lambda: _floods_table("floods-smoke.json"),
+    "floods-proxy-smoke": lambda: _floods_table("floods-proxy-smoke.json"),
     "playout-speed": _playout_table,
     "search-speed": _search_table,
     "playout-distribution": _distribution_table,
     "levels-timing": _timing_table,
 }
-"""The tables a page may show, each from its stored results (``levels-timing``: ``timing-LEVEL.json``)."""
+"""The tables a page may show, each from its stored results (``levels-timing``: ``timing-LEVEL.json``;
+``floods-smoke``, ``floods-proxy-smoke``: the JSON file of that name)."""
 
 
 def rendered(markdown: str) -> str:

@@ -283,6 +283,39 @@ def serve(
     secure_cookies: Annotated[
         bool, typer.Option(help="Mark session cookies Secure even over plain HTTP (TLS ends at a proxy).")
     ] = False,
+    smtp_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The mail server for e-mail notifications: smtp://[user:password@]host[:port] (STARTTLS when "
+            "offered) or smtps://… (TLS); needs --public-origin. Default: no e-mail."
+        ),
+    ] = None,
+    smtp_from: Annotated[
+        str | None, typer.Option(help="The From of the e-mails (default: Chicken Foot <noreply@ the site's host>).")
+    ] = None,
+    push_service: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A push service (origin, https://*.domain for a domain's) devices may subscribe at, besides "
+            "the browsers' own."
+        ),
+    ] = None,
+    vapid_subject: Annotated[
+        str | None,
+        typer.Option(
+            help="Who push services may contact about this server: mailto:… or https://… (default: the From)."
+        ),
+    ] = None,
+    digest_minutes: Annotated[
+        float, typer.Option(min=0, help="Minutes an e-mail digest gathers notifications before it is sent.")
+    ] = 30.0,
+    outbox_lease: Annotated[
+        float,
+        typer.Option(min=1, help="Seconds a process holds a notification it is sending; then another may send it."),
+    ] = 120.0,
+    outbox_poll: Annotated[
+        float, typer.Option(min=0.1, help="Seconds between two looks at the outbox for what came due.")
+    ] = 15.0,
 ) -> None:
     """Serve the browser game (lobby, tables, bots) and print its address."""
     need("web", "chickenfoot serve")
@@ -290,9 +323,13 @@ def serve(
     from chickenfoot.server.accounts.service import AccountSettings
     from chickenfoot.server.accounts.sessions import SessionPolicy
     from chickenfoot.server.http.limits import AddressLimits
-    from chickenfoot.server.hub import Expiry
+    from chickenfoot.server.notifications.mail import parse_smtp_url
+    from chickenfoot.server.notifications.outbox import OutboxSettings
+    from chickenfoot.server.notifications.push import PUSH_SERVICES
+    from chickenfoot.server.notifications.service import NotificationSettings
     from chickenfoot.server.quickplay import QuickPlaySettings
     from chickenfoot.server.run import run
+    from chickenfoot.server.table.registry import Expiry
 
     addresses = AddressLimits(
         connection_limit,
@@ -305,6 +342,14 @@ def serve(
         quick_plays=quick_play_limit,
     )
     try:
+        notifications = NotificationSettings(
+            smtp=None if smtp_url is None else parse_smtp_url(smtp_url),
+            sender=smtp_from,
+            push_services=(*PUSH_SERVICES, *(push_service or ())),
+            vapid_subject=vapid_subject,
+            digest_seconds=digest_minutes * 60,
+            outbox=OutboxSettings(lease_seconds=outbox_lease, poll_seconds=outbox_poll),
+        )
         run(
             host,
             port,
@@ -328,6 +373,7 @@ def serve(
             gc_log=gc_log,
             accounts=AccountSettings(public_origin, SessionPolicy(secure_cookies=secure_cookies)),
             quick_play=QuickPlaySettings(per_address=quick_play_per_address),
+            notifications=notifications,
         )
     except ValueError as exc:
         fail(str(exc))
@@ -349,8 +395,9 @@ def account_reset(
 ) -> None:
     """Remove an account's password, passkeys and sessions, and print a one-time sign-in link (valid 24 h).
 
-    For a player who lost every way in (there is no e-mail): hand them the link; signed in, they add a
-    passkey or a password.
+    For a player who lost every way in and has no confirmed e-mail address (with one, they ask for a
+    sign-in link themselves on the sign-in page): hand them the link; signed in, they add a passkey or a
+    password.
     """
     need("web", "chickenfoot account reset")
     import asyncio

@@ -352,6 +352,11 @@ class Code(Enum):
     WAITING_INVITES = msg("waiting.invites", "Send each friend their own invite link (each opens one seat, once):")
     WAITING_OPEN = msg("waiting.open", "Or give them the room code {code}: anyone with it may take a free seat.")
     WAITING_ASK_CREATOR = msg("waiting.ask_creator", "{name} created the table and has the invite links.")
+    WAITING_INVITES_ELSEWHERE = msg(
+        "waiting.invites_elsewhere",
+        "The invite links are on the device that created the table. New links made here replace them.",
+    )
+    WAITING_NEW_INVITES = msg("waiting.new_invites", "Make new invite links")
     NAME_TITLE = msg("name.title", "What should the others call you?")
     NAME_NOTE = msg("name.note", "Everyone at the table sees it. You can change it later.")
     NAME_SAVE = msg("name.save", "Save")
@@ -365,6 +370,12 @@ class Code(Enum):
     CONNECTION_RETRY_NOW = msg("connection.retry_now", "Retry now")
     CONNECTION_BACK = msg("connection.back", "Connected again")
     CONNECTION_PAUSED = msg("connection.paused", "Reconnecting — play resumes once the connection is back")
+    OFFLINE_TITLE = msg("offline.title", "You are offline")
+    OFFLINE_NOTE = msg("offline.note", "This page comes back by itself when the network returns.")
+    OFFLINE_PAGE_TITLE = msg("offline.page_title", "This page needs the network")
+    OFFLINE_PAGE_NOTE = msg(
+        "offline.page_note", "It opens by itself when the network returns. Meanwhile, How to play works without it:"
+    )
     NOTICE_TITLE = msg("notice.title", "Your turn · {title}")
     NOTICE_BODY = msg("notice.body", "It is your turn at table {code}")
     NOTICE_SETTINGS = msg("notice.settings", "Turn notices")
@@ -501,7 +512,7 @@ class Code(Enum):
     REVIEW_CLI_SEAT_LEGEND = msg("review.cli.seat_legend", "seat {seat}")
 
     # --- refusals of the HTTP API (server/http/answers.py): {"detail": English, "code", ...},
-    # and of a WebSocket before it reaches its table (server/connection.py)
+    # and of a WebSocket before it reaches its table (server/edge/client.py)
     ERROR_HTTP = msg("error.http", "request failed ({status})")
     ERROR_NO_TABLE = msg("error.no_table", "no table '{table}'")
     ERROR_REPLAY_NOT_OVER = msg("error.replay_not_over", "the replay is available once the match is over")
@@ -613,7 +624,7 @@ class Code(Enum):
     REMATCH_GO_NOW = msg("rematch.go_now", "Go now")
     TABLE_INVITE_USED = msg("table.invite_used", "The invite for seat {seat} was used: {name} took it.")
     # --- a table's life: the ready step, a player's grace, spectators
-    # (server/readiness.py, web/waiting.js, web/players.js, web/watching.js)
+    # (server/table/readiness.py, web/waiting.js, web/players.js, web/watching.js)
     ERROR_READY_STARTED = msg("error.ready_started", "the match has begun already")
     ERROR_START_CREATOR_ONLY = msg("error.start_creator_only", "only the table's creator may start with bots")
     READY_BUTTON = msg("ready.button", "Ready")
@@ -640,9 +651,15 @@ class Code(Enum):
 
     # --- accounts (server/accounts): refusals of the account API
     ACCOUNT_SIGN_IN_FAILED = msg("account.sign_in_failed", "wrong username or password")
-    ACCOUNT_TOO_MANY_SIGN_INS = msg(
+    ACCOUNT_TOO_MANY_SIGN_INS = nmsg(
         "account.too_many_sign_ins",
-        "too many sign-in attempts (at most {limit} in {window} s); try again in {seconds} s",
+        "too many sign-in attempts with this username: try again in {count} minute, or sign in with a passkey",
+        "too many sign-in attempts with this username: try again in {count} minutes, or sign in with a passkey",
+    )
+    ACCOUNT_TOO_MANY_FROM_ADDRESS = nmsg(
+        "account.too_many_from_address",
+        "too many sign-in attempts from your address: try again in {count} minute",
+        "too many sign-in attempts from your address: try again in {count} minutes",
     )
     ACCOUNT_NAME_LENGTH = msg("account.name_length", "a username has {min} to {max} characters")
     ACCOUNT_NAME_CHARACTERS = msg(
@@ -671,6 +688,12 @@ class Code(Enum):
     ACCOUNT_NO_PASSKEY = msg("account.no_passkey", "your account has no such passkey")
     ACCOUNT_NO_SESSION = msg("account.no_session", "your account has no such session")
     ACCOUNT_LINK_USED = msg("account.link_used", "this sign-in link has expired or was used already")
+    ACCOUNT_CONFIRM_NEEDED = nmsg(
+        "account.confirm_needed",
+        "you signed in over {count} minute ago: confirm that it is you with your password or a passkey",
+        "you signed in over {count} minutes ago: confirm that it is you with your password or a passkey",
+    )
+    ACCOUNT_CONFIRM_FAILED = msg("account.confirm_failed", "this is not your account's password")
     # --- account pages, passkeys in the browser, continue on another device
     # (web/signin.js, account.js, accountmenu.js, handover.js; server/handover/)
     ERROR_HANDOVER_USED = msg(
@@ -714,6 +737,9 @@ class Code(Enum):
         "account.passkey_unsupported", "This browser cannot use passkeys: use a username and password instead"
     )
     ACCOUNT_PASSKEY_CANCELLED = msg("account.passkey_cancelled", "No passkey was used; try again when you are ready")
+    ACCOUNT_PASSKEY_NEEDS_NAME = msg(
+        "account.passkey_needs_name", "Passkeys do not work at an IP address: use localhost or the site's name"
+    )
     ACCOUNT_TITLE = msg("account.title", "Your account")
     ACCOUNT_MEMBER_SINCE = msg("account.member_since", "Member since {date}")
     ACCOUNT_WAYS_IN = msg("account.ways_in", "Ways to sign in")
@@ -737,6 +763,13 @@ class Code(Enum):
         "account.remove_password_confirm", "Remove your password? You will sign in with a passkey only."
     )
     ACCOUNT_SAVED = msg("account.saved", "Saved")
+    ACCOUNT_KEEP_THIS_DEVICE = msg("account.keep_this_device", "Stay signed in on this device")
+    ACCOUNT_PASSWORD_SIGNS_OUT = msg(
+        "account.password_signs_out", "A new password signs you out on every other device."
+    )
+    ACCOUNT_CONFIRM_TITLE = msg("account.confirm_title", "Confirm that it is you")
+    ACCOUNT_CONFIRM_WITH_PASSWORD = msg("account.confirm_with_password", "Confirm with the password")
+    ACCOUNT_CONFIRM_WITH_PASSKEY = msg("account.confirm_with_passkey", "Confirm with a passkey")
     ACCOUNT_LAST_WAY_NOTE = msg(
         "account.last_way_note", "Your only way to sign in cannot be removed: add another first."
     )
@@ -805,7 +838,6 @@ class Code(Enum):
     LOBBY_CHALLENGE = msg("lobby.challenge", "Play")
     LOBBY_CHALLENGE_TITLE = msg("lobby.challenge_title", "Start a table and invite {name}")
     TOKENS_TITLE = msg("tokens.title", "API tokens")
-    TOKENS_NOT_BOT = msg("tokens.not_bot", "Only a bot account has API tokens.")
     TOKENS_NONE = msg("tokens.none", "No token yet.")
     TOKENS_LABEL = msg("tokens.label", "Name of the new token")
     TOKENS_MINT = msg("tokens.mint", "New token")
@@ -904,6 +936,140 @@ class Code(Enum):
         "error.too_many_profiles",
         "too many profiles asked from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
+
+    # --- notifications (server/notifications, web/notices.js, web/notification-settings.js): the bell,
+    # push and e-mail; each notice is rendered from its kind and its parameters (server/notices.py)
+    NOTIFY_YOUR_TURN = msg("notify.your_turn", "Your turn at table {table}")
+    NOTIFY_INVITED = msg("notify.invited", "{name} invites you to table {table}")
+    NOTIFY_INVITED_ANONYMOUS = msg("notify.invited_anonymous", "You are invited to table {table}")
+    NOTIFY_CHALLENGE = msg("notify.challenge", "{name} challenges you to a match at table {table}")
+    NOTIFY_MATCH_WON = msg("notify.match_won", "You won the match at table {table}")
+    NOTIFY_MATCH_OVER = msg("notify.match_over", "The match at table {table} is over")
+    NOTIFY_RATING_CHANGE = msg("notify.rating_change", "Your rating changed by {change}")
+    NOTIFY_REMATCH = msg("notify.rematch", "{name} offers a rematch at table {table}")
+    NOTIFY_REMATCH_ANONYMOUS = msg("notify.rematch_anonymous", "A rematch is offered at table {table}")
+    NOTIFY_CHAT = nmsg(
+        "notify.chat", "{count} new chat line at table {table}", "{count} new chat lines at table {table}"
+    )
+    NOTIFY_CHAT_FROM = msg("notify.chat_from", "The latest from {name}")
+    NOTIFY_TITLE = msg("notify.title", "Notifications")
+    NOTIFY_UNREAD = nmsg("notify.unread", "{count} unread notification", "{count} unread notifications")
+    NOTIFY_NONE = msg("notify.none", "Nothing new.")
+    NOTIFY_JUST_NOW = msg("notify.just_now", "just now")
+    NOTIFY_MINUTES_AGO = nmsg("notify.minutes_ago", "{count} minute ago", "{count} minutes ago")
+    NOTIFY_HOURS_AGO = nmsg("notify.hours_ago", "{count} hour ago", "{count} hours ago")
+    NOTIFY_DAYS_AGO = nmsg("notify.days_ago", "{count} day ago", "{count} days ago")
+    NOTIFY_MARK_ALL_READ = msg("notify.mark_all_read", "Mark all as read")
+    NOTIFY_SETTINGS_LINK = msg("notify.settings_link", "Notification settings")
+    NOTIFY_KIND_YOUR_TURN = msg("notify.kind.your_turn", "Your turn")
+    NOTIFY_KIND_INVITED = msg("notify.kind.invited", "Invitations")
+    NOTIFY_KIND_CHALLENGE = msg("notify.kind.challenge", "Challenges")
+    NOTIFY_KIND_MATCH_OVER = msg("notify.kind.match_over", "Match results")
+    NOTIFY_KIND_REMATCH = msg("notify.kind.rematch", "Rematch offers")
+    NOTIFY_KIND_CHAT = msg("notify.kind.chat", "Chat lines at turn-based tables")
+    NOTIFY_CHANNEL_IN_APP = msg("notify.channel.in_app", "On the site")
+    NOTIFY_CHANNEL_PUSH = msg("notify.channel.push", "Push")
+    NOTIFY_CHANNEL_EMAIL = msg("notify.channel.email", "E-mail")
+    NOTIFY_CHOICES_NOTE = msg(
+        "notify.choices_note", "Choose what reaches you where. E-mails come as one digest, not one per move."
+    )
+    NOTIFY_PUSH_TITLE = msg("notify.push.title", "Push on this device")
+    NOTIFY_PUSH_ALLOW = msg("notify.push.allow", "Allow notifications on this device")
+    NOTIFY_PUSH_ON = msg("notify.push.on", "This device shows your notifications.")
+    NOTIFY_PUSH_STOP = msg("notify.push.stop", "Stop them on this device")
+    NOTIFY_PUSH_BLOCKED = msg(
+        "notify.push.blocked", "This browser blocks notifications from this site: allow them in its settings."
+    )
+    NOTIFY_PUSH_UNSUPPORTED = msg("notify.push.unsupported", "This browser cannot show notifications.")
+    NOTIFY_PUSH_DEVICES = nmsg(
+        "notify.push.devices", "Push goes to {count} device of yours.", "Push goes to {count} devices of yours."
+    )
+    NOTIFY_EMAIL_TITLE = msg("notify.email.title", "E-mail address")
+    NOTIFY_EMAIL_NONE = msg(
+        "notify.email.none", "No address yet. An address gets e-mails once you confirm it by a link."
+    )
+    NOTIFY_EMAIL_PENDING = msg(
+        "notify.email.pending", "A confirmation link went to '{address}': open it, and e-mails will come there."
+    )
+    NOTIFY_EMAIL_VERIFIED = msg("notify.email.verified", "E-mails go to '{address}'.")
+    NOTIFY_EMAIL_SEND_LINK = msg("notify.email.send_link", "Send a confirmation link")
+    NOTIFY_EMAIL_REMOVE = msg("notify.email.remove", "Remove the address")
+    NOTIFY_EMAIL_CONFIRMED = msg("notify.email.confirmed", "Your e-mail address is confirmed.")
+    NOTIFY_EMAIL_OFF = msg("notify.email.off", "This server sends no e-mail.")
+    NOTIFY_QUIET_TITLE = msg("notify.quiet.title", "Quiet hours")
+    NOTIFY_QUIET_NOTE = msg(
+        "notify.quiet.note", "No push and no e-mail between these hours: what comes meanwhile waits until they end."
+    )
+    NOTIFY_QUIET_ON = msg("notify.quiet.on", "Keep quiet hours")
+    NOTIFY_QUIET_FROM = msg("notify.quiet.from", "From")
+    NOTIFY_QUIET_UNTIL = msg("notify.quiet.until", "Until")
+    NOTIFY_QUIET_ZONE = msg("notify.quiet.zone", "Time zone")
+    NOTIFY_LANGUAGE = msg("notify.language", "Push and e-mail are written in {language}, the language of your pages.")
+    NOTIFY_SAVE = msg("notify.save", "Save the notification settings")
+    NOTIFY_DIGEST_SUBJECT = nmsg(
+        "notify.digest.subject", "Chicken Foot: {count} new notification", "Chicken Foot: {count} new notifications"
+    )
+    NOTIFY_DIGEST_TURNS = nmsg("notify.digest.turns", "{count} table waits for you.", "{count} tables wait for you.")
+    NOTIFY_DIGEST_WHY = msg(
+        "notify.digest.why",
+        "You get this e-mail because you chose notifications by e-mail on your Chicken Foot account.",
+    )
+    NOTIFY_DIGEST_SETTINGS = msg("notify.digest.settings", "Choose what you get:")
+    NOTIFY_DIGEST_UNSUBSCRIBE = msg("notify.digest.unsubscribe", "No more e-mails:")
+    NOTIFY_VERIFY_SUBJECT = msg("notify.verify.subject", "Chicken Foot: confirm your e-mail address")
+    NOTIFY_VERIFY_BODY = msg(
+        "notify.verify.body", "Open this link to receive the notifications of the account {name} at this address:"
+    )
+    NOTIFY_VERIFY_IGNORE = msg(
+        "notify.verify.ignore", "If you did not ask for this, ignore this e-mail: nothing more will come."
+    )
+    NOTIFY_RECOVER_SUBJECT = msg("notify.recover.subject", "Chicken Foot: a link to sign in")
+    NOTIFY_RECOVER_BODY = nmsg(
+        "notify.recover.body",
+        "Someone asked for a link to sign in to the account {name}. It works once, within {count} minute:",
+        "Someone asked for a link to sign in to the account {name}. It works once, within {count} minutes:",
+    )
+    NOTIFY_RECOVER_IGNORE = msg(
+        "notify.recover.ignore", "If it was not you, ignore this e-mail: your account stays as it is."
+    )
+    NOTIFY_UNSUBSCRIBE_TITLE = msg("notify.unsubscribe.title", "No more e-mails")
+    NOTIFY_UNSUBSCRIBE_NOTE = msg(
+        "notify.unsubscribe.note", "One click, and this server sends no more notifications to your e-mail address."
+    )
+    NOTIFY_UNSUBSCRIBE_BUTTON = msg("notify.unsubscribe.button", "Send me no more e-mails")
+    NOTIFY_UNSUBSCRIBE_DONE = msg(
+        "notify.unsubscribe.done", "Done: no more e-mails. Push and the site stay as you chose on your account page."
+    )
+    NOTIFY_RECOVER_TITLE = msg("notify.recover.title", "Cannot sign in?")
+    NOTIFY_RECOVER_NOTE = msg(
+        "notify.recover.note", "If your account has a confirmed e-mail address, a link to sign in once goes there."
+    )
+    NOTIFY_RECOVERED = msg(
+        "notify.recovered",
+        "You are signed in by the link sent to your e-mail address: set a new password if you need one.",
+    )
+    NOTIFY_RECOVER_SEND = msg("notify.recover.send", "Send me a link")
+    NOTIFY_RECOVER_SENT = msg(
+        "notify.recover.sent", "If that account has a confirmed address, a link is on its way. It works once."
+    )
+    NOTIFY_TOO_MANY_SENT = msg(
+        "notify.too_many_sent",
+        "you have sent too many invitations (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    NOTIFY_TOO_MANY_RECEIVED = msg(
+        "notify.too_many_received",
+        "this player has had too many invitations (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    NOTIFY_TOO_MANY_MAILS = msg(
+        "notify.too_many_mails",
+        "too many e-mails asked for from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    NOTIFY_TOO_MANY_STREAMS = msg("notify.too_many_streams", "too many pages follow your notifications at once")
+    NOTIFY_BAD_ADDRESS = msg("notify.bad_address", "this is not an e-mail address")
+    NOTIFY_LINK_USED = msg("notify.link_used", "this confirmation link has expired or was used already")
+    NOTIFY_BAD_SUBSCRIPTION = msg("notify.bad_subscription", "this browser's push subscription cannot be used here")
+    NOTIFY_BAD_UNSUBSCRIBE = msg("notify.bad_unsubscribe", "this unsubscribe link is not valid")
+    NOTIFY_BAD_ZONE = msg("notify.bad_zone", "there is no time zone '{zone}'")
 
     # --- friends and blocks: server/social, web/friends.js, web/social.js (the profile's, the chat's and
     # the results' buttons), web/news.js (challenges in the lobby), web/privacy.js (the account page)
@@ -1004,9 +1170,6 @@ class Code(Enum):
     )
     SOCIAL_TOO_MANY_FOLLOWS = msg(
         "social.too_many_follows", "too many players followed (at most {limit} in {window} s); try again in {seconds} s"
-    )
-    SOCIAL_TOO_MANY_CHALLENGES = msg(
-        "social.too_many_challenges", "too many challenges (at most {limit} in {window} s); try again in {seconds} s"
     )
     SOCIAL_TOO_MANY_CHALLENGES_OF = msg(
         "social.too_many_challenges_of",

@@ -62,6 +62,7 @@ def test_cli_arena_prints_a_table_and_rejects_bad_input(tmp_path: Path) -> None:
     assert bad_rule.exit_code == 1 and "hub_arms must be one of" in bad_rule.output
 
 
+@pytest.mark.slow  # a cluster of real processes
 def test_ray_runs_the_same_games() -> None:
     ray = pytest.importorskip("ray")
     games = schedule(("greedy", "random"), Rules(rounds=1), deals=1, seed=5)

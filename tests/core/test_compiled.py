@@ -63,6 +63,7 @@ def assert_same(r: Round, c: CompiledRound) -> None:
     assert c.points() == r.points()
 
 
+@pytest.mark.slow  # a long simulation
 def test_random_rounds_move_by_move_under_every_rule_option() -> None:
     """Random rounds under random rules (every option), driven from Python on both engines at once."""
     rng = random.Random(2024)
@@ -179,6 +180,7 @@ def midgame(seed: int, rules: Rules, players: int) -> Round:
     return r
 
 
+@pytest.mark.slow  # a long simulation
 @pytest.mark.parametrize("name", POLICIES)
 @pytest.mark.parametrize(("rules", "players"), [(Rules(), 4), (Rules(max_pip=6, drawn_tile="must"), 2)])
 def test_playouts_and_rollouts_agree_in_distribution(rules: Rules, players: int, name: str) -> None:
@@ -328,6 +330,7 @@ def test_the_compiled_search_loop_is_the_pure_one_when_nothing_is_random(
             assert total == pytest.approx(pure[code][1], rel=1e-9, abs=1e-9)
 
 
+@pytest.mark.slow  # a long simulation
 @pytest.mark.parametrize("name", POLICIES)
 def test_the_compiled_search_values_moves_as_the_pure_rollouts_do(name: str) -> None:
     """With sampled deals and random rollout moves: a huge exploration constant makes the C loop visit

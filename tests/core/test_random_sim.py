@@ -14,6 +14,8 @@ from chickenfoot.layout import Phase
 from chickenfoot.position import read_position, write_position
 from chickenfoot.tiles import IS_DOUBLE, Tile
 
+pytestmark = pytest.mark.slow  # long simulations: many random rounds under every rule option
+
 
 def reference_moves(r: Round) -> set[str]:
     """The legal moves worked out from scratch from the layout list, the mover's hand and docs/rules.md."""

@@ -4,8 +4,9 @@ Debian's Chromium through Playwright."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,9 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served  # noqa: E402
+
+Device = Callable[..., Page]
+"""Opens a device (:func:`device`): a page in a browser context of its own."""
 
 REVIEW_BUDGET = 8
 """Sampled deals per move of the server's reviews: few, so a review is done in seconds."""
@@ -105,3 +109,57 @@ def axe_script() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+# A site of its own for a module (its sign-ins never meet the shared server's per-address limits), opened
+# as ``localhost``: WebAuthn refuses an IP address as its relying party; and the devices that visit it.
+
+
+@pytest.fixture(scope="module")
+def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """The site's address and its database's URL."""
+    port = free_port()
+    database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('accounts') / 'games.sqlite3'}"
+    with served(port, database, pace=0.25, options=OPEN_LIMITS):
+        yield f"http://localhost:{port}", database
+
+
+@pytest.fixture
+def site(served_site: tuple[str, str]) -> str:
+    return served_site[0]
+
+
+@pytest.fixture
+def device(browser: Browser) -> Iterator[Device]:
+    """Opens a device: a browser context of its own (cookies, storage), with a passkey authenticator
+    when asked; every page error fails the test."""
+    opened: list[tuple[Any, list[str]]] = []
+
+    def open_device(
+        width: int = 1280, authenticator: bool = False, language: str = "en", bypass_csp: bool = False
+    ) -> Page:
+        context = browser.new_context(
+            viewport={"width": width, "height": 844 if width < 600 else 800}, bypass_csp=bypass_csp
+        )
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        page.add_init_script(f"localStorage.setItem('cf-lang', '{language}')")
+        if authenticator:
+            cdp = context.new_cdp_session(page)
+            cdp.send("WebAuthn.enable")
+            options = {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+            cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})
+        opened.append((context, watch_errors(page)))
+        return page
+
+    yield open_device
+    for context, _ in opened:
+        context.close()
+    assert not [error for _, errors in opened for error in errors]

@@ -10,8 +10,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import Page
 
+from chickenfoot.testing import clients
 from chickenfoot.testing.bot_accounts import bot_token
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
@@ -142,8 +144,8 @@ def new_table(base: str, names: list[str], kinds: list[str] | None = None) -> di
         else {"kind": "bot", "bot": kind, "name": name}
         for s, (name, kind) in enumerate(zip(names, kinds, strict=True))
     ]
-    table: dict[str, Any] = api(base, "POST", "/api/tables", {"seats": seats})
-    return table
+    with httpx.Client(base_url=base, timeout=10) as http:
+        return clients.new_table(http, {"seats": seats}, claim=False)
 
 
 def sit_down(page: Page, base: str, table: dict[str, Any], name: str = "Ann") -> None:

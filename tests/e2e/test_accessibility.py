@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page
 
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import Presence, state_for
+from chickenfoot.server.table.protocol import Presence, state_for
 
 from .conftest import watch_errors
 from .helpers import ARTIFACTS, api, new_table, open_lobby, sit_down

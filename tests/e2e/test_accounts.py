@@ -13,16 +13,13 @@ import itertools
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
-from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
-
-from .conftest import watch_errors
+from .conftest import Device
 from .helpers import ARTIFACTS, new_table, sit_down
 from .test_accessibility import SCAN, SERIOUS
 
@@ -30,57 +27,6 @@ SHOTS = ARTIFACTS / "accounts"
 PASSWORD = "tile hub toe chicken"
 LANGUAGES = ["en", "fy", "lt", "lv"]
 names = (f"player{n}" for n in itertools.count(1))
-Device = Callable[..., Page]
-
-
-@pytest.fixture(scope="module")
-def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """The site's address and its database's URL."""
-    port = free_port()
-    database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('accounts') / 'games.sqlite3'}"
-    with served(port, database, pace=0.25, options=OPEN_LIMITS):
-        yield f"http://localhost:{port}", database
-
-
-@pytest.fixture
-def site(served_site: tuple[str, str]) -> str:
-    return served_site[0]
-
-
-@pytest.fixture
-def device(browser: Browser) -> Iterator[Device]:
-    """Opens a device: a browser context of its own (cookies, storage), with a passkey authenticator
-    when asked; every page error fails the test."""
-    opened: list[tuple[Any, list[str]]] = []
-
-    def open_device(
-        width: int = 1280, authenticator: bool = False, language: str = "en", bypass_csp: bool = False
-    ) -> Page:
-        context = browser.new_context(
-            viewport={"width": width, "height": 844 if width < 600 else 800}, bypass_csp=bypass_csp
-        )
-        context.set_default_timeout(30_000)
-        page = context.new_page()
-        page.add_init_script(f"localStorage.setItem('cf-lang', '{language}')")
-        if authenticator:
-            cdp = context.new_cdp_session(page)
-            cdp.send("WebAuthn.enable")
-            options = {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-            cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})
-        opened.append((context, watch_errors(page)))
-        return page
-
-    yield open_device
-    for context, _ in opened:
-        context.close()
-    assert not [error for _, errors in opened for error in errors]
 
 
 def signed_in_as(page: Page) -> str:
@@ -113,7 +59,7 @@ def test_passkey_sign_up_then_sign_in(device: Device, site: str) -> None:
     page = device(authenticator=True)
     username = next(names)
     page.goto(f"{site}/signup?next=/account")
-    page.fill("#passkey-username", username)
+    page.fill("#username", username)
     page.click("#passkey-go")
     page.wait_for_url(f"{site}/account")
     page.wait_for_selector("#account:not([hidden])")

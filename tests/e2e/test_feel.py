@@ -23,7 +23,7 @@ from chickenfoot.match import Match
 from chickenfoot.messages import Code
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import Presence, state_for
+from chickenfoot.server.table.protocol import Presence, state_for
 
 from .conftest import watch_errors
 from .helpers import ARTIFACTS, new_table, no_such_table, play_one, sit_down, state

@@ -1,8 +1,9 @@
 """Friends in Chromium against a real server: a player follows another from their profile, sees them
 online and then at a table (with the way to watch it) on the friends page, and challenges them from
 there; the challenged player accepts in the lobby, and both land at the new table, each in their own
-seat, and play its round out; each follows the other from the match's results or its replay. The friends page is photographed at 390 and 1280 px in every language
-(``artifacts/friends/``) and scanned with axe-core.
+seat, and play its round out; each follows the other from the match's results or its replay. The
+friends page is photographed at 390 and 1280 px in every language (``artifacts/friends/``) and scanned
+with axe-core.
 
 This module runs its own server, so its sign-ups never meet the shared server's per-address limits.
 """
@@ -19,11 +20,10 @@ from playwright.sync_api import Browser, Page
 
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
+from .conftest import Device
 from .helpers import ARTIFACTS, AUTOPLAY
 from .test_accessibility import SCAN, SERIOUS
-from .test_accounts import LANGUAGES, Device, device, seat_of, sign_in_with_password, sign_up_with_password
-
-__all__ = ["device"]  # the fixture, shared with the account pages' tests
+from .test_accounts import LANGUAGES, seat_of, sign_in_with_password, sign_up_with_password
 
 SHOTS = ARTIFACTS / "friends"
 

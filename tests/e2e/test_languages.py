@@ -20,7 +20,7 @@ from chickenfoot.layout import Phase
 from chickenfoot.match import Match
 from chickenfoot.messages import Code
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import Presence, state_for
+from chickenfoot.server.table.protocol import Presence, state_for
 
 from .conftest import watch_errors
 from .helpers import ARTIFACTS, no_such_table, open_lobby, play_one, ready_all, state

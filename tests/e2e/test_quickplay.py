@@ -65,3 +65,27 @@ def test_leaving_the_queue_shows_the_choices_again(page: Page, server: str) -> N
     page.locator("#quickplay-form").wait_for(state="visible")
     assert page.locator("#quickplay-waiting").is_hidden()
     assert page.locator("input[name=qp-kind][value=rated]").is_disabled()  # a guest plays casual
+
+
+def test_a_signed_in_player_plays_now_under_their_username_without_being_asked(page: Page, server: str) -> None:
+    open_lobby(page, server)
+    status = page.evaluate(
+        """() => fetch('/api/account/signup', {method: 'POST', headers: {'content-type': 'application/json'},
+             body: JSON.stringify({username: 'Quickly', password: 'tile hub toe chicken'})}).then((r) => r.status)"""
+    )
+    assert status == 201
+    open_lobby(page, server)
+    page.wait_for_selector("#quickplay-start")
+    page.evaluate("() => localStorage.removeItem('cf-name')")  # no name kept from playing as a guest
+    page.fill("#my-name", "")
+    with page.expect_request(
+        lambda r: r.url.endswith("/api/quickplay") and r.method == "POST", timeout=5_000
+    ) as joined:
+        page.click("#quickplay-start")
+    page.locator("#quickplay-waiting").wait_for(state="visible")
+    assert not page.locator("#name-dialog").evaluate("(dialog) => dialog.open")
+    assert (joined.value.post_data_json or {}).get("name") == "Quickly"
+    shot(page, "quickplay/signed-in-waiting-1280")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "quickplay/signed-in-waiting-390")
+    page.click("#quickplay-leave")

@@ -20,7 +20,7 @@ from chickenfoot.server.ratings.service import Ratings
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
-from .helpers import ARTIFACTS, AUTOPLAY, open_lobby
+from .helpers import ARTIFACTS, AUTOPLAY, api, open_lobby
 
 IMAGES = ARTIFACTS / "ratings"  # docs/images/ratings/ copies one: scripts/screenshots.sh
 PASSWORD = "tile hub toe chicken"
@@ -132,8 +132,39 @@ def test_a_rated_match_ends_with_the_rating_change(browser: Browser, rated_serve
         section = view.locator("section[aria-labelledby='rating-title-2']")
         section.wait_for()
         assert section.locator("svg.rating-history circle").count() == 48
-        assert (section.locator("svg.rating-history polyline").get_attribute("points") or "").count(",") == 48
+        # The line starts where the first match started from: a point more than the matches.
+        assert (section.locator("svg.rating-history polyline").get_attribute("points") or "").count(",") == 49
         assert f"{history[-1]['rating']}" in section.locator(".rating-now").inner_text()
         view.screenshot(path=str(IMAGES / f"profile-{width}.png"), full_page=True)
     page.context.close()
     small.context.close()
+
+
+def test_the_rating_chart_starts_before_the_first_match(browser: Browser, rated_server: tuple[str, str]) -> None:
+    """A newcomer's first rated match moves the rating most: the chart's line starts at 1500, before it."""
+    base, database = rated_server
+
+    async def seed() -> None:
+        storage = Storage(database, SYSTEM_CLOCK)
+        account = await AccountStore(storage).create("Newcomer", "handle-newcomer", utc(SYSTEM_CLOCK))
+        assert account is not None
+        ratings = Ratings(storage, SYSTEM_CLOCK)
+        for n, rank in enumerate((2, 1, 2)):
+            seats = (RatedSeat(rank, account.id), RatedSeat(3 - rank, level="medium"))
+            await ratings.record(RatedMatch(f"NEW{n}", Family.HEADS_UP, seats))
+        await storage.close()
+
+    thread = threading.Thread(target=asyncio.run, args=(seed(),))
+    thread.start()
+    thread.join()
+    history = [p["rating"] for p in api(base, "GET", "/api/ratings/Newcomer")["families"]["2"]["history"]]
+    for width in (1280, 390):
+        page = sized(browser, width)
+        page.goto(f"{base}/u/Newcomer")
+        chart = page.locator("section[aria-labelledby='rating-title-2'] svg.rating-history")
+        chart.wait_for()
+        points = (chart.locator("polyline").get_attribute("points") or "").split()
+        assert len(points) == len(history) + 1 and chart.locator("circle").count() == len(history)
+        assert "1500" in chart.locator("text.axis").all_text_contents()  # the top of the chart: where it began
+        page.screenshot(path=str(ARTIFACTS / f"rating-chart-{width}.png"), full_page=True)
+        page.context.close()

@@ -14,7 +14,7 @@ from chickenfoot.i18n import render
 from chickenfoot.match import Match
 from chickenfoot.messages import Code
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import Presence, state_for
+from chickenfoot.server.table.protocol import Presence, state_for
 
 from .conftest import watch_errors
 from .helpers import ARTIFACTS, new_table, open_lobby, sit_down, state

@@ -13,7 +13,7 @@ from playwright.sync_api import Page
 
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import Presence, state_for
+from chickenfoot.server.table.protocol import Presence, state_for
 
 from .helpers import no_such_table
 

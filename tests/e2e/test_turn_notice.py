@@ -83,20 +83,19 @@ def test_notification_once_turned_on(browser: Browser, server: str) -> None:
         assert page.is_checked("#notice-notify")
         # The tab is hidden when the turn comes: a notification; visible: none.
         page.wait_for_function(TURN)
-        page.evaluate("window.hiddenTab = true")
+        # Counted from the move on: once the move is seen made, the next turn may already have begun.
+        page.evaluate("window.hiddenTab = true; window.notes = []; window.turns = 0")
         move(page)
         page.wait_for_function(NOT_TURN)
-        page.evaluate("window.notes = []; window.turns = 0")
         page.wait_for_function(TURN)
         # Every turn that began (a turn with nothing but a draw counts too) notified once.
         turns = page.evaluate("window.turns")
         assert turns >= 1
         note = ["Your turn", render(Code.NOTICE_BODY, "en", code=table["code"])]
         assert page.evaluate("window.notes") == [note] * turns
-        page.evaluate("window.hiddenTab = false")
+        page.evaluate("window.hiddenTab = false; window.notes = []; window.turns = 0")
         move(page)
         page.wait_for_function(NOT_TURN)
-        page.evaluate("window.notes = []; window.turns = 0")
         page.wait_for_function(TURN)
         assert page.evaluate("window.turns") >= 1 and page.evaluate("window.notes.length") == 0
         assert not errors, errors

@@ -20,7 +20,7 @@ from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import (
+from chickenfoot.server.table.protocol import (
     Presence,
     events_for,
     hint_message,

@@ -8,28 +8,12 @@ import secrets
 from collections.abc import Callable, Iterator
 
 import pytest
-from sqlalchemy.engine import make_url
 
-from scale.conftest import unavailable
-from server.conftest import client, database_url, make_client, pg_url
+from chickenfoot.testing.stores import database_of, drop_database, fresh_database
+from server.conftest import client, database_url, make_client
+from services import unavailable
 
-__all__ = ["client", "database_url", "fresh_postgres", "libpq", "make_client", "pg_url"]
-
-
-def libpq(url: str, *, password: bool = True) -> str:
-    """A SQLAlchemy URL as PostgreSQL's own tools take it (``postgresql://``), with or without its password."""
-    parsed = make_url(url).set(drivername="postgresql")
-    return (parsed if password else parsed._replace(password=None)).render_as_string(hide_password=False)
-
-
-async def _admin(url: str, statement: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(libpq(url), timeout=5)
-    try:
-        await conn.execute(statement)
-    finally:
-        await conn.close()
+__all__ = ["client", "database_url", "fresh_postgres", "make_client"]
 
 
 @pytest.fixture
@@ -38,14 +22,14 @@ def fresh_postgres(pg_url: str) -> Iterator[Callable[[], str]]:
     made: list[str] = []
 
     def make() -> str:
-        name = f"{make_url(pg_url).database}_{secrets.token_hex(4)}"
+        name = f"{database_of(pg_url)}_{secrets.token_hex(4)}"
         try:
-            asyncio.run(_admin(pg_url, f'CREATE DATABASE "{name}"'))
+            url = asyncio.run(fresh_database(pg_url, name))
         except Exception as exc:  # asyncpg's InsufficientPrivilegeError and the like
             unavailable("a PostgreSQL role that may create databases", exc)
         made.append(name)
-        return make_url(pg_url).set(database=name).render_as_string(hide_password=False)
+        return url
 
     yield make
     for name in made:
-        asyncio.run(_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(drop_database(pg_url, name))

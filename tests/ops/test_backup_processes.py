@@ -23,8 +23,7 @@ from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.clients import HonestPlayer, Measure, create_table
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
-
-from .conftest import libpq
+from chickenfoot.testing.stores import libpq
 
 BEFORE_BACKUP = 12
 """Versions every player has seen before the backup starts."""
@@ -70,14 +69,16 @@ async def scenario(source: str, target: str, backup_file: Path, copy: Copy, stac
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     first = stack.enter_context(served(port, source, options=OPEN_LIMITS))
-    body = {"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}], "rounds": 3}
+    # Ten rounds at a steady pace: the match is still being played when the copy is taken, however long
+    # the backup command takes to start on a busy machine.
+    body = {"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}], "rounds": 10}
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         table = await create_table(http, body)
     rng, measure, stop = random.Random(5), Measure(), asyncio.Event()
 
     def seated(at: str) -> list[HonestPlayer]:
         return [
-            HonestPlayer(at, path, seat, 0.01, random.Random(rng.random()), measure, seat == min(table.seats))
+            HonestPlayer(at, path, seat, 0.03, random.Random(rng.random()), measure, seat == min(table.seats))
             for seat, path in table.seats.items()
         ]
 
@@ -106,7 +107,7 @@ async def scenario(source: str, target: str, backup_file: Path, copy: Copy, stac
     stop = asyncio.Event()
     players = seated(base)
     playing = [asyncio.create_task(player.play(stop)) for player in players]
-    async with asyncio.timeout(180):
+    async with asyncio.timeout(300):
         await asyncio.gather(*playing)
     assert all(player.over() for player in players)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:

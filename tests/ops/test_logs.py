@@ -17,7 +17,7 @@ from starlette.routing import Route
 from uvicorn.logging import AccessFormatter
 
 from chickenfoot.server.http.security import RedactSecrets
-from chickenfoot.server.ops import logs
+from chickenfoot.server.ops import context, logs
 from chickenfoot.server.ops.logs import LogContext
 
 
@@ -46,9 +46,9 @@ def test_a_json_line_has_the_time_level_logger_message_table_and_request(written
         log.warning("table work: %s", "stored")
 
     async def work() -> None:
-        logs.request_id.set("req-1")
+        context.request_id.set("req-1")
         log.info("outside any table")
-        await asyncio.create_task(table_work(), context=logs.context_of_table("AB12CD"))
+        await asyncio.create_task(table_work(), context=context.context_of_table("AB12CD"))
 
     asyncio.run(work())
     first, second = lines(written)

@@ -43,3 +43,26 @@ def test_a_metrics_port_that_cannot_be_had_is_refused_before_anything_starts(tmp
     assert ran.returncode == 1
     assert ran.stderr.splitlines() == [f"chickenfoot: error: cannot listen on 127.0.0.1:{port}: Address already in use"]
     assert ran.stdout == ""  # refused before the server said it serves
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (
+            ("--smtp-url", "imap://mail.example.org"),
+            "an SMTP URL is smtp://[user:password@]host[:port] or smtps://…, not 'imap://mail.example.org'",
+        ),
+        (
+            ("--smtp-url", "smtp://mail.example.org"),
+            "e-mail needs the site's public origin for its links: give --public-origin too",
+        ),
+        (
+            ("--vapid-subject", "operator@example.org"),
+            "a VAPID subject is mailto:someone@example.org or https://…, not 'operator@example.org'",
+        ),
+    ],
+)
+def test_notification_options_that_cannot_work_are_refused(tmp_path: Path, options: tuple[str, ...], said: str) -> None:
+    ran = serve(*options, "--database-url", f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    assert ran.returncode == 1
+    assert ran.stderr.splitlines() == [f"chickenfoot: error: {said}"]

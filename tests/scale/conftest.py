@@ -12,23 +12,15 @@ from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, suppress
 from pathlib import Path
-from typing import NoReturn
 
 import pytest
 import redis
 
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, proxied, served
-from server.conftest import postgres_url
+from services import unavailable
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 WORKER = Path(__file__).with_name("worker.py")
-
-
-def unavailable(what: str, reason: object) -> NoReturn:
-    """Skip a test that needs a service which is missing here; on CI, fail it."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is required on CI: {reason}")
-    pytest.skip(f"{what} is not available ({reason}); run scripts/test-services.sh")
 
 
 @pytest.fixture(scope="session")
@@ -159,9 +151,9 @@ class Fleet:
 
 
 @pytest.fixture(scope="session")
-def scale_database() -> str:
-    """The PostgreSQL database of the several-process tests (CHICKENFOOT_TEST_DATABASE_URL)."""
-    return str(postgres_url())
+def scale_database(pg_url: str) -> str:
+    """The PostgreSQL database of the several-process tests: the session's own."""
+    return pg_url
 
 
 LOG_LINES_SHOWN = 60

@@ -11,7 +11,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from chickenfoot.server.protocol import whole_log
+from chickenfoot.server.table.protocol import whole_log
 
 PRESENCE = ("connected", "disconnected")
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from chickenfoot.server.cluster_bus import RedisBus
-from chickenfoot.server.fanout import Message
+from chickenfoot.server.clock import SYSTEM_CLOCK
+from chickenfoot.server.cluster.bus import RedisBus
+from chickenfoot.server.cluster.fanout import Message
 from chickenfoot.testing.waiting import until
 
 from .conftest import RedisDaemon, worker
@@ -61,7 +62,10 @@ def test_every_subscribing_process_gets_every_message_once_in_publish_order(
     count = 300
 
     async def scenario() -> list[Follower]:
-        first, second = RedisBus(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix)
+        first, second = (
+            RedisBus(redis_url, prefix=prefix, clock=SYSTEM_CLOCK),
+            RedisBus(redis_url, prefix=prefix, clock=SYSTEM_CLOCK),
+        )
         followers = [Follower(bus, channel, tmp_path / "record") for bus in (first, second) for channel in "ab"]
         await asyncio.wait_for(asyncio.gather(*(f.live.wait() for f in followers)), 10)
         publisher = worker("publish", redis_url, prefix, str(count), "0", str(tmp_path / "record"))
@@ -83,7 +87,7 @@ def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_dupl
     count, record = 300, tmp_path / "record"
 
     async def scenario() -> tuple[RedisBus, Follower]:
-        bus = RedisBus(redis_daemon.url, prefix=prefix, backoff_cap=0.5)
+        bus = RedisBus(redis_daemon.url, prefix=prefix, backoff_cap=0.5, clock=SYSTEM_CLOCK)
         follower = Follower(bus, "a", record)
         await asyncio.wait_for(follower.live.wait(), 10)
         publisher = worker("publish", redis_daemon.url, prefix, str(count), "0.01", str(record))
@@ -108,7 +112,7 @@ def test_after_a_redis_restart_subscribers_resubscribe_and_catch_up_without_dupl
 
 def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) -> None:
     async def scenario() -> tuple[list[str], list[int], list[int]]:
-        bus = RedisBus(redis_url, prefix=prefix)
+        bus = RedisBus(redis_url, prefix=prefix, clock=SYSTEM_CLOCK)
         caught: list[str] = []
         first: list[int] = []
         second: list[int] = []
@@ -153,7 +157,7 @@ def test_subscribers_join_and_leave_a_live_channel(redis_url: str, prefix: str) 
 
 def test_messages_published_together_go_in_one_round_trip_in_their_order(redis_url: str, prefix: str) -> None:
     async def scenario() -> tuple[list[tuple[str, int]], int]:
-        bus = RedisBus(redis_url, prefix=prefix)
+        bus = RedisBus(redis_url, prefix=prefix, clock=SYSTEM_CLOCK)
         received: list[tuple[str, int]] = []
         live = {channel: asyncio.Event() for channel in "ab"}
 

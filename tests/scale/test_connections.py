@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.connections import LocalConnections, RedisConnections
+from chickenfoot.server.clock import SYSTEM_CLOCK, FakeClock
+from chickenfoot.server.cluster.connections import LocalConnections, RedisConnections
 
 from .conftest import RedisDaemon, worker
 
@@ -30,7 +30,7 @@ def test_one_process_counts_its_own_sockets() -> None:
 
 def test_two_processes_see_the_sum_of_their_sockets(redis_url: str, prefix: str) -> None:
     async def scenario() -> list[list[int]]:
-        first, second = (RedisConnections(redis_url, prefix=prefix) for _ in range(2))
+        first, second = (RedisConnections(redis_url, prefix=prefix, clock=SYSTEM_CLOCK) for _ in range(2))
         await first.arrive("ABC", 0)
         await first.arrive("ABC", 0)
         await second.arrive("ABC", 0)
@@ -52,7 +52,7 @@ def test_the_sockets_of_a_killed_process_stop_counting_within_its_ttl(redis_url:
     process = worker("connect", redis_url, prefix, "ABC", "1", str(ttl))
 
     async def scenario() -> tuple[list[int], float, list[int]]:
-        connections = RedisConnections(redis_url, ttl=ttl, prefix=prefix)
+        connections = RedisConnections(redis_url, ttl=ttl, prefix=prefix, clock=SYSTEM_CLOCK)
         assert process.stdout is not None
         assert (await asyncio.to_thread(process.stdout.readline)).strip() == "ready"
         before = await connections.counts("ABC", 2)
@@ -78,7 +78,7 @@ def test_after_a_redis_restart_every_process_writes_its_counts_again(redis_daemo
         # Beats on a fake clock; the heartbeat's key lives a real minute, so it never lapses meanwhile.
         clock, rewritten = FakeClock(), asyncio.Event()
         connections = RedisConnections(redis_daemon.url, ttl=60, prefix=prefix, clock=clock)
-        other = RedisConnections(redis_daemon.url, ttl=60, prefix=prefix)  # another process reads
+        other = RedisConnections(redis_daemon.url, ttl=60, prefix=prefix, clock=SYSTEM_CLOCK)  # another process reads
 
         async def restored(codes: list[str]) -> None:
             rewritten.set()
@@ -107,8 +107,8 @@ def test_a_process_swept_while_paused_writes_its_counts_again_and_asks_for_a_rec
     redis_url: str, prefix: str
 ) -> None:
     async def scenario() -> tuple[list[list[int]], list[list[str]]]:
-        connections = RedisConnections(redis_url, ttl=5, prefix=prefix)
-        other = RedisConnections(redis_url, ttl=5, prefix=prefix)
+        connections = RedisConnections(redis_url, ttl=5, prefix=prefix, clock=SYSTEM_CLOCK)
+        other = RedisConnections(redis_url, ttl=5, prefix=prefix, clock=SYSTEM_CLOCK)
         recounts: list[list[str]] = []
 
         async def restored(codes: list[str]) -> None:

@@ -21,8 +21,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from chickenfoot.testing.launch import free_port, main_file, nginx_binary, proxied, render_site, served
+from services import unavailable
 
-from .conftest import TEMPLATE, unavailable
+from .conftest import TEMPLATE
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 MAIN = DEPLOY / "nginx.conf"

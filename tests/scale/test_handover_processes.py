@@ -13,7 +13,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from chickenfoot.server.connection import CLOSE_SEAT_ELSEWHERE
+from chickenfoot.server.edge.client import CLOSE_SEAT_ELSEWHERE
 
 from .conftest import Fleet
 from .test_processes import BOT, HUMAN, new_table

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.lease import Hold, LeaseKeeper, LocalLeases, RedisLeases
+from chickenfoot.server.clock import SYSTEM_CLOCK, FakeClock
+from chickenfoot.server.cluster.leases import Hold, LeaseKeeper, LocalLeases, RedisLeases
 
 from .conftest import RedisDaemon, worker
 
@@ -117,7 +117,7 @@ def test_leases_refuse_a_second_holder_and_tokens_grow_even_across_a_redis_resta
         return [held.token, again.token, after.token]
 
     async def main() -> list[int]:
-        first, second = (RedisLeases(redis_daemon.url, ttl=5.0, prefix=prefix) for _ in range(2))
+        first, second = (RedisLeases(redis_daemon.url, ttl=5.0, prefix=prefix, clock=SYSTEM_CLOCK) for _ in range(2))
         try:
             return await scenario(first, second)
         finally:
@@ -171,7 +171,7 @@ def test_the_keeper_reports_a_lease_it_can_no_longer_renew(redis_daemon: RedisDa
     changes = reports.seen
 
     async def scenario() -> None:
-        leases = RedisLeases(redis_daemon.url, ttl=0.6, prefix=prefix)
+        leases = RedisLeases(redis_daemon.url, ttl=0.6, prefix=prefix, clock=SYSTEM_CLOCK)
         keeper = LeaseKeeper(leases, "table:ABC", reports.report)
         task = asyncio.create_task(keeper.run())
         await reports.next(1)
@@ -194,7 +194,7 @@ def test_leases_asked_together_go_in_one_script_call_each_with_its_own_answer(re
     names = [f"table:{i}" for i in range(300)]
 
     async def scenario() -> None:
-        first, second = (RedisLeases(redis_url, ttl=5.0, prefix=prefix) for _ in range(2))
+        first, second = (RedisLeases(redis_url, ttl=5.0, prefix=prefix, clock=SYSTEM_CLOCK) for _ in range(2))
         calls: list[int] = []
         for batched in (first._acquire, first._renew):
             script = batched.script

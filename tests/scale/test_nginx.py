@@ -20,8 +20,9 @@ from websockets.typing import Origin
 
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, nginx_binary, proxied, served
 from chickenfoot.testing.waiting import until_now
+from services import unavailable
 
-from .conftest import TEMPLATE, unavailable
+from .conftest import TEMPLATE
 
 
 class Front:

@@ -26,7 +26,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from chickenfoot import Match
-from chickenfoot.server.protocol import whole_log
+from chickenfoot.server.table.protocol import whole_log
 from chickenfoot.testing.clients import CreatedTable, create_table
 from chickenfoot.testing.waiting import until
 from server.test_hidden_information import audit

@@ -14,9 +14,9 @@ import math
 import pytest
 
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
-from chickenfoot.server.connections import RedisConnections
-from chickenfoot.server.lease import Hold, LeaseKeeper
-from chickenfoot.server.redis_client import stop_if_cancelled
+from chickenfoot.server.cluster.connections import RedisConnections
+from chickenfoot.server.cluster.leases import Hold, LeaseKeeper
+from chickenfoot.server.cluster.redis_client import stop_if_cancelled
 
 IN_FLIGHT = 0.2
 """How long each stand-in command takes; the cancellation always lands in one."""
@@ -76,7 +76,7 @@ def test_the_lease_keeper_stops_when_a_command_swallows_its_cancellation() -> No
 
 def test_the_heartbeat_stops_when_a_command_swallows_its_cancellation(redis_url: str, prefix: str) -> None:
     async def scenario() -> bool:
-        connections = RedisConnections(redis_url, prefix=prefix)
+        connections = RedisConnections(redis_url, prefix=prefix, clock=SYSTEM_CLOCK)
         connections.beat = swallowing_command  # type: ignore[method-assign]
         try:
             return await stops_when_cancelled(asyncio.create_task(connections.run()))

@@ -11,14 +11,15 @@ import sys
 import time
 from pathlib import Path
 
-from chickenfoot.server.cluster_bus import RedisBus
-from chickenfoot.server.connections import RedisConnections
-from chickenfoot.server.lease import Hold, LeaseKeeper, RedisLeases
+from chickenfoot.server.clock import SYSTEM_CLOCK
+from chickenfoot.server.cluster.bus import RedisBus
+from chickenfoot.server.cluster.connections import RedisConnections
+from chickenfoot.server.cluster.leases import Hold, LeaseKeeper, RedisLeases
 
 
 async def publish(url: str, prefix: str, count: int, interval: float, record: Path) -> None:
     """Versions 1..count on channels ``a`` and ``b``; each is written to ``record`` (the storage) first."""
-    bus = RedisBus(url, prefix=prefix)
+    bus = RedisBus(url, prefix=prefix, clock=SYSTEM_CLOCK)
     with record.open("a") as stored:
         for version in range(1, count + 1):
             stored.write(f"{version}\n")
@@ -32,7 +33,7 @@ async def publish(url: str, prefix: str, count: int, interval: float, record: Pa
 
 async def lease(url: str, prefix: str, name: str, ttl: float) -> None:
     """Hold the lease whenever possible; prints ``held TOKEN TIME`` and ``lost TOKEN TIME``."""
-    leases = RedisLeases(url, ttl=ttl, prefix=prefix)
+    leases = RedisLeases(url, ttl=ttl, prefix=prefix, clock=SYSTEM_CLOCK)
     last: list[Hold] = []
 
     def changed(hold: Hold | None) -> None:
@@ -45,7 +46,7 @@ async def lease(url: str, prefix: str, name: str, ttl: float) -> None:
 
 async def connect(url: str, prefix: str, code: str, seat: int, ttl: float) -> None:
     """Count one socket of ``seat`` at table ``code`` and keep the heartbeat; prints ``ready``."""
-    connections = RedisConnections(url, ttl=ttl, prefix=prefix)
+    connections = RedisConnections(url, ttl=ttl, prefix=prefix, clock=SYSTEM_CLOCK)
     await connections.arrive(code, seat)
     print("ready", flush=True)
     await connections.run()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
 import random
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -15,49 +13,26 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from chickenfoot.server import Settings, create_app
-from chickenfoot.server.connection import ConnectionLimits
+from chickenfoot.server.edge.client import ConnectionLimits
 from chickenfoot.server.http.limits import AddressLimits
-from chickenfoot.server.protocol import whole_log
-from chickenfoot.server.table_config import Timing
+from chickenfoot.server.table.config import Timing
+from chickenfoot.server.table.protocol import whole_log
+from chickenfoot.testing.clients import new_table
+from chickenfoot.testing.stores import copy_of
 
-DEFAULT_PG_URL = "postgresql+asyncpg://chickenfoot:chickenfoot@127.0.0.1:5432/chickenfoot_test"
 INSTANT = Timing(bot_delay=0, forced_delay=0, next_round_delay=0, grace=0, bot_seconds=0.05)
 """Automatic play without pauses (a disconnected seat is covered at once)."""
 
 State = dict[str, Any]
 
 
-def postgres_url() -> str | None:
-    """The test database's URL if PostgreSQL answers; skips (fails on CI) when it does not."""
-    url = os.environ.get("CHICKENFOOT_TEST_DATABASE_URL", DEFAULT_PG_URL)
-
-    async def probe() -> None:
-        import asyncpg
-
-        conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"), timeout=3)
-        await conn.close()
-
-    try:
-        asyncio.run(probe())
-    except Exception as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required on CI: {exc}")
-        pytest.skip(f"PostgreSQL is not available ({exc}); run scripts/test-services.sh")
-    return url
-
-
-@pytest.fixture(scope="session")
-def pg_url() -> str | None:
-    return postgres_url()
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated store: a SQLite file of the test's own, or the session's PostgreSQL database
+    (shared by the session's tests: codes are random, and tests that need no accounts empty them)."""
     if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
-    url = request.getfixturevalue("pg_url")
-    assert url is not None
-    return url
+        return copy_of(request.getfixturevalue("sqlite_template"), tmp_path)
+    return str(request.getfixturevalue("pg_url"))
 
 
 @pytest.fixture
@@ -92,19 +67,7 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
 def create_table(client: TestClient, seats: list[dict[str, Any]], claim: bool = True, **extra: Any) -> dict[str, Any]:
     """Create a table; with ``claim`` every invite is claimed, each human seat lists its ``token``
     and every player has pressed Ready (the match has begun)."""
-    response = client.post("/api/tables", json={"seats": seats, **extra})
-    assert response.status_code == 201, response.text
-    table = dict(response.json())
-    for seat in table["seats"]:
-        if seat["seat"] == table["seat"]:
-            seat["token"] = table["token"]
-        elif "invite" in seat and claim:
-            seat["token"] = claim_invite(client, seat["invite"])["token"]
-    people = [seat for seat in table["seats"] if seat["kind"] == "human"]
-    if claim and len(people) > 1:
-        for seat in people:
-            ready(client, table["code"], seat["token"])
-    return table
+    return new_table(client, {"seats": seats, **extra}, claim)
 
 
 def ready(client: TestClient, code: str, token: str) -> None:

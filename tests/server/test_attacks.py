@@ -31,7 +31,7 @@ from chickenfoot.testing.clients import (
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 from chickenfoot.testing.waiting import until
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]  # real server processes
 
 HUMAN = {"kind": "human"}
 GREEDY = {"kind": "bot", "bot": "greedy"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chickenfoot.server.attendance import Attendance
+from chickenfoot.server.table.attendance import Attendance
 
 
 def test_a_seat_seen_leaving_is_gone_once() -> None:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.i18n import render_wire
-from chickenfoot.server.connection import ConnectionLimits
+from chickenfoot.server.edge.client import ConnectionLimits
 
 from .conftest import Player, create_table, seat_players, settle
 

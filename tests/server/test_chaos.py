@@ -13,7 +13,7 @@ import pytest
 from chickenfoot.testing.clients import crash_and_resume
 from chickenfoot.testing.launch import free_port
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]  # real server processes
 
 
 def test_every_acknowledged_move_survives_a_sigkill(database_url: str) -> None:

@@ -12,9 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from chickenfoot.server import chat
-from chickenfoot.server.connection import ConnectionLimits
+from chickenfoot.server.edge.client import ConnectionLimits
 from chickenfoot.server.http.limits import AddressLimits
+from chickenfoot.server.table import chat
 
 from .conftest import Player, claim_invite, create_table, play_out, ready, seat_players
 
@@ -356,8 +356,8 @@ def test_a_rematch_carries_the_series_and_the_chat_on(client: TestClient) -> Non
 
 def test_the_next_matchs_table_carries_the_series_and_gives_unheld_seats_bots() -> None:
     from chickenfoot.rules import Rules
-    from chickenfoot.server.rematch import new_config
-    from chickenfoot.server.table_config import Seat, Series, TableConfig
+    from chickenfoot.server.table.config import Seat, Series, TableConfig
+    from chickenfoot.server.table.rematch import new_config
 
     seats = [Seat("human", "Ann", taken=True), Seat("human", taken=False), Seat("human", "Cy", taken=True, left=True)]
     seats.append(Seat("bot", bot="easy", taken=True))

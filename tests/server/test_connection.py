@@ -12,11 +12,13 @@ from chickenfoot.messages import Said
 from chickenfoot.move import Move
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, FakeClock, SystemClock
-from chickenfoot.server.connection import ConnectionLimits, SendWatch, serve_connection
-from chickenfoot.server.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
-from chickenfoot.server.hub import Hub
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
+from chickenfoot.server.edge.client import FINAL_SEND_SECONDS, ConnectionLimits, SendWatch, serve_connection
+from chickenfoot.server.edge.line_stream import KEEPALIVE_SECONDS, LineSocket, ndjson
 from chickenfoot.server.storage import Storage, game_tables
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.registry import TableRegistry
 from chickenfoot.view import SeatView
 
 from .conftest import INSTANT
@@ -49,10 +51,12 @@ class FakeSocket:
         return {"type": "websocket.disconnect"}
 
 
-async def hub_with_table(tmp_path: Path, fanout: Any = None, clock: Clock = SYSTEM_CLOCK) -> tuple[Hub, str, str]:
+async def hub_with_table(
+    tmp_path: Path, fanout: Any = None, clock: Clock = SYSTEM_CLOCK
+) -> tuple[TableRegistry, str, str]:
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", SystemClock())
     await storage.migrate()
-    hub = Hub(storage, fanout or LocalBus(), INSTANT, clock=clock)
+    hub = TableRegistry(storage, fanout or LocalBus(), INSTANT, LocalConnections(), clock)
     config = TableConfig(Rules(), [Seat("human", "Ann", taken=True), Seat("human", "Bo")], seed=1)
     table = await hub.create(config)
     token = await hub.credentials.issue_seat(table.code, 0)
@@ -60,7 +64,7 @@ async def hub_with_table(tmp_path: Path, fanout: Any = None, clock: Clock = SYST
     return hub, table.code, token
 
 
-async def serve_to_the_end(hub: Hub, code: str, token: str) -> FakeSocket:
+async def serve_to_the_end(hub: TableRegistry, code: str, token: str) -> FakeSocket:
     """Serve a client of ``token`` (it disconnects at its first read) until the connection ends; then
     close the hub and its storage."""
     socket = FakeSocket({"token": token})
@@ -139,7 +143,7 @@ def test_a_spectator_whose_table_leaves_memory_while_connecting_watches_the_tabl
         await asyncio.wait_for(socket.served.wait(), 10)
         table = hub.tables[code]
         # Watching the table in memory (which hears every later change), not the released one.
-        watched = table is not first and not table.closed, table.attendance.spectators
+        watched = table is not first and not table.closed, table.counts.spectators
         socket.leave.set()
         await asyncio.wait_for(serving, 10)
         await hub.close()
@@ -221,7 +225,7 @@ def test_a_client_that_stops_reading_is_cut_off_once_its_message_waited_too_long
         serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, no_hints, watch))  # type: ignore[arg-type]
         await socket.first_read.wait()
         table = hub.tables[code]
-        await table.fanout.publish(table.channel(), {"version": table.version, "events": []})
+        await hub.fanout.publish(table.channel(), {"version": table.version, "events": []})
         await socket.stuck.wait()
         started = clock.monotonic()
         while not socket.cut.is_set():  # the watch looks every CHECK_SECONDS of the clock
@@ -237,3 +241,63 @@ def test_a_client_that_stops_reading_is_cut_off_once_its_message_waited_too_long
     assert closed == socket.closed == 4408
     assert "not reading (a message waited over 0.3 s)" in socket.sent[-1]
     assert 0.3 <= waited < 0.3 + 2 * SendWatch.CHECK_SECONDS
+
+
+class DeafSocket(StuckSocket):
+    """A client that reads its first message and no other: every later send, the final error too, waits forever."""
+
+    async def send_text(self, text: str) -> None:
+        self.sends += 1
+        if self.sends > 1:
+            self.stuck.set()
+            await asyncio.Event().wait()
+        self.sent.append(text)
+        self.first_read.set()
+
+
+def test_the_final_error_to_a_client_that_reads_nothing_is_given_up_on_the_tables_clock(tmp_path: Path) -> None:
+    async def scenario() -> tuple[bool, int | None]:
+        clock = FakeClock()
+        hub, code, token = await hub_with_table(tmp_path, clock=clock)
+        socket = DeafSocket({"token": token})
+        watch = SendWatch(clock)
+        limits = ConnectionLimits(send_timeout=0.3)
+        serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, no_hints, watch))  # type: ignore[arg-type]
+        await socket.first_read.wait()
+        table = hub.tables[code]
+        await hub.fanout.publish(table.channel(), {"version": table.version, "events": []})
+        await socket.stuck.wait()
+        while socket.sends < 3:  # cut off as not reading; then the final error waits too
+            clock.advance(SendWatch.CHECK_SECONDS)
+            await asyncio.sleep(0)
+        for _ in range(10):
+            await asyncio.sleep(0)
+        waiting = not serving.done()
+        clock.advance(FINAL_SEND_SECONDS)  # no real time passes: the clock alone ends the wait
+        closed = await asyncio.wait_for(serving, FINAL_SEND_SECONDS / 2)
+        await hub.close()
+        await hub.storage.close()
+        return waiting, closed
+
+    assert asyncio.run(scenario()) == (True, 4408)
+
+
+def test_a_quiet_line_stream_gets_a_keepalive_each_time_its_clock_says(tmp_path: Path) -> None:
+    async def scenario() -> list[bytes]:
+        clock, keep = FakeClock(), set[asyncio.Task[Any]]()
+        socket = LineSocket(None)
+        lines = ndjson(socket, asyncio.Event().wait, keep, clock)
+        got = []
+        for _ in range(2):
+            next_line = asyncio.ensure_future(anext(lines))
+            for _ in range(5):
+                await asyncio.sleep(0)
+            assert not next_line.done()  # nothing to send, and no time passed
+            clock.advance(KEEPALIVE_SECONDS)
+            got.append(await asyncio.wait_for(next_line, KEEPALIVE_SECONDS / 2))
+        await lines.aclose()
+        for task in keep:
+            task.cancel()
+        return got
+
+    assert asyncio.run(scenario()) == [b"\n", b"\n"]

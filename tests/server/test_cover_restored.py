@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from chickenfoot.server.table_config import Timing
+from chickenfoot.server.table.config import Timing
 from chickenfoot.testing.launch import free_port
 
 from .conftest import Player, create_table, settle
@@ -76,6 +76,7 @@ def test_a_table_released_from_memory_covers_its_absent_seat(client: TestClient,
         assert after["covered"] == [True, False, False] and back.version > version
 
 
+@pytest.mark.slow  # real server processes, and the grace period of the real clock
 def test_a_table_read_back_from_storage_covers_its_absent_seats(tmp_path: Path) -> None:
     database, port, rng = tmp_path / "games.db", free_port(), random.Random(29)
     ann, bo = {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}

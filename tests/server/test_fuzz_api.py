@@ -12,7 +12,7 @@ from schemathesis.checks import not_a_server_error
 
 from chickenfoot.testing.launch import free_port, served
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]  # real server processes
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 from chickenfoot.server.run import HEAD_BYTES
 from chickenfoot.testing.launch import free_port, served
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]  # real server processes
 
 GARBLED = [
     b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(32)),  # a TLS hello on the plain port

@@ -12,11 +12,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.connection import CLOSE_SEAT_ELSEWHERE
 from chickenfoot.server.credentials import Credentials
+from chickenfoot.server.edge.client import CLOSE_SEAT_ELSEWHERE
 from chickenfoot.server.handover.store import HANDOVER_SECONDS, HandoverStore
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.config import Seat, TableConfig
 
 from .conftest import create_table
 

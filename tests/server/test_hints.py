@@ -8,9 +8,9 @@ import pytest
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.round import Round
-from chickenfoot.server.hints import Hints
 from chickenfoot.server.http.limits import AddressLimits, RateLimiter
-from chickenfoot.server.protocol import ProtocolError
+from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.table.hints import Hints
 from chickenfoot.view import SeatView
 
 
@@ -58,7 +58,7 @@ async def test_the_address_limit_counts_searches_only() -> None:
         await hints.suggest(position(1), "a")
         await hints.suggest(position(2), "a")
         await hints.suggest(position(1), "a")  # kept: not counted
-        with pytest.raises(ProtocolError) as refused:
+        with pytest.raises(Refusal) as refused:
             await hints.suggest(position(3), "a")
         said = refused.value.said
         assert said is not None and said.code == Code.ERROR_TOO_MANY_HINTS
@@ -75,7 +75,7 @@ async def test_past_the_queue_a_search_is_refused_as_busy_and_not_counted() -> N
     try:
         searching = asyncio.create_task(hints.suggest(position(1), "a"))
         await throttle.called.wait()  # counted, so now in the queue
-        with pytest.raises(ProtocolError) as refused:
+        with pytest.raises(Refusal) as refused:
             await hints.suggest(position(2), "b")
         said = refused.value.said
         assert said is not None and said.code == Code.ERROR_HINT_BUSY

@@ -23,11 +23,11 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from chickenfoot.server.protocol import whole_log
+from chickenfoot.server.table.protocol import whole_log
 from chickenfoot.testing.clients import create_table
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]  # real server processes
 
 
 class Cluster:

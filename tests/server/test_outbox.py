@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from chickenfoot.server.connection import MAX_MERGED_EVENTS, Outbox
+from chickenfoot.server.edge.client import MAX_MERGED_EVENTS, Outbox
 
 
 def event(n: int) -> dict[str, Any]:

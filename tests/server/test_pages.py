@@ -28,6 +28,8 @@ PAGES = {
     "/friends": "friends",
     "/u/nobody-here": "profile",
     "/r/ABC123": "replay",
+    "/offline.html": "offline",
+    "/unsubscribe/1.not-a-token": "unsubscribe",
 }
 """Each page's address, and the template it is."""
 

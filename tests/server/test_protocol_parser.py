@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chickenfoot.server.protocol import (
+from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.table.protocol import (
     MoveMessage,
-    ProtocolError,
     client_message_schema,
     parse_client_message,
 )
@@ -36,7 +36,7 @@ def verdict(text: str | bytes) -> str | None:
     """``None`` when the parser accepts ``text``, else its error line (checked to be one clear line)."""
     try:
         parse_client_message(text)
-    except ProtocolError as exc:
+    except Refusal as exc:
         line = str(exc)
         assert line and "\n" not in line and len(line) <= 300, line
         return line

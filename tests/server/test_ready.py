@@ -4,15 +4,25 @@ clock that stands while its player is away, and spectators counted and told why 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from contextlib import ExitStack
 
 from fastapi.testclient import TestClient
 
+from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.table_config import Timing
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import LocalBus, Message
+from chickenfoot.server.storage import Storage
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.commands import Attach, Close, Detach, LeaseChanged, Recount, Wake
+from chickenfoot.server.table.config import Seat, TableConfig, Timing
+from chickenfoot.server.table.ports import Alone
+from chickenfoot.server.table.protocol import LogSent
+from chickenfoot.server.table.registry import new_code
 
-from .conftest import INSTANT, Player, claim_invite, create_table, ready, settle
+from .conftest import INSTANT, Player, State, claim_invite, create_table, ready, settle
 
 HUMAN = {"kind": "human"}
 GRACE = 12.0
@@ -79,60 +89,89 @@ def test_the_others_see_the_grace_deadline_until_the_player_returns(make_client:
         assert state["grace"] == [None, None]
 
 
-class HandedLease:
-    """A lease keeper whose lease the test takes away and gives back (as another process would)."""
+class HandedLease(Alone):
+    """The peers of a table whose lease the test takes away and gives back (as another process
+    would), with nobody to tell."""
 
-    def __init__(self) -> None:
-        self.hold: object | None = object()
-
-
-def test_a_seat_left_while_another_process_held_the_lease_is_covered_by_the_next_holder(
-    make_client: Callable[..., TestClient],
-) -> None:
-    clock = FakeClock()
-    client = make_client(timing=Timing(0, 0, 0, grace=GRACE, bot_seconds=0.05), clock=clock)
-    table = create_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}])
-    code, bo_token = table["code"], table["seats"][1]["token"]
-    live = client.app.state.hub.tables[code]  # type: ignore[attr-defined]
-    lease = HandedLease()
-    live.keeper = lease
-    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
-        ann = Player(ws)
-        with client.websocket_connect(f"/ws/{code}?token={bo_token}"):
-            ann.until_state(lambda s: s["connected"][1])
-            lease.hold = None  # another process holds the lease while Bo leaves: it is not this one's to time
-            client.portal.call(live.lease_changed, False)  # type: ignore[union-attr]
-        assert ann.until_state(lambda s: not s["connected"][1])["grace"] == [None, None]
-        lease.hold = object()  # the lease comes back (its holder stalled or died) before covering Bo
-        client.portal.call(live.lease_changed, True)  # type: ignore[union-attr]
-        assert ann.until_state(lambda s: s["grace"][1] is not None)["grace"][1] == clock.now() + GRACE
-        client.portal.call(clock.advance, GRACE)  # type: ignore[union-attr]
-        assert ann.until_state(lambda s: s["covered"][1])["grace"] == [None, None]
+    def __init__(self, driving: bool) -> None:
+        self.driving = driving
 
 
-def test_the_next_lease_holder_goes_on_with_the_countdown_it_heard(make_client: Callable[..., TestClient]) -> None:
-    clock = FakeClock()
-    client = make_client(timing=Timing(0, 0, 0, grace=GRACE, bot_seconds=0.05), clock=clock)
-    table = create_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}])
-    code = table["code"]
-    live = client.app.state.hub.tables[code]  # type: ignore[attr-defined]
-    lease = HandedLease()
-    lease.hold = None
-    live.keeper = lease
-    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
-        ann = Player(ws)
-        ann.until_state(lambda s: s["status"] == "playing")
+class Page:
+    """A player's open page: what it is sent is read back from the table's texts when asked."""
+
+    def attached(self, first: str, log_sent: LogSent) -> None:
+        pass
+
+    def on_change(self, message: Message) -> None:
+        pass
+
+
+def shown(table: Table, seat: int = 0) -> State:
+    """The state a page of ``seat`` is sent now."""
+    text, _ = table.state_text(seat, [])
+    state: State = json.loads(text)["state"]
+    return state
+
+
+async def two_players(database_url: str, clock: FakeClock, lease: HandedLease) -> tuple[Storage, Table]:
+    """A table in play for Ann and Bo (their seats taken, both ready), Ann's page open."""
+    storage = Storage(database_url, clock)
+    await storage.migrate()
+    config = TableConfig(Rules(), [Seat("human", "Ann", taken=True), Seat("human", "Bo", taken=True)], seed=1)
+    code = new_code()
+    assert await storage.create_table(code, config.to_json())
+    timing = Timing(0, 0, 0, grace=GRACE, bot_seconds=0.05)
+    table = Table.restore(code, config, [], Services(storage, LocalBus(), timing, LocalConnections(), clock), lease)
+    await table.submit(Attach(0, Page()))
+    return storage, table
+
+
+def test_a_seat_left_while_another_process_held_the_lease_is_covered_by_the_next_holder(database_url: str) -> None:
+    async def scenario() -> None:
+        clock, lease = FakeClock(), HandedLease(driving=True)
+        storage, table = await two_players(database_url, clock, lease)
+        await table.submit(Attach(1, Page()))
+        await table.submit(Wake())  # its arrival announced
+        assert shown(table)["connected"][1]
+        lease.driving = False  # another process holds the lease while Bo leaves: it is not this one's to time
+        await table.submit(LeaseChanged(False))
+        await table.submit(Detach(1))
+        state = shown(table)
+        assert not state["connected"][1] and state["grace"] == [None, None]
+        lease.driving = True  # the lease comes back (its holder stalled or died) before covering Bo
+        await table.submit(LeaseChanged(True))
+        assert shown(table)["grace"][1] == clock.now() + GRACE
+        clock.advance(GRACE)
+        await table.submit(Wake())  # after the cover the grace's end asked for
+        state = shown(table)
+        assert state["covered"][1] and state["grace"] == [None, None]
+        await table.submit(Close())
+        await storage.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_next_lease_holder_goes_on_with_the_countdown_it_heard(database_url: str) -> None:
+    async def scenario() -> None:
+        clock, lease = FakeClock(), HandedLease(driving=False)
+        storage, table = await two_players(database_url, clock, lease)
+        assert shown(table)["status"] == "playing"
         deadline = clock.now() + GRACE  # the holder, in another process, saw Bo go and says when it covers
-        client.portal.call(live.refresh_presence, [], None, {1: deadline})  # type: ignore[union-attr]
-        assert ann.until_state(lambda s: s["grace"][1] is not None)["grace"][1] == deadline
-        client.portal.call(clock.advance, 5)  # type: ignore[union-attr]
-        lease.hold = object()  # that holder stalls: the lease is this process's now
-        client.portal.call(live.lease_changed, True)  # type: ignore[union-attr]
-        ann.until(lambda m: m["type"] == "state")  # its recount, read before time moves
-        assert ann.state["grace"][1] == deadline
-        client.portal.call(clock.advance, GRACE - 5)  # type: ignore[union-attr]
-        state = ann.until_state(lambda s: s["covered"][1])
-        assert state["grace"] == [None, None] and clock.now() == deadline
+        await table.submit(Recount([], None, {1: deadline}))
+        assert shown(table)["grace"][1] == deadline
+        clock.advance(5)
+        lease.driving = True  # that holder stalls: the lease is this process's now
+        await table.submit(LeaseChanged(True))
+        assert shown(table)["grace"][1] == deadline
+        clock.advance(GRACE - 5)
+        await table.submit(Wake())  # after the cover the grace's end asked for
+        state = shown(table)
+        assert state["covered"][1] and state["grace"] == [None, None] and clock.now() == deadline
+        await table.submit(Close())
+        await storage.close()
+
+    asyncio.run(scenario())
 
 
 def test_a_turn_clock_stands_while_its_player_is_away(make_client: Callable[..., TestClient]) -> None:

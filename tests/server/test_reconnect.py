@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.hub import Expiry
+from chickenfoot.server.table.registry import Expiry
 
 from .conftest import INSTANT, Player, create_table, forced, seat_players, settle
 

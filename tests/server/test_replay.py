@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
@@ -12,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.match import Match
 from chickenfoot.review import review_match
+from chickenfoot.testing.waiting import until_now
 
 from .conftest import create_table, play_out, seat_players
 
@@ -20,16 +20,18 @@ BUDGET = 4
 
 def poll_review(client: TestClient, code: str, seconds: float = 120) -> dict[str, Any]:
     """The finished review, read as the page does: every status seen on the way is checked."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        data = dict(client.get(f"/api/tables/{code}/review").json())
-        assert data["status"] in ("queued", "running", "done", "busy"), data
-        if data["status"] == "done":
-            return data
-        if data["status"] == "running":
-            assert 0 <= data["done"] <= data["total"]
-        time.sleep(0.2)
-    raise AssertionError("the review did not finish")
+    latest: dict[str, Any] = {}
+
+    def finished() -> bool:
+        latest.clear()
+        latest.update(client.get(f"/api/tables/{code}/review").json())
+        assert latest["status"] in ("queued", "running", "done", "busy"), latest
+        if latest["status"] == "running":
+            assert 0 <= latest["done"] <= latest["total"]
+        return latest["status"] == "done"
+
+    until_now(finished, seconds, "the review did not finish")
+    return latest
 
 
 def test_a_finished_match_has_a_replay_and_a_stored_review_equal_to_the_command_lines(

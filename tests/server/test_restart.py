@@ -14,15 +14,17 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from chickenfoot import Match
+from chickenfoot.testing.clients import new_table
 from chickenfoot.testing.launch import free_port, served
 
 from .conftest import Player, play_out, settle
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]  # real server processes
 
 
 class SyncSocket:
@@ -65,17 +67,8 @@ def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
 def create(port: int, body: dict[str, Any]) -> dict[str, Any]:
     """A new table whose invites are claimed and whose players are ready: each human seat lists its
     player's ``token``."""
-    table: dict[str, Any] = http(port, "/api/tables", body)
-    for entry in table["seats"]:
-        if entry["seat"] == table["seat"]:
-            entry["token"] = table["token"]
-        elif "invite" in entry:
-            claim = entry["invite"].split("?invite=")[1]
-            entry["token"] = http(port, f"/api/tables/{table['code']}/claim", {"invite": claim})["token"]
-    people = [entry for entry in table["seats"] if entry["kind"] == "human"]
-    for entry in people if len(people) > 1 else []:
-        http(port, f"/api/tables/{table['code']}/ready", {"token": entry["token"]})
-    return table
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        return new_table(client, body)
 
 
 def seat(stack: ExitStack, port: int, code: str, token: str) -> Player:

@@ -7,11 +7,13 @@ from pathlib import Path
 
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import SystemClock
-from chickenfoot.server.fanout import LocalBus
-from chickenfoot.server.hub import Hub
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import LocalBus
 from chickenfoot.server.replays.reviews import ReviewWorker
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.commands import CatchUp, Play
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.registry import TableRegistry
 
 from .conftest import INSTANT
 
@@ -38,7 +40,8 @@ def test_the_end_of_a_match_calls_the_hubs_hooks_once_where_it_is_played_and_whe
     async def scenario() -> tuple[list[str], list[str], str]:
         storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", SystemClock())
         await storage.migrate()
-        played, followed = Hub(storage, LocalBus(), INSTANT), Hub(storage, LocalBus(), INSTANT)
+        played = TableRegistry(storage, LocalBus(), INSTANT, LocalConnections(), SystemClock())
+        followed = TableRegistry(storage, LocalBus(), INSTANT, LocalConnections(), SystemClock())
         ended: list[str] = []
         seen: list[str] = []
         played.on_match_finished(ended.append)
@@ -48,10 +51,10 @@ def test_the_end_of_a_match_calls_the_hubs_hooks_once_where_it_is_played_and_whe
         follower = await followed.get(table.code)
         assert follower is not None
         while not table.match.is_over():
-            await table.act(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version)
+            await table.submit(Play(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version))
             assert ended == [] or table.match.is_over()
-        await follower.catch_up()  # another process that holds the table reads the end from storage
-        await follower.catch_up()
+        await follower.submit(CatchUp({}))  # another process that holds the table reads the end from storage
+        await follower.submit(CatchUp({}))
         await played.close()
         await followed.close()
         await storage.close()

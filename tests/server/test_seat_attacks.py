@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 from chickenfoot.testing.launch import free_port, served
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]  # real server processes
 
 HUMAN = {"kind": "human"}
 ALLOWED = "https://play.example.org"

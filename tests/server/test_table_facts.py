@@ -12,7 +12,11 @@ from fastapi.testclient import TestClient
 
 from chickenfoot import Match, Rules
 from chickenfoot.rules import MAX_PLAYERS
-from chickenfoot.server.protocol import (
+from chickenfoot.server.clock import SYSTEM_CLOCK
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.ports import ALONE
+from chickenfoot.server.table.protocol import (
     LogCache,
     Presence,
     log_texts,
@@ -22,8 +26,6 @@ from chickenfoot.server.protocol import (
     state_with_log,
     whole_log,
 )
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_config import Seat, TableConfig
 
 from .conftest import INSTANT, create_table, seat_players, settle
 
@@ -45,7 +47,8 @@ def test_an_unknown_bot_is_refused_at_creation(client: TestClient, name: str) ->
 def test_a_stored_table_naming_an_unknown_bot_is_not_given_another_bot() -> None:
     config = TableConfig(Rules(), [Seat("human", "Ann"), Seat("bot", "Old bot", bot="grandmaster")], seed=1)
     with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
-        Table("ABCDEF", config, Match(config.rules, 2, 1), Services(None, None, INSTANT))  # type: ignore[arg-type]
+        services = Services(None, None, INSTANT, None, SYSTEM_CLOCK)  # type: ignore[arg-type]
+        Table("ABCDEF", config, Match(config.rules, 2, 1), services, ALONE)
 
 
 def test_the_largest_table_is_the_rules_one(client: TestClient) -> None:

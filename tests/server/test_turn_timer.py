@@ -11,10 +11,14 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.fanout import LocalBus, Message
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import LocalBus, Message
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.commands import Attach, Close, Play, Wake
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.ports import ALONE
+from chickenfoot.server.table.protocol import LogSent
 
 from .conftest import INSTANT, create_table, seat_players, settle
 
@@ -26,17 +30,38 @@ def two_humans(timer: int | None, clock: FakeClock) -> TableConfig:
     return TableConfig(Rules(), seats, seed=5, turn_timer=timer, playing_since=clock.now())
 
 
-async def opened(tmp_path: Path, config: TableConfig, clock: FakeClock) -> tuple[Storage, Table]:
+class Silent:
+    """A player's page that is open and says nothing (a listener that ignores what it hears)."""
+
+    def attached(self, first: str, log_sent: LogSent) -> None:
+        pass
+
+    def on_change(self, message: Message) -> None:
+        pass
+
+
+async def both_there(table: Table) -> None:
+    """Both players have the table open, and neither moves."""
+    for seat in (0, 1):
+        await table.submit(Attach(seat, Silent()))
+
+
+def services(storage: Storage, clock: FakeClock, news: LocalBus | None = None) -> Services:
+    return Services(storage, news or LocalBus(), INSTANT, LocalConnections(), clock)
+
+
+async def opened(tmp_path: Path, config: TableConfig, clock: FakeClock) -> tuple[Storage, Table, LocalBus]:
+    """The table, and the bus that carries its news in this process."""
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", clock)
     await storage.migrate()
     await storage.create_table("TIMER1", config.to_json())
-    table = Table.restore("TIMER1", config, [], Services(storage, LocalBus(), INSTANT, clock=clock))
-    for seat in (0, 1):
-        table.arrive(seat)  # both players are there, and neither moves
-    return storage, table
+    news = LocalBus()
+    table = Table.restore("TIMER1", config, [], services(storage, clock, news), ALONE)
+    await both_there(table)
+    return storage, table, news
 
 
-def moved(table: Table) -> asyncio.Event:
+def moved(table: Table, news: LocalBus) -> asyncio.Event:
     """Set when the table publishes its next version."""
     published = asyncio.Event()
 
@@ -44,24 +69,24 @@ def moved(table: Table) -> asyncio.Event:
         if message.get("version", 0) > 0:
             published.set()
 
-    table.fanout.subscribe(table.channel(), heard)
+    news.subscribe(table.channel(), heard)
     return published
 
 
 def test_a_turn_that_runs_out_is_played_by_the_seats_bot(tmp_path: Path) -> None:
     async def scenario() -> tuple[int, int, float | None]:
         clock = FakeClock()
-        storage, table = await opened(tmp_path, two_humans(1, clock), clock)
+        storage, table, news = await opened(tmp_path, two_humans(1, clock), clock)
         mover, deadline = table.match.to_move, table.turn_deadline()
-        published = moved(table)
-        table.autoplay.schedule()
+        published = moved(table, news)
+        await table.submit(Wake())
         clock.advance(0.99)
         await asyncio.sleep(0)  # anything due would start now
         early = table.version
         clock.advance(0.01)  # the deadline
         await asyncio.wait_for(published.wait(), 30)
-        assert table.match.round.history[0].seat == mover and mover not in table.attendance.covered
-        await table.close()
+        assert table.match.round.history[0].seat == mover and not table.presence().covered[mover]
+        await table.submit(Close())
         await storage.close()
         return early, table.version, deadline
 
@@ -73,12 +98,12 @@ def test_a_turn_that_runs_out_is_played_by_the_seats_bot(tmp_path: Path) -> None
 def test_no_timer_no_automatic_move(tmp_path: Path) -> None:
     async def scenario() -> tuple[int, float | None, int]:
         clock = FakeClock()
-        storage, table = await opened(tmp_path, two_humans(None, clock), clock)
-        table.autoplay.schedule()
+        storage, table, _news = await opened(tmp_path, two_humans(None, clock), clock)
+        await table.submit(Wake())
         planned = clock.pending()
         clock.advance(3600)
         await asyncio.sleep(0)
-        await table.close()
+        await table.submit(Close())
         await storage.close()
         return table.version, table.turn_deadline(), planned
 
@@ -90,25 +115,25 @@ def test_each_move_replaces_the_plan_instead_of_adding_one(tmp_path: Path) -> No
 
     async def scenario() -> tuple[int, int, int, int]:
         clock = FakeClock()
-        storage, table = await opened(tmp_path, two_humans(60, clock), clock)
-        table.autoplay.schedule()
+        storage, table, news = await opened(tmp_path, two_humans(60, clock), clock)
+        await table.submit(Wake())
         waiting_at_first, planned_at_first = len(asyncio.all_tasks()), clock.pending()
         moves = 0
         while moves < 30 and not table.match.round.is_over():
             mover = table.match.to_move
             if table.match.round.forced_move() is not None:  # the server's own move, due at once
-                published = moved(table)
+                published = moved(table, news)
                 version = table.version
                 clock.advance(0)
                 while table.version == version:
                     published.clear()
                     await asyncio.wait_for(published.wait(), 30)
                 continue
-            await table.act(mover, str(table.match.round.legal_moves()[0]), table.version)
+            await table.submit(Play(mover, str(table.match.round.legal_moves()[0]), table.version))
             moves += 1
         waiting, planned = len(asyncio.all_tasks()), clock.pending()
         assert table.turn_deadline() is not None or table.match.round.is_over()
-        await table.close()
+        await table.submit(Close())
         await storage.close()
         return waiting_at_first, waiting, planned_at_first, planned
 
@@ -121,20 +146,19 @@ def test_the_deadline_survives_a_restart_unchanged(tmp_path: Path) -> None:
     async def scenario() -> tuple[float | None, float | None, float]:
         clock = FakeClock()
         config = two_humans(60, clock)
-        storage, table = await opened(tmp_path, config, clock)
+        storage, table, _news = await opened(tmp_path, config, clock)
         clock.advance(7)
-        await table.act(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version)
+        await table.submit(Play(table.match.to_move, str(table.match.round.legal_moves()[0]), table.version))
         moved_at = clock.now()
         before = table.turn_deadline()
-        await table.close()
+        await table.submit(Close())
         clock.advance(20)  # the restart takes a while: the turn's clock runs on meanwhile
         loaded = await storage.load_table("TIMER1")
         assert loaded is not None
-        services = Services(storage, LocalBus(), INSTANT, clock=clock)
-        again = Table.restore("TIMER1", TableConfig.from_json(loaded[0]), loaded[1], services)
-        again.resume_clock(await storage.last_action_time("TIMER1"))
-        for seat in (0, 1):
-            again.arrive(seat)  # a clock runs for a player who has the table open: both are back
+        last_action = await storage.last_action_time("TIMER1")
+        config = TableConfig.from_json(loaded[0])
+        again = Table.read_back("TIMER1", config, loaded[1], last_action, services(storage, clock), ALONE)
+        await both_there(again)  # a clock runs for a player who has the table open: both are back
         await storage.close()
         return before, again.turn_deadline(), moved_at
 

@@ -17,10 +17,13 @@ from hypothesis import strategies as st
 
 from chickenfoot import Match, Rules
 from chickenfoot.server.clock import SystemClock
-from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.cluster.connections import LocalConnections
+from chickenfoot.server.cluster.fanout import LocalBus
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
-from chickenfoot.server.table import Services, Table
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.actor import Services, Table
+from chickenfoot.server.table.commands import CatchUp
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.ports import ALONE
 
 from .conftest import INSTANT
 
@@ -128,16 +131,16 @@ def test_announced_actions_are_applied_without_reading_them_back_and_a_gap_is_re
         played.push(move)
         stored.append(StoredAction(version, str(move), datetime.now(UTC)))
     storage = _ReadCounter(stored)
-    services = Services(storage, LocalBus(), INSTANT)  # type: ignore[arg-type]
-    table = Table("ABCDEF", config, Match(config.rules, 2, config.seed), services)
+    services = Services(storage, LocalBus(), INSTANT, LocalConnections(), SystemClock())  # type: ignore[arg-type]
+    table = Table("ABCDEF", config, Match(config.rules, 2, config.seed), services, ALONE)
 
     async def scenario() -> list[tuple[int, int]]:
         seen = []
-        await table.catch_up({1: stored[0], 2: stored[1]}, latest=2)  # everything announced
+        await table.submit(CatchUp({1: stored[0], 2: stored[1]}, latest=2))  # everything announced
         seen.append((table.version, storage.reads))
-        await table.catch_up({4: stored[3]}, latest=4)  # 3 was not announced (yet): read 3 and 4
+        await table.submit(CatchUp({4: stored[3]}, latest=4))  # 3 was not announced (yet): read 3 and 4
         seen.append((table.version, storage.reads))
-        await table.catch_up({}, latest=None)  # after a broken subscription: read everything
+        await table.submit(CatchUp({}, latest=None))  # after a broken subscription: read everything
         seen.append((table.version, storage.reads))
         return seen
 

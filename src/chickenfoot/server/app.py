@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +24,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import i18n_routes
+from chickenfoot.server.accounts.holders import SeatHolders
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.pages import account_pages_router
 from chickenfoot.server.accounts.routes import accounts_router
@@ -32,11 +33,12 @@ from chickenfoot.server.botapi.gate import PREFIX as BOT_API
 from chickenfoot.server.botapi.gate import FloodGate, PausedTokens
 from chickenfoot.server.botapi.routes import bot_api_router
 from chickenfoot.server.botapi.service import BotApi
-from chickenfoot.server.chat import Listener
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.cluster import Cluster, local, shared
-from chickenfoot.server.company import company_router
-from chickenfoot.server.connection import (
+from chickenfoot.server.cluster.fanout import LocalBus
+from chickenfoot.server.cluster.sync import TableSync, tell_config_changed
+from chickenfoot.server.company import company_router, readiness_router
+from chickenfoot.server.edge.client import (
     CLOSE_BAD_TOKEN,
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
@@ -45,11 +47,10 @@ from chickenfoot.server.connection import (
     refuse,
     serve_connection,
 )
-from chickenfoot.server.fanout import LocalBus
+from chickenfoot.server.edge.line_stream import table_lines
 from chickenfoot.server.handover.routes import handover_router
 from chickenfoot.server.handover.service import Handovers
 from chickenfoot.server.handover.store import HandoverStore
-from chickenfoot.server.hints import Hints
 from chickenfoot.server.history.routes import profiles_router
 from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
@@ -59,8 +60,9 @@ from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLim
 from chickenfoot.server.http.pages import pages_router
 from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
-from chickenfoot.server.hub import Expiry, Hub, random_seed
 from chickenfoot.server.lobby import Lobby
+from chickenfoot.server.notifications.routes import notifications_router
+from chickenfoot.server.notifications.service import Notifications, NotificationSettings
 from chickenfoot.server.ops.metrics import Readings
 from chickenfoot.server.ops.operations import Operations
 from chickenfoot.server.quickplay.ratings import EqualRatings
@@ -69,7 +71,7 @@ from chickenfoot.server.quickplay.service import QuickPlay, bots_cover
 from chickenfoot.server.quickplay.store import Queue, QuickPlaySettings, waiting
 from chickenfoot.server.ratings.routes import ratings_router
 from chickenfoot.server.ratings.service import LevelRatings, Ratings
-from chickenfoot.server.readiness import readiness_router
+from chickenfoot.server.ratings.store import Change
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.replays.frames import ReplayFrames
 from chickenfoot.server.replays.reviews import ReviewWorker
@@ -86,7 +88,11 @@ from chickenfoot.server.social.routes import friends_page_router, social_router
 from chickenfoot.server.social.service import Social, SocialSettings
 from chickenfoot.server.social.store import SocialStore
 from chickenfoot.server.storage import Storage, default_database_url
-from chickenfoot.server.table_config import TableConfig, Timing
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.chat import Listener
+from chickenfoot.server.table.config import TableConfig, Timing
+from chickenfoot.server.table.hints import Hints
+from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -123,14 +129,17 @@ class Settings:
     """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
     bot_limits: TokenLimits = field(default_factory=TokenLimits)
     """What each API token of the Bot API may do (server/http/limits.py)."""
-    people: AccountLimits = field(default_factory=AccountLimits)
-    """What each signed-in account may do to other players: follow, challenge, report (server/http/limits.py)."""
     social: SocialSettings = field(default_factory=SocialSettings)
     """Friends and blocks: the lists' caps, when a friend is online, how often the pages ask."""
     challenges: ChallengeSettings = field(default_factory=ChallengeSettings)
     """How long a challenge waits for its answer, how many may wait."""
     metrics_port: int | None = None
     """The port whose requests are answered ``GET /metrics`` (server/ops/metrics.py); ``None``: no metrics."""
+    account_limits: AccountLimits = field(default_factory=AccountLimits)
+    """What one account may cause on other people's phones (invitations and challenges sent and received),
+    and do to other players (follow, report)."""
+    notifications: NotificationSettings = field(default_factory=NotificationSettings)
+    """The mail server, the push services, the digest's wait and the outbox's leases."""
 
 
 def cluster_of(settings: Settings) -> Cluster:
@@ -141,6 +150,22 @@ def cluster_of(settings: Settings) -> Cluster:
     return shared(settings.redis_url, None if storage == "memory://" else storage, settings.clock)
 
 
+def registry_of(settings: Settings, storage: Storage, cluster: Cluster) -> TableRegistry:
+    """The tables of this process; each follows the other processes serving it, when there are others."""
+    alone = cluster.alone
+    return TableRegistry(
+        storage,
+        LocalBus(),
+        settings.timing,
+        cluster.connections,
+        settings.clock,
+        expiry=settings.expiry,
+        seeds=settings.seeds,
+        follow=None if alone else functools.partial(TableSync, cluster=cluster, clock=settings.clock),
+        tell_config_changed=None if alone else functools.partial(tell_config_changed, cluster),
+    )
+
+
 @dataclass(slots=True)
 class Server:
     """What one server process is made of, built once by :func:`build`."""
@@ -148,7 +173,7 @@ class Server:
     settings: Settings
     storage: Storage
     cluster: Cluster
-    hub: Hub
+    hub: TableRegistry
     tables: TableLookup
     limits: RateLimiter
     sends: SendWatch
@@ -167,11 +192,13 @@ class Server:
     challenges: Challenges
     inbox: Inbox
     reports: Reports
+    notifications: Notifications
 
     @asynccontextmanager
     async def running(self, _app: FastAPI) -> AsyncIterator[None]:
         """Start what runs in the background, and stop it all in order when the application stops."""
         await self.storage.migrate()
+        await self.notifications.start()
         self.cluster.start()
         self.accounts.live.start()
         self.hub.start()
@@ -188,6 +215,7 @@ class Server:
         await self.reviews.stop()
         self.accounts.live.stop()
         await self.ratings.settle()
+        await self.notifications.stop()
         self.frames.close()
         self.hints.close()
         await self.hub.close()
@@ -201,15 +229,17 @@ def build(settings: Settings) -> Server:
     database_url = settings.database_url or default_database_url()
     storage = Storage(database_url, clock)
     cluster = cluster_of(settings)
-    hub = Hub(storage, LocalBus(), settings.timing, settings.expiry, cluster, clock, settings.seeds)
-    limits = RateLimiter(
-        dataclasses.replace(settings.addresses, storage=cluster.limits_storage), settings.bot_limits, settings.people
-    )
+    hub = registry_of(settings, storage, cluster)
+    addresses = dataclasses.replace(settings.addresses, storage=cluster.limits_storage)
+    limits = RateLimiter(addresses, settings.bot_limits, settings.account_limits)
     accounts = Accounts(storage, clock, settings.accounts, cluster.bus)
+    accounts.tables_read_again_by(hub.config_changed)  # a deleted player's name leaves the tables held
+    notifications = Notifications(
+        storage, accounts, limits, cluster.bus, clock, settings.notifications, settings.accounts.origin
+    )
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
     social, inbox = social_of(settings, storage, cluster, accounts, limits)
-    accounts.forget_with(social.forget)
-    accounts.export_with("friends", social.exported)
+    accounts.store.forget_with(social.store.forget)  # a deleted account's follows, blocks and challenges go
     tables = table_lookup(hub.get)
     seating = Seating(hub, accounts, tables, kept_out=social.kept_out)
     challenges = Challenges(social.challenges, social, seating, inbox, inbox, settings.challenges)
@@ -245,15 +275,50 @@ def build(settings: Settings) -> Server:
         challenges=challenges,
         inbox=inbox,
         reports=Reports(ReportStore(storage), clock),
+        notifications=notifications,
     )
     for finished in (
         server.reviews.request,
         server.listing.finished,
         server.history.finished,
         server.ratings.rating(hub.get),
+        unrated_match_over(hub, notifications),
     ):
         hub.on_match_finished(finished)
+    server.ratings.on_rated(rated_match_over(notifications))
     return server
+
+
+def unrated_match_over(hub: TableRegistry, notifications: Notifications) -> Callable[[str], None]:
+    """The hook telling a finished unrated match's players (a rated one's are told once it is rated)."""
+
+    def finished(code: str) -> None:
+        table = hub.tables.get(code)
+        if table is not None and not table.config.rated:
+            notifications.spawn(notifications.match_over(code, table.match.winners()))
+
+    return finished
+
+
+def rated_match_over(notifications: Notifications) -> Callable[[str, list[Change]], None]:
+    """The hook telling a rated match's players that it is over, with their ratings' changes."""
+
+    def rated(code: str, changes: list[Change]) -> None:
+        winners = [change.seat for change in changes if change.rank == 1]
+        moved = {change.seat: change.after.shown - change.before.shown for change in changes}
+        notifications.spawn(notifications.match_over(code, winners, moved))
+
+    return rated
+
+
+def rematch_offered(notifications: Notifications) -> Callable[[Table, int, list[int]], Awaitable[None]]:
+    """The hook telling the accounts at a table that a player accepted a rematch not made yet."""
+
+    async def offered(table: Table, seat: int, accepted: list[int]) -> None:
+        name = table.config.seats[seat].name or ""
+        await notifications.rematch_offered(table.code, name, accepted)
+
+    return offered
 
 
 def social_of(
@@ -276,18 +341,34 @@ def routers(server: Server) -> list[APIRouter]:
     """Every feature's routes, each handed the services it uses."""
     settings, hub, tables, limits, accounts = server.settings, server.hub, server.tables, server.limits, server.accounts
     replays = Replays(tables, server.reviews, server.frames, server.history.deleted_seats)
+    holders = SeatHolders(hub.credentials, accounts)
     return [
-        seating_router(server.seating, limits, settings.web_dir),
+        seating_router(server.seating, limits, settings.web_dir, holders.seat),
         replay_router(replays, limits, settings.web_dir),
-        company_router(hub, server.listing, tables, summary),
-        readiness_router(hub.credentials, tables, bot_level, summary),
-        accounts_router(accounts, limits, hub.credentials.seat_of),
+        company_router(
+            hub,
+            server.listing,
+            tables,
+            summary,
+            holders.of(Code.ERROR_TOKEN_OPENS_NO_SEAT),
+            rematch_offered(server.notifications),
+        ),
+        readiness_router(hub.credentials, tables, bot_level, summary, holders.of()),
+        accounts_router(
+            accounts,
+            limits,
+            hub.credentials.seat_of,
+            [server.history.data_of, server.ratings.data_of, server.notifications.data_of, server.social.exported],
+        ),
         ratings_router(server.ratings, accounts, tables, settings.web_dir),
         quickplay_router(quick_play(server), accounts, limits),
         profiles_router(server.history, accounts, limits, settings.web_dir),
-        handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, hub.credentials, tables, limits),
-        account_pages_router(settings.web_dir),
-        bot_api_router(bot_api(server), hub, accounts, tables, settings.connection, server.sends),
+        handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, holders.of(), tables, limits),
+        account_pages_router(settings.web_dir, accounts),
+        notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
+        bot_api_router(
+            bot_api(server), accounts, tables, functools.partial(table_lines, hub, settings.connection, server.sends)
+        ),
         table_socket(server),
         pages_router(settings.web_dir),
         social_router(server.social, server.challenges, server.inbox, server.reports, accounts, limits),
@@ -322,6 +403,8 @@ def bot_api(server: Server) -> BotApi:
         configure,
         server.tables,
         server.settings.clock,
+        server.notifications,
+        server.cluster.bus,
         ignores=server.social.ignores,
         listening=server.social.listener,
     )
@@ -412,6 +495,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     server.ops.install(app)
     app.state.hub, app.state.storage = server.hub, server.storage
+    app.state.notifications = server.notifications
     app.state.readiness = server.ops.readiness
     answers.install(app, challenges={BOT_API: "Bearer"})
     for router in routers(server):

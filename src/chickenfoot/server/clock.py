@@ -22,7 +22,8 @@ import asyncio
 import heapq
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -49,6 +50,47 @@ class Clock(Protocol):
 def utc(clock: Clock) -> datetime:
     """The clock's wall time as an aware UTC datetime (what storage keeps)."""
     return datetime.fromtimestamp(clock.now(), UTC)
+
+
+@asynccontextmanager
+async def deadline(clock: Clock, seconds: float) -> AsyncIterator[None]:
+    """``asyncio.timeout(seconds)`` on ``clock``: the work inside is cancelled, and ``TimeoutError``
+    raised, once ``seconds`` pass on the clock (a fake clock moves it, as every other wait).
+
+    >>> async def late(clock: FakeClock) -> str:
+    ...     async def move_on() -> None:
+    ...         await asyncio.sleep(0)
+    ...         clock.advance(5)
+    ...     mover = asyncio.ensure_future(move_on())
+    ...     try:
+    ...         async with deadline(clock, 5):
+    ...             await asyncio.Event().wait()  # waits for nothing that comes
+    ...     except TimeoutError:
+    ...         return f"given up at {clock.monotonic()} s"
+    ...     finally:
+    ...         await mover
+    ...     return "done"
+    >>> asyncio.run(late(FakeClock()))
+    'given up at 5.0 s'
+    """
+    task = asyncio.current_task()
+    assert task is not None, "a deadline is for the code of a task"
+    expired = False
+
+    def expire() -> None:
+        nonlocal expired
+        expired = True
+        task.cancel()
+
+    timer = clock.call_later(seconds, expire)
+    try:
+        yield
+    except asyncio.CancelledError:
+        if expired and task.uncancel() == 0:
+            raise TimeoutError from None  # this deadline's own cancellation, nobody else's
+        raise
+    finally:
+        timer.cancel()
 
 
 class SystemClock:

@@ -20,9 +20,9 @@ import sqlalchemy as sa
 
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import Clock
-from chickenfoot.server.readiness import may_start
 from chickenfoot.server.storage import Storage, StorageUnavailable, game_tables
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.readiness import may_start
 
 log = logging.getLogger(__name__)
 

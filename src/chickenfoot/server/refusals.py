@@ -12,6 +12,8 @@ names a status code.
 (<Why.CONFLICT: 'conflict'>, 'The match is over')
 >>> Refusal.busy(Said.of(Code.ERROR_STORE_DOWN), retry_after=2.5).retry_after
 2.5
+>>> str(Refusal.conflict(Said.of(Code.ERROR_ROUND_NOT_OVER), text="the round is not over"))
+'the round is not over'
 """
 
 from __future__ import annotations
@@ -42,24 +44,41 @@ class Why(StrEnum):
 
 
 class Refusal(Exception):
-    """Something refused, and why; nothing changed. The edge answers it in its transport's form."""
+    """Something refused, and why; nothing changed. The edge answers it in its transport's form.
 
-    def __init__(self, why: Why, said: Said, *, retry_after: float | None = None) -> None:
-        super().__init__(english(said))
+    Its text is the message's English, or ``text`` where a refusal has always been worded otherwise
+    (the words of the WebSocket ``error`` lines that clients and scripts already read).
+    """
+
+    def __init__(self, why: Why, said: Said, *, retry_after: float | None = None, text: str | None = None) -> None:
+        super().__init__(english(said) if text is None else text)
         self.why = why
         self.said = said
         self.retry_after = retry_after
         """Seconds after which trying again may succeed (for :attr:`Why.TOO_MANY` and :attr:`Why.UNAVAILABLE`)."""
 
     @classmethod
-    def invalid(cls, said: Said) -> Refusal:
-        return cls(Why.INVALID, said)
+    def invalid(cls, said: Said, text: str | None = None) -> Refusal:
+        return cls(Why.INVALID, said, text=text)
 
     @classmethod
-    def conflict(cls, said: Said) -> Refusal:
-        return cls(Why.CONFLICT, said)
+    def forbidden(cls, said: Said, text: str | None = None) -> Refusal:
+        return cls(Why.FORBIDDEN, said, text=text)
 
     @classmethod
-    def busy(cls, said: Said, retry_after: float | None = None) -> Refusal:
+    def not_found(cls, said: Said) -> Refusal:
+        return cls(Why.NOT_FOUND, said)
+
+    @classmethod
+    def conflict(cls, said: Said, text: str | None = None) -> Refusal:
+        return cls(Why.CONFLICT, said, text=text)
+
+    @classmethod
+    def too_many(cls, said: Said, retry_after: float | None = None, text: str | None = None) -> Refusal:
+        """A limit is reached (:attr:`Why.TOO_MANY`): try again after ``retry_after`` seconds."""
+        return cls(Why.TOO_MANY, said, retry_after=retry_after, text=text)
+
+    @classmethod
+    def busy(cls, said: Said, retry_after: float | None = None, text: str | None = None) -> Refusal:
         """A refusal because something needed is down or busy (:attr:`Why.UNAVAILABLE`)."""
-        return cls(Why.UNAVAILABLE, said, retry_after=retry_after)
+        return cls(Why.UNAVAILABLE, said, retry_after=retry_after, text=text)

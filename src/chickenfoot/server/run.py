@@ -20,12 +20,13 @@ from chickenfoot.server.accounts.service import AccountSettings
 from chickenfoot.server.app import Settings, create_app
 from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.http.security import checked_origin, checked_proxy, redact_logs
-from chickenfoot.server.hub import Expiry
 from chickenfoot.server.log_limits import limit_client_caused
+from chickenfoot.server.notifications.service import NotificationSettings
 from chickenfoot.server.ops import logs
 from chickenfoot.server.quickplay import QuickPlaySettings
 from chickenfoot.server.storage import default_database_url
-from chickenfoot.server.table_config import Timing
+from chickenfoot.server.table.config import Timing
+from chickenfoot.server.table.registry import Expiry
 
 SHUTDOWN_SECONDS = 10
 """How long a stopping server waits for its open connections to finish before it cuts them."""
@@ -125,6 +126,7 @@ def run(
     gc_log: Path | None = None,
     accounts: AccountSettings | None = None,
     quick_play: QuickPlaySettings | None = None,
+    notifications: NotificationSettings | None = None,
 ) -> None:
     """Serve until interrupted; ``pace`` scales the automatic pauses (0: bots and forced moves at once).
 
@@ -141,11 +143,12 @@ def run(
     ``review_budget``: sampled deals per move of the reviews of finished matches;
     ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
     ``accounts``: session cookies and the passkeys' relying party;
-    ``quick_play``: quick play's queue (its bounds).
+    ``quick_play``: quick play's queue (its bounds);
+    ``notifications``: the mail server, the push services, the digests' wait and the outbox's lease.
 
     Raises ``ValueError`` in one line for a limit of ``addresses`` that is not in the ``limits``
-    notation (``60/minute``), an unknown log level, an origin that is not ``scheme://host[:port]`` or a
-    proxy that is not an address or network.
+    notation (``60/minute``), an unknown log level, an origin that is not ``scheme://host[:port]``, a
+    proxy that is not an address or network, or e-mail without the public origin its links need.
     """
     level = checked_log_level(log_level)
     log_style = logs.checked_log_format(log_format)
@@ -177,6 +180,7 @@ def run(
         accounts=accounts or AccountSettings(),
         quick_play=quick_play or QuickPlaySettings(),
         metrics_port=metrics_port,
+        notifications=notifications or NotificationSettings(),
     )
     app = create_app(settings)
     collector.tune()

@@ -1,6 +1,8 @@
 """Scripted clients of a running server, for the tests and the load benchmark: honest and hostile.
 
-- :func:`create_table` makes a table over HTTP and returns its code and each human seat's URL path.
+- :func:`creation` is the requests that make a table (invites claimed, everyone ready), sent by
+  :func:`new_table` (an app's ``TestClient`` or a blocking ``httpx.Client``) or :func:`create_table`
+  (asynchronous, returning each human seat's URL path).
 - :class:`HonestPlayer` plays a seat with random legal moves after a think time, measures each
   move's round trip, reconnects with ``since`` when the connection drops, and remembers every
   move it saw acknowledged.
@@ -19,6 +21,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Generator
 from contextlib import AsyncExitStack, ExitStack, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,8 +32,52 @@ import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from chickenfoot.server.protocol import whole_log
+from chickenfoot.server.table.protocol import whole_log
 from chickenfoot.testing.launch import OPEN_LIMITS, served
+
+Step = tuple[str, dict[str, Any], int]
+"""One request of a table's creation: the path to ``POST`` to, its JSON body, the status it must get."""
+
+
+def creation(body: dict[str, Any], claim: bool = True) -> Generator[Step, dict[str, Any], dict[str, Any]]:
+    """The requests that make a table, whatever sends them: the answer to each is sent back in.
+
+    ``POST /api/tables`` with ``body``; with ``claim``, every friend's invite is claimed and, with
+    more than one person at the table, everyone presses Ready (the match has begun). Returns the
+    table as created, each seat held by a person listing its ``token``.
+    """
+    table = yield "/api/tables", body, 201
+    code = table["code"]
+    for seat in table["seats"]:
+        if seat["seat"] == table["seat"]:
+            seat["token"] = table["token"]
+        elif "invite" in seat and claim:
+            claimed = yield f"/api/tables/{code}/claim", {"invite": seat["invite"].split("?invite=")[1]}, 200
+            seat["token"] = claimed["token"]
+    people = [seat for seat in table["seats"] if "token" in seat]
+    for seat in people if claim and len(people) > 1 else []:
+        yield f"/api/tables/{code}/ready", {"token": seat["token"]}, 200
+    return table
+
+
+def refused(path: str, status: int, response: httpx.Response) -> AssertionError:
+    return AssertionError(f"POST {path}: {response.status_code} instead of {status}: {response.text}")
+
+
+def new_table(http: httpx.Client, body: dict[str, Any], claim: bool = True) -> dict[str, Any]:
+    """:func:`creation` over a blocking client: an app's ``TestClient``, or an ``httpx.Client`` whose
+    ``base_url`` is a server's. Raises ``AssertionError`` when a request is refused."""
+    steps = creation(body, claim)
+    try:
+        path, data, status = next(steps)
+        while True:
+            response = http.post(path, json=data)
+            if response.status_code != status:
+                raise refused(path, status, response)
+            path, data, status = steps.send(response.json())
+    except StopIteration as done:
+        table: dict[str, Any] = done.value
+        return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +90,11 @@ class CreatedTable:
 
 
 async def create_table(http: httpx.AsyncClient, body: dict[str, Any], source: str | None = None) -> CreatedTable:
-    """``POST /api/tables``, every friend's invite claimed and every player ready, and every human
-    seat's WebSocket path.
+    """:func:`creation` (every invite claimed, everyone ready) over an asynchronous client, and every
+    human seat's WebSocket path.
 
-    Raises ``httpx.HTTPStatusError``. With ``source`` the requests, and later the table's players,
-    come from that local address.
+    Raises ``AssertionError`` when a request is refused. With ``source`` the requests, and later the
+    table's players, come from that local address.
     """
     async with AsyncExitStack() as stack:
         if source is not None:
@@ -55,21 +102,18 @@ async def create_table(http: httpx.AsyncClient, body: dict[str, Any], source: st
             http = await stack.enter_async_context(
                 httpx.AsyncClient(base_url=http.base_url, transport=transport, timeout=http.timeout)
             )
-        response = await http.post("/api/tables", json=body)
-        response.raise_for_status()
-        data = response.json()
-        code = data["code"]
-        tokens = {data["seat"]: data["token"]}
-        for s in data["seats"]:
-            if "invite" in s:
-                claim = {"invite": s["invite"].split("?invite=", 1)[1]}
-                claimed = await http.post(f"/api/tables/{code}/claim", json=claim)
-                claimed.raise_for_status()
-                tokens[s["seat"]] = claimed.json()["token"]
-        for token in tokens.values() if len(tokens) > 1 else ():
-            (await http.post(f"/api/tables/{code}/ready", json={"token": token})).raise_for_status()
-    seats = {seat: f"/ws/{code}?token={token}" for seat, token in sorted(tokens.items())}
-    return CreatedTable(code, seats, source)
+        steps = creation(body)
+        try:
+            path, data, status = next(steps)
+            while True:
+                response = await http.post(path, json=data)
+                if response.status_code != status:
+                    raise refused(path, status, response)
+                path, data, status = steps.send(response.json())
+        except StopIteration as done:
+            table: dict[str, Any] = done.value
+    seats = {seat["seat"]: f"/ws/{table['code']}?token={seat['token']}" for seat in table["seats"] if "token" in seat}
+    return CreatedTable(table["code"], dict(sorted(seats.items())), source)
 
 
 def loopback(group: int, n: int) -> str:

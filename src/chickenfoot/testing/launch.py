@@ -12,7 +12,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -64,17 +64,18 @@ def served(
     timeout: float = 30.0,
     options: Sequence[str] = (),
     review_budget: int | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[subprocess.Popen[str]]:
     """A running server on ``127.0.0.1:port``, killed on exit; raises ``RuntimeError`` if it never answers.
 
     ``redis_url``: one of several processes sharing that Redis; ``options`` are more ``chickenfoot
-    serve`` options (limits, expiry).
+    serve`` options (limits, expiry); ``env``: the server's environment (this process's when ``None``).
     """
     command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--database-url", database_url]
     command += [] if redis_url is None else ["--redis-url", redis_url]
     command += ["--pace", str(pace), *options]
     command += [] if review_budget is None else ["--review-budget", str(review_budget)]
-    process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, text=True, env=env)
     try:
         deadline = time.monotonic() + timeout
         while True:

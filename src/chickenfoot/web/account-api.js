@@ -1,7 +1,7 @@
 // @ts-check
 // The account API (server/accounts/routes.py) as the pages use it: who is signed in, requests that
-// carry the session's CSRF token, passkeys through navigator.credentials, and the guest seats this
-// browser holds handed to the account after signing in.
+// carry the session's CSRF token, passkeys through navigator.credentials, the guest seats this
+// browser holds handed to the account after signing in, and forgotten when it signs out.
 
 import { Refusal, api, seatSecret } from "./net.js";
 
@@ -11,6 +11,23 @@ import { Refusal, api, seatSecret } from "./net.js";
 let csrf = null;
 const TOKEN_PREFIX = "cf-token-";
 const MOST_SEATS = 50; // a browser holds a few; more are old tables not worth a request each
+const SIGNED_IN = "cf-signed-in"; // this browser was signed in when it last asked
+// What this browser keeps for its player: the seats' credentials and invites, the tables they left,
+// the name they gave. Signed in, all of it is the account's (its seats follow it); signed out, the
+// next person at this computer must not play those seats.
+const PLAYERS = /^cf-(token-|invites-|left$|name$)/;
+
+// Forget the player's seats and name in this browser (signing out, the account deleted).
+export function forgetPlayer() {
+  for (const key of Object.keys(localStorage)) if (PLAYERS.test(key)) localStorage.removeItem(key);
+  localStorage.removeItem(SIGNED_IN);
+}
+
+// The server says nobody is signed in here: if somebody was (signed out from another device, the
+// session expired, the account deleted), what this browser kept for them goes too.
+export function signedOutHere() {
+  if (localStorage.getItem(SIGNED_IN)) forgetPlayer();
+}
 
 /**
  * The signed-in account, or null for a guest.
@@ -21,9 +38,13 @@ export async function signedIn() {
     /** @type {Account} */
     const account = await api("GET", "/api/account");
     csrf = account.csrf ?? null;
+    localStorage.setItem(SIGNED_IN, "1");
     return account;
   } catch (err) {
-    if (err instanceof Refusal && err.said.code === "account.not_signed_in") return null;
+    if (err instanceof Refusal && err.said.code === "account.not_signed_in") {
+      signedOutHere();
+      return null;
+    }
     throw err;
   }
 }
@@ -48,6 +69,7 @@ export async function changeAccount(method, path, body) {
 /** @param {{ csrf: string }} answer */
 export async function welcome(answer) {
   csrf = answer.csrf;
+  localStorage.setItem(SIGNED_IN, "1");
   const codes = Object.keys(localStorage)
     .filter((key) => key.startsWith(TOKEN_PREFIX))
     .map((key) => key.slice(TOKEN_PREFIX.length))
@@ -86,12 +108,8 @@ export async function usePasskey(kind, options) {
     const name = err instanceof DOMException ? err.name : "";
     if (name === "NotAllowedError" || name === "AbortError") throw refusal("account.passkey_cancelled");
     if (name === "InvalidStateError") throw refusal("account.passkey_known");
+    // At an IP address (http://127.0.0.1:8000) the browser refuses passkeys: a site's name is needed.
+    if (name === "SecurityError" && /^[\d.]+$|^\[/.test(location.hostname)) throw refusal("account.passkey_needs_name");
     throw err;
   }
-}
-
-// Where to go after signing in: `?next=` when it is a path of this site, else the lobby.
-export function nextPath() {
-  const next = new URLSearchParams(location.search).get("next") ?? "/";
-  return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
 }

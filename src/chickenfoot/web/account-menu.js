@@ -1,8 +1,9 @@
 // @ts-check
 // The header's account link: "Sign in" for a guest (coming back to this page after), or the
-// signed-in name opening a menu of the profile, the matches, the friends, the account and signing out.
+// signed-in name (on a phone, an icon) opening a menu of the profile, the matches, the friends, the account
+// and signing out.
 
-import { changeAccount, signedIn } from "./account-api.js";
+import { changeAccount, forgetPlayer, signedIn, signedOutHere } from "./account-api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { el } from "./tiles.js";
@@ -54,6 +55,7 @@ export class AccountMenu {
     this.box.removeAttribute("data-no-session");
     try {
       this.account = guest ? null : await signedIn();
+      if (guest) signedOutHere(); // no session cookie: nobody is signed in here (any more)
       this.known = true;
     } catch {
       return null; // the server is unreachable: the page says so elsewhere; no link is better than a wrong one
@@ -78,11 +80,14 @@ export class AccountMenu {
       return;
     }
     const menu = h("details", { class: "account-menu-list" });
-    const summary = h("summary", { "aria-label": t("account.menu", { name: account.username }) }, menu, account.username);
+    const summary = h("summary", { "aria-label": t("account.menu", { name: account.username }) }, menu);
+    // On a phone the name gives way to the person's icon (the label still names the account).
+    summary.append(personIcon(), h("span", { class: "name" }, null, account.username));
     const list = h("ul", {}, menu);
     const out = h("button", { type: "button", "data-t": "account.sign_out" }, null, t("account.sign_out"));
     out.addEventListener("click", async () => {
       await changeAccount("POST", "/api/account/signout").catch(() => null);
+      forgetPlayer(); // the next person at this computer does not play this player's seats
       location.reload();
     });
     for (const item of [

@@ -1,13 +1,19 @@
 // @ts-check
 // The account page (/account): the ways in (passkeys, a password), where the account is signed in,
-// the privacy of friends and blocks (privacy.js), the player's data and deleting the account. /account#link=… is an operator's one-time sign-in link
-// (`chickenfoot account reset`): it signs this browser in, then the page asks for a new way in.
+// the privacy of friends and blocks (privacy.js), the player's data and deleting the account, its
+// notifications; a bot account's API tokens.
+// /account#link=… is an operator's one-time sign-in link (`chickenfoot account reset`) and
+// /account#recover=… the one sent to a confirmed e-mail address: either signs this browser in, then the
+// page asks for a new way in. /account#confirm=… confirms an e-mail address (whoever opens it: the link
+// is the proof). A change of the ways in, or the deletion, asked long after signing in is confirmed first
+// with the password or a passkey (the server says when: account.confirm_needed).
 
-import { changeAccount, signedIn, usePasskey, welcome } from "./account-api.js";
+import { changeAccount, forgetPlayer, signedIn, usePasskey, welcome } from "./account-api.js";
 import { confirmAction } from "./confirm.js";
 import { byId, h } from "./dom.js";
 import { language, t } from "./i18n.js";
-import { api, refusalText } from "./net.js";
+import { Refusal, api, refusalText } from "./net.js";
+import { drawNotificationSettings } from "./notification-settings.js";
 import { drawPrivacy, showPrivacy } from "./privacy.js";
 import { startShell } from "./shell.js";
 import { drawTokens } from "./tokens.js";
@@ -140,14 +146,90 @@ async function refresh() {
 }
 
 /**
- * Runs a change, shows its refusal or what it did, and draws the account again.
+ * Asks the player to confirm that it is them, with the password or a passkey; resolves true once the
+ * server agreed (this device then has a fresh session), false if they gave up.
+ * @param {string} why the server's words
+ * @returns {Promise<boolean>}
+ */
+function reconfirm(why) {
+  const dialog = byId("reauth-dialog", HTMLDialogElement);
+  const password = byId("reauth-password", HTMLInputElement);
+  const error = byId("reauth-error");
+  byId("reauth-note").textContent = why;
+  error.textContent = "";
+  password.value = "";
+  byId("reauth-username", HTMLInputElement).value = account?.username ?? "";
+  byId("reauth-password-field").hidden = byId("reauth-with-password").hidden = !account?.password;
+  byId("reauth-passkey").hidden = !account?.passkeys.length;
+  return new Promise((resolve) => {
+    const form = byId("reauth-form", HTMLFormElement);
+    /** @param {() => Promise<unknown>} proof */
+    const attempt = async (proof) => {
+      error.textContent = "";
+      try {
+        await proof();
+        dialog.close("confirmed");
+      } catch (err) {
+        error.textContent = refusalText(err);
+      }
+    };
+    const byPassword = (/** @type {SubmitEvent} */ e) => {
+      e.preventDefault();
+      attempt(() => changeAccount("POST", "/api/account/confirm", { password: password.value }));
+    };
+    const byPasskey = () =>
+      attempt(async () => {
+        /** @type {{ handle: string, options: PublicKeyCredentialRequestOptionsJSON }} */
+        const started = await api("POST", "/api/account/passkeys/signin");
+        const credential = await usePasskey("get", started.options);
+        await changeAccount("POST", "/api/account/confirm", { handle: started.handle, credential });
+      });
+    const cancel = () => dialog.close("cancelled");
+    form.addEventListener("submit", byPassword);
+    byId("reauth-passkey").addEventListener("click", byPasskey);
+    byId("reauth-cancel").addEventListener("click", cancel);
+    dialog.addEventListener(
+      "close",
+      () => {
+        form.removeEventListener("submit", byPassword);
+        byId("reauth-passkey").removeEventListener("click", byPasskey);
+        byId("reauth-cancel").removeEventListener("click", cancel);
+        resolve(dialog.returnValue === "confirmed");
+      },
+      { once: true },
+    );
+    dialog.returnValue = "";
+    dialog.showModal();
+    (account?.password ? password : byId("reauth-passkey")).focus();
+  });
+}
+
+/**
+ * Runs `work`; when the server asks first to confirm that it is the account's owner, asks the player,
+ * then runs it again.
+ * @template T
+ * @param {() => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+async function confirmedIfAsked(work) {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof Refusal && err.said.code === "account.confirm_needed") || !(await reconfirm(err.message))) throw err;
+    return await work();
+  }
+}
+
+/**
+ * Runs a change (confirmed first if the server asks), shows its refusal or what it did, and draws the
+ * account again.
  * @param {() => Promise<unknown>} work
  * @param {string | null} [done] the notice once it is done
  */
 async function change(work, done = "account.saved") {
   byId("error").textContent = "";
   try {
-    await work();
+    await confirmedIfAsked(work);
     noticeCode = done;
   } catch (err) {
     noticeCode = null;
@@ -175,6 +257,7 @@ async function addPasskey(label) {
 async function endSession(session) {
   if (session.current) {
     await changeAccount("DELETE", `/api/account/sessions/${encodeURIComponent(session.id)}`).catch(() => null);
+    forgetPlayer();
     gone(t("account.signed_out"));
   } else {
     change(() => changeAccount("DELETE", `/api/account/sessions/${encodeURIComponent(session.id)}`), null);
@@ -201,11 +284,20 @@ function wire() {
     change(() => addPasskey(label.value.trim()));
     label.value = "";
   });
-  byId("password-form").addEventListener("submit", (e) => {
+  byId("password-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const password = newPassword.value;
+    const keep = byId("keep-this-device", HTMLInputElement).checked;
     newPassword.value = "";
-    change(() => changeAccount("PUT", "/api/account/password", { password }));
+    /** @type {{ signed_out?: boolean }} */
+    let answer = {};
+    await change(async () => {
+      answer = await changeAccount("PUT", "/api/account/password", { password, keep_this_device: keep });
+    });
+    if (answer.signed_out) {
+      forgetPlayer();
+      gone(t("account.signed_out"));
+    }
   });
   byId("remove-password").addEventListener("click", async () => {
     if (await confirmAction(t("account.remove_password_confirm"), t("account.remove_password"))) {
@@ -222,29 +314,39 @@ function wire() {
   byId("sign-out-everywhere").addEventListener("click", async () => {
     if (!(await confirmAction(t("account.sign_out_everywhere_confirm"), t("account.sign_out_everywhere")))) return;
     await changeAccount("DELETE", "/api/account/sessions").catch(() => null);
+    forgetPlayer();
     gone(t("account.signed_out"));
   });
   byId("delete").addEventListener("click", async () => {
     if (!account || !(await confirmAction(t("account.delete_confirm", { name: account.username }), t("account.delete")))) return;
     try {
-      await changeAccount("DELETE", "/api/account");
+      await confirmedIfAsked(() => changeAccount("DELETE", "/api/account"));
     } catch (err) {
       byId("error").textContent = refusalText(err);
       return;
     }
+    forgetPlayer();
     gone(t("account.deleted"));
   });
 }
 
-// An operator's one-time link: in the fragment, so it reached no server log; spent here, then gone
-// from the address. Returns why it opened nothing ("" when there was none, or it worked).
+// A one-time link (an operator's, one sent to a confirmed address, or an address's confirmation): in
+// the fragment, so it reached no server log; spent here, then gone from the address. Returns why it
+// opened nothing ("" when there was none, or it worked).
 async function spendLink() {
-  const link = new URLSearchParams(location.hash.slice(1)).get("link");
-  if (!link) return "";
+  const given = new URLSearchParams(location.hash.slice(1));
+  const signIn = given.get("link") ?? given.get("recover");
+  const confirm = given.get("confirm");
+  if (!signIn && !confirm) return "";
   history.replaceState(null, "", "/account");
   try {
-    await welcome(await api("POST", "/api/account/link", { link }));
-    noticeCode = "account.link_signed_in";
+    if (confirm) {
+      await api("POST", "/api/notifications/email/confirm", { link: confirm });
+      noticeCode = "notify.email.confirmed";
+    } else {
+      await welcome(await api("POST", "/api/account/link", { link: signIn }));
+      noticeCode = given.has("recover") ? "notify.recovered" : "account.link_signed_in";
+    }
     return "";
   } catch (err) {
     return refusalText(err);
@@ -253,26 +355,36 @@ async function spendLink() {
 
 async function start() {
   const tokens = byId("tokens");
+  // Only a bot account has API tokens: a player's page has no such section.
+  const drawBotTokens = () => {
+    tokens.hidden = !account?.bot;
+    if (account?.bot) drawTokens(tokens);
+  };
+  const notifications = byId("notifications");
   const shell = await startShell(() => {
     if (byId("account").hidden) return;
     render();
     drawPrivacy();
-    drawTokens(tokens);
+    drawBotTokens();
+    drawNotificationSettings(notifications);
   });
   menu = shell.menu;
   await shell.account; // asked before a one-time link signs this browser in: asked again after
   const linkError = await spendLink();
   if (!(await refresh())) {
     if (linkError) gone(linkError);
+    else if (noticeCode === "notify.email.confirmed") gone(t(noticeCode)); // confirmed from another browser
     else location.replace(`/signin?next=${encodeURIComponent("/account")}`);
     return;
   }
   byId("error").textContent = linkError;
   wire();
-  drawTokens(tokens);
   showPrivacy();
+  drawBotTokens();
+  await drawNotificationSettings(notifications);
   menu.show();
   byId("account").hidden = false;
+  if (location.hash === "#notifications") notifications.scrollIntoView();
 }
 
 start();

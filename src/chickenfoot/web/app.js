@@ -33,7 +33,7 @@ async function start() {
   let table = null;
   // A new language: the fixed words at once, the table's parts redrawn; the lobby's form is built in
   // the language it opened with, so it opens again.
-  const { account } = await startShell(() => {
+  const { account, offline } = await startShell(() => {
     if (table) {
       table.render();
       table.connection.render();
@@ -52,7 +52,7 @@ async function start() {
   const refused = invite && !seatSecret(code) ? await claimInvite(code, invite) : null;
   if (invite) history.replaceState(null, "", `/t/${encodeURIComponent(code)}`);
   byId("table").hidden = false;
-  table = new TablePage(code, seatSecret(code), signedIn);
+  table = new TablePage(code, seatSecret(code), () => offline.back(), signedIn);
   // The tests and the curious reach the table here (window.chickenfoot): no part of the page does.
   Object.assign(window, { chickenfoot: table });
   // A friend seated by an invite on their first visit is asked for a name at once.

@@ -2,6 +2,8 @@
 // The page in the reader's language. The server picks the language from the remembered choice and
 // navigator.languages and sends its catalog (GET /api/i18n, built from the .po files); messages are
 // codes with named placeholders, plural forms chosen by Intl.PluralRules (no eval under a strict CSP).
+// Without a network the page reads the catalog of the language chosen or last shown at its own address
+// (/i18n/LANG.json), which the service worker keeps (sw.js).
 
 /** @import { Said } from "./protocol.js" */
 
@@ -17,24 +19,52 @@
  * @property {Record<string, string | string[]>} messages
  * @property {Record<string, string>} languages
  * @property {HowtoSection[]} howto
+ * @property {boolean} [kept] read from the service worker's copy: the server could not be reached
  */
 
 /** @typedef {Record<string, string | number | boolean | null | undefined>} Params */
 
 const STORE = "cf-lang";
+const SHOWN = "cf-lang-shown";
 /** @type {Catalog | null} */
 let catalog = null;
 /** @type {Intl.PluralRules | null} */
 let plurals = null;
 
+// The server could not be reached at all (no answer, not a refusal).
+class NetworkDown extends Error {}
+
+/**
+ * @param {string} path
+ * @returns {Promise<Catalog>}
+ */
+async function fetchCatalog(path) {
+  /** @type {Response} */
+  let response;
+  try {
+    response = await fetch(path);
+  } catch {
+    throw new NetworkDown(`no answer for ${path}`);
+  }
+  if (!response.ok) throw new Error(`no catalog (${response.status})`);
+  return response.json();
+}
+
 // The catalog for the reader's languages (the remembered choice first); sets <html lang>.
 export async function loadCatalog() {
   const saved = localStorage.getItem(STORE);
   const wanted = [saved, ...(navigator.languages ?? [navigator.language])].filter(Boolean);
-  const response = await fetch(`/api/i18n?languages=${encodeURIComponent(wanted.join(","))}`);
-  if (!response.ok) throw new Error(`no catalog (${response.status})`);
+  const path = `/api/i18n?languages=${encodeURIComponent(wanted.join(","))}`;
   /** @type {Catalog} */
-  const loaded = await response.json();
+  let loaded;
+  try {
+    loaded = await fetchCatalog(path);
+  } catch (error) {
+    if (!(error instanceof NetworkDown)) throw error;
+    const kept = `/i18n/${encodeURIComponent(saved ?? localStorage.getItem(SHOWN) ?? "en")}.json`;
+    loaded = { ...(await fetchCatalog(kept)), kept: true };
+  }
+  localStorage.setItem(SHOWN, loaded.lang);
   catalog = loaded;
   plurals = new Intl.PluralRules(loaded.lang);
   document.documentElement.lang = loaded.lang;
@@ -96,6 +126,14 @@ export function languageSwitcher(select, onChange) {
     localStorage.setItem(STORE, select.value);
     onChange(await loadCatalog());
   });
+}
+
+/**
+ * A game language by its own name ("Lietuvių"), or its code when the catalog does not name it.
+ * @param {string} code
+ */
+export function languageName(code) {
+  return loaded().languages[code] ?? code;
 }
 
 /**

@@ -88,8 +88,9 @@ export async function showLobby(account) {
   const rated = byId("rated-table", HTMLInputElement);
   watchRatedChoice(rated, byId("rated-kind"));
   drawSeats();
-  // A name typed while the presets were loading is kept.
-  if (!myName.value) myName.value = savedName();
+  // A name typed while the presets were loading is kept; else the name given before, or the account's.
+  const signedInAs = (await account)?.username ?? "";
+  if (!myName.value) myName.value = savedName() || signedInAs;
 
   byId("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();

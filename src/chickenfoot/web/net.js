@@ -150,7 +150,15 @@ export class TableSocket {
     this.beat = undefined;
     this.retryDelay = 0; // the pause before the last attempt (ms)
     this.retryAt = 0;
-    addEventListener("online", () => this.retryNow());
+    // The browser knows first when its network goes and comes back: a connection it has lost is
+    // given up at once (play waits, said by the page's offline state), and tried again at its return
+    // (an event that comes out of turn, the browser still saying the opposite, is nothing).
+    addEventListener("offline", () => {
+      if (!navigator.onLine) this.giveUp();
+    });
+    addEventListener("online", () => {
+      if (navigator.onLine) this.retryNow();
+    });
     this.connect();
   }
 
@@ -209,14 +217,20 @@ export class TableSocket {
     if (ws !== this.ws || ws.readyState > WebSocket.OPEN) return; // closing: its close event retries
     const quiet = Date.now() - this.heard;
     const opening = ws.readyState === WebSocket.CONNECTING;
-    if (quiet >= (opening ? SILENCE : HEARTBEAT + SILENCE)) {
-      this.ws = null; // its close, whenever it comes, is no longer this socket's concern
-      ws.close();
-      this.retry();
-    } else if (!opening && quiet >= HEARTBEAT && !(this.pinged > this.heard)) {
+    if (quiet >= (opening ? SILENCE : HEARTBEAT + SILENCE)) this.giveUp();
+    else if (!opening && quiet >= HEARTBEAT && !(this.pinged > this.heard)) {
       this.pinged = Date.now();
       this.send({ type: "ping" });
     }
+  }
+
+  // Gives the current connection up, open or opening, and tries again after a pause.
+  giveUp() {
+    const ws = this.ws;
+    if (!ws || this.closed || ws.readyState > WebSocket.OPEN) return;
+    this.ws = null; // its close, whenever it comes, is no longer this socket's concern
+    ws.close();
+    this.retry();
   }
 
   retry() {

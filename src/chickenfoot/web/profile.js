@@ -27,7 +27,7 @@ import { el } from "./tiles.js";
 /** A reviewed match's accuracy. @typedef {{ code: string, at: string, accuracy: number }} AccuracyPoint */
 /**
  * A player's ratings (GET /api/ratings/NAME), per player-count family.
- * @typedef {{ families: Record<string, { matches: number, rating: number, provisional: boolean, rank: number | null, history: { at: string, rating: number }[] }> }} Ratings
+ * @typedef {{ families: Record<string, { matches: number, rating: number, provisional: boolean, rank: number | null, history: { at: string, before: number, rating: number }[] }> }} Ratings
  */
 
 // The ratings' sections: per player-count family the player has played rated, the rating (with

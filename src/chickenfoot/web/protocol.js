@@ -94,10 +94,38 @@
  * The signed-in account (GET /api/account).
  * @typedef {object} Account
  * @property {string} username
+ * @property {boolean} [bot] a bot account: it plays through the Bot API, with API tokens
  * @property {string} created
  * @property {boolean} password
  * @property {{ id: string, label: string, created: string, last_used: string | null }[]} passkeys
  * @property {string} [csrf]
+ */
+
+/**
+ * A line of the bell's list (GET /api/notifications), worded in the page's language.
+ * @typedef {object} Notice
+ * @property {number} id
+ * @property {string} kind
+ * @property {string} table
+ * @property {string} url
+ * @property {string} text
+ * @property {string | null} detail
+ * @property {string} at
+ * @property {boolean} read
+ */
+
+/** The bell's list: how many are unread, the newest, the language push and e-mail are written in. @typedef {{ unread: number, language: string, notices: Notice[] }} NoticeList */
+
+/**
+ * The account's notification settings (GET /api/notifications/settings).
+ * @typedef {object} NotificationSettings
+ * @property {Record<string, string[]>} choices each kind of notice and the channels it goes to
+ * @property {number | null} quiet_from minutes after midnight
+ * @property {number | null} quiet_until
+ * @property {string} time_zone
+ * @property {string} language
+ * @property {{ address: string | null, pending: string | null, available: boolean }} email
+ * @property {{ key: string | null, devices: number }} push
  */
 
 export {};

@@ -53,14 +53,16 @@ function minutes(seconds) {
 }
 
 /**
- * Draw the "Play now" card into `section` (the lobby's #quickplay); `name()` gives the player's name,
- * `account` who is signed in (a rated match needs an account).
+ * Draw the "Play now" card into `section` (the lobby's #quickplay); `name()` gives a guest's name (a
+ * signed-in player plays under their username, and is not asked), `account` who is signed in (a rated
+ * match needs an account).
  * @param {HTMLElement} section
  * @param {() => Promise<string | null>} name
  * @param {Promise<Account | null>} account
  */
 export async function showQuickPlay(section, name, account) {
-  const signedIn = (await account) !== null;
+  const me = await account;
+  const signedIn = me !== null;
   const title = Object.assign(document.createElement("h2"), { textContent: t("quickplay.title") });
   const intro = Object.assign(document.createElement("p"), { className: "muted", textContent: t("quickplay.intro") });
   const form = Object.assign(document.createElement("form"), { id: "quickplay-form" });
@@ -141,7 +143,7 @@ export async function showQuickPlay(section, name, account) {
     const body = {
       players: four ? 4 : 2,
       rated: chosen(form, "qp-kind") === "rated",
-      name: savedName() || (await name()),
+      name: me?.username || savedName() || (await name()),
       ...(four ? { bots_after: bots.value === "never" ? null : Number(bots.value) } : {}),
     };
     try {

@@ -100,11 +100,13 @@ export function ratingChanges(changes, names, seat) {
   return box;
 }
 
-// Draws a player's rating history (`history`: [{at, rating}], oldest first, as GET /api/ratings/NAME
-// gives each family's) into `container` as an SVG line chart with the first and last ratings labelled.
+// Draws a player's rating history (`history`: [{at, before, rating}], oldest first, as GET /api/ratings/NAME
+// gives each family's) into `container` as an SVG line chart: the line starts at the rating the first
+// match started from (so the first change shows), with a dot per match; the lowest and highest ratings
+// are labelled.
 /**
  * @param {HTMLElement} container
- * @param {{ at: string, rating: number }[]} history
+ * @param {{ at: string, before: number, rating: number }[]} history
  * @param {{ width?: number, height?: number }} [size]
  */
 export function drawRatingHistory(container, history, { width = 560, height = 200 } = {}) {
@@ -115,12 +117,12 @@ export function drawRatingHistory(container, history, { width = 560, height = 20
   container.replaceChildren(chart);
   if (!history.length) return chart;
   const pad = { left: 44, right: 12, top: 12, bottom: 20 };
-  const ratings = history.map((point) => point.rating);
+  const ratings = [history[0].before, ...history.map((point) => point.rating)];
   let low = Math.min(...ratings);
   let high = Math.max(...ratings);
   if (high - low < 40) [low, high] = [low - 20, high + 20]; // a flat history still reads as a line
   /** @param {number} i */
-  const x = (i) => pad.left + (history.length === 1 ? 0.5 : i / (history.length - 1)) * (width - pad.left - pad.right);
+  const x = (i) => pad.left + (i / history.length) * (width - pad.left - pad.right);
   /** @param {number} r */
   const y = (r) => pad.top + ((high - r) / (high - low)) * (height - pad.top - pad.bottom);
   for (const r of [low, high]) {
@@ -128,12 +130,13 @@ export function drawRatingHistory(container, history, { width = 560, height = 20
     const label = el("text", { x: pad.left - 6, y: y(r) + 4, "text-anchor": "end", class: "axis" }, chart);
     label.textContent = String(Math.round(r));
   }
-  const points = history.map((point, i) => `${x(i).toFixed(1)},${y(point.rating).toFixed(1)}`).join(" ");
+  const points = ratings.map((r, i) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
   el("polyline", { points, class: "line", fill: "none" }, chart);
   history.forEach((point, i) => {
-    const dot = el("circle", { cx: x(i), cy: y(point.rating), r: 3, class: "dot" }, chart);
+    const dot = el("circle", { cx: x(i + 1), cy: y(point.rating), r: 3, class: "dot" }, chart);
     const title = el("title", {}, dot);
-    title.textContent = `${point.rating} · ${new Date(point.at).toLocaleDateString()}`;
+    const change = signed(point.rating - (i ? history[i - 1].rating : point.before));
+    title.textContent = `${point.rating} (${change}) · ${new Date(point.at).toLocaleDateString()}`;
   });
   return chart;
 }

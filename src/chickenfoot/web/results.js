@@ -56,6 +56,7 @@ export function replayLink(code) {
  */
 function scoreTable(s, round = null) {
   const table = document.createElement("table");
+  table.className = "score-table";
   const head = table.createTHead().insertRow();
   /** @param {string} text */
   const th = (text) => h("th", {}, head, text);

@@ -1,8 +1,11 @@
 // @ts-check
-// Sign in (/signin) and sign up (/signup), both going to `?next=` after: a passkey first, a username
-// and password the second way. The guest seats this browser holds follow the account at once.
+// Sign in (/signin) and sign up (/signup), both going on after to the path the server vetted from
+// `?next=` (the page's data-next: server/accounts/pages.py): a passkey first, a username and password
+// the second way; signing up asks for the username once, for either way. The guest seats this browser
+// holds follow the account at once. Who cannot sign in asks for a one-time sign-in link by e-mail (to the
+// account's confirmed address).
 
-import { nextPath, usePasskey, welcome } from "./account-api.js";
+import { usePasskey, welcome } from "./account-api.js";
 import { byId } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, refusalText } from "./net.js";
@@ -14,6 +17,8 @@ const NAME_LENGTH = { min: 3, max: 20 };
 const PASSWORD_LENGTH = 10;
 
 const signingUp = location.pathname === "/signup";
+// Where to go on to: the server chose it from its own pages, never this page from the address.
+const onward = byId("signin").dataset.next || "/";
 
 // The words of this page's mode.
 const WORDS = signingUp
@@ -29,13 +34,13 @@ function words() {
   byId("password-hint").textContent = t("account.password_hint", { min: PASSWORD_LENGTH });
   const other = byId("other-way", HTMLAnchorElement);
   other.textContent = t(WORDS.other);
-  other.href = `${signingUp ? "/signin" : "/signup"}${location.search}`;
+  other.href = `${signingUp ? "/signin" : "/signup"}?next=${encodeURIComponent(onward)}`;
 }
 
 /** @param {{ csrf: string }} answer */
 async function done(answer) {
   await welcome(answer);
-  location.assign(nextPath());
+  location.assign(onward);
 }
 
 /**
@@ -58,7 +63,7 @@ async function attempt(form, work) {
 
 async function passkey() {
   if (signingUp) {
-    const username = byId("passkey-username", HTMLInputElement).value.trim();
+    const username = byId("username", HTMLInputElement).value.trim();
     /** @type {Ceremony} */
     const started = await api("POST", "/api/account/passkeys/register", { username });
     const credential = await usePasskey("create", started.options);
@@ -76,28 +81,46 @@ async function password() {
   await done(await api("POST", signingUp ? "/api/account/signup" : "/api/account/signin", body));
 }
 
+async function recover() {
+  const username = byId("recover-username", HTMLInputElement).value.trim();
+  await api("POST", "/api/account/recover", { username });
+  byId("recover-sent").textContent = t("notify.recover.sent");
+}
+
 async function start() {
   const { account } = await startShell(words);
   if (await account) {
-    location.replace(nextPath()); // signed in already: nothing to do here
+    location.replace(onward); // signed in already (the server sends such a visitor on itself)
     return;
   }
   for (const node of document.querySelectorAll("[data-mode]")) node.toggleAttribute("hidden", node.getAttribute("data-mode") !== "signup" || !signingUp);
-  byId("password", HTMLInputElement).autocomplete = signingUp ? "new-password" : "current-password";
-  byId("passkey-username", HTMLInputElement).required = signingUp;
-  words();
   const passkeyForm = byId("passkey-form", HTMLFormElement);
   const passwordForm = byId("password-form", HTMLFormElement);
+  const username = byId("username", HTMLInputElement);
+  // Signing up, one username for either way, asked first; signing in, a passkey needs none: the name
+  // goes with the password.
+  if (!signingUp) passwordForm.prepend(byId("username-field"));
+  username.autocomplete = signingUp ? "username" : "username webauthn";
+  byId("password", HTMLInputElement).autocomplete = signingUp ? "new-password" : "current-password";
+  words();
   passkeyForm.addEventListener("submit", (e) => {
     e.preventDefault();
+    if (signingUp && !username.reportValidity()) return;
     attempt(passkeyForm, passkey);
   });
   passwordForm.addEventListener("submit", (e) => {
     e.preventDefault();
+    if (signingUp && !username.reportValidity()) return;
     attempt(passwordForm, password);
   });
+  const recoverForm = byId("recover-form", HTMLFormElement);
+  recoverForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    attempt(recoverForm, recover);
+  });
+  byId("recover").hidden = signingUp;
   byId("signin").hidden = false;
-  byId(signingUp ? "passkey-username" : "passkey-go").focus();
+  (signingUp ? username : byId("passkey-go")).focus();
 }
 
 start();

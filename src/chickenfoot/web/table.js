@@ -21,7 +21,7 @@ import { bindKeys } from "./keys.js";
 import { GameLog } from "./log.js";
 import { Motion } from "./motion.js";
 import { askName } from "./name.js";
-import { TableSocket, api, invitesOf, refusalText } from "./net.js";
+import { TableSocket, invitesOf, refusalText, rememberInvites } from "./net.js";
 import { TurnNotice } from "./notice.js";
 import { PlayersBar, seatSlices } from "./players.js";
 import { TableRating } from "./rating.js";
@@ -35,18 +35,20 @@ import { parseTile, sameTile, tileKey, tileOf } from "./tiles.js";
 import { WaitingCard, waitingSlice } from "./waiting.js";
 import { Watching } from "./watching.js";
 
-/** @import { ConnectionStatus, GameEvent, RematchMessage, SeriesMessage, State } from "./protocol.js" */
+/** @import { ConnectionStatus, GameEvent, Invite, RematchMessage, SeriesMessage, State } from "./protocol.js" */
 /** @import { ResultsSlice } from "./results.js" */
 
 export class TablePage {
   /**
    * @param {string} code
    * @param {string | null} token the seat's credential this browser holds, if any
+   * @param {() => void} [reconnected] told when the table's connection is back: so is the network
    * @param {boolean} [signedIn] the reader is signed in (their chat menus and the results' follow buttons)
    */
-  constructor(code, token, signedIn = false) {
+  constructor(code, token, reconnected = () => {}, signedIn = false) {
     this.code = code;
     this.token = token;
+    this.reconnected = reconnected;
     /** @type {State | null} */
     this.state = null;
     /** @type {string | null} the tile chosen in the hand */
@@ -66,7 +68,9 @@ export class TablePage {
      * @param {Record<string, unknown>} [body]
      * @returns {Promise<T>}
      */
-    const request = (path, body = {}) => api("POST", `/api/tables/${encodeURIComponent(code)}/${path}`, { token, ...body });
+    // By the seat's credential this browser holds, else by the account's session (with its form token):
+    // either opens the seat for every one of its buttons (server/accounts/holders.py).
+    const request = (path, body = {}) => changeAccount("POST", `/api/tables/${encodeURIComponent(code)}/${path}`, token ? { token, ...body } : body);
     this.request = request;
     /** @param {string} text */
     const toast = (text) => this.toast(text);
@@ -103,7 +107,7 @@ export class TablePage {
     this.rematch = new Rematch(company, (message) => this.onRematch(message));
     this.handover = new Handover({
       // A guest's seat by its credential; an account's without one by the session.
-      offer: () => changeAccount("POST", `/api/tables/${encodeURIComponent(code)}/handover`, { token }),
+      offer: () => request("handover"),
       copy,
       toast,
     });
@@ -128,6 +132,7 @@ export class TablePage {
     this.waiting = new WaitingCard(byId("waiting"), {
       ready: () => this.seatRequest("ready"),
       start: () => this.seatRequest("start"),
+      invites: () => this.newInvites(),
       copy,
     });
     this.watching = new Watching(byId("watching"), byId("spectators"));
@@ -179,6 +184,7 @@ export class TablePage {
   /** @param {ConnectionStatus} status */
   onConnection(status) {
     this.connection.update(status);
+    if (status.up) this.reconnected();
     if (!status.up) this.selected = null;
     this.render();
   }
@@ -365,6 +371,19 @@ export class TablePage {
   async seatRequest(what) {
     try {
       await this.request(what);
+    } catch (err) {
+      this.toast(refusalText(err));
+    }
+  }
+
+  // The creator on a device without the invite links (another device of the account made the table):
+  // new links from the server, kept here; those made before open nothing after.
+  async newInvites() {
+    try {
+      /** @type {{ invites: Invite[] }} */
+      const made = await this.request("invites");
+      rememberInvites(this.code, made.invites);
+      this.render();
     } catch (err) {
       this.toast(refusalText(err));
     }

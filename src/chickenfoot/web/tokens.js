@@ -1,6 +1,7 @@
 // @ts-check
 // A bot account's personal API tokens (docs/research/bot-api.md): the list, a new token (its secret
-// shown once) and revoking one. drawTokens(container) draws the section into an element of the account page.
+// shown once) and revoking one. drawTokens(container) draws the section into an element of the account
+// page, which draws it for a bot account only.
 
 import { t } from "./i18n.js";
 import { api, refusalText } from "./net.js";
@@ -60,7 +61,7 @@ export async function drawTokens(container) {
   /** @param {string} message */
   const onError = (message) => (error.textContent = message);
   const redraw = () => drawTokens(container);
-  /** @type {{ bot: boolean, tokens: Token[], scopes: string[] }} */
+  /** @type {{ tokens: Token[], scopes: string[] }} */
   let listed;
   try {
     listed = await api("GET", "/api/account/tokens");
@@ -71,14 +72,6 @@ export async function drawTokens(container) {
     return;
   }
   section.appendChild(title);
-  if (!listed.bot) {
-    const only = document.createElement("p");
-    only.className = "muted";
-    only.textContent = t("tokens.not_bot");
-    section.appendChild(only);
-    container.replaceChildren(section);
-    return;
-  }
   const list = document.createElement("ul");
   list.className = "open-tables";
   list.replaceChildren(...listed.tokens.map((token) => tokenRow(token, redraw, onError)));

@@ -1,7 +1,8 @@
 // @ts-check
 // While a table waits for its first deal: each seat empty, joined or ready; the player's own
 // "Ready" button; the creator's "Start with bots" (bots take the empty seats) and invite links,
-// each with a copy button; the room code of an open table. No move is offered until the server
+// each with a copy button (on another device of the creator's account, a button for new ones); the
+// room code of an open table. No move is offered until the server
 // says the match has begun (TablePage.myTurn).
 //
 // The card's buttons stay the same elements from one state to the next: a state arriving while a
@@ -28,7 +29,7 @@ import { joinNames, seatNames, t } from "./i18n.js";
  * @property {string | null} openCode the room code, for a table anyone may join
  */
 
-/** What the card may ask of the table. @typedef {{ ready(): void, start(): void, copy(url: string): void }} WaitingPort */
+/** What the card may ask of the table. @typedef {{ ready(): void, start(): void, invites(): void, copy(url: string): void }} WaitingPort */
 
 /**
  * The card's slice of STATE `s`, with the invites this browser holds; null once the match has begun.
@@ -112,6 +113,12 @@ export class WaitingCard {
   drawFoot(s) {
     const foot = [];
     if (s.creator && s.invites.length) foot.push(h("p", {}, null, t("waiting.invites")), this.inviteList(s.invites, s.names));
+    else if (s.creator && s.free.length) {
+      // The creator on another device of the account: the links are on the device that made the table.
+      const make = button("new-invites", () => this.port.invites());
+      make.textContent = t("waiting.new_invites");
+      foot.push(h("p", {}, null, t("waiting.invites_elsewhere")), make);
+    }
     else if (!s.creator && s.free.length) foot.push(h("p", {}, null, t("waiting.ask_creator", { name: s.creatorName })));
     if (s.openCode) foot.push(h("p", {}, null, t("waiting.open", { code: s.openCode })));
     this.foot.replaceChildren(...foot);

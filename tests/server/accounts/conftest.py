@@ -11,9 +11,8 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.accounts.schema import accounts
 from chickenfoot.server.botapi import schema as _bot_api_tables  # noqa: F401  # they name accounts: emptied too
-from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.http.limits import AddressLimits
-from chickenfoot.server.storage import Storage
+from chickenfoot.testing.stores import emptied
 
 ACCOUNT_TABLES = [
     table
@@ -35,18 +34,8 @@ PASSWORD = "tile hub toe chicken"
 @pytest.fixture
 def no_accounts_yet(database_url: str) -> None:
     """PostgreSQL's test database outlives a test: each starts without accounts."""
-    if database_url.startswith("sqlite"):
-        return
-
-    async def empty() -> None:
-        storage = Storage(database_url, SystemClock())
-        await storage.migrate()
-        async with storage.transaction() as conn:
-            for table in ACCOUNT_TABLES:
-                await conn.execute(table.delete())
-        await storage.close()
-
-    asyncio.run(empty())
+    if not database_url.startswith("sqlite"):
+        asyncio.run(emptied(database_url, ACCOUNT_TABLES))
 
 
 @pytest.fixture

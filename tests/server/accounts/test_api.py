@@ -48,6 +48,9 @@ def test_sign_up_sign_in_and_out(accounts_client: TestClient) -> None:
         ("-dash", PASSWORD, "account.name_characters"),
         ("Admin", PASSWORD, "account.name_reserved"),
         ("ехрегt", PASSWORD, "account.name_reserved"),  # "expert" in Cyrillic look-alikes: a bot level
+        ("admin1", PASSWORD, "account.name_reserved"),
+        ("deleted.player", PASSWORD, "account.name_reserved"),
+        ("Support.Team", PASSWORD, "account.name_reserved"),
         ("frank", "short", "account.password_short"),
         ("frank", "password123", "account.password_guessable"),
         ("frank", "x" * 300, "account.password_long"),
@@ -67,6 +70,16 @@ def test_look_alike_names_are_refused(accounts_client: TestClient) -> None:
         assert response.status_code in (400, 409)
     response = accounts_client.post("/api/account/signup", json={"username": "pаypal", "password": PASSWORD})
     assert (response.status_code, response.json()["code"]) == (409, "account.name_taken")
+
+
+@pytest.mark.parametrize(
+    ("first", "others"), [("tester2", ("tester２", "ｔｅｓｔｅｒ２", "TESTER2")), ("ruta1", ("ruta１",))]
+)
+def test_full_width_look_alikes_are_refused(accounts_client: TestClient, first: str, others: tuple[str, ...]) -> None:
+    sign_up(accounts_client, first)
+    for other in others:
+        response = accounts_client.post("/api/account/signup", json={"username": other, "password": PASSWORD})
+        assert (response.status_code, response.json()["code"]) == (409, "account.name_taken"), other
 
 
 def test_session_fixation(accounts_client: TestClient) -> None:
@@ -200,4 +213,5 @@ def test_ways_in_data_and_deletion(accounts_client: TestClient) -> None:
     assert client.get("/api/account").status_code == 401
     refused = client.post("/api/account/signin", json={"username": "gus", "password": "a new tile hub"})
     assert refused.json()["code"] == "account.sign_in_failed"
-    sign_up(client, "gus")  # the name is free again
+    taken = client.post("/api/account/signup", json={"username": "ｇｕｓ", "password": PASSWORD})
+    assert (taken.status_code, taken.json()["code"]) == (409, "account.name_taken")  # held after the deletion

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
@@ -19,8 +18,9 @@ from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.history.schema import match_results
 from chickenfoot.server.history.service import PAGE_SIZE
 from chickenfoot.server.storage import Storage, game_tables
+from chickenfoot.testing.waiting import until_now
 
-from ..conftest import claim_invite, play_out, ready, seat_players
+from ..conftest import claim_invite, create_table, play_out, ready, seat_players
 from .conftest import GENEROUS, sign_up
 from .test_api import csrf
 
@@ -37,7 +37,9 @@ def finish(client: TestClient, table: dict[str, Any], seed: int = 3) -> dict[str
     with ExitStack() as stack:
         play_out(seat_players(client, table, stack), random.Random(seed))
     storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
-    until(lambda: client.portal.call(stored_as_finished, storage, table["code"]))  # type: ignore[union-attr]
+    portal = client.portal
+    assert portal is not None
+    until_now(lambda: portal.call(stored_as_finished, storage, table["code"]), 60, "the match stored as finished")
     return dict(client.get(f"/api/tables/{table['code']}/record").json())
 
 
@@ -50,19 +52,8 @@ async def stored_as_finished(storage: Storage, code: str) -> bool:
 
 
 def new_table(client: TestClient, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    response = client.post("/api/tables", json={"seats": seats, **ONE_ROUND})
-    assert response.status_code == 201, response.text
-    table = dict(response.json())
-    table["seats"][table["seat"]]["token"] = table["token"]
-    return table
-
-
-def until(check: Callable[[], bool], seconds: float = 60) -> None:
-    """Wait for ``check`` to hold (work the server does in the background), polling."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "the server did not get there"
-        time.sleep(0.05)
+    """A table of one round, created by its seat 0's player; the friends' invites unclaimed."""
+    return create_table(client, seats, False, **ONE_ROUND)
 
 
 def test_a_profile_counts_matches_by_player_count_and_lists_them(accounts_client: TestClient) -> None:
@@ -164,7 +155,7 @@ def test_matches_finished_before_results_were_kept_are_counted_and_their_accurac
     table = new_table(client, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}])
     finish(client, table)
     code = table["code"]
-    until(lambda: client.get(f"/api/tables/{code}/review").json()["status"] == "done")
+    until_now(lambda: client.get(f"/api/tables/{code}/review").json()["status"] == "done", 60, "the review done")
 
     async def forget() -> None:  # as if the match had finished before this server kept results
         storage = Storage(database_url, SystemClock())

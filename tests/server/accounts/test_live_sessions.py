@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server.accounts.sessions import COOKIE
-from chickenfoot.server.connection import CLOSE_SIGNED_OUT
+from chickenfoot.server.edge.client import CLOSE_SIGNED_OUT
 
 from .conftest import sign_up
 from .test_seats import first_state, other_device

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from chickenfoot.server.accounts.names import (
     MAX_LENGTH,
+    MIN_LENGTH,
+    RESERVED,
     _look,
     _prototypes,
     keys,
@@ -101,3 +105,90 @@ def test_look_alikes_of_several_characters(first: str, second: str) -> None:
 @given(LOWER_LATIN.filter(lambda n: not any(p in n for _, p in PAIRS) and not set(n) & set("mwd01il")))
 def test_names_without_look_alike_letters_keep_their_skeleton(name: str) -> None:
     assert skeleton(name) == name
+
+
+# --- compatibility forms, and reserved words in other clothes ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("tester2", "tester２"),  # a full-width digit
+        ("tester2", "ｔｅｓｔｅｒ２"),  # full-width letters, some of which the confusables data does not list
+        ("ruta1", "ruta１"),
+        ("Tester", "ＴＥＳＴＥＲ"),
+        ("x2y", "x²y"),  # a superscript
+    ],
+)
+def test_compatibility_forms_are_one_name(first: str, second: str) -> None:
+    assert skeleton(normalised(first)) == skeleton(normalised(second))
+    assert look_alike(keys(normalised(first)), keys(normalised(second)))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "admin1",
+        "admin_2",
+        "a.d.m.i.n",
+        "deleted.player",
+        "Deleted_Player",
+        "ištrintas.žaidėjas",  # what the pages call a deleted account, in Lithuanian
+        "Support.Team",
+        "SupportTeam",
+        "AdminJoe",
+        "admin2joe",
+        "the-moderator",
+        "easy_bot",
+        "Expert2",
+        "guest42",
+        "ｒｏｏｔ",
+        "ｇｕｅｓｔ",
+    ],
+)
+def test_reserved_words_with_digits_separators_or_other_words(name: str) -> None:
+    assert problem(normalised(name)) == "reserved"
+
+
+@pytest.mark.parametrize("name", ["Richard", "Mediumwell", "hardy", "robot_bob", "Easy.Rider", "me2you", "rooted"])
+def test_a_reserved_word_inside_another_word_is_no_reason(name: str) -> None:
+    assert problem(normalised(name)) is None
+
+
+FULL_WIDTH = {c: chr(ord(c) + 0xFEE0) for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"}
+BOLD = {c: chr(0x1D41A + ord(c) - ord("a")) for c in "abcdefghijklmnopqrstuvwxyz"} | {
+    c: chr(0x1D400 + ord(c) - ord("A")) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+}
+CYRILLIC = dict(zip("aeopcxy", "аеорсху", strict=True))
+SAME_CASE = [FULL_WIDTH.get, BOLD.get, CYRILLIC.get]
+"""Ways to write a character that keep its case (a capital may start a word: ``AdminX`` is ``Admin X``)."""
+
+
+def written(name: str, ways: list[Callable[[str], str | None]], data: st.DataObject) -> str:
+    return "".join(data.draw(st.sampled_from(ways))(c) or c for c in name)
+
+
+@given(LATIN, st.data())
+def test_any_mix_of_case_compatibility_forms_and_confusables_is_the_same_name(name: str, data: st.DataObject) -> None:
+    """Each character in either case, full width, mathematical bold or a Cyrillic look-alike."""
+    variant = written(name, [str.upper, str.lower, *SAME_CASE], data)
+    assert look_alike(keys(normalised(variant)), keys(normalised(name)))
+
+
+RESERVED_OR_NOT = st.one_of(
+    LATIN, st.builds(str.__add__, st.sampled_from(sorted(RESERVED)), st.text("0123456789", min_size=1, max_size=3))
+).filter(lambda name: len(name) >= MIN_LENGTH)
+
+
+@given(RESERVED_OR_NOT, st.data())
+def test_a_look_alike_of_a_reserved_name_is_reserved(name: str, data: st.DataObject) -> None:
+    variant = written(name, SAME_CASE, data)
+    assert (problem(normalised(variant)) == "reserved") == (problem(name) == "reserved")
+
+
+@given(st.sampled_from(sorted(RESERVED)), st.text(alphabet="0123456789-_.", max_size=4), st.data())
+def test_a_reserved_word_with_digits_and_separators_is_reserved(word: str, extra: str, data: st.DataObject) -> None:
+    at = data.draw(st.integers(min_value=0, max_value=len(word)))
+    name = word[:at] + extra + word[at:]
+    if MIN_LENGTH <= len(name) <= MAX_LENGTH and name[0].isalnum():
+        assert problem(normalised(name)) == "reserved"

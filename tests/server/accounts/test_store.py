@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from chickenfoot.server.accounts.names import skeleton
+from chickenfoot.server.accounts.names import NAME_HELD, skeleton
 from chickenfoot.server.accounts.schema import account_seats
 from chickenfoot.server.accounts.store import AccountStore, LastWayIn, Passkey, Session
 from chickenfoot.server.clock import SystemClock
@@ -73,16 +73,38 @@ def test_accounts_sessions_challenges_and_seats(database_url: str) -> None:
             assert await store.seat_at("T1", alice.id) is None
 
             await store.sit("T2", 0, alice.id)
-            await store.delete(alice.id)
+            await store.delete(alice.id, NOW)
             assert await store.by_id(alice.id) is None
             assert await store.session("d" * 64) is None
             assert await store.passkey("cred-1") is None
-            assert await store.create(*name("alice"), NOW) is not None  # the name is free again
+            assert await store.create(*name("alice"), NOW) is None  # the name is held for a while
+            assert await store.create(*name("alice"), NOW + NAME_HELD) is not None  # then free again
             async with storage.reading() as conn:  # the seat it sat in stays: "deleted player"
                 kept = await conn.execute(
                     sa.select(account_seats.c.account_id).where(account_seats.c.table_code == "T2")
                 )
             assert kept.scalars().all() == [alice.id]
+        finally:
+            await storage.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_deleted_accounts_name_is_held_then_free(database_url: str) -> None:
+    async def scenario() -> None:
+        storage, store = await fresh(database_url)
+        try:
+            gus = await store.create(*name("gus"), NOW)
+            assert gus is not None
+            await store.delete(gus.id, NOW)
+            assert await store.by_skeleton(skeleton("gus")) is None
+            for look_alike in ("gus", "GUS", "ｇｕｓ"):
+                assert await store.look_alike_exists(look_alike, NOW + NAME_HELD - timedelta(seconds=1))
+                assert await store.create(*name(look_alike), NOW + NAME_HELD - timedelta(seconds=1)) is None
+            assert not await store.look_alike_exists("gus", NOW + NAME_HELD)
+            again = await store.create(*name("ｇｕｓ"), NOW + NAME_HELD)
+            assert again is not None and again.id != gus.id
+            assert await store.create(*name("gus"), NOW + NAME_HELD) is None  # the new account has it now
         finally:
             await storage.close()
 

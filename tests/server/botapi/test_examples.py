@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from chickenfoot.testing.bot_accounts import example_match
+
+pytestmark = pytest.mark.slow  # a real server process
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 MATCH_SECONDS = 600

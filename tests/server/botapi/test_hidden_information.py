@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from chickenfoot import Match
 from chickenfoot.testing.bot_accounts import bot_token
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 from ..test_hidden_information import TILE, audit
+
+pytestmark = pytest.mark.slow  # a real server process
 
 STREAM = httpx.Timeout(10, read=None)
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from chickenfoot.match import Match
 from chickenfoot.remote import seat_view
 from chickenfoot.rules import Rules
-from chickenfoot.server.protocol import Presence, state_for
+from chickenfoot.server.table.protocol import Presence, state_for
 
 
 @settings(max_examples=25, deadline=None)

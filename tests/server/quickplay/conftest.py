@@ -5,23 +5,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import sqlalchemy as sa
 
-from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.quickplay.schema import queue
-from chickenfoot.server.storage import Storage
+from chickenfoot.testing.stores import emptied
 
 
 @pytest.fixture
 def empty_queue(database_url: str) -> str:
     """The database's URL, its quick play queue empty."""
-
-    async def empty() -> None:
-        storage = Storage(database_url, SystemClock())
-        await storage.migrate()
-        async with storage.transaction() as conn:
-            await conn.execute(sa.delete(queue))
-        await storage.close()
-
-    asyncio.run(empty())
+    asyncio.run(emptied(database_url, [queue]))
     return database_url

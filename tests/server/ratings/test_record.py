@@ -13,7 +13,7 @@ from chickenfoot.server.ratings.model import Rating
 from chickenfoot.server.ratings.rated import RatedMatch, RatedSeat, rated_match
 from chickenfoot.server.ratings.service import ACTIVE_DAYS, Ratings
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.config import Seat, TableConfig
 
 
 def heads_up(code: str, winner: int, loser: int) -> RatedMatch:

@@ -22,7 +22,7 @@ from ..accounts.conftest import ACCOUNT_TABLES, GENEROUS, PASSWORD
 SOCIAL_TABLES = [schema.notices, schema.challenges, schema.reports, schema.follows, schema.blocks, schema.privacy]
 SOCIAL_TABLES += [schema.presence]
 
-EVERYTHING = AccountLimits("10000/second", "10000/second", "10000/second", "10000/second")
+EVERYTHING = AccountLimits(*["10000/second"] * 5)
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def no_accounts_yet(database_url: str) -> None:
 
 @pytest.fixture
 def social_client(make_client: Callable[..., TestClient], no_accounts_yet: None) -> TestClient:
-    return make_client(addresses=GENEROUS, people=EVERYTHING)
+    return make_client(addresses=GENEROUS, account_limits=EVERYTHING)
 
 
 class Person:

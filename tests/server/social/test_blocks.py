@@ -198,7 +198,7 @@ def test_quick_play_never_pairs_a_blocked_player_with_the_blocker(
     make_client: Callable[..., TestClient], empty_queue: str
 ) -> None:
     clock = FakeClock()
-    client = make_client(clock=clock, addresses=GENEROUS, people=EVERYTHING, social=SocialSettings())
+    client = make_client(clock=clock, addresses=GENEROUS, account_limits=EVERYTHING, social=SocialSettings())
     ann, bob, cyd = (Person(client, name) for name in ("ann", "bob", "cyd"))
     ann.block("bob")
 

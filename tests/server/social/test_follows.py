@@ -72,7 +72,7 @@ def test_the_friends_list_says_who_is_online_and_at_which_table(
     make_client: Callable[..., TestClient], no_accounts_yet: None
 ) -> None:
     clock = FakeClock()
-    client = make_client(addresses=GENEROUS, people=EVERYTHING, clock=clock)
+    client = make_client(addresses=GENEROUS, account_limits=EVERYTHING, clock=clock)
     ann, bob, cyd = (Person(client, name) for name in ("ann", "bob", "cyd"))
     ann.follow("bob")
     ann.follow("cyd")
@@ -97,7 +97,7 @@ def test_the_status_shows_only_to_whom_its_player_chose(
     make_client: Callable[..., TestClient], no_accounts_yet: None
 ) -> None:
     clock = FakeClock()
-    client = make_client(addresses=GENEROUS, people=EVERYTHING, clock=clock)
+    client = make_client(addresses=GENEROUS, account_limits=EVERYTHING, clock=clock)
     ann, bob = Person(client, "ann"), Person(client, "bob")
     ann.follow("bob")
     bob.news()
@@ -123,7 +123,7 @@ def test_lists_are_capped_and_following_is_limited_per_account(
     make_client: Callable[..., TestClient], no_accounts_yet: None
 ) -> None:
     people = AccountLimits(follows="3/hour")
-    client = make_client(addresses=GENEROUS, people=people, social=SocialSettings(max_follows=2, max_blocks=1))
+    client = make_client(addresses=GENEROUS, account_limits=people, social=SocialSettings(max_follows=2, max_blocks=1))
     ann = Person(client, "ann")
     for name in ("bob", "cyd", "dee", "eve"):
         Person(client, name)

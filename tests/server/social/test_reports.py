@@ -89,7 +89,7 @@ def test_a_reported_line_keeps_its_evidence_after_the_table_is_gone(
 def test_reports_are_capped_and_limited_per_account(
     make_client: Callable[..., TestClient], no_accounts_yet: None
 ) -> None:
-    client = make_client(addresses=GENEROUS, people=AccountLimits(reports=f"{OPEN_PER_REPORTER + 1}/hour"))
+    client = make_client(addresses=GENEROUS, account_limits=AccountLimits(reports=f"{OPEN_PER_REPORTER + 1}/hour"))
     ann = Person(client, "ann")
     names = [f"p{n:02}" for n in range(OPEN_PER_REPORTER + 1)]
     for name in names:

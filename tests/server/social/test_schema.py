@@ -1,4 +1,4 @@
-"""The tables of friends and blocks: migration 0016_social makes them as the schema declares them, every
+"""The tables of friends and blocks: migration 0019_social makes them as the schema declares them, every
 account they name is a key with ``ON DELETE CASCADE``, and an account deleted by its player takes its
 follows, blocks, choices, challenges and notices with it (its reports stay, for the operators)."""
 

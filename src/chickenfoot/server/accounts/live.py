@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from chickenfoot.server.fanout import Bus, Message, Unsubscribe
+from chickenfoot.server.cluster.fanout import Bus, Message, Unsubscribe
 
 CHANNEL = "account-sessions"
 End = Callable[[], None]

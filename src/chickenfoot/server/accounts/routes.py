@@ -11,6 +11,7 @@ name get the same answer in the same time. The routes parse, authorise and answe
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,7 @@ from chickenfoot.server.accounts import sessions as session_cookies
 from chickenfoot.server.accounts.passkeys import RelyingParty
 from chickenfoot.server.accounts.service import Accounts, Facts, SeatFinder, SignedIn
 from chickenfoot.server.accounts.store import Account, Passkey, Session
+from chickenfoot.server.clock import utc
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import RateLimiter
@@ -44,6 +46,16 @@ class PasswordSignIn(BaseModel):
 
 class NewPassword(BaseModel):
     password: str = Field(max_length=1024)
+    keep_this_device: bool = True
+    """This device stays signed in (every other session of the account ends either way)."""
+
+
+class Confirmation(BaseModel):
+    """The password, or a passkey's answer to a sign-in ceremony (``POST …/passkeys/signin``)."""
+
+    password: str | None = Field(default=None, max_length=1024)
+    handle: str | None = Field(default=None, max_length=MAX_SECRET_LENGTH)
+    credential: dict[str, Any] | None = Field(default=None, max_length=MAX_CREDENTIAL_FIELDS)
 
 
 class PasskeyStart(BaseModel):
@@ -84,6 +96,7 @@ def overview(facts: Facts, me: SignedIn) -> dict[str, Any]:
     """The account page's facts, and the session's CSRF token."""
     return {
         "username": facts.account.username,
+        "bot": facts.account.bot,
         "created": _when(facts.account.created_at),
         "password": facts.password,
         "passkeys": [_passkey_facts(key) for key in facts.passkeys],
@@ -131,15 +144,29 @@ class AccountRoutes:
     async def overview(self, me: SignedIn) -> dict[str, Any]:
         return overview(await self.accounts.facts(me), me)
 
+    async def recent(self, request: Request) -> SignedIn:
+        """The signed-in account, for a change of its ways in or its deletion: the CSRF defences, and a
+        sign-in (or a confirmation) recent enough (:meth:`Accounts.recently_confirmed`)."""
+        me = await self.accounts.require(request, changing=True)
+        self.accounts.recently_confirmed(me)
+        return me
 
-def accounts_router(accounts: Accounts, limits: RateLimiter, seat_of: SeatFinder) -> APIRouter:
-    """``seat_of``: the seat a table's seat credential opens, for a guest's seat kept by the account."""
+
+DataSection = Callable[[int], Awaitable[dict[str, Any]]]
+"""What another feature keeps of an account (by its id), for the account's data download."""
+
+
+def accounts_router(
+    accounts: Accounts, limits: RateLimiter, seat_of: SeatFinder, sections: Sequence[DataSection] = ()
+) -> APIRouter:
+    """``seat_of``: the seat a table's seat credential opens, for a guest's seat kept by the account;
+    ``sections``: the other features' parts of the data download (its matches, ratings, chat lines)."""
     shared = AccountRoutes(accounts, limits)
     router = APIRouter()
     router.include_router(password_routes(shared))
     router.include_router(passkey_routes(shared))
     router.include_router(session_routes(shared))
-    router.include_router(data_routes(shared, seat_of))
+    router.include_router(data_routes(shared, seat_of, sections))
     return router
 
 
@@ -169,16 +196,35 @@ def password_routes(shared: AccountRoutes) -> APIRouter:
         return await shared.signed_in_as(request, response, await accounts.sign_in_by_link(body.link))
 
     @router.put("/password")
-    async def set_password(body: NewPassword, request: Request) -> dict[str, Any]:
-        me = await accounts.require(request, changing=True)
-        await accounts.set_password(me, body.password)
-        return await shared.overview(me)
+    async def set_password(body: NewPassword, request: Request, response: Response) -> dict[str, Any]:
+        """A new password: every other session of the account ends; this one too unless it is kept."""
+        me = await shared.recent(request)
+        ended = await accounts.set_password(me, body.password)
+        if not body.keep_this_device:
+            await accounts.sign_out(me)
+            accounts.sessions.clear_cookie(request, response)
+            return {"ended": ended + 1, "signed_out": True}
+        return await shared.overview(me) | {"ended": ended, "signed_out": False}
 
     @router.delete("/password")
     async def drop_password(request: Request) -> dict[str, Any]:
-        me = await accounts.require(request, changing=True)
+        me = await shared.recent(request)
         await accounts.drop_password(me)
         return await shared.overview(me)
+
+    @router.post("/confirm")
+    async def confirm(body: Confirmation, request: Request, response: Response) -> dict[str, Any]:
+        """It is the account's owner: the password, or a passkey of the account, again. The device gets a
+        new session (as at sign-in) that may change the ways in and delete the account for a while."""
+        me = await accounts.require(request, changing=True)
+        await shared.limited(request, names.skeleton(me.account.username))
+        if body.password is not None:
+            await accounts.confirm_password(me, body.password)
+        elif body.handle is not None and body.credential is not None:
+            await accounts.confirm_passkey(me, body.handle, body.credential, shared.party(request))
+        else:
+            raise Refusal.invalid(Said.of(Code.ACCOUNT_CONFIRM_FAILED))
+        return await shared.signed_in_as(request, response, me.account)
 
     return router
 
@@ -191,7 +237,7 @@ def passkey_routes(shared: AccountRoutes) -> APIRouter:
         """Start registering a passkey: for the signed-in account, or for a new one named ``username``."""
         me = await accounts.signed_in(request)
         if me is not None:
-            me = await accounts.require(request, changing=True)
+            me = await shared.recent(request)
         else:
             accounts.same_site(request)
             await shared.limited(request)
@@ -222,7 +268,7 @@ def passkey_routes(shared: AccountRoutes) -> APIRouter:
 
     @router.delete("/{credential_id}")
     async def drop_passkey(credential_id: str, request: Request) -> dict[str, Any]:
-        me = await accounts.require(request, changing=True)
+        me = await shared.recent(request)
         await accounts.drop_passkey(me, credential_id)
         return await shared.overview(me)
 
@@ -267,28 +313,31 @@ def session_routes(shared: AccountRoutes) -> APIRouter:
     return router
 
 
-def data_routes(shared: AccountRoutes, seat_of: SeatFinder) -> APIRouter:
+def data_routes(shared: AccountRoutes, seat_of: SeatFinder, sections: Sequence[DataSection]) -> APIRouter:
     router, accounts = APIRouter(prefix=PREFIX), shared.accounts
 
     @router.get("/data")
     async def data(request: Request, response: Response) -> dict[str, Any]:
-        """Everything stored about the account, as a JSON download (no secret, no hash)."""
+        """Everything stored about the account and what it did, as a JSON download (no secret, no hash):
+        its ways in and sessions, its seats, its matches with their results, its ratings and their
+        history, the chat lines it said. Built as a profile is, and limited as one."""
         me = await accounts.require(request, changing=False)
+        await shared.limits.check("profile", client_address(request))
         facts = await accounts.facts(me)
-        response.headers["Content-Disposition"] = f'attachment; filename="chickenfoot-{me.account.id}.json"'
-        return (
-            {key: value for key, value in overview(facts, me).items() if key != "csrf"}
-            | {
-                "sessions": session_list(facts.sessions, me),
-                "seats": [{"table": code, "seat": seat} for code, seat in await accounts.store.seats_of(me.account.id)],
-            }
-            | await accounts.exported(me.account.id)
-        )
+        day = utc(accounts.clock).date().isoformat()
+        response.headers["Content-Disposition"] = f'attachment; filename="chickenfoot-account-{day}.json"'
+        answer = {key: value for key, value in overview(facts, me).items() if key != "csrf"} | {
+            "sessions": session_list(facts.sessions, me),
+            "seats": [{"table": code, "seat": seat} for code, seat in await accounts.store.seats_of(me.account.id)],
+        }
+        for section in sections:
+            answer |= await section(me.account.id)
+        return answer
 
     @router.delete("")
     async def delete_account(request: Request, response: Response) -> dict[str, Any]:
         """Every way in and every session go at once; finished matches keep the moves, under "deleted player"."""
-        me = await accounts.require(request, changing=True)
+        me = await shared.recent(request)
         await accounts.delete(me)
         accounts.sessions.clear_cookie(request, response)
         return {"deleted": True}

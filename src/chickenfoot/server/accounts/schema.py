@@ -73,14 +73,21 @@ name_keys = sa.Table(
     metadata,
     sa.Column("key", sa.String(128), primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    # ``None`` while the account has the name; once it is deleted, when the name is free again
+    # (names.NAME_HELD; migration 0015_name_folding).
+    sa.Column("held_until", sa.DateTime(timezone=True), nullable=True, index=True),
 )
-"""Every look-alike key of every name (names.keys): two accounts never share one."""
+"""Every look-alike key of every name (names.keys), and of every name deleted lately: two accounts never
+share one."""
 account_seats = sa.Table(
     "account_seats",
     metadata,
     table_code(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    # The account's signed-in devices open the seat (migration 0016_seat_sessions); false once the seat
+    # was handed to another device, until a device holding its credential keeps it for the account again.
+    sa.Column("by_session", sa.Boolean, nullable=False, server_default=sa.true()),
 )
 """Which account sat in which seat of which table (kept after the account is deleted: "deleted player";
 gone with the table)."""

@@ -6,6 +6,7 @@ the ways in, the sessions, the account's data and its deletion). Every refusal i
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -24,14 +25,16 @@ from chickenfoot.server.accounts.passwords import Hasher
 from chickenfoot.server.accounts.sessions import SessionPolicy, Sessions
 from chickenfoot.server.accounts.store import Account, AccountStore, LastWayIn, Passkey, Session
 from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.cluster.fanout import Bus, LocalBus
 from chickenfoot.server.credentials import digest, new_secret
-from chickenfoot.server.fanout import Bus, LocalBus
 from chickenfoot.server.http.security import origin_allowed
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
 
 RESET_LINK_SECONDS = 24 * 3600.0
 RESET_PURPOSE = "reset"
+SEAT_ELSEWHERE = "seat_elsewhere"
+"""Why a device watches whose seat went to another device (``watching.reason`` in its state)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,9 @@ class AccountSettings:
     sessions: SessionPolicy = field(default_factory=SessionPolicy)
     ceremony_seconds: float = 300.0
     """How long a passkey ceremony may take between its two requests."""
+    confirm_seconds: float = 600.0
+    """How long after signing in (or confirming with the password or a passkey) a session may change the
+    ways in or delete the account; later it must confirm again (``POST /api/account/confirm``)."""
 
 
 SeatFinder = Callable[[str, str], Awaitable[int | None]]
@@ -85,20 +91,12 @@ class Accounts:
         self.clock, self.settings = clock, settings
         self.sessions = Sessions(self.store, clock, settings.sessions)
         self.hasher = Hasher()
-        self._forgetting: list[Callable[[int], Awaitable[None]]] = []
-        self._exports: dict[str, Callable[[int], Awaitable[Any]]] = {}
+        self._reread: Callable[[str], Awaitable[None]] = nothing_to_reread
 
-    def forget_with(self, forget: Callable[[int], Awaitable[None]]) -> None:
-        """``forget`` deletes what another feature keeps of an account, when the account is deleted."""
-        self._forgetting.append(forget)
-
-    def export_with(self, name: str, export: Callable[[int], Awaitable[Any]]) -> None:
-        """``export`` gives what another feature keeps of an account, for its data download (under ``name``)."""
-        self._exports[name] = export
-
-    async def exported(self, account_id: int) -> dict[str, Any]:
-        """What the other features keep of the account, for its data download."""
-        return {name: await export(account_id) for name, export in self._exports.items()}
+    def tables_read_again_by(self, reread: Callable[[str], Awaitable[None]]) -> None:
+        """``reread(code)`` has table ``code`` read its stored configuration again wherever it is held
+        (after a deleted player's name was erased from it)."""
+        self._reread = reread
 
     async def signed_in(self, connection: HTTPConnection) -> SignedIn | None:
         """The account whose live session the request's cookie names, or ``None`` (a guest)."""
@@ -117,10 +115,16 @@ class Accounts:
         if signed_in is None:
             raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_NOT_SIGNED_IN))
         if changing:
-            token = connection.headers.get(session_cookies.CSRF_HEADER, "")
-            if not hmac.compare_digest(token.encode(), session_cookies.csrf_token(signed_in.session_id).encode()):
-                raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CROSS_SITE))
+            self.from_its_pages(connection, signed_in)
         return signed_in
+
+    def from_its_pages(self, connection: HTTPConnection, me: SignedIn) -> None:
+        """Refuse (403) a change asked by ``me``'s session cookie that a page of the site did not send:
+        another site's ``Origin``, or no CSRF token of the session."""
+        self.same_site(connection)
+        token = connection.headers.get(session_cookies.CSRF_HEADER, "")
+        if not hmac.compare_digest(token.encode(), session_cookies.csrf_token(me.session_id).encode()):
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CROSS_SITE))
 
     def same_site(self, connection: HTTPConnection) -> None:
         """Refuse (403) a request a page of another site sent: a foreign ``Origin``, or the browser says so."""
@@ -151,17 +155,31 @@ class Accounts:
 
     async def watching_reason(self, connection: HTTPConnection, code: str) -> str:
         """Why a connection with no seat at table ``code`` watches: ``sign_in`` when it is signed in as
-        nobody and a seat there follows an account (it may be theirs), otherwise ``no_seat``."""
-        if await self.signed_in(connection) is None and await self.store.any_seat_at(code):
-            return "sign_in"
-        return "no_seat"
+        nobody and a seat there follows an account (it may be theirs), ``seat_elsewhere`` when its
+        account's seat there was handed to another device, otherwise ``no_seat``."""
+        me = await self.signed_in(connection)
+        if me is None:
+            return "sign_in" if await self.store.any_seat_at(code) else "no_seat"
+        return SEAT_ELSEWHERE if await self.store.handed_away(code, me.account.id) else "no_seat"
+
+    async def handed_over(self, connection: HTTPConnection, code: str, seat: int) -> None:
+        """``seat`` went to the device of ``connection`` by its link: the account's sessions open it no
+        more (the taking device alone plays it); a seat that followed nobody follows the taker's account."""
+        taker = await self.signed_in(connection)
+        await self.store.handed_over(code, seat, None if taker is None or taker.account.bot else taker.account.id)
 
     async def reset(self, account: Account) -> str:
         """An operator's reset: every way in and session goes; a one-time sign-in link's secret comes back."""
         await self.store.remove_ways_in(account.id)
+        return await self.sign_in_link(account.id, RESET_LINK_SECONDS)
+
+    async def sign_in_link(self, account_id: int, seconds: float) -> str:
+        """The secret of a one-time link that signs ``account_id`` in within ``seconds`` (``/account#link=…``):
+        an operator's reset, or the one a player asks for by their confirmed e-mail address. Only its
+        digest is kept."""
         link = new_secret()
-        expires = utc(self.clock) + timedelta(seconds=RESET_LINK_SECONDS)
-        await self.store.put_challenge(digest(link), RESET_PURPOSE, {}, expires, account.id)
+        expires = utc(self.clock) + timedelta(seconds=seconds)
+        await self.store.put_challenge(digest(link), RESET_PURPOSE, {}, expires, account_id)
         return link
 
     # --- signing up and in (the account API's; each raises Refusal) -------------------------------
@@ -170,7 +188,7 @@ class Accounts:
         """A new account with a password."""
         name = checked_name(username)
         checked_password(password, name)
-        if await self.store.look_alike_exists(name):
+        if await self.store.look_alike_exists(name, utc(self.clock)):
             raise name_taken(name)
         account = await self.store.create(name, new_user_handle(), utc(self.clock), await self.hasher.hashed(password))
         if account is None:
@@ -186,16 +204,43 @@ class Accounts:
         return account
 
     async def sign_in_by_link(self, link: str) -> Account:
-        """The account an operator's one-time link (``chickenfoot account reset``) signs in, spending it."""
+        """The account a one-time link (``chickenfoot account reset``, or sent to a confirmed address) signs in,
+        spending it."""
         taken = await self.store.take_challenge(digest(link), RESET_PURPOSE, utc(self.clock))
         account = None if taken is None or taken[0] is None else await self.store.by_id(taken[0])
         if account is None:
             raise Refusal.invalid(Said.of(Code.ACCOUNT_LINK_USED))
         return account
 
-    async def set_password(self, me: SignedIn, password: str) -> None:
+    async def set_password(self, me: SignedIn, password: str) -> int:
+        """A new password; every other session of the account ends (whoever knew the old one is out).
+        How many ended."""
         checked_password(password, me.account.username)
         await self.store.set_password(me.account.id, await self.hasher.hashed(password), utc(self.clock))
+        others = [session.digest for session in await self.sessions_of(me) if session.digest != me.session.digest]
+        ended = await self.store.end_sessions(me.account.id, others)
+        await self.live.ended(others)
+        return ended
+
+    # --- confirming it is the account's owner before the gravest changes ----------------------------
+
+    def recently_confirmed(self, me: SignedIn) -> None:
+        """Refuse (403 ``account.confirm_needed``) a session that signed in (or confirmed) longer ago than
+        :attr:`AccountSettings.confirm_seconds`: a device left signed in, or a stolen cookie, cannot
+        change the ways in or delete the account without the password or a passkey."""
+        window = self.settings.confirm_seconds
+        if (utc(self.clock) - me.session.created_at).total_seconds() > window:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ACCOUNT_CONFIRM_NEEDED, count=math.ceil(window / 60)))
+
+    async def confirm_password(self, me: SignedIn, password: str) -> None:
+        """Refuses (401) unless ``password`` is the account's (one hash either way, as signing in)."""
+        if not await self.hasher.verify(password, await self.store.password_hash(me.account.id)):
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_CONFIRM_FAILED))
+
+    async def confirm_passkey(self, me: SignedIn, handle: str, credential: dict[str, Any], party: RelyingParty) -> None:
+        """Refuses (401) unless the assertion of a sign-in ceremony is by a passkey of the account."""
+        if (await self.passkey_sign_in(handle, credential, party)).id != me.account.id:
+            raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_PASSKEY_FAILED))
 
     async def drop_password(self, me: SignedIn) -> None:
         try:
@@ -213,7 +258,7 @@ class Accounts:
             payload: dict[str, Any] = {}
         else:
             username = checked_name(username or "")
-            if await self.store.look_alike_exists(username):
+            if await self.store.look_alike_exists(username, utc(self.clock)):
                 raise name_taken(username)
             user_handle, existing, account_id = new_user_handle(), [], None
             payload = {"username": username, "user_handle": user_handle}
@@ -328,16 +373,21 @@ class Accounts:
         await self.live.ended([me.session.digest])
 
     async def delete(self, me: SignedIn) -> None:
-        """Every way in and every session go at once; finished matches keep the moves, under "deleted player"."""
+        """Every way in and every session go at once; finished matches keep the moves, under "deleted
+        player", and the name the player typed at each table is erased from it."""
         every = [session.digest for session in await self.sessions_of(me)]
-        await self.store.delete(me.account.id)
-        for forget in self._forgetting:
-            await forget(me.account.id)
+        await self.store.delete(me.account.id, utc(self.clock))
         await self.live.ended(every)
+        for code in await self.store.forget_names(me.account.id):
+            await self._reread(code)
 
     async def keep_seat(self, me: SignedIn, code: str, seat: int) -> None:
         """A seat taken as a guest follows the account from now on (its credential keeps working too)."""
         await self.store.sit(code, seat, me.account.id)
+
+
+async def nothing_to_reread(_code: str) -> None:
+    """No table is held anywhere (the command line's own accounts)."""
 
 
 def checked_name(wanted: str) -> str:

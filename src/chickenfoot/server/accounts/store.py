@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -11,7 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from chickenfoot.server.accounts.names import keys, skeleton
+from chickenfoot.server.accounts.names import NAME_HELD, keys, skeleton
 from chickenfoot.server.accounts.schema import (
     account_seats,
     accounts,
@@ -22,6 +22,7 @@ from chickenfoot.server.accounts.schema import (
     sessions,
 )
 from chickenfoot.server.storage import Storage, aware
+from chickenfoot.server.table.config import TableConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,10 @@ class Session:
     idle_expires_at: datetime
     expires_at: datetime
     user_agent: str
+
+
+Forgetter = Callable[[AsyncConnection, int], Awaitable[None]]
+"""Deletes a feature's rows of an account, in the transaction that deletes the account (``conn, account_id``)."""
 
 
 class LastWayIn(Exception):
@@ -93,6 +98,12 @@ def _session(row: Any) -> Session:
 class AccountStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self._forgetters: list[Forgetter] = []
+
+    def forget_with(self, forgetter: Forgetter) -> None:
+        """``forgetter`` keeps rows of accounts (the notifications' address, devices, notices): they go in
+        the transaction that deletes an account."""
+        self._forgetters.append(forgetter)
 
     # --- accounts ---------------------------------------------------------------------------------
 
@@ -102,7 +113,8 @@ class AccountStore:
         """A new account (with its password, if any); ``None`` when a look-alike name exists.
 
         The name's look-alike keys are rows with a unique key: of two processes creating look-alikes
-        at once, one fails.
+        at once, one fails. A deleted account's keys are held until their time is up (``held_until``),
+        then forgotten at the next sign-up.
         """
         try:
             async with self.storage.transaction() as conn:
@@ -112,6 +124,7 @@ class AccountStore:
                     .returning(accounts.c.id)
                 )
                 account_id = int(inserted.scalar_one())
+                await conn.execute(name_keys.delete().where(name_keys.c.held_until <= at))  # released names
                 await conn.execute(name_keys.insert(), [{"key": k, "account_id": account_id} for k in keys(username)])
                 if password_hash is not None:
                     await conn.execute(
@@ -129,9 +142,12 @@ class AccountStore:
     async def by_skeleton(self, skeleton: str) -> Account | None:
         return await self._one(accounts.c.skeleton == skeleton)
 
-    async def look_alike_exists(self, username: str) -> bool:
+    async def look_alike_exists(self, username: str, at: datetime) -> bool:
+        """Whether an account has a name like ``username``, or had one until lately (deleted less than
+        :data:`~chickenfoot.server.accounts.names.NAME_HELD` before ``at``)."""
+        held = name_keys.c.held_until.is_(None) | (name_keys.c.held_until > at)
         async with self.storage.reading() as conn:
-            query = sa.select(name_keys.c.key).where(name_keys.c.key.in_(keys(username))).limit(1)
+            query = sa.select(name_keys.c.key).where(name_keys.c.key.in_(keys(username)), held).limit(1)
             return (await conn.execute(query)).first() is not None
 
     async def by_id(self, account_id: int) -> Account | None:
@@ -151,11 +167,16 @@ class AccountStore:
             row = (await conn.execute(query)).first()
         return (None, None) if row is None else (_account(row), row.hash)
 
-    async def delete(self, account_id: int) -> None:
-        """Every way in and every session go at once; the row stays, nameless, for the seats it sat in."""
+    async def delete(self, account_id: int, at: datetime) -> None:
+        """Every way in and every session go at once; the row stays, nameless, for the seats it sat in;
+        the name's keys stay held for :data:`~chickenfoot.server.accounts.names.NAME_HELD` after ``at``."""
         async with self.storage.transaction() as conn:
-            for table in (passwords, passkeys, sessions, challenges, name_keys):
+            for table in (passwords, passkeys, sessions, challenges):
                 await conn.execute(table.delete().where(table.c.account_id == account_id))
+            mine = name_keys.c.account_id == account_id
+            await conn.execute(name_keys.update().where(mine).values(held_until=at + NAME_HELD))
+            for forget in self._forgetters:
+                await forget(conn, account_id)
             nameless = {"deleted": True, "username": None, "skeleton": None}
             await conn.execute(accounts.update().where(accounts.c.id == account_id).values(**nameless))
 
@@ -335,16 +356,20 @@ class AccountStore:
     # --- seats ------------------------------------------------------------------------------------
 
     async def sit(self, code: str, seat: int, account_id: int) -> None:
-        """Record that ``account_id`` holds ``seat`` of table ``code`` (replacing whoever did)."""
+        """Record that ``account_id`` holds ``seat`` of table ``code`` (replacing whoever did), opened by
+        its sessions."""
         key = (account_seats.c.table_code == code) & (account_seats.c.seat == seat)
         async with self.storage.transaction() as conn:
             await conn.execute(account_seats.delete().where(key))
             await conn.execute(account_seats.insert().values(table_code=code, seat=seat, account_id=account_id))
 
     async def seat_at(self, code: str, account_id: int) -> int | None:
-        """The account's seat at table ``code`` (the lowest, should it hold several), or ``None``."""
+        """The seat at table ``code`` that the account's sessions open (the lowest, should it hold
+        several), or ``None``: none followed, or handed to another device since."""
         query = sa.select(sa.func.min(account_seats.c.seat)).where(
-            account_seats.c.table_code == code, account_seats.c.account_id == account_id
+            account_seats.c.table_code == code,
+            account_seats.c.account_id == account_id,
+            account_seats.c.by_session.is_(True),
         )
         async with self.storage.reading() as conn:
             seat = (await conn.execute(query)).scalar()
@@ -358,6 +383,26 @@ class AccountStore:
         async with self.storage.reading() as conn:
             found = (await conn.execute(query)).scalar()
         return None if found is None else int(found)
+
+    async def handed_over(self, code: str, seat: int, taker: int | None) -> None:
+        """``seat`` of table ``code`` went to another device by its link: the account it follows keeps
+        it (its history, its rating) but its sessions open it no more; a seat that followed nobody
+        follows ``taker``, the account the taking device is signed in to (if any), as a claimed seat does."""
+        key = (account_seats.c.table_code == code) & (account_seats.c.seat == seat)
+        async with self.storage.transaction() as conn:
+            moved = await conn.execute(account_seats.update().where(key).values(by_session=False))
+            if moved.rowcount == 0 and taker is not None:
+                await conn.execute(account_seats.insert().values(table_code=code, seat=seat, account_id=taker))
+
+    async def handed_away(self, code: str, account_id: int) -> bool:
+        """Whether a seat of the account at table ``code`` was handed to another device (its sessions watch)."""
+        query = sa.select(account_seats.c.seat).where(
+            account_seats.c.table_code == code,
+            account_seats.c.account_id == account_id,
+            account_seats.c.by_session.is_(False),
+        )
+        async with self.storage.reading() as conn:
+            return (await conn.execute(query.limit(1))).first() is not None
 
     async def any_seat_at(self, code: str) -> bool:
         """Some seat of table ``code`` follows an account."""
@@ -384,6 +429,24 @@ class AccountStore:
         ]
         if rows:
             await conn.execute(account_seats.insert(), rows)
+
+    async def forget_names(self, account_id: int) -> list[str]:
+        """Erase the name the account's player typed at each of its tables (a deleted account's: it is
+        served nowhere after); the codes of the tables changed."""
+        changed = []
+        for code, seat in await self.seats_of(account_id):
+
+            def nameless(data: dict[str, Any], seat: int = seat) -> dict[str, Any]:
+                config = TableConfig.from_json(data)
+                config.seats[seat].name = None
+                return config.to_json()
+
+            try:
+                await self.storage.edit_config(code, nameless)
+            except LookupError:  # the table is gone meanwhile
+                continue
+            changed.append(code)
+        return changed
 
     async def seats_of(self, account_id: int) -> list[tuple[str, int]]:
         query = (

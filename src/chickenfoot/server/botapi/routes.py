@@ -5,8 +5,10 @@ is no CSRF to defend against. Each request's token is looked up (cached a few se
 limited per address) and counted against its limits before anything else is done
 (:meth:`~.service.BotApi.bearer`); a token known to be paused is refused in front of the routes
 (:mod:`.gate`). A bot plays through the table's own path: its moves and chat lines are the page's
-WebSocket messages, answered by :func:`chickenfoot.server.connection.answer`, and its table stream is a
-:class:`~chickenfoot.server.connection.Connection` (:mod:`.stream`). It holds no rules of its own.
+WebSocket messages, handled by :func:`chickenfoot.server.table.requests.handle` (a refusal is answered
+by its kind, as every refusal of the API), and its table stream is the page's connection over a line
+stream (``table_lines``, given by the application: :mod:`chickenfoot.server.edge.line_stream`). It
+holds no rules of its own.
 
 Beside it: ``GET /api/bots`` (the bot accounts and their ratings, for the lobby), the invitation of
 a bot account to a free seat by a table's creator (``POST /api/tables/{code}/seats/{seat}/invite``)
@@ -22,6 +24,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.datastructures import Address
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
@@ -30,21 +33,34 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.botapi.gate import bearer_secret
 from chickenfoot.server.botapi.service import BotApi, account_channel, invitation_event
 from chickenfoot.server.botapi.store import SCOPES, Bearer, Token
-from chickenfoot.server.botapi.stream import MEDIA_TYPE, LineSocket, ndjson
-from chickenfoot.server.connection import Connection, ConnectionLimits, SendWatch, answer
+from chickenfoot.server.clock import deadline
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import Kind
 from chickenfoot.server.http.tables import TableLookup
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.protocol import MAX_VERSION, ProtocolError, dumps
 from chickenfoot.server.ratings.model import FAMILIES, Rating
-from chickenfoot.server.table import Table
+from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.chat import Listener
+from chickenfoot.server.table.hints import HintSource
+from chickenfoot.server.table.protocol import MAX_VERSION, dumps, parse_client_message
+from chickenfoot.server.table.requests import ChatGate, handle
 from chickenfoot.view import SeatView
 
 MAX_ACCOUNT_EVENTS = 64
 """Account events waiting for a stream that does not read; past them the stream is ended (reconnect)."""
 BOT_TAG = "BOT"
+MEDIA_TYPE = "application/x-ndjson"
+"""The streams' lines: newline-delimited JSON."""
+KEEPALIVE_SECONDS = 10.0
+"""An empty line this often on a quiet account stream: proxies keep it open, and a vanished client is noticed."""
+
+TableLines = Callable[
+    [Table, int, Address | None, ChatGate, HintSource, set[asyncio.Task[Any]], Listener], AsyncIterator[bytes]
+]
+"""The lines of a seat's table stream (:func:`chickenfoot.server.edge.line_stream.table_lines`): the
+table, the seat, the client's address, its chat gate and hints, the set that keeps the stream's task,
+and who listens (the bot account, spared the chat lines of the accounts it blocks)."""
 
 
 class Opponent(BaseModel):
@@ -79,12 +95,6 @@ class NewToken(BaseModel):
     scopes: list[str] = Field(default_factory=lambda: list(SCOPES), min_length=1, max_length=len(SCOPES))
 
 
-def refused_answer(error: dict[str, Any]) -> JSONResponse:
-    """A WebSocket ``error`` message as an HTTP refusal (409), in the API's error shape."""
-    fields = {key: value for key, value in error.items() if key not in ("type", "message")}
-    return JSONResponse({"detail": error["message"], **fields}, status_code=409)
-
-
 def line(message: dict[str, Any]) -> bytes:
     return dumps(message).encode() + b"\n"
 
@@ -98,15 +108,13 @@ def token_facts(token: Token) -> dict[str, Any]:
     }
 
 
-def bot_api_router(
-    bot_api: BotApi, hub: Hub, accounts: Accounts, get_table: TableLookup, limits: ConnectionLimits, sends: SendWatch
-) -> APIRouter:
+def bot_api_router(bot_api: BotApi, accounts: Accounts, get_table: TableLookup, table_lines: TableLines) -> APIRouter:
     """The Bot API, the bot accounts' list and invitations for people, and the bot accounts' tokens;
-    ``limits`` and ``sends``: the table streams', as a page's WebSocket's."""
+    ``table_lines``: a seat's table stream, a page's WebSocket over a line stream."""
     router = APIRouter()
     streams: set[asyncio.Task[Any]] = set()
     router.include_router(play_routes(bot_api))
-    router.include_router(stream_routes(bot_api, hub, limits, sends, streams))
+    router.include_router(stream_routes(bot_api, table_lines, streams))
     router.include_router(people_routes(bot_api, get_table))
     router.include_router(token_routes(bot_api, accounts))
     return router
@@ -121,9 +129,7 @@ def caller_of(bot_api: BotApi) -> Callable[..., Awaitable[Bearer]]:
     return caller
 
 
-def stream_routes(
-    bot_api: BotApi, hub: Hub, limits: ConnectionLimits, sends: SendWatch, streams: set[asyncio.Task[Any]]
-) -> APIRouter:
+def stream_routes(bot_api: BotApi, table_lines: TableLines, streams: set[asyncio.Task[Any]]) -> APIRouter:
     """The event streams: the account's, and each table's seat (a page's WebSocket, one message a line)."""
     router, caller = APIRouter(), caller_of(bot_api)
 
@@ -147,12 +153,12 @@ def stream_routes(
             try:
                 yield line({"type": "hello", "name": bearer.username})
                 for invitation in waiting:
-                    table = await hub.get(invitation.code)
+                    table = await bot_api.hub.get(invitation.code)
                     if table is not None:
                         yield line(invitation_event(table, invitation))
                 while not overflow.is_set():
                     try:
-                        async with asyncio.timeout(10.0):
+                        async with deadline(bot_api.clock, KEEPALIVE_SECONDS):
                             event = await queue.get()
                     except TimeoutError:
                         yield b"\n"
@@ -168,33 +174,9 @@ def stream_routes(
         """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
         bearer = await caller(request, "bot_stream")
         table, seat = await bot_api.seated(code, bearer)
-        socket = LineSocket(request.client)
-        listener = await bot_api.listening(bearer.account_id)  # spared the lines of the accounts it blocks
-
-        async def serve() -> None:
-            current = table
-            try:
-                while current.closed:  # released from memory meanwhile: read it back
-                    reloaded = await hub.get(code)
-                    if reloaded is None:
-                        return
-                    current = reloaded
-                # A line socket stands in for the WebSocket: the connection only sends, receives and closes.
-                connection = Connection(
-                    socket,  # type: ignore[arg-type]
-                    current,
-                    seat,
-                    limits,
-                    counted_already,
-                    no_hints,
-                    sends,
-                    listener=listener,
-                )
-                await connection.serve(None, hub.notice())
-            finally:
-                hub.left(current)
-
-        return StreamingResponse(ndjson(socket, serve, streams), media_type=MEDIA_TYPE)
+        listener = await bot_api.listening(bearer.account_id)
+        lines = table_lines(table, seat, request.client, counted_already, no_hints, streams, listener)
+        return StreamingResponse(lines, media_type=MEDIA_TYPE)
 
     return router
 
@@ -230,7 +212,7 @@ def play_routes(bot_api: BotApi) -> APIRouter:
     async def view(code: str, request: Request) -> Response:
         """The seat's ``state`` message, as a page connecting now would get it first (docs/protocol.md)."""
         table, seat = await bot_api.seated(code, await caller(request, "bot_read"))
-        text, _ = table.texts.state(seat, [])
+        text, _ = table.state_text(seat, [])
         return Response(text, media_type="application/json")
 
     @router.post("/api/bot/tables/{code}/move")
@@ -249,9 +231,10 @@ def play_routes(bot_api: BotApi) -> APIRouter:
         return await act(table, seat, {"type": "chat", "text": body.text}, bearer.account_id)
 
     async def act(table: Table, seat: int, message: dict[str, Any], speaker: int | None = None) -> Response:
-        """The page's message from the bot's seat (``speaker``: the bot account, kept with a chat line)."""
-        error = await answer(table, seat, dumps(message), counted_already, no_hints, speaker)
-        return refused_answer(error) if error is not None else JSONResponse({"ok": True})
+        """The page's message, checked and handled as the page's are; a refusal is answered by its kind
+        (``speaker``: the bot account, kept with a chat line)."""
+        await handle(table, seat, parse_client_message(dumps(message)), counted_already, no_hints, speaker)
+        return JSONResponse({"ok": True})
 
     return router
 
@@ -307,7 +290,7 @@ def token_routes(bot_api: BotApi, accounts: Accounts) -> APIRouter:
 
 async def no_hints(_view: SeatView) -> tuple[Move, Said]:
     """A bot gets no hints: the server's search is for people."""
-    raise ProtocolError.of(Said.of(Code.BOTAPI_NO_HINTS))
+    raise Refusal.forbidden(Said.of(Code.BOTAPI_NO_HINTS))
 
 
 async def counted_already() -> Said | None:

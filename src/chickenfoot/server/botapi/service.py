@@ -17,21 +17,22 @@ from typing import Any
 from chickenfoot.bots import DEFAULT_LEVEL
 from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import readiness
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts, SignedIn
 from chickenfoot.server.botapi.gate import PausedTokens
 from chickenfoot.server.botapi.store import MAX_TOKENS, SCOPES, Bearer, BotStore, Invitation, Token, TokenStore
-from chickenfoot.server.chat import Listener
 from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.cluster.fanout import Bus
 from chickenfoot.server.credentials import digest
 from chickenfoot.server.http.limits import Kind, RateLimiter
 from chickenfoot.server.http.tables import TableLookup
-from chickenfoot.server.hub import Hub
+from chickenfoot.server.notices import Invited, Notifier
 from chickenfoot.server.ratings.model import Family, Rating
 from chickenfoot.server.refusals import Refusal, Why
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.chat import Listener
+from chickenfoot.server.table.commands import SeatBotAccount, Take
+from chickenfoot.server.table.config import TableConfig
+from chickenfoot.server.table.registry import TableRegistry
 
 BEARER_SECONDS = 5.0
 """How long a token looked up is trusted without asking storage again: a revoked token stops working
@@ -76,21 +77,26 @@ def invitation_event(table: Table, invitation: Invitation) -> dict[str, Any]:
 class BotApi:
     def __init__(
         self,
-        hub: Hub,
+        hub: TableRegistry,
         accounts: Accounts,
         limits: RateLimiter,
         paused: PausedTokens,
         configure: Configure,
         tables: TableLookup,
         clock: Clock,
+        notifier: Notifier,
+        bus: Bus,
         ignores: Ignores = ignores_nobody,
         listening: Listening = hears_everyone,
     ) -> None:
-        """``paused``: the tokens this process knows to be paused, shared with the flood gate in front."""
+        """``paused``: the tokens this process knows to be paused, shared with the flood gate in front;
+        ``notifier``: tells an invited account (its list, its devices, its mailbox); ``bus``: the
+        cluster's, carrying each account's events to every process; ``ignores``, ``listening``: the
+        blocks' ports (server/social)."""
         self.hub, self.accounts, self.limits, self.paused, self.configure = hub, accounts, limits, paused, configure
         self.ignores, self.listening = ignores, listening
-        self.tables = tables
-        self.clock, self.bus = clock, hub.cluster.bus
+        self.tables, self.notifier = tables, notifier
+        self.clock, self.bus = clock, bus
         self.tokens, self.bots = TokenStore(hub.storage), BotStore(hub.storage)
         self._known: dict[str, tuple[Bearer | None, float]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -149,14 +155,17 @@ class BotApi:
                 await self.invite(table, seat, account, bearer.username, bearer.account_id)
         return table
 
-    async def invite(self, table: Table, seat: int, name: str, inviter: str | None, inviter_id: int | None) -> None:
-        """Invite the bot account ``name`` to ``seat``: it hears so on its account's stream (unless it blocks
-        the inviting account ``inviter_id``: then nothing is kept or heard, and nothing is said)."""
+    async def invite(self, table: Table, seat: int, name: str, inviter: str | None, sender: int | None = None) -> None:
+        """Invite the bot account ``name`` to ``seat``: it hears so on its account's stream, and is notified
+        (``sender``: the inviting account, whose invitations are capped; refused past the caps). A bot
+        account that blocks ``sender`` is not: nothing is kept, heard or said."""
         found = await self.bots.bot_named(name)
         if found is None:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(name[:64])))
-        if inviter_id is not None and await self.ignores(found[0], inviter_id):
+        if sender is not None and await self.ignores(found[0], sender):
             return
+        notice = Invited(table.code, seat=seat, inviter=inviter, players=len(table.config.seats))
+        await self.notifier.notify(found[0], notice, sender=sender)
         invitation = Invitation(table.code, seat, found[0], inviter)
         await self.bots.invite(invitation, utc(self.clock))
         await self.tell(found[0], invitation_event(table, invitation))
@@ -168,8 +177,8 @@ class BotApi:
         if seat not in table.free_seats():
             raise Refusal.conflict(Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=seat))
         creator = table.config.creator
-        inviter_id = await self.accounts.store.account_at(table.code, creator)
-        await self.invite(table, seat, name, table.config.seats[creator].name, inviter_id)
+        sender = await self.accounts.store.account_at(table.code, creator)
+        await self.invite(table, seat, name, table.config.seats[creator].name, sender)
 
     async def accept(self, code: str, bearer: Bearer) -> tuple[Table, int]:
         """Take the seat the bot was invited to."""
@@ -179,7 +188,7 @@ class BotApi:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NO_INVITATION, table=quoted(code[:16])))
         if await self.hub.credentials.issue_seat(table.code, invitation.seat) is None:
             raise Refusal.conflict(Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=invitation.seat))
-        await seating.take(table, invitation.seat, bearer.username)
+        await table.submit(Take(invitation.seat, bearer.username))
         await self.sit_down(table, invitation.seat, bearer)
         return table, invitation.seat
 
@@ -194,14 +203,7 @@ class BotApi:
         """Seat the bot account, marked so (its name shows the BOT tag); a bot sitting down is ready
         (it has no ready button to press)."""
         await self.accounts.store.sit(table.code, seat, bearer.account_id)
-
-        def marked(config: TableConfig) -> None:
-            config.seats[seat].bot_account = True
-
-        async with table.lock:
-            await table.change_config(marked)
-        if table.status == "waiting":
-            await readiness.ready(table, seat)
+        await table.submit(SeatBotAccount(seat))
         await self.tell(bearer.account_id, {"type": "table_started", "table": table.code, "seat": seat})
 
     # --- the account's events ---------------------------------------------------------------------
@@ -210,7 +212,7 @@ class BotApi:
         await self.bus.publish(account_channel(account_id), event)
 
     def match_finished(self, code: str) -> None:
-        """A table's match is over: its bot accounts hear so (a hook of ``Hub.on_match_finished``)."""
+        """A table's match is over: its bot accounts hear so (a hook of ``TableRegistry.on_match_finished``)."""
 
         async def announce() -> None:
             table = self.hub.tables.get(code)

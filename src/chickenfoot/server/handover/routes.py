@@ -7,8 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from chickenfoot.server.accounts.holders import SeatOf
 from chickenfoot.server.accounts.service import Accounts
-from chickenfoot.server.credentials import MAX_SECRET_LENGTH, Credentials
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.handover.service import Handovers, qr_code
 from chickenfoot.server.handover.store import HANDOVER_SECONDS
 from chickenfoot.server.http.client import client_address
@@ -26,8 +27,9 @@ class HandoverTake(BaseModel):
 
 
 def handover_router(
-    handovers: Handovers, accounts: Accounts, credentials: Credentials, get_table: TableLookup, limits: RateLimiter
+    handovers: Handovers, accounts: Accounts, seat_of: SeatOf, get_table: TableLookup, limits: RateLimiter
 ) -> APIRouter:
+    """``seat_of``: the seat a request acts for (server/accounts/holders.py)."""
     router = APIRouter(prefix="/api/tables/{code}/handover")
 
     @router.post("")
@@ -35,11 +37,7 @@ def handover_router(
         """A single-use link (and its QR code) that moves this seat to another device."""
         code = (await get_table(code)).code
         await limits.check("handover", client_address(request))
-        if body.token:
-            seat = await credentials.seat_of(code, body.token)
-        else:
-            await accounts.require(request, changing=True)
-            seat = await accounts.seat_at(request, code)
+        seat = await seat_of(request, code, body.token)
         secret = await handovers.offer(code, seat)
         # In the fragment: the secret reaches no server log, no proxy and no Referer.
         origin = accounts.settings.origin or str(request.base_url).rstrip("/")

@@ -22,8 +22,6 @@ from chickenfoot.server.storage import Storage, seat_secrets
 
 HANDOVER_SECONDS = 600
 """How long a link to continue on another device stays good (it is shown to be scanned at once)."""
-SEAT_ELSEWHERE = "seat_elsewhere"
-"""The reason a device whose seat moved watches (``watching.reason`` in its state)."""
 
 
 class _Gone(LookupError):

@@ -111,7 +111,7 @@ class MatchHistory:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def finished(self, code: str) -> None:
-        """A table's match is over: its results are stored (a hook of :meth:`Hub.on_match_finished`)."""
+        """A table's match is over: its results are stored (a hook of :meth:`.TableRegistry.on_match_finished`)."""
         task = asyncio.get_running_loop().create_task(self._finished(code))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -172,6 +172,17 @@ class MatchHistory:
             "by_players": [{"players": t.players, "played": t.played, "won": t.won} for t in tallies],
             "accuracy": [{"code": code, "at": iso(at), "accuracy": value} for code, at, value in chart],
         } | await self.page_of(account, finished_only=True, page=page)
+
+    async def data_of(self, account_id: int) -> dict[str, Any]:
+        """What the history keeps of the account, for its data download: every match of it with its
+        result (players by their public names, as the history lists them) and the chat lines it said."""
+        await self.backfill(account_id, BACKFILL)
+        entries, _ = await self.store.matches(account_id, finished_only=False, offset=0, limit=None)
+        names = await self.store.names(entry.code for entry in entries)
+        return {
+            "matches": [listed(entry, names.get(entry.code, {})) for entry in entries],
+            "chat": await self.store.chat_of(account_id),
+        }
 
     async def own_matches(self, me: Account, page: int) -> dict[str, Any]:
         """The player's own matches, unfinished ones included."""

@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from chickenfoot.match import Match
 from chickenfoot.server.accounts.schema import account_seats, accounts
 from chickenfoot.server.history.schema import match_results
-from chickenfoot.server.storage import Storage, aware, game_tables, reviews
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.storage import Storage, aware, chat_lines, game_tables, reviews
+from chickenfoot.server.table.config import TableConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +82,10 @@ class HistoryStore:
         return query.where(game_tables.c.over.is_(True)) if finished_only else query
 
     async def matches(
-        self, account_id: int, *, finished_only: bool, offset: int, limit: int
+        self, account_id: int, *, finished_only: bool, offset: int, limit: int | None
     ) -> tuple[list[SeatAt], int]:
-        """A page of the account's matches, the newest first, and how many there are in all."""
+        """A page of the account's matches (``limit`` ``None``: all of them), the newest first, and how many
+        there are in all."""
         query = self._seats(account_id, finished_only)
         page = query.order_by(game_tables.c.created_at.desc(), account_seats.c.table_code).offset(offset).limit(limit)
         count = sa.select(sa.func.count()).select_from(query.subquery())
@@ -104,6 +105,23 @@ class HistoryStore:
             )
             for row in rows
         ], total
+
+    async def chat_of(self, account_id: int) -> list[dict[str, Any]]:
+        """The chat lines the account's seats said that the tables still keep, the oldest first."""
+        said = (chat_lines.c.table_code == account_seats.c.table_code) & (chat_lines.c.seat == account_seats.c.seat)
+        query = (
+            sa.select(chat_lines.c.table_code, chat_lines.c.text, chat_lines.c.reaction, chat_lines.c.at)
+            .select_from(chat_lines.join(account_seats, said))
+            .where(account_seats.c.account_id == account_id)
+            .order_by(chat_lines.c.at, chat_lines.c.table_code, chat_lines.c.number)
+        )
+        async with self.storage.reading() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            {"table": str(row.table_code), "at": aware(row.at).isoformat()}
+            | ({"text": row.text} if row.text is not None else {"reaction": row.reaction})
+            for row in rows
+        ]
 
     async def tallies(self, account_id: int) -> list[Tally]:
         """Finished matches played and won, by player count."""

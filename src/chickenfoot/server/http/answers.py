@@ -39,34 +39,29 @@ STORE_RETRY_SECONDS = 2
 """When a client may try again after the game store did not answer."""
 
 
-class Refused(Refusal):
-    """A refusal raised with its HTTP status by the table's own routes (seats, readiness, company, rematch);
-    they raise :class:`Refusal` once the table speaks only the domain's refusals, and this goes."""
-
-    def __init__(self, status: int, said: Said, headers: Mapping[str, str] | None = None) -> None:
-        why = next(why for why, known in STATUS.items() if known == status)
-        retry = (headers or {}).get("Retry-After")
-        super().__init__(why, said, retry_after=None if retry is None else float(retry))
+def body(said: Said, detail: str | None = None) -> dict[str, Any]:
+    """The JSON of an error answer: ``detail`` (the message's English unless given), then the message's
+    code and parameters."""
+    return {"detail": english(said) if detail is None else detail, **said.wire()}
 
 
-def body(said: Said) -> dict[str, Any]:
-    """The JSON of an error answer: the message's English as ``detail``, then its code and parameters."""
-    return {"detail": english(said), **said.wire()}
-
-
-def answer(said: Said, status: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(body(said), status_code=status, headers=dict(headers) if headers else None)
+def answer(
+    said: Said, status: int, headers: Mapping[str, str] | None = None, detail: str | None = None
+) -> JSONResponse:
+    return JSONResponse(body(said, detail), status_code=status, headers=dict(headers) if headers else None)
 
 
 def refusal_answer(refusal: Refusal, challenge: str | None = None) -> JSONResponse:
     """A refusal's answer: its status, ``Retry-After`` (whole seconds) when it says when to try again, and
-    for an unauthenticated request the scheme it must authenticate with (``WWW-Authenticate``), if any."""
+    for an unauthenticated request the scheme it must authenticate with (``WWW-Authenticate``), if any.
+    Its ``detail`` is the refusal's text: the message's English, or the words a refusal has always had
+    (those of the table's WebSocket ``error`` lines, which the Bot API's answers repeat)."""
     headers = {}
     if refusal.retry_after is not None:
         headers["Retry-After"] = str(max(1, math.ceil(refusal.retry_after)))
     if challenge is not None and refusal.why is Why.UNAUTHENTICATED:
         headers["WWW-Authenticate"] = challenge
-    return answer(refusal.said, STATUS[refusal.why], headers)
+    return answer(refusal.said, STATUS[refusal.why], headers, str(refusal))
 
 
 _LIMITS = {

@@ -1,13 +1,14 @@
-"""The one rate limiter (the ``limits`` library): per address, per name, per API token and per account.
+"""The one rate limiter (the ``limits`` library): per address, per name, per account and per API token.
 
-Every limit is a :class:`Policy`: what it counts (a client address, a username, a token's digest),
-how many in which window, and the message that refuses one more. Per address: connections, new
-tables, chat lines, replays built, hints searched, sign-ins, quick play's joins, profiles built,
-handover links, and the Bot API's look-ups of tokens not known yet. Per name: password sign-ins at one
-username. Per token: the Bot API's moves, reads, streams, new tables and chat lines; a token that
-keeps going over (``strikes``) is paused whole for the ``pause`` window. Per account: what a signed-in
-player does to other players (following, challenging one player or many, reporting), so nobody floods
-another person from however many addresses.
+Every limit is a :class:`Policy`: what it counts (a client address, a username, an account, a token's
+digest), how many in which window, and the message that refuses one more. Per address: connections,
+new tables, chat lines, replays built, hints searched, sign-ins, quick play's joins, profiles built,
+handover links, e-mails asked for (confirmation and sign-in links), and the Bot API's look-ups of
+tokens not known yet. Per name: password sign-ins (and sign-in links asked for) at one username. Per
+account: invitations and challenges one account sends, and one account receives, each a notice on
+someone's phone, challenges of one same player, follows and reports, so nobody floods another person
+from however many addresses. Per token: the Bot API's moves, reads, streams, new tables and chat lines; a token
+that keeps going over (``strikes``) is paused whole for the ``pause`` window.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes. The token look-ups
@@ -31,7 +32,7 @@ from limits.storage import storage_from_string
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import SYSTEM_CLOCK
-from chickenfoot.server.redis_client import pool
+from chickenfoot.server.cluster.redis_client import pool
 from chickenfoot.server.refusals import Refusal, Why
 
 Kind = Literal[
@@ -46,19 +47,21 @@ Kind = Literal[
     "profile",
     "handover",
     "bot_lookup",
+    "mail",
     # per username
     "sign_in_name",
+    # per account
+    "invitation_sent",
+    "invitation_received",
+    "challenge_player",
+    "follow",
+    "report",
     # per API token
     "bot_move",
     "bot_read",
     "bot_stream",
     "bot_table",
     "bot_chat",
-    # per account
-    "follow",
-    "challenge",
-    "challenge_player",
-    "report",
 ]
 
 log = logging.getLogger(__name__)
@@ -96,6 +99,24 @@ class AddressLimits:
     """Pages of profiles and "My matches" built (a page built in the last seconds is not counted)."""
     handovers: str = "20/minute"
     """Links to continue on another device, made or spent, from one address."""
+    mails: str = "10/hour"
+    """E-mails asked for from one address: addresses to confirm and sign-in links (each one a message
+    to a mailbox that may not be the asker's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountLimits:
+    """What one account may cause to reach other people's phones and mailboxes, and do to other players
+    (``limits`` notation)."""
+
+    invitations_sent: str = "20/hour"
+    """Invitations and challenges one account sends."""
+    invitations_received: str = "10/hour"
+    """Invitations and challenges one account receives, from everyone together."""
+    challenges_per_player: str = "3/hour"
+    """Challenges of one same player (keyed by both accounts): a decline is an answer."""
+    follows: str = "30/hour"
+    reports: str = "10/hour"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,18 +141,6 @@ class TokenLimits:
 
 
 @dataclass(frozen=True, slots=True)
-class AccountLimits:
-    """What one signed-in account may do to other players (``limits`` notation)."""
-
-    follows: str = "30/hour"
-    challenges: str = "20/hour"
-    """Challenges made, whoever they are for (each one is news for another player)."""
-    challenges_per_player: str = "3/hour"
-    """Challenges of one same player (keyed by both accounts): a decline is an answer."""
-    reports: str = "10/hour"
-
-
-@dataclass(frozen=True, slots=True)
 class Policy:
     """One limit: ``rate`` of one kind of request per key (an address, a name, a token, an account), refused
     with ``code``."""
@@ -141,9 +150,12 @@ class Policy:
     code: Code
     shared: bool = True
     """Counted in the storage the server processes share (``False``: in this process's memory)."""
+    in_minutes: bool = False
+    """The refusal says only the minutes to wait (``count``): a person locked out of signing in reads it,
+    and the window is long."""
 
 
-def policies(addresses: AddressLimits, tokens: TokenLimits, people: AccountLimits) -> dict[Kind, Policy]:
+def policies(addresses: AddressLimits, tokens: TokenLimits, accounts: AccountLimits) -> dict[Kind, Policy]:
     """Every limit of the server, from its settings."""
     by_address: dict[Kind, tuple[str, Code]] = {
         "connection": (addresses.connections, Code.ERROR_TOO_MANY_CONNECTIONS),
@@ -151,10 +163,10 @@ def policies(addresses: AddressLimits, tokens: TokenLimits, people: AccountLimit
         "chat": (addresses.chat, Code.ERROR_TOO_MANY_CHAT_LINES),
         "replay": (addresses.replays, Code.ERROR_TOO_MANY_REPLAYS),
         "hint": (addresses.hints, Code.ERROR_TOO_MANY_HINTS),
-        "sign_in": (addresses.sign_ins, Code.ACCOUNT_TOO_MANY_SIGN_INS),
         "quick_play": (addresses.quick_plays, Code.QUICKPLAY_TOO_MANY_JOINS),
         "profile": (addresses.profiles, Code.ERROR_TOO_MANY_PROFILES),
         "handover": (addresses.handovers, Code.ERROR_TOO_MANY_HANDOVERS),
+        "mail": (addresses.mails, Code.NOTIFY_TOO_MANY_MAILS),
     }
     by_token: dict[Kind, str] = {
         "bot_move": tokens.moves,
@@ -167,13 +179,22 @@ def policies(addresses: AddressLimits, tokens: TokenLimits, people: AccountLimit
         kind: Policy("address", limits.parse(rate), code) for kind, (rate, code) in by_address.items()
     }
     found |= {kind: Policy("token", limits.parse(rate), Code.BOTAPI_TOO_MANY) for kind, rate in by_token.items()}
-    found["sign_in_name"] = Policy("name", limits.parse(addresses.sign_ins_per_name), Code.ACCOUNT_TOO_MANY_SIGN_INS)
+    found["sign_in"] = Policy(
+        "address", limits.parse(addresses.sign_ins), Code.ACCOUNT_TOO_MANY_FROM_ADDRESS, in_minutes=True
+    )
+    # At one name, a passkey still signs its owner in: the refusal says so.
+    found["sign_in_name"] = Policy(
+        "name", limits.parse(addresses.sign_ins_per_name), Code.ACCOUNT_TOO_MANY_SIGN_INS, in_minutes=True
+    )
     found["bot_lookup"] = Policy("address", limits.parse(tokens.lookups), Code.BOTAPI_TOO_MANY_LOOKUPS, shared=False)
+    found["invitation_sent"] = Policy("account", limits.parse(accounts.invitations_sent), Code.NOTIFY_TOO_MANY_SENT)
+    found["invitation_received"] = Policy(
+        "account", limits.parse(accounts.invitations_received), Code.NOTIFY_TOO_MANY_RECEIVED
+    )
     by_account: dict[Kind, tuple[str, Code]] = {
-        "follow": (people.follows, Code.SOCIAL_TOO_MANY_FOLLOWS),
-        "challenge": (people.challenges, Code.SOCIAL_TOO_MANY_CHALLENGES),
-        "challenge_player": (people.challenges_per_player, Code.SOCIAL_TOO_MANY_CHALLENGES_OF),
-        "report": (people.reports, Code.SOCIAL_TOO_MANY_REPORTED),
+        "follow": (accounts.follows, Code.SOCIAL_TOO_MANY_FOLLOWS),
+        "challenge_player": (accounts.challenges_per_player, Code.SOCIAL_TOO_MANY_CHALLENGES_OF),
+        "report": (accounts.reports, Code.SOCIAL_TOO_MANY_REPORTED),
     }
     found |= {kind: Policy("account", limits.parse(rate), code) for kind, (rate, code) in by_account.items()}
     return found
@@ -202,16 +223,16 @@ class RateLimiter:
     """Counts requests per address, name and token in moving windows, and refuses those over a limit."""
 
     def __init__(
-        self, addresses: AddressLimits, tokens: TokenLimits | None = None, people: AccountLimits | None = None
+        self, addresses: AddressLimits, tokens: TokenLimits | None = None, accounts: AccountLimits | None = None
     ) -> None:
         self.tokens = tokens or TokenLimits()
-        self.policies = policies(addresses, self.tokens, people or AccountLimits())
+        self.policies = policies(addresses, self.tokens, accounts or AccountLimits())
         self.cutoff = None if addresses.cutoff is None else limits.parse(addresses.cutoff)
         self.strikes, self.pause = limits.parse(self.tokens.strikes), limits.parse(self.tokens.pause)
         self.shared = counters(addresses.storage)
         self.local = counters("memory://")
         self.refused = Counter[tuple[str, str]]()
-        """Refusals so far, by what the limit counts per (address, name, token) and why (the kind of
+        """Refusals so far, by what the limit counts per (address, name, token, account) and why (the kind of
         request, ``cutoff`` or ``paused``), for the metrics."""
 
     async def check(self, kind: Kind, key: str) -> None:
@@ -247,6 +268,8 @@ class RateLimiter:
             await counted.hit(self.pause, "bot-pause", key)
             return await self._paused(key)
         wait = await self._wait(counted, policy.rate, kind, key)
+        if policy.in_minutes:
+            return Said.of(policy.code, count=math.ceil(wait / 60)), wait
         return Said.of(policy.code, limit=policy.rate.amount, window=policy.rate.get_expiry(), seconds=wait), wait
 
     async def _paused(self, token: str) -> tuple[Said, int]:

@@ -37,13 +37,18 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
+NOT_STORED = (b"cache-control", b"no-store")
+"""Every answer of the API that does not say otherwise: an account's facts, its data, a seat's credential
+or a link made for one device are kept by no cache, shared or the browser's (the lobby's list, the
+catalogs and finished replays, the same for everyone, say how they may be kept)."""
 STRICT_TRANSPORT = (b"strict-transport-security", b"max-age=31536000")
 """Sent over https only (directly, or from a trusted proxy whose ``X-Forwarded-Proto`` says so):
 over plain http a browser ignores it, and a local server must stay reachable over http."""
 
 
 class SecurityHeaders:
-    """ASGI middleware: every HTTP response carries :data:`SECURITY_HEADERS`.
+    """ASGI middleware: every HTTP response carries :data:`SECURITY_HEADERS`, and every answer of the API
+    (``/api/…``) :data:`NOT_STORED` unless it sets its own ``Cache-Control``.
 
     Paths in ``without_csp`` (the debug server's API documentation, whose pages load their
     scripts from a CDN and start them inline) get every header but the Content-Security-Policy.
@@ -62,6 +67,8 @@ class SecurityHeaders:
             headers = [(name, value) for name, value in SECURITY_HEADERS if name != b"content-security-policy"]
         if scope.get("scheme") == "https":
             headers = [*headers, STRICT_TRANSPORT]
+        if scope["path"].startswith("/api/"):
+            headers = [*headers, NOT_STORED]
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

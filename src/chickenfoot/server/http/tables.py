@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.refusals import Refusal, Why
-from chickenfoot.server.table import Table
+from chickenfoot.server.table.actor import Table
 
 TableGetter = Callable[[str], Awaitable[Table | None]]
 """The registry's look-up: the table called ``code``, read from storage if need be, or ``None``."""

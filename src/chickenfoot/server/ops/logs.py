@@ -4,7 +4,7 @@
 A request's id is the one its proxy gave it (``X-Request-ID``: nginx's ``$request_id``, so one id
 follows a request through both logs) when that is a short plain token, else one made here; it is
 sent back in the answer's ``X-Request-ID``. The table is the one the request's path names, or the
-one whose own work logs the line (:func:`context_of_table`). No line carries a secret, whoever logged
+one whose own work logs the line (:func:`~.context.context_of_table`). No line carries a secret, whoever logged
 it: seat credentials, invites, tickets and passwords in a query or a JSON body, bearer tokens and the
 session cookie are replaced by ``[redacted]`` in every line and every traceback
 (:func:`chickenfoot.server.http.security.redact`).
@@ -17,8 +17,6 @@ import logging
 import re
 import secrets
 import sys
-from contextvars import Context as TaskContext
-from contextvars import ContextVar, copy_context
 from datetime import UTC, datetime
 from typing import IO, Literal
 
@@ -26,6 +24,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chickenfoot.server.http.security import RedactSecrets, redact
+from chickenfoot.server.ops.context import request_id, table_code
 
 LogFormat = Literal["text", "json"]
 LOG_FORMATS: tuple[LogFormat, ...] = ("text", "json")
@@ -37,9 +36,6 @@ GIVEN_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 TABLE_PATH = re.compile(r"/(?:ws|t|r|api/tables|api/bot/tables)/([A-Za-z0-9]{1,16})(?:[/?]|$)")
 """The paths that name a table, and its code."""
 
-request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
-table_code: ContextVar[str | None] = ContextVar("table_code", default=None)
-
 
 def checked_log_format(name: str) -> LogFormat:
     """``text`` or ``json``; raises ``ValueError`` in one line for any other name."""
@@ -47,13 +43,6 @@ def checked_log_format(name: str) -> LogFormat:
         if name.lower() == known:
             return known
     raise ValueError(f"unknown log format {name!r}: use {' or '.join(LOG_FORMATS)}")
-
-
-def context_of_table(code: str) -> TaskContext:
-    """A context for a task doing table ``code``'s own work: the lines it logs belong to that table."""
-    context = copy_context()
-    context.run(table_code.set, code)
-    return context
 
 
 class Context(logging.Filter):

@@ -40,7 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
 from chickenfoot.server.ops import events
-from chickenfoot.server.protocol import MAX_FRAME_BYTES
+from chickenfoot.server.table.protocol import MAX_FRAME_BYTES
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 THINK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -275,7 +275,9 @@ def message_kind(data: str | bytes | None) -> str:
 class Instrumented:
     """ASGI middleware: serves ``GET /metrics`` on the metrics port (and nothing else there), and
     times everything on the others: each HTTP answer to its start, each table socket's message from
-    its arrival until the server reads the socket's next one (its handling), and the sockets open."""
+    its arrival until the server reads the socket's next one (its handling: the connection reads again
+    once the table answered the message's command, its wait in the mailbox included), and the sockets
+    open."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics, metrics_port: int) -> None:
         self.app, self.metrics, self.metrics_port = app, metrics, metrics_port

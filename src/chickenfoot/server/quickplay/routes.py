@@ -16,9 +16,9 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, new_secret
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import RateLimiter
-from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.quickplay.service import QuickPlay, SeatTaken, Wanted
 from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.table.protocol import printable_name
 
 GUEST_COOKIE = "chickenfoot_quickplay"
 """A guest browser's own random id: one queue entry per browser (an account's is per account)."""

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from starlette.requests import HTTPConnection
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.server import seats as seating
 from chickenfoot.server.accounts.service import Accounts, SignedIn
 from chickenfoot.server.credentials import digest
-from chickenfoot.server.hub import Hub
 from chickenfoot.server.quickplay.ratings import EQUAL_RATING, BotRatings
 from chickenfoot.server.quickplay.store import (
     Abandoned,
@@ -24,6 +22,8 @@ from chickenfoot.server.quickplay.store import (
     Unclaimed,
 )
 from chickenfoot.server.refusals import Refusal, Why
+from chickenfoot.server.table.commands import CoverUnclaimed, Take
+from chickenfoot.server.table.registry import TableRegistry
 
 FULL_RETRY_SECONDS = 10
 """When a player refused by a full queue may try again."""
@@ -48,7 +48,7 @@ class SeatTaken:
     token: str
 
 
-def bots_cover(hub: Hub, bots: BotRatings) -> Abandoned:
+def bots_cover(hub: TableRegistry, bots: BotRatings) -> Abandoned:
     """What the queue does with a seat found for a player who left before taking it: a bot near their
     rating takes it, and their partners play on."""
 
@@ -56,13 +56,14 @@ def bots_cover(hub: Hub, bots: BotRatings) -> Abandoned:
         table = await hub.get(seat.code)
         if table is not None:
             level = bots.near(seat.rating)
-            await seating.cover_unclaimed(table, seat.seat, level, lambda: hub.credentials.revoke(seat.code, seat.seat))
+            revoke = lambda: hub.credentials.revoke(seat.code, seat.seat)  # noqa: E731
+            await table.submit(CoverUnclaimed(seat.seat, level, revoke))
 
     return cover
 
 
 class QuickPlay:
-    def __init__(self, queue: Queue, hub: Hub, accounts: Accounts, settings: QuickPlaySettings) -> None:
+    def __init__(self, queue: Queue, hub: TableRegistry, accounts: Accounts, settings: QuickPlaySettings) -> None:
         self.queue, self.hub, self.accounts, self.settings = queue, hub, accounts, settings
 
     async def join(self, me: SignedIn | None, browser: str, address: str, wanted: Wanted) -> str:
@@ -91,7 +92,7 @@ class QuickPlay:
         token = None if table is None else await self.hub.credentials.issue_seat(heard.code, heard.seat)
         if table is None or token is None:
             raise Refusal.conflict(Said.of(Code.QUICKPLAY_GONE))
-        await seating.take(table, heard.seat, heard.name or "")
+        await table.submit(Take(heard.seat, heard.name or ""))
         await self.accounts.sit(connection, heard.code, heard.seat)
         return SeatTaken(heard.code, heard.seat, token)
 

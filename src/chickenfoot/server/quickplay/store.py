@@ -32,12 +32,12 @@ from chickenfoot.bots import LEVELS
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.credentials import digest
-from chickenfoot.server.hub import new_code
 from chickenfoot.server.quickplay.pairing import Group, Schedule, Waiting, pair
 from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, LevelOrder, RatingLookup
 from chickenfoot.server.quickplay.schema import queue
 from chickenfoot.server.storage import Storage, aware
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.registry import new_code
 
 log = logging.getLogger(__name__)
 

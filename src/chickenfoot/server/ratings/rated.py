@@ -15,7 +15,7 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.rules import Rules
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 from chickenfoot.server.ratings.model import Family, family_of, placing
-from chickenfoot.server.table_config import Seat, TableConfig
+from chickenfoot.server.table.config import Seat, TableConfig
 
 RATED_PRESETS = ("classic",)
 """Only classic double-9 is rated (docs/bots/ratings.md says why): the bots' ratings were measured on it,

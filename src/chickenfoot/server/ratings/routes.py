@@ -56,7 +56,15 @@ def ratings_router(ratings: Ratings, accounts: Accounts, get_table: TableLookup,
             rating, rank, history = await ratings.standing(account.id, family)
             families[family] = rating.wire() | {
                 "rank": rank,
-                "history": [{"at": p.at.isoformat(), "rating": p.rating.shown, "table": p.table_code} for p in history],
+                "history": [
+                    {
+                        "at": point.at.isoformat(),
+                        "before": point.before.shown,
+                        "rating": point.rating.shown,
+                        "table": point.table_code,
+                    }
+                    for point in history
+                ],
             }
         return {"username": account.username, "active_days": ACTIVE_DAYS, "families": families}
 

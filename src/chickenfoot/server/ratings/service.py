@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from starlette.requests import HTTPConnection
 
@@ -15,12 +16,13 @@ from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.http.tables import TableGetter
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
-from chickenfoot.server.ratings.model import Family, Rating, family_of, update
+from chickenfoot.server.ratings.model import FAMILIES, Family, Rating, family_of, update
 from chickenfoot.server.ratings.rated import RatedMatch, rated_match, why_not_rated
 from chickenfoot.server.ratings.store import Change, HistoryPoint, RatingStore
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import Storage
-from chickenfoot.server.table_config import TableConfig
+from chickenfoot.server.table.commands import Notify
+from chickenfoot.server.table.config import TableConfig
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,12 @@ class Ratings:
         self.store = RatingStore(storage)
         self.clock = clock
         self._tasks: set[asyncio.Task[None]] = set()
+        self._rated_hooks: list[Callable[[str, list[Change]], object]] = []
+
+    def on_rated(self, hook: Callable[[str, list[Change]], object]) -> None:
+        """Call ``hook`` with a table's code and its players' rating changes once its match is rated (in
+        the one process that rated it)."""
+        self._rated_hooks.append(hook)
 
     async def of(self, account_id: int, family: Family) -> Rating:
         """The account's rating in ``family`` (a new account's default when it has none yet)."""
@@ -88,10 +96,16 @@ class Ratings:
             await self.store.history(account_id, family),
         )
 
+    async def data_of(self, account_id: int) -> dict[str, Any]:
+        """What the ratings keep of the account, for its data download: its rating in each family and
+        every change of them, match by match."""
+        now = {family: (await self.store.of(account_id, family)).wire() for family in FAMILIES}
+        return {"ratings": {"now": now, "changes": await self.store.changes_of(account_id)}}
+
     # --- the end of a match -----------------------------------------------------------------------
 
     def rating(self, tables: TableGetter) -> Callable[[str], None]:
-        """The hook (of ``Hub.on_match_finished``) that rates every rated match this process sees end, of
+        """The hook (of ``TableRegistry.on_match_finished``) that rates every rated match this process sees end, of
         the tables ``tables`` finds, and tells its table."""
 
         def finished(code: str) -> None:
@@ -109,7 +123,9 @@ class Ratings:
             match = rated_match(code, table.config, table.match, await self.store.seat_accounts(code))
             changes = None if match is None else await self.record(match)
             if changes:
-                await table.notify(rating_notice(code, changes))
+                await table.submit(Notify(rating_notice(code, changes)))
+                for hook in self._rated_hooks:
+                    hook(code, changes)
         except Exception:
             log.exception("rating table %s's match failed", code)
 

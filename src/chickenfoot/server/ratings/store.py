@@ -41,6 +41,8 @@ class HistoryPoint:
     at: datetime
     rating: Rating
     table_code: str
+    before: Rating
+    """The rating the match started from (the first match's: where the history begins)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,8 @@ class Standing:
 
 
 FORM_MATCHES = 5
+RECORD_ATTEMPTS = 3
+"""A match whose recording lost a race for a new player's first row is recorded again (twice at most)."""
 
 
 class RatingStore:
@@ -90,61 +94,80 @@ class RatingStore:
 
         The match's row in ``rated_matches`` is inserted first, in the same transaction as the new
         ratings: of two processes recording it, the second's insert fails and it changes nothing.
-        The accounts' rows are locked (PostgreSQL) so two matches of one player never lose an update.
+        The accounts' rows are locked (PostgreSQL) so two matches of one player never lose an update;
+        a new player has no row to lock, so of two first matches recorded at once one fails to insert
+        it, and is recorded again (then the row is there).
         """
-        try:
-            async with self.storage.transaction() as conn:
-                await conn.execute(rated_matches.insert().values(table_code=code, family=family, finished_at=at))
-                ids = sorted(set(seat_accounts.values()))
-                query = (
-                    sa.select(ratings.c.account_id, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
-                    .where(ratings.c.family == family, ratings.c.account_id.in_(ids))
-                    .with_for_update()
-                )
-                known = {
-                    int(r.account_id): Rating(float(r.mu), float(r.sigma), int(r.matches))
-                    for r in await conn.execute(query)
+        attempts = RECORD_ATTEMPTS
+        while True:
+            try:
+                return await self._record_once(code, family, seat_accounts, rate, at)
+            except sa.exc.IntegrityError:
+                attempts -= 1
+                if attempts == 0 or await self._rated(code):
+                    return None
+
+    async def _rated(self, code: str) -> bool:
+        async with self.storage.reading() as conn:
+            query = sa.select(rated_matches.c.table_code).where(rated_matches.c.table_code == code)
+            return (await conn.execute(query)).first() is not None
+
+    async def _record_once(
+        self,
+        code: str,
+        family: Family,
+        seat_accounts: Mapping[int, int],
+        rate: Callable[[dict[int, Rating]], dict[int, tuple[Rating, int]]],
+        at: datetime,
+    ) -> list[Change]:
+        async with self.storage.transaction() as conn:
+            await conn.execute(rated_matches.insert().values(table_code=code, family=family, finished_at=at))
+            ids = sorted(set(seat_accounts.values()))
+            query = (
+                sa.select(ratings.c.account_id, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+                .where(ratings.c.family == family, ratings.c.account_id.in_(ids))
+                .with_for_update()
+            )
+            known = {
+                int(r.account_id): Rating(float(r.mu), float(r.sigma), int(r.matches))
+                for r in await conn.execute(query)
+            }
+            before = {seat: known.get(account, Rating()) for seat, account in seat_accounts.items()}
+            after = rate(before)
+            changes = [
+                Change(seat, account, before[seat], after[seat][0], after[seat][1])
+                for seat, account in sorted(seat_accounts.items())
+            ]
+            for change in changes:
+                values = {
+                    "mu": change.after.mu,
+                    "sigma": change.after.sigma,
+                    "matches": change.after.matches,
+                    "last_played": at,
                 }
-                before = {seat: known.get(account, Rating()) for seat, account in seat_accounts.items()}
-                after = rate(before)
-                changes = [
-                    Change(seat, account, before[seat], after[seat][0], after[seat][1])
-                    for seat, account in sorted(seat_accounts.items())
-                ]
-                for change in changes:
-                    values = {
-                        "mu": change.after.mu,
-                        "sigma": change.after.sigma,
-                        "matches": change.after.matches,
-                        "last_played": at,
+                if change.account_id in known:
+                    mine = (ratings.c.account_id == change.account_id) & (ratings.c.family == family)
+                    await conn.execute(ratings.update().where(mine).values(**values))
+                else:
+                    await conn.execute(ratings.insert().values(account_id=change.account_id, family=family, **values))
+            await conn.execute(
+                rating_changes.insert(),
+                [
+                    {
+                        "table_code": code,
+                        "seat": c.seat,
+                        "account_id": c.account_id,
+                        "family": family,
+                        "rank": c.rank,
+                        "mu_before": c.before.mu,
+                        "sigma_before": c.before.sigma,
+                        "mu_after": c.after.mu,
+                        "sigma_after": c.after.sigma,
+                        "at": at,
                     }
-                    if change.account_id in known:
-                        mine = (ratings.c.account_id == change.account_id) & (ratings.c.family == family)
-                        await conn.execute(ratings.update().where(mine).values(**values))
-                    else:
-                        await conn.execute(
-                            ratings.insert().values(account_id=change.account_id, family=family, **values)
-                        )
-                await conn.execute(
-                    rating_changes.insert(),
-                    [
-                        {
-                            "table_code": code,
-                            "seat": c.seat,
-                            "account_id": c.account_id,
-                            "family": family,
-                            "rank": c.rank,
-                            "mu_before": c.before.mu,
-                            "sigma_before": c.before.sigma,
-                            "mu_after": c.after.mu,
-                            "sigma_after": c.after.sigma,
-                            "at": at,
-                        }
-                        for c in changes
-                    ],
-                )
-        except sa.exc.IntegrityError:
-            return None
+                    for c in changes
+                ],
+            )
         return changes
 
     async def changes(self, code: str) -> list[Change]:
@@ -172,8 +195,40 @@ class RatingStore:
         async with self.storage.reading() as conn:
             rows = list(await conn.execute(query))
         return [
-            HistoryPoint(aware(r.at), Rating(float(r.mu_after), float(r.sigma_after), n), str(r.table_code))
+            HistoryPoint(
+                aware(r.at),
+                Rating(float(r.mu_after), float(r.sigma_after), n),
+                str(r.table_code),
+                Rating(float(r.mu_before), float(r.sigma_before), n - 1),
+            )
             for n, r in enumerate(rows, 1)
+        ]
+
+    async def changes_of(self, account_id: int) -> list[dict[str, object]]:
+        """Every rating change of the account, the oldest first: its data download's ratings history."""
+        query = (
+            sa.select(rating_changes)
+            .where(rating_changes.c.account_id == account_id)
+            .order_by(rating_changes.c.at, rating_changes.c.table_code)
+        )
+        async with self.storage.reading() as conn:
+            rows = list(await conn.execute(query))
+        return [
+            {
+                "table": str(r.table_code),
+                "family": str(r.family),
+                "seat": int(r.seat),
+                "rank": int(r.rank),
+                "at": aware(r.at).isoformat(),
+            }
+            | Change(
+                int(r.seat),
+                account_id,
+                Rating(float(r.mu_before), float(r.sigma_before)),
+                Rating(float(r.mu_after), float(r.sigma_after)),
+                int(r.rank),
+            ).wire()
+            for r in rows
         ]
 
     async def leaderboard(self, family: Family, since: datetime, limit: int) -> list[Standing]:

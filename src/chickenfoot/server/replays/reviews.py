@@ -1,12 +1,13 @@
 """Reviews of finished matches, computed in the background and stored once done.
 
-A match is queued when the hub says it finished (``Hub.on_match_finished(worker.request)``) or when
-its review is asked for. One low-priority worker process (spawned, reniced) reviews one match at a time, a few moves per
-piece of work, so live tables never wait for it and progress is known after every piece. Matches
-wait in a bounded queue; when it is full a match is not queued now but again when its review is
-next asked for. Only the human seats are marked (the moves of every seat are still evaluated, for
-the chart). The review is :func:`chickenfoot.review.review_match`'s, piece by piece: the command
-line gives the same on the stored record with the same seats, budget and seed.
+A match is queued when the registry of tables says it finished
+(``TableRegistry.on_match_finished(worker.request)``) or when its review is asked for. One low-
+priority worker process (spawned, reniced) reviews one match at a time, a few moves per piece of
+work, so live tables never wait for it and progress is known after every piece. Matches wait in a
+bounded queue; when it is full a match is not queued now but again when its review is next asked
+for. Only the human seats are marked (the moves of every seat are still evaluated, for the chart).
+The review is :func:`chickenfoot.review.review_match`'s, piece by piece: the command line gives the
+same on the stored record with the same seats, budget and seed.
 """
 
 from __future__ import annotations

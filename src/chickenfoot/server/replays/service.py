@@ -21,7 +21,7 @@ from chickenfoot.server.http.tables import TableGetter, TableLookup
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.replays.frames import ReplayBusy, ReplayFrames, RoundJob
 from chickenfoot.server.replays.reviews import ReviewWorker
-from chickenfoot.server.table import Table
+from chickenfoot.server.table.actor import Table
 
 DeletedSeats = Callable[[str], Awaitable[list[int]]]
 """The seats of a table whose account has been deleted since: their names are not served ("deleted player")."""

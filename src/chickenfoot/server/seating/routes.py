@@ -11,7 +11,9 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS
+from chickenfoot.messages import Code
 from chickenfoot.rules import MAX_PLAYERS, PRESETS
+from chickenfoot.server.accounts.holders import SeatAs
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import RateLimiter
@@ -29,11 +31,24 @@ class ClaimRequest(BaseModel):
 
 
 class BotRequest(BaseModel):
-    token: str = Field(max_length=MAX_SECRET_LENGTH, description="The table creator's seat credential.")
+    token: str | None = Field(
+        default=None, max_length=MAX_SECRET_LENGTH, description="The creator's seat credential (none: by the session)."
+    )
     bot: str = Field(default="medium", max_length=40)
 
 
-def seating_router(seating: Seating, limits: RateLimiter, web_dir: Path) -> APIRouter:
+class SeatRequest(BaseModel):
+    token: str | None = Field(
+        default=None, max_length=MAX_SECRET_LENGTH, description="The creator's seat credential (none: by the session)."
+    )
+
+
+def invite_path(code: str, invite: str) -> str:
+    return f"/t/{code}?invite={invite}"
+
+
+def seating_router(seating: Seating, limits: RateLimiter, web_dir: Path, seat_as: SeatAs) -> APIRouter:
+    """``seat_as``: the seat a request acts for (server/accounts/holders.py)."""
     router = APIRouter()
 
     @router.get("/api/presets")
@@ -64,7 +79,7 @@ def seating_router(seating: Seating, limits: RateLimiter, web_dir: Path) -> APIR
             "rated": table.config.rated,
             "seats": [
                 {"seat": s, "kind": seat.kind}
-                | ({"invite": f"/t/{code}?invite={created.invites[s]}"} if s in created.invites else {})
+                | ({"invite": invite_path(code, created.invites[s])} if s in created.invites else {})
                 for s, seat in enumerate(table.config.seats)
             ],
         }
@@ -86,9 +101,20 @@ def seating_router(seating: Seating, limits: RateLimiter, web_dir: Path) -> APIR
         return {"seat": seat, "token": token}
 
     @router.post("/api/tables/{code}/seats/{seat}/bot")
-    async def replace_with_bot(code: str, seat: int, request: BotRequest) -> dict[str, Any]:
+    async def replace_with_bot(code: str, seat: int, request: BotRequest, http: Request) -> dict[str, Any]:
         """The creator hands an absent friend's seat to a bot; that seat's credential and invite open nothing after."""
-        return summary(await seating.replace_with_bot(code, seat, request.token, request.bot))
+        table = await seating.tables(code)
+        acting = await seat_as(http, table.code, request.token, Code.ERROR_CREATOR_ONLY)
+        return summary(await seating.replace_with_bot(table, acting, seat, request.bot))
+
+    @router.post("/api/tables/{code}/invites")
+    async def new_invites(code: str, http: Request, request: SeatRequest | None = None) -> dict[str, Any]:
+        """The creator's new invite links for the seats nobody has taken (those made before open nothing
+        after): for a device of the creator's account that does not hold the links."""
+        table = await seating.tables(code)
+        acting = await seat_as(http, table.code, request.token if request else None, Code.ERROR_ONLY_CREATOR)
+        made = await seating.new_invites(table, acting)
+        return {"invites": [{"seat": seat, "invite": invite_path(table.code, invite)} for seat, invite in made.items()]}
 
     @router.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str, request: Request) -> HTMLResponse:

@@ -20,16 +20,16 @@ from chickenfoot.bots import DEFAULT_LEVEL, check_bot, unknown_bot
 from chickenfoot.errors import ChickenfootError
 from chickenfoot.messages import Code, Said
 from chickenfoot.rules import MAX_PLAYERS, Rules
-from chickenfoot.server import seats
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.http.tables import TableLookup
-from chickenfoot.server.hub import Hub
-from chickenfoot.server.protocol import printable_name
 from chickenfoot.server.ratings.service import admit, make_rated
 from chickenfoot.server.refusals import Refusal, Why
-from chickenfoot.server.table import Table
-from chickenfoot.server.table_config import TURN_TIMERS, Seat, TableConfig
+from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.commands import ReplaceWithBot, Take
+from chickenfoot.server.table.config import TURN_TIMERS, Seat, TableConfig
+from chickenfoot.server.table.protocol import printable_name
+from chickenfoot.server.table.registry import TableRegistry
 
 Name = Annotated[str, AfterValidator(printable_name)]
 KeptOut = Callable[[str, int], Awaitable[bool]]
@@ -140,7 +140,9 @@ async def nobody_kept_out(_code: str, _account_id: int) -> bool:
 
 
 class Seating:
-    def __init__(self, hub: Hub, accounts: Accounts, tables: TableLookup, kept_out: KeptOut = nobody_kept_out) -> None:
+    def __init__(
+        self, hub: TableRegistry, accounts: Accounts, tables: TableLookup, kept_out: KeptOut = nobody_kept_out
+    ) -> None:
         self.hub, self.accounts, self.tables, self.kept_out = hub, accounts, tables, kept_out
         self.credentials: Credentials = hub.credentials
 
@@ -188,7 +190,7 @@ class Seating:
         fresh credential, or ``None``."""
         token = await self.credentials.issue_seat(table.code, seat)
         if token is not None:
-            await seats.take(table, seat, name, ready=False)
+            await table.submit(Take(seat, name, ready=False))
             await self.accounts.sit(connection, table.code, seat)
         return token
 
@@ -205,17 +207,25 @@ class Seating:
         if claimed is None:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed
-        await seats.take(table, seat, name, ready=False)
+        await table.submit(Take(seat, name, ready=False))
         await self.accounts.sit(connection, table.code, seat)
         return seat, token
 
-    async def replace_with_bot(self, code: str, seat: int, creator_token: str, level: str) -> Table:
-        """The creator hands an absent friend's seat to a bot; its credential and invite open nothing after."""
-        table = await self.tables(code)
-        if await self.credentials.seat_of(table.code, creator_token) != table.config.creator:
+    async def replace_with_bot(self, table: Table, acting: int, seat: int, level: str) -> Table:
+        """The creator (the seat ``acting`` for the request) hands an absent friend's seat to a bot; its
+        credential and invite open nothing after."""
+        if acting != table.config.creator:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_CREATOR_ONLY))
         if not 0 <= seat < len(table.config.seats):
             raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_SEAT, number=seat))
         bot = bot_level(level)
-        await seats.replace_with_bot(table, seat, bot, revoke=lambda: self.credentials.revoke(table.code, seat))
+        await table.submit(ReplaceWithBot(seat, bot, revoke=lambda: self.credentials.revoke(table.code, seat)))
         return table
+
+    async def new_invites(self, table: Table, acting: int) -> dict[int, str]:
+        """The creator's new invite for every seat nobody has taken, for a device of theirs that lacks the
+        links (another device of the account): the earlier invites open nothing after. Only digests are
+        stored, so a link cannot be shown again; it can only be replaced."""
+        if acting != table.config.creator:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_ONLY_CREATOR))
+        return {seat: await self.credentials.invite(table.code, seat) for seat in table.free_seats()}

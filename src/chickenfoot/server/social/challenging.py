@@ -105,7 +105,6 @@ class Challenges:
         choices (and blocks) may refuse it: the same words, whichever it was."""
         if me.account.bot:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.BOTAPI_PAGE_SEAT))
-        await self.limits.check("challenge", str(me.account.id))
         them = await self.social.resolve(me, Target(name=request.to))
         name = await self.social.name_of(them)
         await self.limits.check("challenge_player", f"{me.account.id}:{them}")

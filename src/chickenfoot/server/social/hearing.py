@@ -11,9 +11,9 @@ from __future__ import annotations
 import weakref
 from collections.abc import Collection
 
-from chickenfoot.server.chat import Listener
-from chickenfoot.server.fanout import Bus, Message, Unsubscribe
+from chickenfoot.server.cluster.fanout import Bus, Message, Unsubscribe
 from chickenfoot.server.social.store import SocialStore
+from chickenfoot.server.table.chat import Listener
 
 CHANNEL = "social-blocks"
 

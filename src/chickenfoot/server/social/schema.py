@@ -1,4 +1,4 @@
-"""The tables of friends and blocks (created by migration 0016_social), on the server's one ``MetaData``.
+"""The tables of friends and blocks (created by migration 0019_social), on the server's one ``MetaData``.
 
 Every row names its accounts by foreign keys with ``ON DELETE CASCADE``; an account deleted by its
 player (a row kept nameless, server/accounts) has its follows, blocks, settings, challenges and

@@ -27,7 +27,6 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.rules import MAX_PLAYERS
 from chickenfoot.server.accounts.names import normalised, problem, skeleton
 from chickenfoot.server.accounts.service import Accounts, SignedIn
-from chickenfoot.server.chat import Listener
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.refusals import Refusal, Why
@@ -35,6 +34,7 @@ from chickenfoot.server.social.challenges import ChallengeStore
 from chickenfoot.server.social.hearing import Hearings
 from chickenfoot.server.social.notices import ChallengeAnswered, Tell
 from chickenfoot.server.social.store import Capped, Choices, Listed, SocialStore
+from chickenfoot.server.table.chat import Listener
 
 log = logging.getLogger(__name__)
 
@@ -301,15 +301,12 @@ class Social:
         return await self.hearings.listener(account_id)
 
     async def exported(self, account_id: int) -> dict[str, Any]:
-        """What the account's data download holds of its friends and blocks."""
+        """The account's part of its data download: the players it follows and blocks, its privacy choices."""
         choices = await self.store.choices(account_id)
         return {
-            "following": [iso(listed) for listed in await self.store.following(account_id)],
-            "blocked": [iso(listed) for listed in await self.store.blocked_by(account_id)],
-            "privacy": {"challenges": choices.challenges.value, "status": choices.status.value},
+            "friends": {
+                "following": [iso(listed) for listed in await self.store.following(account_id)],
+                "blocked": [iso(listed) for listed in await self.store.blocked_by(account_id)],
+                "privacy": {"challenges": choices.challenges.value, "status": choices.status.value},
+            }
         }
-
-    async def forget(self, account_id: int) -> None:
-        """A deleted account's follows, blocks, choices, presence, challenges and notices go (its reports stay)."""
-        await self.store.forget(account_id)
-        self._lists.pop(account_id, None)

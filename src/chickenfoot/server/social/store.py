@@ -283,19 +283,18 @@ class SocialStore:
 
     # --- an account deleted -----------------------------------------------------------------------
 
-    async def forget(self, account_id: int) -> None:
-        """Everything of a deleted account but the reports: its follows and blocks either way, its choices,
-        presence, challenges and notices."""
-        async with self.storage.transaction() as conn:
-            for table, columns in (
-                (notices, (notices.c.account_id,)),
-                (challenges, (challenges.c.challenger_id, challenges.c.challenged_id)),
-                (follows, (follows.c.follower_id, follows.c.followed_id)),
-                (blocks, (blocks.c.blocker_id, blocks.c.blocked_id)),
-                (privacy, (privacy.c.account_id,)),
-                (presence, (presence.c.account_id,)),
-            ):
-                await conn.execute(table.delete().where(sa.or_(*(column == account_id for column in columns))))
+    async def forget(self, conn: AsyncConnection, account_id: int) -> None:
+        """Everything of a deleted account but the reports, in the transaction that deletes it (``conn``):
+        its follows and blocks either way, its choices, presence, challenges and notices."""
+        for table, columns in (
+            (notices, (notices.c.account_id,)),
+            (challenges, (challenges.c.challenger_id, challenges.c.challenged_id)),
+            (follows, (follows.c.follower_id, follows.c.followed_id)),
+            (blocks, (blocks.c.blocker_id, blocks.c.blocked_id)),
+            (privacy, (privacy.c.account_id,)),
+            (presence, (presence.c.account_id,)),
+        ):
+            await conn.execute(table.delete().where(sa.or_(*(column == account_id for column in columns))))
 
     # --- helpers ----------------------------------------------------------------------------------
 
