@@ -942,7 +942,7 @@ class Code(Enum):
     NOTIFY_YOUR_TURN = msg("notify.your_turn", "Your turn at table {table}")
     NOTIFY_INVITED = msg("notify.invited", "{name} invites you to table {table}")
     NOTIFY_INVITED_ANONYMOUS = msg("notify.invited_anonymous", "You are invited to table {table}")
-    NOTIFY_CHALLENGE = msg("notify.challenge", "{name} challenges you to a match at table {table}")
+    NOTIFY_CHALLENGE = msg("notify.challenge", "{name} challenges you to a match")
     NOTIFY_MATCH_WON = msg("notify.match_won", "You won the match at table {table}")
     NOTIFY_MATCH_OVER = msg("notify.match_over", "The match at table {table} is over")
     NOTIFY_RATING_CHANGE = msg("notify.rating_change", "Your rating changed by {change}")
@@ -964,6 +964,7 @@ class Code(Enum):
     NOTIFY_KIND_YOUR_TURN = msg("notify.kind.your_turn", "Your turn")
     NOTIFY_KIND_INVITED = msg("notify.kind.invited", "Invitations")
     NOTIFY_KIND_CHALLENGE = msg("notify.kind.challenge", "Challenges")
+    NOTIFY_KIND_ANSWER = msg("notify.kind.answer", "Answers to your challenges")
     NOTIFY_KIND_MATCH_OVER = msg("notify.kind.match_over", "Match results")
     NOTIFY_KIND_REMATCH = msg("notify.kind.rematch", "Rematch offers")
     NOTIFY_KIND_CHAT = msg("notify.kind.chat", "Chat lines at turn-based tables")
@@ -1106,7 +1107,6 @@ class Code(Enum):
     SOCIAL_ANSWER_DECLINED = msg("social.answer.declined", "{name} declined your challenge")
     SOCIAL_ANSWER_EXPIRED = msg("social.answer.expired", "{name} did not answer your challenge in time")
     SOCIAL_GO = msg("social.go", "Go to the table")
-    SOCIAL_DISMISS = msg("social.dismiss", "Dismiss")
     SOCIAL_BLOCKED = msg("social.blocked", "Blocked players")
     SOCIAL_NO_BLOCKS = msg("social.no_blocks", "You block nobody.")
     SOCIAL_BLOCKS_EXPLAIN = msg(
@@ -1151,8 +1151,6 @@ class Code(Enum):
     )
     SOCIAL_NO_CHALLENGE = msg("social.no_challenge", "this challenge is no longer open")
     SOCIAL_SEAT_TAKEN = msg("social.seat_taken", "your seat at that table has been taken already: open the table")
-    SOCIAL_NO_NOTICE = msg("social.no_notice", "you have no such notice")
-    SOCIAL_NO_REPORT = msg("social.no_report", "there is no open report with this number")
     SOCIAL_CHALLENGE_PENDING = msg("social.challenge_pending", "your challenge of {name} still waits for an answer")
     SOCIAL_CHALLENGES_FULL = msg(
         "social.challenges_full", "at most {limit} of your challenges may wait for an answer: withdraw one first"

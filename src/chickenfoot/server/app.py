@@ -82,7 +82,6 @@ from chickenfoot.server.seating.service import CreateRequest, Seating, bot_level
 from chickenfoot.server.social.challenges import ChallengeStore
 from chickenfoot.server.social.challenging import Challenges, ChallengeSettings
 from chickenfoot.server.social.hearing import Hearings
-from chickenfoot.server.social.notices import Inbox
 from chickenfoot.server.social.reports import Reports, ReportStore
 from chickenfoot.server.social.routes import friends_page_router, social_router
 from chickenfoot.server.social.service import Social, SocialSettings
@@ -190,7 +189,6 @@ class Server:
     seating: Seating
     social: Social
     challenges: Challenges
-    inbox: Inbox
     reports: Reports
     notifications: Notifications
 
@@ -238,11 +236,12 @@ def build(settings: Settings) -> Server:
         storage, accounts, limits, cluster.bus, clock, settings.notifications, settings.accounts.origin
     )
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
-    social, inbox = social_of(settings, storage, cluster, accounts, limits)
+    social = social_of(settings, storage, cluster, accounts, limits, notifications)
+    notifications.hear_blocks(social.ignores)  # no notice a player causes reaches those who block them
     accounts.store.forget_with(social.store.forget)  # a deleted account's follows, blocks and challenges go
     tables = table_lookup(hub.get)
     seating = Seating(hub, accounts, tables, kept_out=social.kept_out)
-    challenges = Challenges(social.challenges, social, seating, inbox, inbox, settings.challenges)
+    challenges = Challenges(social.challenges, social, seating, notifications, settings.challenges)
     hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
     readings = Readings(
@@ -273,7 +272,6 @@ def build(settings: Settings) -> Server:
         seating=seating,
         social=social,
         challenges=challenges,
-        inbox=inbox,
         reports=Reports(ReportStore(storage), clock),
         notifications=notifications,
     )
@@ -311,30 +309,40 @@ def rated_match_over(notifications: Notifications) -> Callable[[str, list[Change
     return rated
 
 
-def rematch_offered(notifications: Notifications) -> Callable[[Table, int, list[int]], Awaitable[None]]:
-    """The hook telling the accounts at a table that a player accepted a rematch not made yet."""
+def rematch_offered(
+    notifications: Notifications, accounts: Accounts
+) -> Callable[[Table, int, list[int]], Awaitable[None]]:
+    """The hook telling the accounts at a table that a player accepted a rematch not made yet (none who
+    blocks that player's account)."""
 
     async def offered(table: Table, seat: int, accepted: list[int]) -> None:
         name = table.config.seats[seat].name or ""
-        await notifications.rematch_offered(table.code, name, accepted)
+        sender = await accounts.store.account_at(table.code, seat)
+        await notifications.rematch_offered(table.code, name, accepted, sender)
 
     return offered
 
 
 def social_of(
-    settings: Settings, storage: Storage, cluster: Cluster, accounts: Accounts, limits: RateLimiter
-) -> tuple[Social, Inbox]:
-    """Friends and blocks, telling their players through the in-app list (the notifications feature,
-    once there, is told too: a ``Tell`` that does both)."""
-    store, inbox = SocialStore(storage), Inbox(storage, settings.clock)
+    settings: Settings,
+    storage: Storage,
+    cluster: Cluster,
+    accounts: Accounts,
+    limits: RateLimiter,
+    notifications: Notifications,
+) -> Social:
+    """Friends and blocks, telling their players through the notifications, who a friend's seat is
+    connected to through the cluster's counts."""
+    store = SocialStore(storage)
 
     async def connected(code: str, seat: int) -> bool:
         return (await cluster.connections.counts(code, seat + 1))[seat] > 0
 
     hearings = Hearings(store, cluster.bus)
     challenges = ChallengeStore(storage)
-    social = Social(store, challenges, inbox, hearings, accounts, limits, connected, settings.clock, settings.social)
-    return social, inbox
+    return Social(
+        store, challenges, notifications, hearings, accounts, limits, connected, settings.clock, settings.social
+    )
 
 
 def routers(server: Server) -> list[APIRouter]:
@@ -351,7 +359,7 @@ def routers(server: Server) -> list[APIRouter]:
             tables,
             summary,
             holders.of(Code.ERROR_TOKEN_OPENS_NO_SEAT),
-            rematch_offered(server.notifications),
+            rematch_offered(server.notifications, accounts),
         ),
         readiness_router(hub.credentials, tables, bot_level, summary, holders.of()),
         accounts_router(
@@ -371,7 +379,7 @@ def routers(server: Server) -> list[APIRouter]:
         ),
         table_socket(server),
         pages_router(settings.web_dir),
-        social_router(server.social, server.challenges, server.inbox, server.reports, accounts, limits),
+        social_router(server.social, server.challenges, server.reports, accounts, limits),
         friends_page_router(settings.web_dir),
         i18n_routes.router,
     ]

@@ -1,8 +1,9 @@
 // @ts-check
 // A signed-in player's challenges, as the lobby and the friends page show them (GET /api/social/news,
 // asked again every `poll` seconds while the page is in sight): those received (accept or decline),
-// the answers to the player's own (to the table, or dismissed) and their own still waiting (withdraw).
-// A challenge this page sent and saw accepted takes the player to the table at once.
+// the player's own accepted ones whose seat waits for them (to the table) and their own still waiting
+// (withdraw). A challenge this page sent and saw accepted takes the player to the table at once. What
+// the player is told of challenges (received, answered) is in the bell's notifications (notices.js).
 
 import { changeAccount } from "./account-api.js";
 import { h, setHidden } from "./dom.js";
@@ -10,17 +11,11 @@ import { language, t } from "./i18n.js";
 import { Refusal, api, refusalText, rememberSeat } from "./net.js";
 import { action } from "./social.js";
 
-/**
- * A notice of the player's list: a challenge received, or an answer to the player's own.
- * @typedef {{ id: number, kind: "challenge" | "answer", challenge: number, name: string, at: string,
- *   players?: number, rated?: boolean, answer?: "accepted" | "declined" | "expired", table?: string }} Notice
- */
+/** A challenge the player received, open. @typedef {{ id: number, name: string, players: number, rated: boolean, expires: string }} Received */
+/** A challenge of the player's, accepted: its seat waits. @typedef {{ id: number, name: string, table: string }} Accepted */
 /** A challenge of the player's waiting for its answer. @typedef {{ id: number, to: string, players: number, rated: boolean, expires: string }} Waiting */
-/** @typedef {{ notices: Notice[], waiting: Waiting[], poll: number }} News */
+/** @typedef {{ received: Received[], accepted: Accepted[], waiting: Waiting[], poll: number }} News */
 /** A seat at a challenge's table and its credential. @typedef {{ code: string, seat: number, token: string }} Seat */
-
-/** The words of each answer to a challenge. */
-const ANSWERS = { accepted: "social.answer.accepted", declined: "social.answer.declined", expired: "social.answer.expired" };
 
 /**
  * "2 players, rated" in the reader's language.
@@ -66,7 +61,7 @@ export class NewsCard {
     try {
       this.news = /** @type {News} */ (await api("GET", "/api/social/news"));
       this.draw();
-      const going = this.news.notices.find((n) => n.answer === "accepted" && this.sent.has(n.challenge));
+      const going = this.news.accepted.find((accepted) => this.sent.has(accepted.id));
       if (going) await this.toTable(going);
     } catch (err) {
       this.onError(refusalText(err));
@@ -86,14 +81,14 @@ export class NewsCard {
   /**
    * The challenger's seat at the table their accepted challenge made; a seat taken already (another
    * tab) is theirs all the same: the table opens on it.
-   * @param {Notice} notice
+   * @param {Accepted} accepted
    */
-  async toTable(notice) {
-    this.sent.delete(notice.challenge);
+  async toTable(accepted) {
+    this.sent.delete(accepted.id);
     try {
-      sitDown(await changeAccount("POST", `/api/social/challenges/${notice.challenge}/seat`));
+      sitDown(await changeAccount("POST", `/api/social/challenges/${accepted.id}/seat`));
     } catch (err) {
-      if (err instanceof Refusal && err.said.code === "social.seat_taken" && notice.table) location.href = `/t/${notice.table}`;
+      if (err instanceof Refusal && err.said.code === "social.seat_taken") location.href = `/t/${accepted.table}`;
       else throw err;
     }
   }
@@ -125,22 +120,20 @@ export class NewsCard {
     }, this.onError);
   }
 
-  /** @param {Notice} notice */
-  noticeLine(notice) {
-    const dismiss = this.button("social.dismiss", () => changeAccount("DELETE", `/api/social/notices/${notice.id}`));
-    if (notice.kind === "challenge") {
-      const path = `/api/social/challenges/${notice.challenge}`;
-      const accept = action("social.accept", async () => sitDown(await changeAccount("POST", `${path}/accept`)), this.onError);
-      accept.classList.add("primary");
-      const decline = this.button("social.decline", () => changeAccount("POST", `${path}/decline`));
-      return this.line(t("social.challenged_you", { name: notice.name }), kind(notice.players ?? 2, !!notice.rated), [accept, decline]);
-    }
-    const answered = ANSWERS[notice.answer ?? "declined"];
-    const words = t(answered, { name: notice.name });
-    if (notice.answer !== "accepted") return this.line(words, "", [dismiss]);
-    const go = action("social.go", () => this.toTable(notice), this.onError);
+  /** @param {Received} received */
+  receivedLine(received) {
+    const path = `/api/social/challenges/${received.id}`;
+    const accept = action("social.accept", async () => sitDown(await changeAccount("POST", `${path}/accept`)), this.onError);
+    accept.classList.add("primary");
+    const decline = this.button("social.decline", () => changeAccount("POST", `${path}/decline`));
+    return this.line(t("social.challenged_you", { name: received.name }), kind(received.players, received.rated), [accept, decline]);
+  }
+
+  /** @param {Accepted} accepted */
+  acceptedLine(accepted) {
+    const go = action("social.go", () => this.toTable(accepted), this.onError);
     go.classList.add("primary");
-    return this.line(words, "", [go, dismiss]);
+    return this.line(t("social.answer.accepted", { name: accepted.name }), "", [go]);
   }
 
   draw() {
@@ -150,7 +143,8 @@ export class NewsCard {
     this.drawn = drawing;
     const lines = news
       ? [
-          ...news.notices.map((notice) => this.noticeLine(notice)),
+          ...news.received.map((received) => this.receivedLine(received)),
+          ...news.accepted.map((accepted) => this.acceptedLine(accepted)),
           ...news.waiting.map((mine) =>
             this.line(t("social.waiting_for", { name: mine.to }), kind(mine.players, mine.rated), [
               this.button("social.withdraw", () => changeAccount("POST", `/api/social/challenges/${mine.id}/withdraw`)),

@@ -19,7 +19,7 @@ from chickenfoot.server.storage import Storage
 
 from ..accounts.conftest import ACCOUNT_TABLES, GENEROUS, PASSWORD
 
-SOCIAL_TABLES = [schema.notices, schema.challenges, schema.reports, schema.follows, schema.blocks, schema.privacy]
+SOCIAL_TABLES = [schema.challenges, schema.reports, schema.follows, schema.blocks, schema.privacy]
 SOCIAL_TABLES += [schema.presence]
 
 EVERYTHING = AccountLimits(*["10000/second"] * 5)

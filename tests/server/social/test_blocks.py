@@ -50,9 +50,10 @@ def test_a_blocked_players_challenge_is_refused_as_by_a_player_who_takes_none(so
     same_but_names(blocked, refusal(cyd.post("/api/social/challenges", {"to": "dee"})), {"ann": "dee"})
     assert cyd.post("/api/social/challenges", {"to": "ann"}).status_code == 201  # ann takes challenges
     # The challenge bob made before the block ends as a declined one does; ann does not see it any more.
-    answers = [n for n in bob.news()["notices"] if n["kind"] == "answer"]
-    assert [(n["challenge"], n["answer"]) for n in answers] == [(waiting, "declined")]
-    assert [n["name"] for n in ann.news()["notices"]] == ["cyd"]
+    answers = [n["text"] for n in bob.ok("get", "/api/notifications")["notices"] if n["kind"] == "answer"]
+    assert answers == ["ann declined your challenge"] and bob.news()["waiting"] == []
+    assert [r["name"] for r in ann.news()["received"]] == ["cyd"]
+    assert waiting not in [r["id"] for r in ann.news()["received"]]
     # What bob's pages show of ann is what they show of a player who hides everything.
     bob.follow("ann")
     bob.follow("dee")

@@ -5,6 +5,7 @@ challenged player's choices, capped and limited per account."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -26,27 +27,36 @@ def challenge(challenger: Person, to: str, **options: Any) -> int:
     return int(made["id"])
 
 
-def notices(person: Person) -> list[dict[str, Any]]:
-    return [{k: v for k, v in n.items() if k not in ("id", "at")} for n in person.news()["notices"]]
+def received(person: Person) -> list[tuple[int, str, int, bool]]:
+    """The open challenges the player received, as the lobby and the friends page list them."""
+    return [(r["id"], r["name"], r["players"], r["rated"]) for r in person.news()["received"]]
+
+
+def bell(person: Person) -> list[tuple[str, str, str | None, str]]:
+    """What the player's bell lists, the newest first: each notice's kind, words, detail and the page it opens."""
+    listed = person.ok("get", "/api/notifications")["notices"]
+    return [(n["kind"], n["text"], n["detail"], n["url"]) for n in listed]
 
 
 def test_a_challenge_accepted_seats_both_players_at_a_new_table(social_client: TestClient) -> None:
     ann, bob = Person(social_client, "ann"), Person(social_client, "bob")
     made = challenge(ann, "bob", preset="classic", rounds=3, players=3, bot="easy")
-    assert notices(bob) == [{"kind": "challenge", "challenge": made, "name": "ann", "players": 3, "rated": False}]
+    assert received(bob) == [(made, "ann", 3, False)]
+    assert bell(bob) == [("challenge", "ann challenges you to a match", "3 players, casual", "/friends")]
     assert [(w["id"], w["to"]) for w in ann.news()["waiting"]] == [(made, "bob")]
     seat = bob.ok("post", f"/api/social/challenges/{made}/accept")
     code = seat["code"]
     assert seat["seat"] == 0 and seat["token"]
-    assert notices(bob) == [] and ann.news()["waiting"] == []
-    assert notices(ann) == [{"kind": "answer", "challenge": made, "name": "bob", "answer": "accepted", "table": code}]
+    assert received(bob) == [] and ann.news()["waiting"] == []
+    assert ann.news()["accepted"] == [{"id": made, "name": "bob", "table": code}]
+    assert bell(ann) == [("answer", "bob accepted your challenge", None, "/friends")]
     again = bob.post(f"/api/social/challenges/{made}/accept")
     assert (again.status_code, again.json()["code"]) == (409, "social.no_challenge")
     mine = ann.ok("post", f"/api/social/challenges/{made}/seat")
     assert (mine["code"], mine["seat"]) == (code, 1)
     twice = ann.post(f"/api/social/challenges/{made}/seat")
     assert (twice.status_code, twice.json()["code"]) == (409, "social.seat_taken")
-    assert notices(ann) == []  # taking the seat is seeing the answer
+    assert ann.news()["accepted"] == []  # the seat is taken: nothing waits for ann any more
     table = social_client.get(f"/api/tables/{code}").json()
     assert [(s["kind"], s["name"], s["bot"]) for s in table["seats"]] == [
         ("human", "bob", None),
@@ -70,23 +80,19 @@ def test_declined_withdrawn_and_expired_challenges_tell_the_challenger(
     ann, bob = Person(client, "ann"), Person(client, "bob")
     declined = challenge(ann, "bob")
     bob.ok("post", f"/api/social/challenges/{declined}/decline")
-    answer = {"kind": "answer", "challenge": declined, "name": "bob", "answer": "declined"}
-    assert notices(ann) == [answer]
-    notice = ann.news()["notices"][0]["id"]
-    assert ann.ok("delete", f"/api/social/notices/{notice}") == {"dismissed": notice}
-    assert notices(ann) == []
-    assert bob.delete(f"/api/social/notices/{notice}").status_code == 404  # not bob's
+    assert bell(ann) == [("answer", "bob declined your challenge", None, "/friends")]
+    assert ann.news()["accepted"] == [] and received(bob) == []
     withdrawn = challenge(ann, "bob")
     ann.ok("post", f"/api/social/challenges/{withdrawn}/withdraw")
-    assert notices(bob) == []
+    assert received(bob) == []
     late = bob.post(f"/api/social/challenges/{withdrawn}/accept")
     assert (late.status_code, late.json()["code"]) == (409, "social.no_challenge")
     expired = challenge(ann, "bob")
     client.portal.call(clock.advance, ChallengeSettings().challenge_seconds - 1)  # type: ignore[union-attr]
-    assert [n["challenge"] for n in bob.news()["notices"]] == [expired]
+    assert [r[0] for r in received(bob)] == [expired]
     client.portal.call(clock.advance, 1)  # type: ignore[union-attr]
-    assert notices(ann) == [{"kind": "answer", "challenge": expired, "name": "bob", "answer": "expired"}]
-    assert notices(bob) == []
+    assert received(bob) == []
+    assert bell(ann)[0] == ("answer", "bob did not answer your challenge in time", None, "/friends")
     assert bob.post(f"/api/social/challenges/{expired}/accept").status_code == 409
 
 
@@ -115,9 +121,8 @@ def test_the_challenged_players_choices_decide_who_may_challenge(social_client: 
     assert (itself.status_code, itself.json()["code"]) == (400, "social.not_yourself")
     turn_based = ann.post("/api/social/challenges", {"to": "bob", "pace": "turn-based"})
     assert turn_based.status_code == 400  # not a pace there is yet
-    for path in ("/api/social/challenges/99999999999/accept", "/api/social/notices/0"):
-        bad = bob.post(path) if path.endswith("accept") else bob.delete(path)
-        assert bad.status_code == 400, path  # refused before any query: no number the database cannot hold
+    for path in ("/api/social/challenges/99999999999/accept", "/api/social/challenges/0/decline"):
+        assert bob.post(path).status_code == 400, path  # refused before any query: no number the database holds not
     huge_line = ann.post("/api/social/follows", {"table": "ABC123", "line": 2**40})
     assert huge_line.status_code == 400
 
@@ -145,7 +150,24 @@ def test_challenges_are_capped_and_limited_per_account(
     challenge(ann, "cyd")
     full = ann.post("/api/social/challenges", {"to": "dee"})
     assert (full.status_code, full.json()["code"], full.json()["limit"]) == (429, "social.challenges_full", 2)
-    assert dee.news()["notices"] == []
+    assert received(dee) == [] and bell(dee) == []
+
+
+def test_challenges_are_capped_as_every_notice_one_person_causes_on_anothers_phone(
+    make_client: Callable[..., TestClient], no_accounts_yet: None
+) -> None:
+    people = dataclasses.replace(EVERYTHING, invitations_sent="2/hour", invitations_received="1/hour")
+    client = make_client(addresses=GENEROUS, account_limits=people)
+    ann, bob, cyd, dee = (Person(client, name) for name in ("ann", "bob", "cyd", "dee"))
+    challenge(ann, "bob")
+    busy = cyd.post("/api/social/challenges", {"to": "bob"})  # bob has had his one challenge this hour
+    assert (busy.status_code, busy.json()["code"]) == (429, "notify.too_many_received")
+    assert cyd.news()["waiting"] == [] and received(bob) == [(received(bob)[0][0], "ann", 2, False)]
+    challenge(ann, "cyd")
+    limited = ann.post("/api/social/challenges", {"to": "dee"})  # ann has sent her two this hour
+    assert (limited.status_code, limited.json()["code"]) == (429, "notify.too_many_sent")
+    assert received(dee) == [] and bell(dee) == []
+    assert sorted(w["to"] for w in ann.news()["waiting"]) == ["bob", "cyd"]
 
 
 def test_answered_challenges_are_forgotten_after_their_days(social_client: TestClient, database_url: str) -> None:
@@ -160,6 +182,6 @@ def test_answered_challenges_are_forgotten_after_their_days(social_client: TestC
         return pruned
 
     assert asyncio.run(prune(0)) == 0  # answered, but its time has not run out yet
-    assert asyncio.run(prune(1)) == 1  # a day later: the answered one goes, with its notice
-    assert [(n["kind"], n["challenge"]) for n in notices(ann)] == [("challenge", waiting)]  # no answer left
+    assert asyncio.run(prune(1)) == 1  # a day later: the answered one goes
+    assert [r[0] for r in received(ann)] == [waiting]
     assert [w["id"] for w in bob.news()["waiting"]] == [waiting]  # the waiting one stays

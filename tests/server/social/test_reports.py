@@ -1,7 +1,7 @@
 """Reports: a chat line or a player reported with a reason keeps its evidence (the lines around it and who
 said each, the table, the time, who reported), whatever happens to the table after; the same report
-twice is refused, open reports are capped and reports limited per account; the moderation page's API
-lists and handles them."""
+twice is refused, open reports are capped and reports limited per account; the report desk (the shape
+of the moderation page's port) lists, counts and handles them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from chickenfoot.server.clock import SystemClock
 from chickenfoot.server.http.limits import AccountLimits
-from chickenfoot.server.social.reports import OPEN_PER_REPORTER, Outcome, Reports, ReportStore
+from chickenfoot.server.social.reports import OPEN_PER_REPORTER, Evidence, Outcome, report_desk
 from chickenfoot.server.storage import Storage, game_tables
 
 from ..accounts.conftest import GENEROUS
@@ -53,7 +53,7 @@ def test_a_reported_line_keeps_its_evidence_after_the_table_is_gone(
         storage = Storage(database_url, SystemClock())
         async with storage.transaction() as conn:  # the table goes: the report stays, with its evidence
             await conn.execute(game_tables.delete().where(game_tables.c.code == code))
-        reports = Reports(ReportStore(storage), SystemClock())
+        reports = report_desk(storage, SystemClock())
         report = await reports.get(filed["id"])
         assert report is not None
         wire = report.wire()
@@ -69,16 +69,23 @@ def test_a_reported_line_keeps_its_evidence_after_the_table_is_gone(
             ("you are terrible", "bob", 1),
             ("that is not nice", "ann", 0),
         ]
+        assert report.evidence[1] == Evidence(rude, 1, "you are terrible", None, report.evidence[1].at, "bob")
+        # The moderation page's desk: open ones listed (a page at a time), counted, handled once.
         assert await reports.count_open() == 2
-        listed = await reports.listed()
-        assert [r.id for r in listed] == [by_name["id"], filed["id"]]
-        assert [r.id for r in await reports.listed(reported=report.reported_id)] == [filed["id"]]
+        assert [r.id for r in await reports.listed(False, None, 50)] == [by_name["id"], filed["id"]]
+        assert [r.id for r in await reports.listed(False, by_name["id"], 50)] == [filed["id"]]
+        assert [r.id for r in await reports.listed(False, None, 1)] == [by_name["id"]]
+        assert await reports.listed(True, None, 50) == []
         ann_id = (await reports.get(by_name["id"])).reported_id  # type: ignore[union-attr]
         assert ann_id is not None
-        handled = await reports.handle(filed["id"], ann_id, Outcome.ACTIONED, "warned")
-        assert (handled.status, handled.resolution, handled.handled_by) == ("actioned", "warned", ann_id)
-        assert [r.id for r in await reports.listed()] == [by_name["id"]]
-        assert [r.id for r in await reports.listed(status=None)] == [by_name["id"], filed["id"]]
+        handled = await reports.handle(filed["id"], ann_id, Outcome.ACTIONED, "  warned\n")
+        assert handled is not None and (handled.status, handled.resolution) == ("actioned", "warned")
+        assert handled.handled_at is not None
+        assert await reports.handle(filed["id"], ann_id, Outcome.DISMISSED, "again") is None  # handled once
+        assert await reports.handle(10**6, ann_id, Outcome.DISMISSED, "") is None  # no such report
+        assert [r.id for r in await reports.listed(False, None, 50)] == [by_name["id"]]
+        assert [r.id for r in await reports.listed(True, None, 50)] == [filed["id"]]
+        assert await reports.count_open() == 1
         await storage.close()
 
     asyncio.run(check())

@@ -1,6 +1,6 @@
 """The tables of friends and blocks: migration 0019_social makes them as the schema declares them, every
 account they name is a key with ``ON DELETE CASCADE``, and an account deleted by its player takes its
-follows, blocks, choices, challenges and notices with it (its reports stay, for the operators)."""
+follows, blocks, choices and challenges with it (its reports stay, for the operators)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_the_migration_makes_the_tables_the_schema_declares(social_client: TestC
         return tables
 
     tables = asyncio.run(migrated())
-    assert len(SOCIAL) == 7
+    assert len(SOCIAL) == 6
     for table in SOCIAL:
         assert tables[table.name] == shape(table), table.name
     [speaker] = tables["speaker"]
@@ -104,7 +104,6 @@ def test_a_deleted_account_takes_its_friends_and_blocks_with_it(social_client: T
         "social_privacy": 0,
         "social_presence": 0,
         "social_challenges": 0,
-        "social_notices": 0,
         "social_reports": 1,
     }
     assert bob.friends() == {}

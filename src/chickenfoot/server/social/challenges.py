@@ -172,8 +172,7 @@ class ChallengeStore:
         return await self._all_moved(which, "expired", now)
 
     async def prune(self, before: datetime) -> int:
-        """Forget the challenges answered (or expired) that expired before ``before``, and their notices
-        (deleted with them); how many."""
+        """Forget the challenges answered (or expired) that expired before ``before``; how many."""
         old = (challenges.c.expires_at < before) & (challenges.c.status != "pending")
         async with self.storage.transaction() as conn:
             return int((await conn.execute(challenges.delete().where(old))).rowcount)
@@ -185,6 +184,27 @@ class ChallengeStore:
         mine = _open(at) & (challenges.c.challenger_id == blocker) & (challenges.c.challenged_id == blocked)
         await self._all_moved(mine, "withdrawn", at)
         return await self._all_moved(theirs, "declined", at)
+
+    async def seats_waiting(self, challenger: int) -> list[Challenge]:
+        """The challenger's accepted challenges whose seat they have not taken yet (while the table is
+        kept: it takes them with it), the newest first."""
+        query = (
+            sa.select(challenges)
+            .where(
+                challenges.c.challenger_id == challenger,
+                challenges.c.status == "accepted",
+                challenges.c.table_code.is_not(None),
+                ~challenges.c.seat_taken,
+            )
+            .order_by(challenges.c.id.desc())
+        )
+        async with self.storage.reading() as conn:
+            return [_challenge(row) for row in await conn.execute(query)]
+
+    async def forget(self, challenge_id: int) -> None:
+        """A challenge made but never told (its notice was refused): it goes."""
+        async with self.storage.transaction() as conn:
+            await conn.execute(challenges.delete().where(challenges.c.id == challenge_id))
 
     async def open_of(self, account_id: int, now: datetime) -> tuple[list[Challenge], list[Challenge]]:
         """The account's open challenges: received, and made; the newest first."""

@@ -5,7 +5,12 @@ The challenged player, accepting, makes the table: they are its creator at seat 
 credential in the answer, and the challenger's seat 1 is kept for them (nobody holds its invite).
 The challenger, told of the acceptance, takes that seat once (``take_seat``): a fresh credential.
 The seats beyond the two are bots. A challenge waits ``challenge_seconds`` for an answer; an answered
-one is kept ``kept_days``, then forgotten with the notices about it.
+one is kept ``kept_days``, then forgotten.
+
+Players are told through the notify port (server/notices.py): the challenged player of a challenge
+received, the challenger of its answer; the notifications keep it in the bell and send it by push and
+e-mail as each player chose, in their language. A challenge counts against the notifications' caps of
+its sender and its receiver: one refused there is not kept, and is refused as they refuse it.
 """
 
 from __future__ import annotations
@@ -24,11 +29,12 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.rules import MAX_PLAYERS
 from chickenfoot.server.accounts.service import SignedIn
 from chickenfoot.server.clock import utc
+from chickenfoot.server.notices import Challenge as Challenged
+from chickenfoot.server.notices import ChallengeAnswered, Notifier
 from chickenfoot.server.ratings.rated import why_not_rated
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.seating.service import CreateRequest, NewSeat, Seating, table_config
 from chickenfoot.server.social.challenges import AlreadyPending, Caps, Challenge, ChallengeStore, IncomingFull
-from chickenfoot.server.social.notices import ChallengeAnswered, ChallengeReceived, Inbox, Tell
 from chickenfoot.server.social.service import Social, Target
 from chickenfoot.server.social.store import Capped
 from chickenfoot.server.storage import StorageUnavailable
@@ -91,11 +97,10 @@ class Challenges:
         store: ChallengeStore,
         social: Social,
         seating: Seating,
-        inbox: Inbox,
-        tell: Tell,
+        notifier: Notifier,
         settings: ChallengeSettings,
     ) -> None:
-        self.store, self.social, self.seating, self.inbox, self.tell = store, social, seating, inbox, tell
+        self.store, self.social, self.seating, self.notifier = store, social, seating, notifier
         self.settings = settings
         self.clock, self.limits = social.clock, social.limits
         self._sweeper: asyncio.Task[None] | None = None
@@ -126,8 +131,12 @@ class Challenges:
         except Capped as capped:
             said = Said.of(Code.SOCIAL_CHALLENGES_FULL, limit=capped.limit)
             raise Refusal(Why.TOO_MANY, said, retry_after=FULL_RETRY_SECONDS) from None
-        notice = ChallengeReceived(made.id, me.account.username, options.players, options.rated)
-        await self.tell.tell(them, notice)
+        notice = Challenged(None, made.id, me.account.username, options.players, options.rated)
+        try:
+            await self.notifier.notify(them, notice, sender=me.account.id)
+        except Refusal:
+            await self.store.forget(made.id)  # too many notices from ``me``, or for them: never told, not kept
+            raise
         return made
 
     async def accept(self, me: SignedIn, challenge_id: int, connection: HTTPConnection) -> Seated:
@@ -147,9 +156,8 @@ class Challenges:
             raise
         code = created.table.code
         await self.store.placed(challenge_id, code, CHALLENGER_SEAT)
-        await self.inbox.seen_about(me.account.id, challenge_id)
-        accepted = ChallengeAnswered(challenge_id, me.account.username, "accepted", code)
-        await self.tell.tell(taken.challenger_id, accepted)
+        accepted = ChallengeAnswered(code, challenge_id, me.account.username, "accepted")
+        await self.notifier.notify(taken.challenger_id, accepted, sender=me.account.id)
         assert created.token is not None  # the creator's seat was free: the table is new
         return Seated(code, CHALLENGED_SEAT, created.token)
 
@@ -158,8 +166,8 @@ class Challenges:
         declined = await self.store.answer(challenge_id, "declined", utc(self.clock), challenged=me.account.id)
         if declined is None:
             raise Refusal.conflict(Said.of(Code.SOCIAL_NO_CHALLENGE))
-        await self.inbox.seen_about(me.account.id, challenge_id)
-        await self.tell.tell(declined.challenger_id, ChallengeAnswered(challenge_id, me.account.username, "declined"))
+        answer = ChallengeAnswered(None, challenge_id, me.account.username, "declined")
+        await self.notifier.notify(declined.challenger_id, answer, sender=me.account.id)
 
     async def withdraw(self, me: SignedIn, challenge_id: int) -> None:
         """``me`` takes back their challenge (it leaves the challenged player's list)."""
@@ -172,23 +180,31 @@ class Challenges:
         if taken is None or taken.table_code is None or taken.seat is None:
             raise Refusal.conflict(Said.of(Code.SOCIAL_SEAT_TAKEN))
         token = await self.seating.take_kept(taken.table_code, taken.seat, me.account.username, connection)
-        await self.inbox.seen_about(me.account.id, challenge_id)
         return Seated(taken.table_code, taken.seat, token)
 
-    async def open_of(self, me: SignedIn) -> list[dict[str, object]]:
-        """The challenges ``me`` made that wait for an answer."""
-        _received, made = await self.store.open_of(me.account.id, utc(self.clock))
-        names = await self.social.store.usernames(c.challenged_id for c in made)
-        return [
-            {
+    async def news(self, me: SignedIn) -> dict[str, list[dict[str, object]]]:
+        """What the lobby and the friends page list of ``me``'s challenges: those received and open (to
+        accept or decline), ``me``'s own accepted whose seat waits for them, and those ``me`` made that
+        wait for an answer; the newest first."""
+        received, made = await self.store.open_of(me.account.id, utc(self.clock))
+        accepted = await self.store.seats_waiting(me.account.id)
+        names = await self.social.store.usernames(
+            [c.challenger_id for c in received] + [c.challenged_id for c in made + accepted]
+        )
+
+        def offered(c: Challenge) -> dict[str, object]:
+            return {
                 "id": c.id,
-                "to": names.get(c.challenged_id),
                 "players": c.options.get("players", 2),
                 "rated": bool(c.options.get("rated")),
                 "expires": c.expires_at.isoformat(timespec="seconds"),
             }
-            for c in made
-        ]
+
+        return {
+            "received": [offered(c) | {"name": names.get(c.challenger_id)} for c in received],
+            "accepted": [{"id": c.id, "name": names.get(c.challenged_id), "table": c.table_code} for c in accepted],
+            "waiting": [offered(c) | {"to": names.get(c.challenged_id)} for c in made],
+        }
 
     # --- expiry -------------------------------------------------------------------------------------
 
@@ -199,8 +215,8 @@ class Challenges:
         expired = await self.store.expire_due(utc(self.clock), account_id)
         names = await self.social.store.usernames(c.challenged_id for c in expired)
         for challenge in expired:
-            answer = ChallengeAnswered(challenge.id, names.get(challenge.challenged_id, ""), "expired")
-            await self.tell.tell(challenge.challenger_id, answer)
+            answer = ChallengeAnswered(None, challenge.id, names.get(challenge.challenged_id, ""), "expired")
+            await self.notifier.notify(challenge.challenger_id, answer)
         return len(expired)
 
     def start(self) -> None:

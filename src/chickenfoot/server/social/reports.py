@@ -6,9 +6,11 @@ the evidence is the table's kept lines around it (:data:`BEFORE` before, :data:`
 with its seat, its words, its time and the account that said it (by name), copied into the report:
 the table's lines move on and the table itself may be swept, the evidence stays.
 
-:class:`Reports` is the API of the operators' moderation page: list the reports (open ones first,
-by who is reported), read one, and handle it (``actioned`` or ``dismissed``, with a note); the page
-authorises its operators, this module does not.
+:class:`Reports` files a player's report, and is the operators' report desk: it has the shape of the
+moderation page's ``ReportDesk`` port (``listed(handled, before, limit)``, ``count_open()``,
+``handle(report_id, operator_id, outcome, resolution)``), its :class:`Report` and :class:`Evidence`
+those the page reads, field for field, and :func:`report_desk` the factory the composition root hands
+over. The page authorises its operators; this module does not.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ MAX_NOTE = 500
 OPEN_PER_REPORTER = 20
 """Reports one player may have waiting for the operators at once."""
 PAGE = 50
+"""Reports the moderation page reads at once, at most."""
 
 
 class Reason(StrEnum):
@@ -55,38 +58,63 @@ class Outcome(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Evidence:
+    """One chat line kept with a report, as it was when the report was made."""
+
+    n: int
+    """The line's number at its table."""
+    seat: int | None
+    """``None``: a spectator's line."""
+    text: str | None
+    code: str | None
+    """A quick reaction's message code (``chat.reaction.…``), for a line without text."""
+    at: str
+    """When it was said (ISO 8601)."""
+    by: str | None
+    """The name of the account that said it (``None``: a guest, or deleted since)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
+    """A report as the moderation page reads it."""
+
     id: int
-    reporter_id: int
     reporter: str | None
     """The reporter's name (``None``: deleted since)."""
     reported_id: int | None
+    """The account reported (``None``: a guest's chat line; the evidence is all there is)."""
     reported: str | None
-    reason: Reason
+    """Its name (``None``: a guest, or deleted since)."""
+    reason: str
+    """A :class:`Reason`."""
     note: str
+    """The reporter's own words."""
     table_code: str | None
     line: int | None
-    evidence: list[dict[str, Any]]
-    """The chat lines kept: ``n``, ``seat``, ``text`` or ``code`` (a quick reaction), ``at``, ``by`` (a name,
-    or ``None``)."""
+    """The chat line reported (its number at the table), if a line was."""
+    evidence: tuple[Evidence, ...]
     created_at: datetime
     status: str
     """``open``, or the :class:`Outcome`."""
-    handled_by: int | None = None
     handled_at: datetime | None = None
     resolution: str | None = None
+    """The operator's note on how it was handled."""
 
     def wire(self) -> dict[str, Any]:
-        """The report as the moderation page reads it."""
+        """The report as the moderation page's API answers it."""
         return {
             "id": self.id,
             "reporter": self.reporter,
+            "reported_id": self.reported_id,
             "reported": self.reported,
-            "reason": self.reason.value,
+            "reason": self.reason,
             "note": self.note,
             "table": self.table_code,
             "line": self.line,
-            "evidence": self.evidence,
+            "evidence": [
+                {"n": e.n, "seat": e.seat, "text": e.text, "code": e.code, "at": e.at, "by": e.by}
+                for e in self.evidence
+            ],
             "at": self.created_at.isoformat(timespec="seconds"),
             "status": self.status,
             "handled_at": None if self.handled_at is None else self.handled_at.isoformat(timespec="seconds"),
@@ -110,18 +138,16 @@ def _name(row: Any, key: str) -> str | None:
 def _report(row: Any) -> Report:
     return Report(
         int(row.id),
-        int(row.reporter_id),
         _name(row, "reporter_name"),
         row.reported_id,
         _name(row, "reported_name"),
-        Reason(row.reason),
+        row.reason,
         row.note,
         row.table_code,
         row.line,
-        json.loads(row.evidence),
+        tuple(Evidence(**kept) for kept in json.loads(row.evidence)),
         aware(row.created_at),
         row.status,
-        row.handled_by,
         None if row.handled_at is None else aware(row.handled_at),
         row.resolution,
     )
@@ -162,12 +188,8 @@ class ReportStore:
             .select_from(joined)
         )
 
-    async def listed(self, status: str | None, reported: int | None, before: int | None, limit: int) -> list[Report]:
-        query = self._query()
-        if status is not None:
-            query = query.where(reports.c.status == status)
-        if reported is not None:
-            query = query.where(reports.c.reported_id == reported)
+    async def listed(self, handled: bool, before: int | None, limit: int) -> list[Report]:
+        query = self._query().where((reports.c.status != "open") if handled else (reports.c.status == "open"))
         if before is not None:
             query = query.where(reports.c.id < before)
         async with self.storage.reading() as conn:
@@ -235,11 +257,11 @@ class Reports:
 
     async def file(
         self, reporter: int, reported: int | None, reason: Reason, note: str, code: str | None, line: int | None
-    ) -> Report:
+    ) -> int:
         """Keep a report of ``reported`` (or of the chat line ``line`` of table ``code``, whose speaker is
         then the one reported), with its evidence: the table's kept lines around the line (or its last
         ones, for a player reported at a table). Refuses reporting oneself, a line not kept, the same
-        thing twice while it is open, and more than :data:`OPEN_PER_REPORTER` open reports."""
+        thing twice while it is open, and more than :data:`OPEN_PER_REPORTER` open reports. Its number."""
         evidence = [] if code is None else await self.store.lines_around(code, line)
         if line is not None:
             said = next((kept for kept in evidence if kept["n"] == line), None)
@@ -264,18 +286,14 @@ class Reports:
             raise Refusal.conflict(Said.of(Code.SOCIAL_ALREADY_REPORTED)) from None
         except Capped as capped:
             raise Refusal(Why.TOO_MANY, Said.of(Code.SOCIAL_TOO_MANY_REPORTS, limit=capped.limit)) from None
-        found = await self.store.get(report_id)
-        assert found is not None
-        return found
+        return report_id
 
-    # --- the moderation page's API ----------------------------------------------------------------
+    # --- the report desk: the moderation page's port -----------------------------------------------
 
-    async def listed(
-        self, status: str | None = "open", reported: int | None = None, before: int | None = None, limit: int = PAGE
-    ) -> list[Report]:
-        """Reports, the newest first: ``status`` ``open`` (``None``: any), of one reported account, with
-        ids below ``before`` (the next page), at most ``limit``."""
-        return await self.store.listed(status, reported, before, min(limit, PAGE))
+    async def listed(self, handled: bool, before: int | None, limit: int) -> list[Report]:
+        """Open reports (``handled``: those handled), with ids below ``before`` (``None``: the newest), at
+        most ``limit`` (and :data:`PAGE`), the newest first."""
+        return await self.store.listed(handled, before, max(0, min(limit, PAGE)))
 
     async def get(self, report_id: int) -> Report | None:
         return await self.store.get(report_id)
@@ -283,10 +301,15 @@ class Reports:
     async def count_open(self) -> int:
         return await self.store.count_open()
 
-    async def handle(self, report_id: int, operator: int, outcome: Outcome, resolution: str = "") -> Report:
-        """An operator (their account's id) handled an open report; refuses one that is not open."""
-        if not await self.store.handle(report_id, operator, outcome, resolution[:MAX_NOTE], utc(self.clock)):
-            raise Refusal(Why.NOT_FOUND, Said.of(Code.SOCIAL_NO_REPORT))
-        found = await self.store.get(report_id)
-        assert found is not None
-        return found
+    async def handle(self, report_id: int, operator_id: int, outcome: Outcome, resolution: str) -> Report | None:
+        """Mark an open report handled by the operator ``operator_id`` (their account), with their note;
+        the report as it is now, or ``None`` when there is no open report ``report_id``."""
+        note = " ".join(resolution.split())[:MAX_NOTE]
+        if not await self.store.handle(report_id, operator_id, Outcome(outcome), note, utc(self.clock)):
+            return None
+        return await self.store.get(report_id)
+
+
+def report_desk(storage: Storage, clock: Clock) -> Reports:
+    """The report desk the composition root hands the moderation page (``Settings.report_desk``)."""
+    return Reports(ReportStore(storage), clock)

@@ -16,22 +16,18 @@ from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
-from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.service import Accounts
-from chickenfoot.server.clock import utc
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.http.pages import serve_page
-from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.social.challenging import ChallengeRequest, Challenges, Seated
-from chickenfoot.server.social.notices import Inbox
 from chickenfoot.server.social.reports import MAX_NOTE, Reason, Reports
 from chickenfoot.server.social.service import MAX_ID, Social, Target
 from chickenfoot.server.social.store import Audience, Choices
 
 PREFIX = "/api/social"
 Id = Annotated[int, InPath(ge=1, le=MAX_ID)]
-"""A challenge's or a notice's number (a bigger one is refused before any query)."""
+"""A challenge's number (a bigger one is refused before any query)."""
 
 
 class ChoicesBody(BaseModel):
@@ -55,7 +51,6 @@ def choices_json(choices: Choices) -> dict[str, str]:
 def social_router(
     social: Social,
     challenges: Challenges,
-    inbox: Inbox,
     reports: Reports,
     accounts: Accounts,
     limits: RateLimiter,
@@ -65,23 +60,13 @@ def social_router(
 
     @router.get("/news")
     async def news(request: Request) -> dict[str, Any]:
-        """What the player's lobby and friends page show: the notices not seen yet (challenges received
-        while open, answers to the player's own), and the player's own challenges waiting for an answer."""
+        """What the player's lobby and friends page show of their challenges: those received and open,
+        their own accepted whose seat waits for them, and their own waiting for an answer (what they are
+        told of challenges is in their notifications)."""
         me = await accounts.require(request, changing=False)
         await social.present(me)
         await challenges.expire_due(me.account.id)
-        return {
-            "notices": await inbox.unseen(me.account.id, utc(social.clock)),
-            "waiting": await challenges.open_of(me),
-            "poll": poll,
-        }
-
-    @router.delete("/notices/{notice_id}")
-    async def dismiss(notice_id: Id, request: Request) -> dict[str, Any]:
-        me = await accounts.require(request, changing=True)
-        if not await inbox.dismiss(me.account.id, notice_id):
-            raise Refusal(Why.NOT_FOUND, Said.of(Code.SOCIAL_NO_NOTICE))
-        return {"dismissed": notice_id}
+        return await challenges.news(me) | {"poll": poll}
 
     @router.get("/friends")
     async def friends(request: Request) -> dict[str, Any]:
@@ -181,8 +166,7 @@ def social_router(
         code = None if body.table is None else body.table.upper()
         by_line = code is not None and body.line is not None
         reported = None if by_line else await social.resolve(me, body, naming=False)
-        filed = await reports.file(me.account.id, reported, body.reason, body.note, code, body.line)
-        return {"id": filed.id}
+        return {"id": await reports.file(me.account.id, reported, body.reason, body.note, code, body.line)}
 
     return router
 

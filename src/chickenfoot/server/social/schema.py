@@ -1,8 +1,8 @@
 """The tables of friends and blocks (created by migration 0019_social), on the server's one ``MetaData``.
 
 Every row names its accounts by foreign keys with ``ON DELETE CASCADE``; an account deleted by its
-player (a row kept nameless, server/accounts) has its follows, blocks, settings, challenges and
-notices deleted by :meth:`~chickenfoot.server.social.service.Social.forget`. A report stays: it is the
+player (a row kept nameless, server/accounts) has its follows, blocks, settings and challenges deleted
+by :meth:`~chickenfoot.server.social.store.SocialStore.forget`. A report stays: it is the
 operators' evidence, and names its table by code only (no key), so the report outlives the table.
 """
 
@@ -82,20 +82,6 @@ challenges = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("seat_taken", sa.Boolean, nullable=False, server_default=sa.false()),
 )
-notices = sa.Table(
-    "social_notices",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    account("account_id", index=True),
-    # ``challenge`` (received) or ``answer`` (one's own challenge accepted, declined or expired).
-    sa.Column("kind", sa.String(16), nullable=False),
-    sa.Column("challenge_id", sa.Integer, sa.ForeignKey("social_challenges.id", ondelete="CASCADE"), nullable=False),
-    # JSON: the notice's words and numbers (names, the player count, the answer, a table's code).
-    sa.Column("params", sa.Text, nullable=False),
-    when("created_at"),
-    sa.Column("seen", sa.Boolean, nullable=False, server_default=sa.false()),
-)
-"""The in-app list of what each player is told (server/social/notices.py)."""
 reports = sa.Table(
     "social_reports",
     metadata,

@@ -29,10 +29,10 @@ from chickenfoot.server.accounts.names import normalised, problem, skeleton
 from chickenfoot.server.accounts.service import Accounts, SignedIn
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.http.limits import RateLimiter
+from chickenfoot.server.notices import ChallengeAnswered, Notifier
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.social.challenges import ChallengeStore
 from chickenfoot.server.social.hearing import Hearings
-from chickenfoot.server.social.notices import ChallengeAnswered, Tell
 from chickenfoot.server.social.store import Capped, Choices, Listed, SocialStore
 from chickenfoot.server.table.chat import Listener
 
@@ -78,7 +78,7 @@ class Social:
         self,
         store: SocialStore,
         challenges: ChallengeStore,
-        tell: Tell,
+        notifier: Notifier,
         hearings: Hearings,
         accounts: Accounts,
         limits: RateLimiter,
@@ -86,7 +86,7 @@ class Social:
         clock: Clock,
         settings: SocialSettings,
     ) -> None:
-        self.store, self.challenges, self.tell, self.hearings = store, challenges, tell, hearings
+        self.store, self.challenges, self.notifier, self.hearings = store, challenges, notifier, hearings
         self.accounts, self.limits, self.connected, self.clock, self.settings = (
             accounts,
             limits,
@@ -168,7 +168,8 @@ class Social:
         self._lists.pop(me.account.id, None)
         await self.hearings.changed(me.account.id)
         for declined in await self.challenges.end_between(me.account.id, them, utc(self.clock)):
-            await self.tell.tell(them, ChallengeAnswered(declined.id, me.account.username, "declined"))
+            answer = ChallengeAnswered(None, declined.id, me.account.username, "declined")
+            await self.notifier.notify(them, answer, sender=me.account.id)
         return await self.name_of(them)
 
     async def unblock(self, me: SignedIn, name: str) -> None:
@@ -293,7 +294,8 @@ class Social:
         return await self.store.blocked_pairs(conn, account_ids)
 
     async def ignores(self, account_id: int, other: int) -> bool:
-        """Whether ``account_id`` blocks ``other`` (a Bot API invitation from them is dropped unheard)."""
+        """Whether ``account_id`` blocks ``other`` (a Bot API invitation from them is dropped unheard, and
+        no notice they cause reaches ``account_id``)."""
         return await self.store.blocks(account_id, other)
 
     async def listener(self, account_id: int | None) -> Listener:

@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chickenfoot.server.accounts.schema import account_seats, accounts
-from chickenfoot.server.social.schema import blocks, challenges, follows, notices, presence, privacy
+from chickenfoot.server.social.schema import blocks, challenges, follows, presence, privacy
 from chickenfoot.server.storage import Storage, aware, chat_lines, game_tables
 
 
@@ -285,9 +285,8 @@ class SocialStore:
 
     async def forget(self, conn: AsyncConnection, account_id: int) -> None:
         """Everything of a deleted account but the reports, in the transaction that deletes it (``conn``):
-        its follows and blocks either way, its choices, presence, challenges and notices."""
+        its follows and blocks either way, its choices, presence and challenges."""
         for table, columns in (
-            (notices, (notices.c.account_id,)),
             (challenges, (challenges.c.challenger_id, challenges.c.challenged_id)),
             (follows, (follows.c.follower_id, follows.c.followed_id)),
             (blocks, (blocks.c.blocker_id, blocks.c.blocked_id)),

@@ -1,6 +1,7 @@
-"""Friends and blocks: follows, blocks, privacy choices, presence, challenges, the in-app notices and the
-operators' reports, each naming its accounts by a key with ``ON DELETE CASCADE``; and the account that
-said each chat line (``chat_lines.speaker``, a number: the game store knows no account).
+"""Friends and blocks: follows, blocks, privacy choices, presence, challenges and the operators' reports,
+each naming its accounts by a key with ``ON DELETE CASCADE``; the account that said each chat line
+(``chat_lines.speaker``, a number: the game store knows no account); and a notification may name no
+table (``notifications.table_code`` nullable: a challenge's, whose table is made when it is accepted).
 
 Revision ID: 0019_social
 Revises: 0017_notifications
@@ -75,22 +76,6 @@ def upgrade() -> None:
     for column in ("challenger_id", "challenged_id", "status", "expires_at"):
         op.create_index(f"ix_social_challenges_{column}", "social_challenges", [column])
     op.create_table(
-        "social_notices",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        account("social_notices", "account_id"),
-        sa.Column("kind", sa.String(16), nullable=False),
-        sa.Column(
-            "challenge_id",
-            sa.Integer,
-            sa.ForeignKey("social_challenges.id", ondelete="CASCADE", name="fk_social_notices_challenge_id"),
-            nullable=False,
-        ),
-        sa.Column("params", sa.Text, nullable=False),
-        when("created_at"),
-        sa.Column("seen", sa.Boolean, nullable=False, server_default=sa.false()),
-    )
-    op.create_index("ix_social_notices_account_id", "social_notices", ["account_id"])
-    op.create_table(
         "social_reports",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         account("social_reports", "reporter_id"),
@@ -113,12 +98,16 @@ def upgrade() -> None:
     )
     for column in ("reporter_id", "reported_id", "table_code", "created_at", "status"):
         op.create_index(f"ix_social_reports_{column}", "social_reports", [column])
+    with op.batch_alter_table("notifications") as batch:
+        batch.alter_column("table_code", existing_type=sa.String(16), nullable=True)
 
 
 def downgrade() -> None:
+    op.execute("DELETE FROM notifications WHERE table_code IS NULL")
+    with op.batch_alter_table("notifications") as batch:
+        batch.alter_column("table_code", existing_type=sa.String(16), nullable=False)
     for table in (
         "social_reports",
-        "social_notices",
         "social_challenges",
         "social_presence",
         "social_privacy",
