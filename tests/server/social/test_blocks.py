@@ -10,8 +10,10 @@ import asyncio
 import json
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
@@ -20,12 +22,16 @@ from chickenfoot.server.accounts.sessions import COOKIE
 from chickenfoot.server.botapi.admin import make_bot_account
 from chickenfoot.server.clock import FakeClock, SystemClock
 from chickenfoot.server.social.service import SocialSettings
+from chickenfoot.testing.bot_accounts import PASSWORD as BOT_PASSWORD
+from chickenfoot.testing.bot_accounts import bot_token
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 from ..accounts.conftest import GENEROUS, PASSWORD
 from ..quickplay import conftest as quickplay_fixtures
 from .conftest import EVERYTHING, Person, refusal
 
 empty_queue = quickplay_fixtures.empty_queue
+STREAM = httpx.Timeout(10, read=None)
 
 
 def same_but_names(
@@ -241,3 +247,44 @@ def test_a_blocked_bot_accounts_lines_do_not_reach_the_blocker(social_client: Te
         assert texts(to_cyd, "beep") == ["beep"]
         to_ann.send_json({"type": "chat", "text": "quiet here"})
         assert texts(to_ann, "quiet here") == ["quiet here"]
+
+
+@pytest.mark.slow  # a real server process: the Bot API's table stream is a streamed response
+def test_a_bot_accounts_table_stream_spares_it_the_lines_of_those_it_blocks(tmp_path: Path) -> None:
+    port, database_url = free_port(), f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    server = f"http://127.0.0.1:{port}"
+    with (tmp_path / "serve.log").open("w") as log, served(port, database_url, output=log, options=OPEN_LIMITS):
+        tokens = {name: bot_token(server, database_url, name) for name in ("mute", "chatty", "polite")}
+        bots = {
+            name: httpx.Client(base_url=server, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+            for name, token in tokens.items()
+        }
+        with ExitStack() as stack:
+            for client in bots.values():
+                stack.enter_context(client)
+            wanted = {"opponents": [{"account": "mute"}, {"account": "polite"}]}
+            code = bots["chatty"].post("/api/bot/tables", json=wanted).json()["table"]
+            for name in ("mute", "polite"):
+                assert bots[name].post(f"/api/bot/tables/{code}/accept").status_code == 200
+            owner = stack.enter_context(httpx.Client(base_url=server, headers={"origin": server}, timeout=30))
+            signed_in = owner.post("/api/account/signin", json={"username": "mute", "password": BOT_PASSWORD})
+            assert signed_in.status_code == 200, signed_in.text
+            blocked = owner.post(
+                "/api/social/blocks", json={"name": "chatty"}, headers={"x-csrf-token": signed_in.json()["csrf"]}
+            )
+            assert blocked.status_code == 201, blocked.text
+            stream = stack.enter_context(bots["mute"].stream("GET", f"/api/bot/tables/{code}/stream", timeout=STREAM))
+            raw = stream.iter_lines()
+            assert json.loads(next(line for line in raw if line))["type"] == "state"
+            for name, text in (("chatty", "beep"), ("polite", "hello")):
+                assert bots[name].post(f"/api/bot/tables/{code}/chat", json={"text": text}).json() == {"ok": True}
+            heard: list[str] = []
+            quiet = 0  # keep-alives in a row: a stream that never brings "hello" fails, it does not hang
+            while "hello" not in heard and quiet < 3:
+                line = next(raw)
+                quiet = quiet + 1 if not line else 0
+                message = json.loads(line) if line else {}
+                assert '"by"' not in line  # who said a line never leaves the server
+                if message.get("type") == "chat":
+                    heard += [said["text"] for said in message.get("lines", [message.get("line")])]
+            assert heard == ["hello"]  # chatty's line, said first, never came
