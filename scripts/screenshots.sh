@@ -46,8 +46,14 @@ app/offline-lv-390.png                  images/app/offline-lv-390.png
 app/offline-lv-1280.png                 images/app/offline-lv-1280.png
 app/offline-fy-390.png                  images/app/offline-fy-390.png
 app/offline-fy-1280.png                 images/app/offline-fy-1280.png
-friends/friends-en-1280.png             images/friends/friends-1280.png
+friends/friends-en-390.png              images/friends/friends-en-390.png
 friends/friends-lt-390.png              images/friends/friends-lt-390.png
+friends/friends-lv-390.png              images/friends/friends-lv-390.png
+friends/friends-fy-390.png              images/friends/friends-fy-390.png
+friends/friends-en-1280.png             images/friends/friends-en-1280.png
+friends/friends-lt-1280.png             images/friends/friends-lt-1280.png
+friends/friends-lv-1280.png             images/friends/friends-lv-1280.png
+friends/friends-fy-1280.png             images/friends/friends-fy-1280.png
 "
 TESTS="tests/e2e/test_table_life.py tests/e2e/test_series.py tests/e2e/test_feel.py tests/e2e/test_ratings.py
 tests/e2e/test_quickplay.py tests/e2e/test_players_bar.py tests/e2e/test_seating.py tests/e2e/test_languages.py
