@@ -50,10 +50,18 @@ moderation/admin-1280.png               images/moderation/admin-1280.png
 moderation/admin-390.png                images/moderation/admin-390.png
 moderation/muted-1280.png               images/moderation/muted-1280.png
 moderation/report-1280.png              images/moderation/report-1280.png
+friends/friends-en-390.png              images/friends/friends-en-390.png
+friends/friends-lt-390.png              images/friends/friends-lt-390.png
+friends/friends-lv-390.png              images/friends/friends-lv-390.png
+friends/friends-fy-390.png              images/friends/friends-fy-390.png
+friends/friends-en-1280.png             images/friends/friends-en-1280.png
+friends/friends-lt-1280.png             images/friends/friends-lt-1280.png
+friends/friends-lv-1280.png             images/friends/friends-lv-1280.png
+friends/friends-fy-1280.png             images/friends/friends-fy-1280.png
 "
 TESTS="tests/e2e/test_table_life.py tests/e2e/test_series.py tests/e2e/test_feel.py tests/e2e/test_ratings.py
 tests/e2e/test_quickplay.py tests/e2e/test_players_bar.py tests/e2e/test_seating.py tests/e2e/test_languages.py
-tests/e2e/test_howto.py tests/e2e/test_app.py tests/e2e/test_moderation.py"
+tests/e2e/test_howto.py tests/e2e/test_app.py tests/e2e/test_moderation.py tests/e2e/test_friends.py"
 
 if [ "${1:-}" != "--copy" ]; then
     # shellcheck disable=SC2086

@@ -962,7 +962,7 @@ class Code(Enum):
     NOTIFY_YOUR_TURN = msg("notify.your_turn", "Your turn at table {table}")
     NOTIFY_INVITED = msg("notify.invited", "{name} invites you to table {table}")
     NOTIFY_INVITED_ANONYMOUS = msg("notify.invited_anonymous", "You are invited to table {table}")
-    NOTIFY_CHALLENGE = msg("notify.challenge", "{name} challenges you to a match at table {table}")
+    NOTIFY_CHALLENGE = msg("notify.challenge", "{name} challenges you to a match")
     NOTIFY_MATCH_WON = msg("notify.match_won", "You won the match at table {table}")
     NOTIFY_MATCH_OVER = msg("notify.match_over", "The match at table {table} is over")
     NOTIFY_RATING_CHANGE = msg("notify.rating_change", "Your rating changed by {change}")
@@ -984,6 +984,7 @@ class Code(Enum):
     NOTIFY_KIND_YOUR_TURN = msg("notify.kind.your_turn", "Your turn")
     NOTIFY_KIND_INVITED = msg("notify.kind.invited", "Invitations")
     NOTIFY_KIND_CHALLENGE = msg("notify.kind.challenge", "Challenges")
+    NOTIFY_KIND_ANSWER = msg("notify.kind.answer", "Answers to your challenges")
     NOTIFY_KIND_MATCH_OVER = msg("notify.kind.match_over", "Match results")
     NOTIFY_KIND_REMATCH = msg("notify.kind.rematch", "Rematch offers")
     NOTIFY_KIND_CHAT = msg("notify.kind.chat", "Chat lines at turn-based tables")
@@ -1216,6 +1217,110 @@ class Code(Enum):
     ADMIN_DID_WORD_REMOVE = msg("admin.did.word_remove", "Word ‘{word}’ removed from the filter")
     ADMIN_DID_GRANT = msg("admin.did.grant", "Made an operator")
     ADMIN_DID_REVOKE = msg("admin.did.revoke", "No longer an operator")
+    # --- friends and blocks: server/social, web/friends.js, web/social.js (the profile's, the chat's and
+    # the results' buttons), web/news.js (challenges in the lobby), web/privacy.js (the account page)
+    SOCIAL_FRIENDS = msg("social.friends", "Friends")
+    SOCIAL_SIGN_IN = msg("social.sign_in", "Sign in to follow players and challenge your friends.")
+    SOCIAL_FOLLOWING = msg("social.following", "Players you follow")
+    SOCIAL_NO_FRIENDS = msg(
+        "social.no_friends", "You follow nobody yet: follow players from their profile, a finished match or the chat."
+    )
+    SOCIAL_FOLLOW_NAME = msg("social.follow_name", "Player's name")
+    SOCIAL_FOLLOW = msg("social.follow", "Follow")
+    SOCIAL_FOLLOW_PLAYER = msg("social.follow_player", "Follow the player {name}")
+    SOCIAL_UNFOLLOW = msg("social.unfollow", "Unfollow")
+    SOCIAL_FOLLOWED = msg("social.followed", "You follow {name} now.")
+    SOCIAL_ONLINE = msg("social.online", "Online")
+    SOCIAL_OFFLINE = msg("social.offline", "Offline")
+    SOCIAL_AT_TABLE = msg("social.at_table", "At a table")
+    SOCIAL_WATCH_TABLE = msg("social.watch_table", "Watch table {code}")
+    SOCIAL_CHALLENGE = msg("social.challenge", "Challenge")
+    SOCIAL_CHALLENGE_TITLE = msg("social.challenge_title", "Challenge the player {name}")
+    SOCIAL_BOTS_LEVEL = msg("social.bots_level", "Bots in the other seats")
+    SOCIAL_SEND_CHALLENGE = msg("social.send_challenge", "Send the challenge")
+    SOCIAL_CANCEL = msg("social.cancel", "Cancel")
+    SOCIAL_CHALLENGE_SENT = msg("social.challenge_sent", "Challenge sent: waiting for the answer of {name}.")
+    SOCIAL_CHALLENGES = msg("social.challenges", "Challenges")
+    SOCIAL_CHALLENGED_YOU = msg("social.challenged_you", "{name} challenges you")
+    SOCIAL_TABLE_RATED = nmsg("social.table_rated", "{count} player, rated", "{count} players, rated")
+    SOCIAL_TABLE_CASUAL = nmsg("social.table_casual", "{count} player, casual", "{count} players, casual")
+    SOCIAL_ACCEPT = msg("social.accept", "Accept")
+    SOCIAL_DECLINE = msg("social.decline", "Decline")
+    SOCIAL_WAITING_FOR = msg("social.waiting_for", "Your challenge of {name} waits for an answer")
+    SOCIAL_WITHDRAW = msg("social.withdraw", "Withdraw")
+    SOCIAL_ANSWER_ACCEPTED = msg("social.answer.accepted", "{name} accepted your challenge")
+    SOCIAL_ANSWER_DECLINED = msg("social.answer.declined", "{name} declined your challenge")
+    SOCIAL_ANSWER_EXPIRED = msg("social.answer.expired", "{name} did not answer your challenge in time")
+    SOCIAL_GO = msg("social.go", "Go to the table")
+    SOCIAL_BLOCKED = msg("social.blocked", "Blocked players")
+    SOCIAL_NO_BLOCKS = msg("social.no_blocks", "You block nobody.")
+    SOCIAL_BLOCKS_EXPLAIN = msg(
+        "social.blocks_explain",
+        "A player you block cannot challenge you, invite you, take a seat at your table or be seated with you "
+        "by Play now, and their chat lines are not shown to you. They are not told.",
+    )
+    SOCIAL_BLOCK = msg("social.block", "Block")
+    SOCIAL_UNBLOCK = msg("social.unblock", "Unblock")
+    SOCIAL_BLOCK_CONFIRM = msg(
+        "social.block_confirm", "Block the player {name}? They will not be told, and you can unblock them later."
+    )
+    SOCIAL_BLOCKED_NOW = msg("social.blocked_now", "You block {name} now.")
+    SOCIAL_REPORT = msg("social.report", "Report")
+    SOCIAL_REPORT_PLAYER = msg("social.report_player", "Report the player {name} to the operators")
+    SOCIAL_REPORT_LINE = msg("social.report_line", "Report this chat line to the operators")
+    SOCIAL_REASON = msg("social.reason", "Why")
+    SOCIAL_REASON_ABUSE = msg("social.reason.abuse", "Insults or harassment")
+    SOCIAL_REASON_CHEATING = msg("social.reason.cheating", "Cheating")
+    SOCIAL_REASON_SPAM = msg("social.reason.spam", "Spam or advertising")
+    SOCIAL_REASON_NAME = msg("social.reason.name", "An offensive name")
+    SOCIAL_REASON_OTHER = msg("social.reason.other", "Something else")
+    SOCIAL_REPORT_NOTE = msg("social.report_note", "What happened (optional)")
+    SOCIAL_SEND_REPORT = msg("social.send_report", "Send the report")
+    SOCIAL_REPORTED = msg("social.reported", "Thank you: the operators will look at it.")
+    SOCIAL_LINE_ACTIONS = msg("social.line_actions", "More about this chat line")
+    SOCIAL_PRIVACY = msg("social.privacy", "Privacy")
+    SOCIAL_WHO_CHALLENGES = msg("social.who_challenges", "Who may challenge you")
+    SOCIAL_WHO_STATUS = msg("social.who_status", "Who may see that you are online, and at which table")
+    SOCIAL_AUDIENCE_EVERYONE = msg("social.audience.everyone", "Everyone")
+    SOCIAL_AUDIENCE_FRIENDS = msg("social.audience.friends", "Players you follow")
+    SOCIAL_AUDIENCE_NOBODY = msg("social.audience.nobody", "Nobody")
+    SOCIAL_NOT_ACCEPTING = msg("social.not_accepting", "{name} is not accepting challenges")
+    SOCIAL_YOU_BLOCK = msg("social.you_block", "you block {name}: unblock them first")
+    SOCIAL_NOT_YOURSELF = msg("social.not_yourself", "that is you")
+    SOCIAL_NO_ACCOUNT = msg("social.no_account", "this player plays without an account")
+    SOCIAL_NO_TARGET = msg("social.no_target", "name a player: by name, or by a table and a seat or a chat line")
+    SOCIAL_NO_LINE = msg("social.no_line", "that chat line is no longer kept at this table")
+    SOCIAL_NOT_AT_TABLE = msg(
+        "social.not_at_table",
+        "you can follow or block a player from a table only while you play at it, or once its match is over",
+    )
+    SOCIAL_NO_CHALLENGE = msg("social.no_challenge", "this challenge is no longer open")
+    SOCIAL_SEAT_TAKEN = msg("social.seat_taken", "your seat at that table has been taken already: open the table")
+    SOCIAL_CHALLENGE_PENDING = msg("social.challenge_pending", "your challenge of {name} still waits for an answer")
+    SOCIAL_CHALLENGES_FULL = msg(
+        "social.challenges_full", "at most {limit} of your challenges may wait for an answer: withdraw one first"
+    )
+    SOCIAL_THEIR_CHALLENGES_FULL = msg(
+        "social.their_challenges_full", "too many challenges wait for {name}; try again shortly"
+    )
+    SOCIAL_FOLLOWS_FULL = msg("social.follows_full", "you may follow at most {limit} players: unfollow one first")
+    SOCIAL_BLOCKS_FULL = msg("social.blocks_full", "you may block at most {limit} players: unblock one first")
+    SOCIAL_ALREADY_REPORTED = msg(
+        "social.already_reported", "you have reported this already; the operators have not looked at it yet"
+    )
+    SOCIAL_TOO_MANY_REPORTS = msg(
+        "social.too_many_reports", "at most {limit} of your reports may wait for the operators; try again later"
+    )
+    SOCIAL_TOO_MANY_FOLLOWS = msg(
+        "social.too_many_follows", "too many players followed (at most {limit} in {window} s); try again in {seconds} s"
+    )
+    SOCIAL_TOO_MANY_CHALLENGES_OF = msg(
+        "social.too_many_challenges_of",
+        "too many challenges of this player (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    SOCIAL_TOO_MANY_REPORTED = msg(
+        "social.too_many_reported", "too many reports (at most {limit} in {window} s); try again in {seconds} s"
+    )
 
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")

@@ -270,7 +270,7 @@ def name_as_object(lang: str) -> Callable[[str], Iterator[str]]:
 
 # --- A refusal starts with a capital, as every message shown on its own line does; only the fragments
 # shown inside another line start in lower case.
-REFUSAL_FAMILIES = ("error.", "botapi.", "account.", "rating.", "quickplay.", "profile.")
+REFUSAL_FAMILIES = ("error.", "botapi.", "account.", "rating.", "quickplay.", "profile.", "social.")
 FRAGMENTS = {
     "account.passkey_used",
     "account.passkey_unused",

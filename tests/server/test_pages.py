@@ -25,6 +25,7 @@ PAGES = {
     "/signup": "signin",
     "/account": "account",
     "/matches": "matches",
+    "/friends": "friends",
     "/u/nobody-here": "profile",
     "/r/ABC123": "replay",
     "/offline.html": "offline",

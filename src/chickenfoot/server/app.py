@@ -61,8 +61,9 @@ from chickenfoot.server.http.pages import pages_router
 from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.lobby import Lobby
+from chickenfoot.server.moderation import reports as moderation_reports
 from chickenfoot.server.moderation.gate import ChatModeration, ChatWords, Speaker
-from chickenfoot.server.moderation.reports import ReportDesk, no_reports
+from chickenfoot.server.moderation.reports import ReportDesk
 from chickenfoot.server.moderation.routes import moderation_router
 from chickenfoot.server.moderation.service import Moderation, TableEnd
 from chickenfoot.server.moderation.store import ModerationStore
@@ -84,8 +85,17 @@ from chickenfoot.server.replays.routes import replay_router
 from chickenfoot.server.replays.service import Replays, review_job
 from chickenfoot.server.seating.routes import seating_router
 from chickenfoot.server.seating.service import CreateRequest, Seating, bot_level, summary, table_config
+from chickenfoot.server.social import reports as social_reports
+from chickenfoot.server.social.challenges import ChallengeStore
+from chickenfoot.server.social.challenging import Challenges, ChallengeSettings
+from chickenfoot.server.social.hearing import Hearings
+from chickenfoot.server.social.reports import Reports, ReportStore
+from chickenfoot.server.social.routes import friends_page_router, social_router
+from chickenfoot.server.social.service import Social, SocialSettings
+from chickenfoot.server.social.store import SocialStore
 from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.chat import Listener
 from chickenfoot.server.table.config import TableConfig, Timing
 from chickenfoot.server.table.hints import Hints
 from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
@@ -125,18 +135,53 @@ class Settings:
     """Quick play's queue: leases, bounds, the rating window's schedule, the ratings it pairs by."""
     bot_limits: TokenLimits = field(default_factory=TokenLimits)
     """What each API token of the Bot API may do (server/http/limits.py)."""
+    social: SocialSettings = field(default_factory=SocialSettings)
+    """Friends and blocks: the lists' caps, when a friend is online, how often the pages ask."""
+    challenges: ChallengeSettings = field(default_factory=ChallengeSettings)
+    """How long a challenge waits for its answer, how many may wait."""
     metrics_port: int | None = None
     """The port whose requests are answered ``GET /metrics`` (server/ops/metrics.py); ``None``: no metrics."""
     account_limits: AccountLimits = field(default_factory=AccountLimits)
-    """What one account may cause on other people's phones (invitations sent and received)."""
+    """What one account may cause on other people's phones (invitations and challenges sent and received),
+    and do to other players (follow, report)."""
     notifications: NotificationSettings = field(default_factory=NotificationSettings)
     """The mail server, the push services, the digest's wait and the outbox's leases."""
     speakers: SpeakerLimits = field(default_factory=SpeakerLimits)
     """What one speaker may say in chat: the same line again, lines with a link (server/moderation)."""
     chat_words: tuple[str, ...] = ()
     """The operator's own words for the chat filter (``chickenfoot serve --chat-words``), beside the lists shipped."""
-    report_desk: Callable[[Storage, Clock], ReportDesk] = no_reports
-    """Where the players' reports land for the moderation page (server/moderation/reports.py)."""
+    report_desk: Callable[[Storage, Clock], ReportDesk] = lambda storage, clock: PlayersReports(
+        social_reports.report_desk(storage, clock)
+    )
+    """Where the players' reports land for the moderation page (server/moderation/reports.py): the
+    reports the players file from profiles and chat lines (server/social)."""
+
+
+class PlayersReports:
+    """The players' reports (server/social) as the moderation page reads them: its ``ReportDesk``. The
+    two features import none of each other, so their report types meet here."""
+
+    def __init__(self, reports: Reports) -> None:
+        self.reports = reports
+
+    async def listed(self, handled: bool, before: int | None, limit: int) -> list[moderation_reports.Report]:
+        return [read(report) for report in await self.reports.listed(handled, before, limit)]
+
+    async def count_open(self) -> int:
+        return await self.reports.count_open()
+
+    async def handle(
+        self, report_id: int, operator_id: int, outcome: moderation_reports.Outcome, resolution: str
+    ) -> moderation_reports.Report | None:
+        handled = await self.reports.handle(report_id, operator_id, social_reports.Outcome(outcome.value), resolution)
+        return None if handled is None else read(handled)
+
+
+def read(report: social_reports.Report) -> moderation_reports.Report:
+    """A player's report as the moderation page reads it: the same fields, evidence and all."""
+    fields = {field.name: getattr(report, field.name) for field in dataclasses.fields(moderation_reports.Report)}
+    evidence = tuple(moderation_reports.Evidence(**dataclasses.asdict(line)) for line in report.evidence)
+    return moderation_reports.Report(**fields | {"evidence": evidence})
 
 
 def cluster_of(settings: Settings) -> Cluster:
@@ -184,6 +229,10 @@ class Server:
     handover_links: HandoverStore
     paused_tokens: PausedTokens
     ops: Operations
+    seating: Seating
+    social: Social
+    challenges: Challenges
+    reports: Reports
     notifications: Notifications
     moderation: Moderation
     chat_moderation: ChatModeration
@@ -198,11 +247,15 @@ class Server:
         self.accounts.live.start()
         self.hub.start()
         self.reviews.start()
+        self.social.hearings.start()
+        self.challenges.start()
         watch = asyncio.create_task(self.storage.watch(self.settings.health_seconds))
         self.ops.start()
         yield
         await self.ops.stop()
         watch.cancel()
+        await self.challenges.stop()
+        self.social.hearings.stop()
         await self.reviews.stop()
         self.accounts.live.stop()
         await self.ratings.settle()
@@ -233,6 +286,12 @@ def build(settings: Settings) -> Server:
         storage, accounts, limits, cluster.bus, clock, settings.notifications, settings.accounts.origin
     )
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
+    social = social_of(settings, storage, cluster, accounts, limits, notifications)
+    notifications.hear_blocks(social.ignores)  # no notice a player causes reaches those who block them
+    accounts.store.forget_with(social.store.forget)  # a deleted account's follows, blocks and challenges go
+    tables = table_lookup(hub.get)
+    seating = Seating(hub, accounts, tables, kept_out=social.kept_out)
+    challenges = Challenges(social.challenges, social, seating, notifications, settings.challenges)
     hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
     readings = Readings(
@@ -247,7 +306,7 @@ def build(settings: Settings) -> Server:
         storage,
         cluster,
         hub,
-        tables=table_lookup(hub.get),
+        tables=tables,
         limits=limits,
         sends=SendWatch(clock),
         hints=hints,
@@ -260,6 +319,10 @@ def build(settings: Settings) -> Server:
         handover_links=HandoverStore(storage, clock),
         paused_tokens=PausedTokens(clock.monotonic),
         ops=Operations.of(database_url, settings.redis_url, settings.metrics_port, readings, clock),
+        seating=seating,
+        social=social,
+        challenges=challenges,
+        reports=Reports(ReportStore(storage), clock),
         notifications=notifications,
         moderation=moderation,
         chat_moderation=chat_moderation,
@@ -321,14 +384,40 @@ def rated_match_over(notifications: Notifications) -> Callable[[str, list[Change
     return rated
 
 
-def rematch_offered(notifications: Notifications) -> Callable[[Table, int, list[int]], Awaitable[None]]:
-    """The hook telling the accounts at a table that a player accepted a rematch not made yet."""
+def rematch_offered(
+    notifications: Notifications, accounts: Accounts
+) -> Callable[[Table, int, list[int]], Awaitable[None]]:
+    """The hook telling the accounts at a table that a player accepted a rematch not made yet (none who
+    blocks that player's account)."""
 
     async def offered(table: Table, seat: int, accepted: list[int]) -> None:
         name = table.config.seats[seat].name or ""
-        await notifications.rematch_offered(table.code, name, accepted)
+        sender = await accounts.store.account_at(table.code, seat)
+        await notifications.rematch_offered(table.code, name, accepted, sender)
 
     return offered
+
+
+def social_of(
+    settings: Settings,
+    storage: Storage,
+    cluster: Cluster,
+    accounts: Accounts,
+    limits: RateLimiter,
+    notifications: Notifications,
+) -> Social:
+    """Friends and blocks, telling their players through the notifications, who a friend's seat is
+    connected to through the cluster's counts."""
+    store = SocialStore(storage)
+
+    async def connected(code: str, seat: int) -> bool:
+        return (await cluster.connections.counts(code, seat + 1))[seat] > 0
+
+    hearings = Hearings(store, cluster.bus)
+    challenges = ChallengeStore(storage)
+    return Social(
+        store, challenges, notifications, hearings, accounts, limits, connected, settings.clock, settings.social
+    )
 
 
 def routers(server: Server) -> list[APIRouter]:
@@ -337,7 +426,7 @@ def routers(server: Server) -> list[APIRouter]:
     replays = Replays(tables, server.reviews, server.frames, server.history.deleted_seats)
     holders = SeatHolders(hub.credentials, accounts)
     return [
-        seating_router(Seating(hub, accounts, tables), limits, settings.web_dir, holders.seat),
+        seating_router(server.seating, limits, settings.web_dir, holders.seat),
         replay_router(replays, limits, settings.web_dir),
         company_router(
             hub,
@@ -345,14 +434,14 @@ def routers(server: Server) -> list[APIRouter]:
             tables,
             summary,
             holders.of(Code.ERROR_TOKEN_OPENS_NO_SEAT),
-            rematch_offered(server.notifications),
+            rematch_offered(server.notifications, accounts),
         ),
         readiness_router(hub.credentials, tables, bot_level, summary, holders.of()),
         accounts_router(
             accounts,
             limits,
             hub.credentials.seat_of,
-            [server.history.data_of, server.ratings.data_of, server.notifications.data_of],
+            [server.history.data_of, server.ratings.data_of, server.notifications.data_of, server.social.exported],
         ),
         ratings_router(server.ratings, accounts, tables, settings.web_dir),
         quickplay_router(quick_play(server), accounts, limits),
@@ -370,6 +459,8 @@ def routers(server: Server) -> list[APIRouter]:
         moderation_router(server.moderation, accounts, settings.web_dir),
         table_socket(server),
         pages_router(settings.web_dir),
+        social_router(server.social, server.challenges, server.reports, accounts, limits),
+        friends_page_router(settings.web_dir),
         i18n_routes.router,
     ]
 
@@ -380,7 +471,8 @@ def quick_play(server: Server) -> QuickPlay:
     if isinstance(settings.ratings, EqualRatings):
         settings = dataclasses.replace(settings, ratings=server.ratings.shown_of, bots=LevelRatings())
     hub, storage, clock = server.hub, server.storage, server.settings.clock
-    queue = Queue(storage, clock, settings, hub.seeds, abandoned=bots_cover(hub, settings.bots))
+    abandoned = bots_cover(hub, settings.bots)
+    queue = Queue(storage, clock, settings, hub.seeds, abandoned=abandoned, apart=server.social.apart)
     return QuickPlay(queue, hub, server.accounts, settings)
 
 
@@ -401,6 +493,8 @@ def bot_api(server: Server) -> BotApi:
         server.settings.clock,
         server.notifications,
         server.cluster.bus,
+        ignores=server.social.ignores,
+        listening=server.social.listener,
     )
     hub.on_match_finished(service.match_finished)
     return service
@@ -467,6 +561,13 @@ def table_socket(server: Server) -> APIRouter:
         async def watching_reason() -> str:
             return await accounts.watching_reason(websocket, code)
 
+        async def listening(seat: int | None) -> Listener:
+            """The account behind the connection: its seat's, else the one it is signed in as (a spectator's)."""
+            account = None if seat is None else await accounts.store.account_at(code.upper(), seat)
+            if account is None and (signed_in := await accounts.signed_in(websocket)) is not None:
+                account = signed_in.account.id
+            return await server.social.listener(account)
+
         served = await serve_connection(
             websocket,
             code,
@@ -478,6 +579,7 @@ def table_socket(server: Server) -> APIRouter:
             own_seat,
             server.handover_links.moved,
             watching_reason,
+            listening,
         )
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limits.cut_off(address)

@@ -1,12 +1,15 @@
 """The notify port: what may be said to a player who is not looking at the page, and who says it.
 
-Whoever has news for an account (the end of a match, an invitation, a rematch offered, and with
-turn-based tables the turn and a chat line) hands a typed :data:`Notice` to a :class:`Notifier`; the
+Whoever has news for an account (the end of a match, an invitation, a rematch offered, a challenge and
+its answer, and with turn-based tables the turn and a chat line) hands a typed :data:`Notice` to a
+:class:`Notifier`; the
 notifications feature (``server/notifications``) keeps it in the account's list and sends it on the
 channels its player chose (push, e-mail), in their language, outside their quiet hours.
 
 A notice carries only what everyone at the table may know: its kind, the table's code, names chosen by
-players, counts and a rating change. No field can hold a tile, so no notice can carry a hand.
+players, counts and a rating change. No field can hold a tile, so no notice can carry a hand. A notice
+about a table opens it (:func:`page_of`); a challenge and its answer open the friends page, where the
+player answers it or takes the seat it made.
 
 Each notice names itself by a :attr:`key` (per account) and a :attr:`seq`: the same notice told twice
 (by two processes following one table) is kept once; a notice whose key is known and whose ``seq`` is
@@ -18,6 +21,11 @@ updates the one kept.
 (<Kind.YOUR_TURN: 'your_turn'>, 'your_turn:ABC123', 7, {})
 >>> Invited("ABC123", seat=2, inviter="Ann", players=4).params()
 {'players': 4, 'name': 'Ann'}
+>>> challenge = Challenge(None, challenge=12, challenger="Ann", players=3)
+>>> challenge.key, challenge.params(), page_of(challenge.kind, challenge.table)
+('challenge:12', {'name': 'Ann', 'players': 3, 'rated': 0}, '/friends')
+>>> ChallengeAnswered("ABC123", challenge=12, by="Bo", answer="accepted").params()
+{'name': 'Bo', 'answer': 'accepted'}
 >>> YourTurn("abc 123", turn=1)
 Traceback (most recent call last):
 ValueError: not a table code: 'abc 123'
@@ -28,10 +36,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Protocol
+from typing import ClassVar, Literal, Protocol
 
 TABLE_CODE = re.compile(r"[A-Z0-9]{1,16}")
 NAME_LENGTH = 64
+FRIENDS_PAGE = "/friends"
+"""Where a challenge is answered, and an accepted one's seat taken."""
 
 
 class Kind(StrEnum):
@@ -43,9 +53,16 @@ class Kind(StrEnum):
     MATCH_OVER = "match_over"
     REMATCH = "rematch"
     CHAT = "chat"
+    ANSWER = "answer"
+    """One's own challenge accepted, declined or expired unanswered."""
 
 
 Param = str | int
+
+
+def page_of(kind: Kind, table: str | None) -> str:
+    """The page a notice opens: the friends page for a challenge and its answer, else its table's."""
+    return FRIENDS_PAGE if kind in (Kind.CHALLENGE, Kind.ANSWER) or table is None else f"/t/{table}"
 
 
 def _table(code: str) -> str:
@@ -60,13 +77,14 @@ def _name(name: str | None) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class _Notice:
-    table: str
-    """The table the notice is about: tapping it opens ``/t/{table}``."""
+    table: str | None
+    """The table the notice is about (``None``: a challenge, whose table is made when it is accepted)."""
 
     kind: ClassVar[Kind]
 
     def __post_init__(self) -> None:
-        _table(self.table)
+        if self.table is not None:
+            _table(self.table)
 
     @property
     def key(self) -> str:
@@ -114,14 +132,39 @@ class Invited(_Notice):
 
 @dataclass(frozen=True, slots=True)
 class Challenge(_Notice):
-    """Someone (``challenger``) challenges the account to a match at a table."""
+    """Someone (``challenger``) challenges the account to a match of ``players`` (``challenge``: its
+    number); its table is made when it is accepted."""
 
+    challenge: int = 0
     challenger: str = ""
     players: int = 2
+    rated: bool = False
     kind: ClassVar[Kind] = Kind.CHALLENGE
 
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.challenge}"
+
     def params(self) -> dict[str, Param]:
-        return {"name": _name(self.challenger) or "", "players": self.players}
+        return {"name": _name(self.challenger) or "", "players": self.players, "rated": int(self.rated)}
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeAnswered(_Notice):
+    """The account's challenge (``challenge``) of ``by`` was accepted (``table``: the table it made),
+    declined, or expired unanswered."""
+
+    challenge: int = 0
+    by: str = ""
+    answer: Literal["accepted", "declined", "expired"] = "declined"
+    kind: ClassVar[Kind] = Kind.ANSWER
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.challenge}"
+
+    def params(self) -> dict[str, Param]:
+        return {"name": _name(self.by) or "", "answer": self.answer}
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +208,7 @@ class ChatLine(_Notice):
         return {"name": _name(self.by) or ""}
 
 
-Notice = YourTurn | Invited | Challenge | MatchOver | RematchOffered | ChatLine
+Notice = YourTurn | Invited | Challenge | ChallengeAnswered | MatchOver | RematchOffered | ChatLine
 """Everything a notice can be."""
 
 
@@ -174,7 +217,8 @@ class Notifier(Protocol):
 
     async def notify(self, account_id: int, notice: Notice, *, sender: int | None = None) -> None:
         """Tell ``account_id`` about ``notice``; ``sender``: the account whose action it is (an inviter,
-        a challenger), counted against its caps.
+        a challenger, a player answering a challenge), counted against its caps. An account that blocks
+        ``sender`` is told nothing, and nobody is told that it was not.
 
         Raises :class:`~chickenfoot.server.refusals.Refusal` (too many) when the sender, or the
         receiver, has had too many notices of a capped kind (invitations, challenges): nothing is kept

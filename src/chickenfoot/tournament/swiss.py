@@ -18,7 +18,7 @@ one stated objective, so every round can be checked by hand:
    3. then the closest to the **standings order**: the squared difference of every two people's
       places (bots counted below the last player).
 
-   Up to 12 players every split is tried (:data:`~chickenfoot.tournament._grouping.EXACT_LIMIT`);
+   Up to 12 players every split is tried (up to ``EXACT_LIMIT`` splits, in the private ``_grouping``);
    above, consecutive groups are improved by swaps between nearby tables until no swap helps.
 3. **Byes** are bots: when the field does not fill the tables, the empty seats are spread one per
    table from the bottom, and the objective puts the lowest scores beside them.

@@ -1,6 +1,7 @@
 // @ts-check
 // The header's account link: "Sign in" for a guest (coming back to this page after), or the
-// signed-in name (on a phone, an icon) opening a menu of the profile, the account and signing out.
+// signed-in name (on a phone, an icon) opening a menu of the profile, the matches, the friends, the account
+// and signing out.
 
 import { changeAccount, forgetPlayer, signedIn, signedOutHere } from "./account-api.js";
 import { h } from "./dom.js";
@@ -92,6 +93,7 @@ export class AccountMenu {
     for (const item of [
       link(`/u/${encodeURIComponent(account.username)}`, "account.profile"),
       link("/matches", "matches.title"),
+      link("/friends", "social.friends"),
       link("/account", "account.account"),
       out,
     ]) {

@@ -1,7 +1,8 @@
 // @ts-check
 // The account page (/account): the ways in (passkeys, a password), where the account is signed in,
-// the player's data and deleting the account, its notifications; a bot account's API tokens, and for a
-// new account that has never sat at a table, turning it into a bot account for good.
+// the privacy of friends and blocks (privacy.js), the player's data and deleting the account, its
+// notifications; a bot account's API tokens, and for a new account that has never sat at a table,
+// turning it into a bot account for good.
 // /account#link=… is an operator's one-time sign-in link (`chickenfoot account reset`) and
 // /account#recover=… the one sent to a confirmed e-mail address: either signs this browser in, then the
 // page asks for a new way in. /account#confirm=… confirms an e-mail address (whoever opens it: the link
@@ -14,6 +15,7 @@ import { byId, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { Refusal, api, refusalText } from "./net.js";
 import { drawNotificationSettings } from "./notification-settings.js";
+import { drawPrivacy, showPrivacy } from "./privacy.js";
 import { startShell } from "./shell.js";
 import { drawTokens } from "./tokens.js";
 
@@ -375,6 +377,7 @@ async function start() {
   const shell = await startShell(() => {
     if (byId("account").hidden) return;
     render();
+    drawPrivacy();
     drawBotTokens();
     drawNotificationSettings(notifications);
   });
@@ -389,6 +392,7 @@ async function start() {
   }
   byId("error").textContent = linkError;
   wire();
+  showPrivacy();
   drawBotTokens();
   await drawNotificationSettings(notifications);
   menu.show();

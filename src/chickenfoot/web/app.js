@@ -45,14 +45,14 @@ async function start() {
     return;
   }
   const code = decodeURIComponent(match[1]).toUpperCase();
-  await account; // the session's form token, for a seat offered to another device
+  const signedIn = !!(await account); // the session's form token, for a seat offered to another device
   const handedOver = await takeHandover(code);
   const invite = new URLSearchParams(location.search).get("invite");
   // A browser that holds this table's seat already keeps it (a second claim would be refused).
   const refused = invite && !seatSecret(code) ? await claimInvite(code, invite) : null;
   if (invite) history.replaceState(null, "", `/t/${encodeURIComponent(code)}`);
   byId("table").hidden = false;
-  table = new TablePage(code, seatSecret(code), () => offline.back());
+  table = new TablePage(code, seatSecret(code), () => offline.back(), signedIn);
   // The tests and the curious reach the table here (window.chickenfoot): no part of the page does.
   Object.assign(window, { chickenfoot: table });
   // A friend seated by an invite on their first visit is asked for a name at once.

@@ -2,7 +2,8 @@
 // The table's chat: lines as plain text (never markup), quick reactions in the reader's language,
 // a spectator's lines marked, and a mute switch remembered in this browser. Lines that come while the
 // chat is out of sight (below the board on a phone) are counted on a badge by the board, which
-// brings the chat into view.
+// brings the chat into view. Another's line may carry a menu of the reader's (follow, block, report
+// its speaker: tablesocial.js).
 
 import { byId, h, setHidden, setText } from "./dom.js";
 import { Drawn } from "./drawn.js";
@@ -19,9 +20,13 @@ bubble.setAttribute("aria-hidden", "true");
 bubble.innerHTML = '<path d="M4 5h16v11H10l-4 4v-4H4z"/>';
 
 export class Chat {
-  /** @param {(message: Record<string, unknown>) => void} send */
-  constructor(send) {
+  /**
+   * @param {(message: Record<string, unknown>) => void} send
+   * @param {(line: ChatLine, speaker: string) => HTMLElement | null} [menu] a line's menu, if it has one
+   */
+  constructor(send, menu = () => null) {
     this.send = send;
+    this.menu = menu;
     /** @type {Map<number, ChatLine>} number → line: a line announced while the history loads comes once */
     this.lines = new Map();
     /** @type {string[]} */
@@ -144,7 +149,10 @@ export class Chat {
         li.classList.toggle("reaction", !!line.code);
         // Plain text only: whatever a player typed is shown as typed.
         const what = line.code ? say({ ...line, code: line.code }, names) : (line.text ?? "");
-        li.append(h("b", {}, null, this.speaker(line, names)), " ", h("span", {}, null, what));
+        const speaker = this.speaker(line, names);
+        li.append(h("b", {}, null, speaker), " ", h("span", {}, null, what));
+        const menu = this.menu(line, speaker);
+        if (menu) li.append(menu);
         return li;
       }),
     );

@@ -1,11 +1,13 @@
 // @ts-check
-// The lobby: create a table (preset, rounds, seats), join one by code, or watch one.
+// The lobby: a signed-in player's challenges, create a table (preset, rounds, seats), join one by code,
+// or watch one.
 
 import { showBots } from "./bots.js";
 import { byId, h, within } from "./dom.js";
 import { t } from "./i18n.js";
 import { askName, rememberName, savedName } from "./name.js";
 import { api, refusalText, rememberInvites, rememberSeat, seatSecret } from "./net.js";
+import { NewsCard } from "./news.js";
 import { joinRefusal, showOpenTables } from "./opentables.js";
 import { showQuickPlay } from "./quickplay.js";
 import { watchRatedChoice } from "./rating.js";
@@ -168,4 +170,6 @@ export async function showLobby(account) {
   showQuickPlay(byId("quickplay"), async () => myName.value.trim() || (await askName()), account);
   showOpenTables(name, showError);
   showBots(within(document, "section:has(#open-tables)"), name, showError);
+  // A signed-in player's challenges, received and made, come first.
+  if (await account) new NewsCard(byId("news"), showError).refresh();
 }

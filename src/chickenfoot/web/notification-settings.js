@@ -17,6 +17,7 @@ const KIND_WORDS = {
   your_turn: () => t("notify.kind.your_turn"),
   invited: () => t("notify.kind.invited"),
   challenge: () => t("notify.kind.challenge"),
+  answer: () => t("notify.kind.answer"),
   match_over: () => t("notify.kind.match_over"),
   rematch: () => t("notify.kind.rematch"),
   chat: () => t("notify.kind.chat"),

@@ -1,7 +1,8 @@
 // @ts-check
 // A player's profile (/u/NAME): member since, finished matches played and won by player count, the
 // accuracy of the latest reviewed matches (an SVG chart), and a page of recent matches. A name nobody
-// has is answered 404, and the page says so in the reader's language.
+// has is answered 404, and the page says so in the reader's language. A signed-in visitor may follow,
+// challenge, block or report the player from here.
 
 import { FAMILY_NAMES, botTag, challengeButton } from "./bots.js";
 import { byId, h } from "./dom.js";
@@ -11,10 +12,12 @@ import { askName, savedName } from "./name.js";
 import { Refusal, api, refusalText } from "./net.js";
 import { drawRatingHistory, ratingText } from "./rating.js";
 import { startShell } from "./shell.js";
+import { action, block, challenge, follow, relation, report, unblock, unfollow } from "./social.js";
 import { el } from "./tiles.js";
 
 /** @import { MatchEntry, Paged } from "./history.js" */
 /** @import { Said } from "./protocol.js" */
+/** @import { Relation } from "./social.js" */
 
 /**
  * A player's profile (GET /api/players/NAME).
@@ -110,11 +113,67 @@ class ProfilePage {
     this.ratings = null;
     /** @type {Partial<Said> | null} */
     this.refusal = null;
+    /** @type {Relation | null} what the signed-in visitor is to the player (null: a guest) */
+    this.relation = null;
   }
 
   async start() {
-    await startShell(() => this.render());
+    const shell = await startShell(() => this.render());
     await this.load(1);
+    if (await shell.account) await this.relate();
+  }
+
+  // The visitor's follow and block of the player, and whether they may challenge them.
+  async relate() {
+    try {
+      this.relation = await relation(this.name);
+    } catch {
+      this.relation = null; // no buttons rather than wrong ones
+    }
+    this.render();
+  }
+
+  /**
+   * The visitor's buttons: follow or unfollow, challenge, block or unblock, report.
+   * @param {string} name
+   */
+  socialButtons(name) {
+    const r = this.relation;
+    const box = byId("social");
+    box.hidden = !r || r.you;
+    if (!r || r.you) return;
+    const notice = byId("social-notice");
+    /** @param {string} message */
+    const onError = (message) => {
+      const error = byId("profile-error");
+      error.hidden = false;
+      error.textContent = message;
+    };
+    /**
+     * @param {string} code
+     * @param {() => Promise<unknown>} work
+     */
+    const button = (code, work) =>
+      action(code, async () => {
+        notice.textContent = "";
+        await work();
+        await this.relate();
+      }, onError);
+    const buttons = [
+      r.following ? button("social.unfollow", () => unfollow(name)) : button("social.follow", () => follow({ name })),
+      ...(r.challenge
+        ? [
+            button("social.challenge", async () => {
+              if ((await challenge(name)) !== null) notice.textContent = t("social.challenge_sent", { name });
+            }),
+          ]
+        : []),
+      r.blocking ? button("social.unblock", () => unblock(name)) : button("social.block", () => block({ name }, name)),
+      button("social.report", async () => {
+        if (await report({ name }, t("social.report_player", { name }))) notice.textContent = t("social.reported");
+      }),
+    ];
+    box.replaceChildren(...buttons);
   }
 
   /** @param {number} page */
@@ -166,6 +225,7 @@ class ProfilePage {
       heading.append(botTag());
       heading.after(this.challenge(p.username));
     }
+    this.socialButtons(p.username);
     byId("member-since").textContent = t("profile.member_since", { date: day(p.member_since) });
     const recent = h("section", { class: "card", "aria-labelledby": "recent-title" });
     h("h2", { id: "recent-title" }, recent, t("profile.recent"));

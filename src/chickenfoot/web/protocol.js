@@ -106,8 +106,8 @@
  * @typedef {object} Notice
  * @property {number} id
  * @property {string} kind
- * @property {string} table
- * @property {string} url
+ * @property {string | null} table (none: a challenge, whose table is made when it is accepted)
+ * @property {string} url the page it opens
  * @property {string} text
  * @property {string | null} detail
  * @property {string} at

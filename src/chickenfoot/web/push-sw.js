@@ -7,7 +7,7 @@
 
 /**
  * What one push carries (server/notifications/render.py push_payload).
- * @typedef {{ title: string, body: string, url: string, tag: string, kind: string, table: string, lang: string, count: number }} PushPayload
+ * @typedef {{ title: string, body: string, url: string, tag: string, kind: string, table: string | null, lang: string, count: number }} PushPayload
  */
 /**
  * The parts of the worker's scope used here (TypeScript's DOM library, which checks the pages, has no

@@ -10,6 +10,7 @@ import { byId, h } from "./dom.js";
 import { say, seatNames, t } from "./i18n.js";
 import { Refusal, api, refusalText } from "./net.js";
 import { startShell } from "./shell.js";
+import { TableSocial } from "./tablesocial.js";
 import { el, tileSvg } from "./tiles.js";
 
 /** @import { LogEntry, Rules, Said } from "./protocol.js" */
@@ -72,7 +73,7 @@ class ReplayPage {
 
   async start() {
     // The board and the tiles name themselves in the reader's language: the catalog comes first.
-    await startShell(() => {
+    const shell = await startShell(() => {
       this.translate();
       if (this.match) this.render();
       else if (this.refusal) $("replay-error").textContent = say(this.refusal);
@@ -95,6 +96,15 @@ class ReplayPage {
     this.bind();
     await this.goToHash();
     this.pollReview();
+    if (await shell.account) this.offerFollows();
+  }
+
+  // A signed-in reader may follow the match's players with an account (its players are public once it is over).
+  offerFollows() {
+    const notice = $("follow-notice");
+    const social = new TableSocial(this.code, (text) => (notice.textContent = text));
+    social.signedIn = true;
+    $("follows").replaceChildren(social.followRow(this.names));
   }
 
   // The fixed words, in the language just chosen (the rest is drawn by render()).

@@ -131,8 +131,10 @@ export class ResultsDialog {
   /**
    * @param {() => void} onClose the player closed the results
    * @param {() => void} onNextRound the player asks for the next round
+   * @param {(names: string[]) => HTMLElement | null} [follows] a finished match's way to follow its players
    */
-  constructor(onClose, onNextRound) {
+  constructor(onClose, onNextRound, follows = () => null) {
+    this.follows = follows;
     this.dialog = byId("round-over");
     this.title = byId("ro-title");
     this.body = byId("ro-body");
@@ -194,6 +196,8 @@ export class ResultsDialog {
         seriesBox(s.scores, s.series),
         replayLink(s.code),
       );
+      const follows = this.follows(names);
+      if (follows) parts.push(follows);
     }
     if (dealt) parts.push(h("p", { class: "dealt" }, null, t("round.dealt", { round: s.now })));
     this.body.replaceChildren(...parts);

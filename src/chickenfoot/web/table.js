@@ -29,6 +29,7 @@ import { ResultsDialog, ScoresPanel, scoresOf } from "./results.js";
 import { RoomBadge, ShareCard, copyText, shareSlice } from "./share.js";
 import { Sounds } from "./sound.js";
 import { StatusLine, statusSlice } from "./status.js";
+import { TableSocial } from "./tablesocial.js";
 import { Toasts } from "./toasts.js";
 import { parseTile, sameTile, tileKey, tileOf } from "./tiles.js";
 import { WaitingCard, waitingSlice } from "./waiting.js";
@@ -42,8 +43,9 @@ export class TablePage {
    * @param {string} code
    * @param {string | null} token the seat's credential this browser holds, if any
    * @param {() => void} [reconnected] told when the table's connection is back: so is the network
+   * @param {boolean} [signedIn] the reader is signed in (their chat menus and the results' follow buttons)
    */
-  constructor(code, token, reconnected = () => {}) {
+  constructor(code, token, reconnected = () => {}, signedIn = false) {
     this.code = code;
     this.token = token;
     this.reconnected = reconnected;
@@ -94,7 +96,12 @@ export class TablePage {
     });
     this.notice = new TurnNotice(byId("notice-notify", HTMLInputElement), toast);
     this.connection = new ConnectionBar(byId("connection"), () => this.socket.retryNow());
-    this.chat = new Chat((message) => this.socket.send(message));
+    this.social = new TableSocial(code, toast);
+    this.social.signedIn = signedIn;
+    this.chat = new Chat(
+      (message) => this.socket.send(message),
+      (line, speaker) => this.social.lineActions(line, speaker, { seat: this.state?.seat ?? null, over: !!this.state?.match_over }),
+    );
     const company = { code, request, toast, changed: () => this.render() };
     this.company = new Company(company);
     this.rematch = new Rematch(company, (message) => this.onRematch(message));
@@ -117,6 +124,7 @@ export class TablePage {
         this.render();
       },
       () => this.socket.send({ type: "next_round" }),
+      (names) => this.social.followRow(names),
     );
     this.scores = new ScoresPanel(byId("scores"));
     this.log = new GameLog(byId("log"));

@@ -96,3 +96,42 @@ def test_once_everyone_has_waited_long_enough_nobody_is_left_out(waiting: list[W
     assert left < size
     if size == 4:
         assert all(any(w.ticket in g.tickets for g in groups) for w in patient)
+
+
+def test_players_kept_apart_wait_on_however_long_they_wait() -> None:
+    blocked = frozenset(("a", "b"))
+    a, b, c = Waiting("a", 1500, joined=0), Waiting("b", 1500, joined=0), Waiting("c", 1500, joined=50)
+    assert pair([a, b], 2, now=1000, schedule=SCHEDULE, apart={blocked}) == []
+    assert tickets(pair([a, b, c], 2, now=1000, schedule=SCHEDULE, apart={blocked})) == [("a", "c")]
+    patient = [Waiting(t, 1500, joined=0, bots_after=0) for t in "abc"]
+    assert sorted(tickets(pair(patient, 4, now=1000, schedule=SCHEDULE, apart={blocked}))) == [("a", "c"), ("b",)]
+
+
+@given(players, st.sampled_from([2, 4]), st.floats(0, 200), st.data())
+def test_no_group_holds_a_pair_kept_apart(waiting: list[Waiting], size: int, now: float, data: st.DataObject) -> None:
+    """Whatever the queue and the blocks, no table seats two players of whom one blocks the other; and the
+    players no block concerns are paired as they would be without any."""
+    names = [w.ticket for w in waiting]
+    pairs = st.tuples(st.sampled_from(names), st.sampled_from(names)).filter(lambda p: p[0] != p[1])
+    apart = {frozenset(p) for p in data.draw(st.lists(pairs, max_size=20))} if len(names) > 1 else set()
+    groups = pair(waiting, size, now, SCHEDULE, apart)
+    for group in groups:
+        assert not any(frozenset((one, other)) in apart for one in group.tickets for other in group.tickets)
+    if not apart:
+        assert groups == pair(waiting, size, now, SCHEDULE)
+
+
+@given(players, st.data())
+def test_once_everyone_has_waited_a_blocked_pair_costs_at_most_its_own_seats(
+    waiting: list[Waiting], data: st.DataObject
+) -> None:
+    """Two players who may not meet are left waiting only when nobody else is there to seat them with."""
+    if len(waiting) < 2:
+        return
+    one, other = data.draw(st.sampled_from(waiting)), data.draw(st.sampled_from(waiting))
+    if one is other:
+        return
+    now = max(w.joined for w in waiting) + SCHEDULE.unbounded_after + 1
+    groups = pair(waiting, 2, now, SCHEDULE, {frozenset((one.ticket, other.ticket))})
+    left = len(waiting) - sum(len(g.tickets) for g in groups)
+    assert left <= 2

@@ -35,6 +35,7 @@ ONWARD: dict[re.Pattern[str], tuple[str, ...]] = {
         f"/r/{_CODE}": (),
         f"/u/{_NAME}": ("page",),
         "/account": (),
+        "/friends": (),
         "/matches": ("page",),
         "/leaderboard": ("family",),
         "/howto.html": (),

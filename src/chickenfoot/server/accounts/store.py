@@ -409,6 +409,15 @@ class AccountStore:
             seat = (await conn.execute(query)).scalar()
         return None if seat is None else int(seat)
 
+    async def account_at(self, code: str, seat: int) -> int | None:
+        """The account ``seat`` of table ``code`` follows (``None``: a guest's seat, or a bot's)."""
+        query = sa.select(account_seats.c.account_id).where(
+            account_seats.c.table_code == code, account_seats.c.seat == seat
+        )
+        async with self.storage.reading() as conn:
+            found = (await conn.execute(query)).scalar()
+        return None if found is None else int(found)
+
     async def handed_over(self, code: str, seat: int, taker: int | None) -> None:
         """``seat`` of table ``code`` went to another device by its link: the account it follows keeps
         it (its history, its rating) but its sessions open it no more; a seat that followed nobody
@@ -428,15 +437,6 @@ class AccountStore:
         )
         async with self.storage.reading() as conn:
             return (await conn.execute(query.limit(1))).first() is not None
-
-    async def account_at(self, code: str, seat: int) -> int | None:
-        """The account ``seat`` of table ``code`` follows (``None``: a guest's seat, or a bot's)."""
-        query = sa.select(account_seats.c.account_id).where(
-            account_seats.c.table_code == code, account_seats.c.seat == seat
-        )
-        async with self.storage.reading() as conn:
-            found = (await conn.execute(query)).scalar()
-        return None if found is None else int(found)
 
     async def any_seat_at(self, code: str) -> bool:
         """Some seat of table ``code`` follows an account."""

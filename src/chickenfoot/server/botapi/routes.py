@@ -42,6 +42,7 @@ from chickenfoot.server.http.tables import TableLookup
 from chickenfoot.server.ratings.model import FAMILIES, Rating
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.chat import Listener
 from chickenfoot.server.table.hints import HintSource
 from chickenfoot.server.table.protocol import MAX_VERSION, dumps, parse_client_message
 from chickenfoot.server.table.requests import SeatChatGate, handle
@@ -56,10 +57,11 @@ KEEPALIVE_SECONDS = 10.0
 """An empty line this often on a quiet account stream: proxies keep it open, and a vanished client is noticed."""
 
 TableLines = Callable[
-    [Table, int, Address | None, SeatChatGate, HintSource, set[asyncio.Task[Any]]], AsyncIterator[bytes]
+    [Table, int, Address | None, SeatChatGate, HintSource, set[asyncio.Task[Any]], Listener], AsyncIterator[bytes]
 ]
 """The lines of a seat's table stream (:func:`chickenfoot.server.edge.line_stream.table_lines`): the
-table, the seat, the client's address, its chat gate and hints, the set that keeps the stream's task."""
+table, the seat, the client's address, its chat gate and hints, the set that keeps the stream's task,
+and who listens (the bot account, spared the chat lines of the accounts it blocks)."""
 
 
 class Opponent(BaseModel):
@@ -182,7 +184,8 @@ def stream_routes(bot_api: BotApi, table_lines: TableLines, streams: set[asyncio
         """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
         bearer = await caller(request, "bot_stream")
         table, seat = await bot_api.seated(code, bearer)
-        lines = table_lines(table, seat, request.client, says_nothing, no_hints, streams)
+        listener = await bot_api.listening(bearer.account_id)
+        lines = table_lines(table, seat, request.client, says_nothing, no_hints, streams, listener)
         return StreamingResponse(lines, media_type=MEDIA_TYPE)
 
     return router
@@ -240,9 +243,9 @@ def play_routes(bot_api: BotApi, bot_chat: BotChat) -> APIRouter:
 
     async def act(table: Table, seat: int, message: dict[str, Any], account_id: int) -> Response:
         """The page's message, checked and handled as the page's are (a chat line judged as the bot
-        account's); a refusal is answered by its kind."""
+        account's, and kept with it); a refusal is answered by its kind."""
         judge = functools.partial(bot_chat, account_id)
-        await handle(table, seat, parse_client_message(dumps(message)), judge, no_hints)
+        await handle(table, seat, parse_client_message(dumps(message)), judge, no_hints, account_id)
         return JSONResponse({"ok": True})
 
     return router

@@ -2,12 +2,16 @@
 the tables a bot account creates, the invitations it gets, accepts and declines, and the events its
 account hears (invitations, tables starting, matches ending). Every refusal is a
 :class:`~chickenfoot.server.refusals.Refusal`.
+
+An invitation from an account the invited bot account blocks is dropped unheard: the inviter is
+answered as for any invitation, and the seat waits as for a bot that does not answer (``ignores``,
+answered by server/social).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from chickenfoot.bots import DEFAULT_LEVEL
@@ -25,6 +29,7 @@ from chickenfoot.server.notices import Invited, Notifier
 from chickenfoot.server.ratings.model import Family, Rating
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.chat import Listener
 from chickenfoot.server.table.commands import SeatBotAccount, Take
 from chickenfoot.server.table.config import TableConfig
 from chickenfoot.server.table.registry import TableRegistry
@@ -39,6 +44,18 @@ Opponent = tuple[str | None, str | None]
 """A seat of a new table besides the bot's own: a bot level that plays it, or a bot account invited to it."""
 Configure = Callable[[dict[str, Any]], TableConfig]
 """A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refusal`."""
+Ignores = Callable[[int, int], Awaitable[bool]]
+"""Whether the account (first) blocks the account (second)."""
+Listening = Callable[[int], Awaitable[Listener]]
+"""Who listens at a bot account's table stream: the account, and those whose chat lines it is spared."""
+
+
+async def ignores_nobody(_account_id: int, _other: int) -> bool:
+    return False
+
+
+async def hears_everyone(account_id: int) -> Listener:
+    return Listener(account_id)
 
 
 def account_channel(account_id: int) -> str:
@@ -69,11 +86,15 @@ class BotApi:
         clock: Clock,
         notifier: Notifier,
         bus: Bus,
+        ignores: Ignores = ignores_nobody,
+        listening: Listening = hears_everyone,
     ) -> None:
         """``paused``: the tokens this process knows to be paused, shared with the flood gate in front;
         ``notifier``: tells an invited account (its list, its devices, its mailbox); ``bus``: the
-        cluster's, carrying each account's events to every process."""
+        cluster's, carrying each account's events to every process; ``ignores``, ``listening``: the
+        blocks' ports (server/social)."""
         self.hub, self.accounts, self.limits, self.paused, self.configure = hub, accounts, limits, paused, configure
+        self.ignores, self.listening = ignores, listening
         self.tables, self.notifier = tables, notifier
         self.clock, self.bus = clock, bus
         self.tokens, self.bots = TokenStore(hub.storage), BotStore(hub.storage)
@@ -136,10 +157,13 @@ class BotApi:
 
     async def invite(self, table: Table, seat: int, name: str, inviter: str | None, sender: int | None = None) -> None:
         """Invite the bot account ``name`` to ``seat``: it hears so on its account's stream, and is notified
-        (``sender``: the inviting account, whose invitations are capped; refused past the caps)."""
+        (``sender``: the inviting account, whose invitations are capped; refused past the caps). A bot
+        account that blocks ``sender`` is not: nothing is kept, heard or said."""
         found = await self.bots.bot_named(name)
         if found is None:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.BOTAPI_NOT_A_BOT, name=quoted(name[:64])))
+        if sender is not None and await self.ignores(found[0], sender):
+            return
         notice = Invited(table.code, seat=seat, inviter=inviter, players=len(table.config.seats))
         await self.notifier.notify(found[0], notice, sender=sender)
         invitation = Invitation(table.code, seat, found[0], inviter)
@@ -152,7 +176,9 @@ class BotApi:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_CREATOR_ONLY))
         if seat not in table.free_seats():
             raise Refusal.conflict(Said.of(Code.BOTAPI_SEAT_NOT_FREE, number=seat))
-        await self.invite(table, seat, name, table.config.seats[table.config.creator].name)
+        creator = table.config.creator
+        sender = await self.accounts.store.account_at(table.code, creator)
+        await self.invite(table, seat, name, table.config.seats[creator].name, sender)
 
     async def accept(self, code: str, bearer: Bearer) -> tuple[Table, int]:
         """Take the seat the bot was invited to."""

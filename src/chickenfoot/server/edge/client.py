@@ -32,6 +32,7 @@ from chickenfoot.server.http.tables import no_table
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import StorageUnavailable
 from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.chat import Listener, heard
 from chickenfoot.server.table.commands import Attach, CatchUp, Detach
 from chickenfoot.server.table.hints import HintSource
 from chickenfoot.server.table.ports import Message
@@ -84,6 +85,10 @@ class ConnectionLimits:
     chat_burst: int = 5
     chat_per_second: float = 0.5
     """Chat lines and reactions: ``chat_burst`` at once, then one every two seconds (within the message budget)."""
+
+
+Listening = Callable[[int | None], Awaitable[Listener]]
+"""Who listens at a connection to ``seat`` (``None``: watching): the account behind it and those it blocks."""
 
 
 class TokenBucket:
@@ -213,8 +218,11 @@ class Connection:
         credential: str | None = None,
         watching: str | None = None,
         watch_session: SessionWatch | None = None,
+        listener: Listener | None = None,
     ) -> None:
         self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
+        self.listener = listener or Listener()
+        """The account behind the client (said with its chat lines) and the accounts whose lines it is not sent."""
         self.credential = credential
         """The digest of the seat credential the client came with (``None``: none, or watching)."""
         self.watching = watching
@@ -254,7 +262,8 @@ class Connection:
             return
         notice = message.get("notice")
         if notice is not None:
-            self.outbox.put(dumps(notice))
+            if (notice := heard(notice, self.listener)) is not None:
+                self.outbox.put(dumps(notice))
         else:
             self.outbox.put_state(message["events"])
 
@@ -272,7 +281,8 @@ class Connection:
         receiver = asyncio.create_task(self._receive_all())
         try:
             for greeting in await table.greetings():
-                self.outbox.put(dumps(greeting))
+                if (said := heard(greeting, self.listener)) is not None:
+                    self.outbox.put(dumps(said))
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
         finally:
             attached.unsubscribe()
@@ -369,7 +379,7 @@ class Connection:
                         Refusal.invalid(Said.of(Code.ERROR_FRAME_TOO_LARGE, limit=MAX_FRAME_BYTES)),
                     )
                     return
-                answered = await reply(self.table, self.seat, data, self.chat_refusal, self.hint)
+                answered = await reply(self.table, self.seat, data, self.chat_refusal, self.hint, self.listener.account)
                 if answered is not None:
                     self.outbox.put(dumps(answered))
 
@@ -409,6 +419,7 @@ async def serve_connection(
     own_seat: Callable[[], Awaitable[tuple[int, SessionWatch] | None]] | None = None,
     moved_away: Callable[[str, str], Awaitable[bool]] | None = None,
     watching_reason: Callable[[], Awaitable[str]] | None = None,
+    listening: Listening | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
@@ -420,7 +431,8 @@ async def serve_connection(
     watch the session that opens it; none: it watches);
     ``moved_away`` says whether an unknown credential is one that moved to another device (the
     client then watches, told why); ``watching_reason`` says why any other client without a seat
-    watches (``no_seat`` when not given).
+    watches (``no_seat`` when not given); ``listening`` says who listens at the connection (the account
+    behind it, said with its chat lines, and those whose lines it is spared; none: a guest who blocks nobody).
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -449,10 +461,21 @@ async def serve_connection(
             seat, watch_session = own
         if seat is None and watching is None:
             watching = "no_seat" if watching_reason is None else await watching_reason()
+        listener = None if listening is None else await listening(seat)
 
         def connect(current: Table) -> Awaitable[int | None]:
             connection = Connection(
-                websocket, current, seat, limits, chat_gate, hint, sends, credential, watching, watch_session
+                websocket,
+                current,
+                seat,
+                limits,
+                chat_gate,
+                hint,
+                sends,
+                credential,
+                watching,
+                watch_session,
+                listener,
             )
             return connection.serve(query.since, tables.notice())
 
@@ -466,11 +489,16 @@ async def serve_connection(
 
 
 async def reply(
-    table: Table, seat: int | None, data: str | bytes, chat_refusal: ChatGate, hint: HintSource
+    table: Table,
+    seat: int | None,
+    data: str | bytes,
+    chat_refusal: ChatGate,
+    hint: HintSource,
+    speaker: int | None = None,
 ) -> dict[str, Any] | None:
     """The reply to one client message (``None`` when the reply is the broadcast state): a refusal is
-    answered with an ``error`` line."""
+    answered with an ``error`` line. ``speaker``: the account behind the client, kept with its chat lines."""
     try:
-        return await handle(table, seat, parse_client_message(data), chat_refusal, hint)
+        return await handle(table, seat, parse_client_message(data), chat_refusal, hint, speaker)
     except Refusal as refusal:
         return error_message(refusal)

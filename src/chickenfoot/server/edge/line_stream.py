@@ -21,6 +21,7 @@ from chickenfoot.server.clock import Clock, deadline
 from chickenfoot.server.edge.client import Connection, ConnectionLimits, SendWatch
 from chickenfoot.server.edge.transport import TableGone, attend
 from chickenfoot.server.table.actor import Table
+from chickenfoot.server.table.chat import Listener
 from chickenfoot.server.table.hints import HintSource
 from chickenfoot.server.table.registry import TableRegistry
 from chickenfoot.server.table.requests import SeatChatGate
@@ -107,14 +108,17 @@ def table_lines(
     chat: SeatChatGate,
     hint: HintSource,
     keep: set[asyncio.Task[Any]],
+    listener: Listener | None = None,
 ) -> AsyncIterator[bytes]:
     """The messages of ``seat`` at ``table``, one a line: what the page's WebSocket gets (a state first,
-    then every change), served while the client reads (its task held in ``keep``)."""
+    then every change), served while the client reads (its task held in ``keep``); ``listener``: the
+    account behind the stream (said with its chat lines) and those whose lines it is spared."""
     socket = LineSocket(client)
 
     async def serve() -> None:
         def connect(current: Table) -> Awaitable[int | None]:
-            return Connection(socket, current, seat, limits, chat, hint, sends).serve(None, tables.notice())
+            connection = Connection(socket, current, seat, limits, chat, hint, sends, listener=listener)
+            return connection.serve(None, tables.notice())
 
         with suppress(TableGone):  # gone from storage meanwhile: the stream ends
             await attend(tables, table, connect)

@@ -6,9 +6,11 @@ new tables, chat lines, replays built, hints searched, sign-ins, quick play's jo
 handover links, e-mails asked for (confirmation and sign-in links), and the Bot API's look-ups of
 tokens not known yet. Per name: password sign-ins (and sign-in links asked for) at one username. Per
 account: invitations and challenges one account sends, and one account receives, each a notice on
-someone's phone. Per speaker (a chat line's account, or a guest's address): the same line said again,
-and lines with a link (server/moderation). Per token: the Bot API's moves, reads, streams, new tables and
-chat lines; a token that keeps going over (``strikes``) is paused whole for the ``pause`` window.
+someone's phone, challenges of one same player, follows and reports, so nobody floods another person
+from however many addresses. Per speaker (a chat line's account, or a guest's address): the same line
+said again, and lines with a link (server/moderation). Per token: the Bot API's moves, reads, streams,
+new tables and chat lines; a token that keeps going over (``strikes``) is paused whole for the ``pause``
+window.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes. The token look-ups
@@ -53,6 +55,9 @@ Kind = Literal[
     # per account
     "invitation_sent",
     "invitation_received",
+    "challenge_player",
+    "follow",
+    "report",
     # per speaker
     "chat_repeat",
     "chat_link",
@@ -106,12 +111,17 @@ class AddressLimits:
 
 @dataclass(frozen=True, slots=True)
 class AccountLimits:
-    """What one account may cause to reach other people's phones and mailboxes (``limits`` notation)."""
+    """What one account may cause to reach other people's phones and mailboxes, and do to other players
+    (``limits`` notation)."""
 
     invitations_sent: str = "20/hour"
     """Invitations and challenges one account sends."""
     invitations_received: str = "10/hour"
     """Invitations and challenges one account receives, from everyone together."""
+    challenges_per_player: str = "3/hour"
+    """Challenges of one same player (keyed by both accounts): a decline is an answer."""
+    follows: str = "30/hour"
+    reports: str = "10/hour"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +158,8 @@ class TokenLimits:
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """One limit: ``rate`` of one kind of request per key (an address, a name, a token), refused with ``code``."""
+    """One limit: ``rate`` of one kind of request per key (an address, a name, a token, an account), refused
+    with ``code``."""
 
     per: Literal["address", "name", "token", "account", "speaker"]
     rate: limits.RateLimitItem
@@ -200,6 +211,12 @@ def policies(
     )
     found["chat_repeat"] = Policy("speaker", limits.parse(speakers.repeats), Code.MODERATION_REPEATED)
     found["chat_link"] = Policy("speaker", limits.parse(speakers.links), Code.MODERATION_LINKS)
+    by_account: dict[Kind, tuple[str, Code]] = {
+        "follow": (accounts.follows, Code.SOCIAL_TOO_MANY_FOLLOWS),
+        "challenge_player": (accounts.challenges_per_player, Code.SOCIAL_TOO_MANY_CHALLENGES_OF),
+        "report": (accounts.reports, Code.SOCIAL_TOO_MANY_REPORTED),
+    }
+    found |= {kind: Policy("account", limits.parse(rate), code) for kind, (rate, code) in by_account.items()}
     return found
 
 

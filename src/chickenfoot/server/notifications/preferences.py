@@ -45,6 +45,7 @@ DEFAULT_CHOICES: Mapping[Kind, frozenset[Channel]] = {
     Kind.MATCH_OVER: frozenset({Channel.IN_APP, Channel.PUSH}),
     Kind.REMATCH: frozenset({Channel.IN_APP, Channel.PUSH}),
     Kind.CHAT: frozenset({Channel.IN_APP, Channel.PUSH}),
+    Kind.ANSWER: frozenset(Channel),
 }
 """Until an account chooses: everything in the list and on its devices (a device only gets push once
 its player allowed it there), and by e-mail what waits for them (once they confirmed an address)."""

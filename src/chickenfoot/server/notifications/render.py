@@ -7,6 +7,8 @@ players, counts, a rating change) and the catalogs: nothing else reaches a push 
 ('You won the match at table ABC123', 'Your rating changed by −7')
 >>> Item(Kind.CHAT, "ABC123", {"name": "Ann"}, count=3).text("lt")
 ('3 naujos pokalbio žinutės prie stalo ABC123', 'Paskutinę parašė Ann')
+>>> Item(Kind.CHALLENGE, None, {"name": "Ann", "players": 2, "rated": 1}).text("en")
+('Ann challenges you to a match', '2 players, rated')
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code
-from chickenfoot.server.notices import Kind, Param
+from chickenfoot.server.notices import Kind, Param, page_of
 
 PUSH_BYTES = 3000
 """A push's payload at most (the push services take 4 KiB once encrypted)."""
@@ -30,6 +32,14 @@ UNSUBSCRIBE_PAGE = "/unsubscribe/{token}"
 mail scanners open links)."""
 UNSUBSCRIBE_POST = "/api/notifications/unsubscribe/{token}"
 """The one-click unsubscribe of RFC 8058 (``List-Unsubscribe-Post``): a POST that needs no session."""
+
+
+ANSWERS = {
+    "accepted": Code.SOCIAL_ANSWER_ACCEPTED,
+    "declined": Code.SOCIAL_ANSWER_DECLINED,
+    "expired": Code.SOCIAL_ANSWER_EXPIRED,
+}
+"""The words of each answer to a challenge."""
 
 
 def signed(change: int) -> str:
@@ -42,9 +52,14 @@ class Item:
     """One notice as it is said: its kind, table, parameters and how often it was told unread."""
 
     kind: Kind
-    table: str
+    table: str | None
     params: Mapping[str, Param] = field(default_factory=dict)
     count: int = 1
+
+    @property
+    def page(self) -> str:
+        """The page the notice opens (a path of the site)."""
+        return page_of(self.kind, self.table)
 
     def text(self, lang: str) -> tuple[str, str | None]:
         """The notice's line and a detail under it (or ``None``), in ``lang``."""
@@ -57,7 +72,12 @@ class Item:
                     return render(Code.NOTIFY_INVITED, lang, name=name, table=table), None
                 return render(Code.NOTIFY_INVITED_ANONYMOUS, lang, table=table), None
             case Kind.CHALLENGE:
-                return render(Code.NOTIFY_CHALLENGE, lang, name=name, table=table), None
+                players, rated = int(self.params.get("players", 2)), bool(self.params.get("rated"))
+                table_kind = Code.SOCIAL_TABLE_RATED if rated else Code.SOCIAL_TABLE_CASUAL
+                return render(Code.NOTIFY_CHALLENGE, lang, name=name), render(table_kind, lang, count=players)
+            case Kind.ANSWER:
+                answer = ANSWERS.get(str(self.params.get("answer")), Code.SOCIAL_ANSWER_DECLINED)
+                return render(answer, lang, name=name), None
             case Kind.MATCH_OVER:
                 won = bool(self.params.get("won"))
                 line = render(Code.NOTIFY_MATCH_WON if won else Code.NOTIFY_MATCH_OVER, lang, table=table)
@@ -77,7 +97,8 @@ class Item:
 
     @classmethod
     def from_wire(cls, data: Mapping[str, Any]) -> Item:
-        return cls(Kind(data["kind"]), str(data["table"]), dict(data["params"]), int(data["count"]))
+        table = None if data["table"] is None else str(data["table"])
+        return cls(Kind(data["kind"]), table, dict(data["params"]), int(data["count"]))
 
 
 def push_payload(item: Item, key: str, lang: str, at: datetime) -> str:
@@ -89,7 +110,7 @@ def push_payload(item: Item, key: str, lang: str, at: datetime) -> str:
         "body": text if detail is None else f"{text}\n{detail}",
         "kind": item.kind.value,
         "table": item.table,
-        "url": f"/t/{item.table}",
+        "url": item.page,
         "tag": key,
         "count": item.count,
         "lang": lang,
@@ -144,7 +165,7 @@ def digest_mail(
         lines += [render(Code.NOTIFY_DIGEST_TURNS, lang, count=turns), ""]
     for item in items:
         text, detail = item.text(lang)
-        lines += [text, *([detail] if detail else []), f"  {site.url(f'/t/{item.table}')}", ""]
+        lines += [text, *([detail] if detail else []), f"  {site.url(item.page)}", ""]
     lines += [
         "-- ",
         render(Code.NOTIFY_DIGEST_WHY, lang),

@@ -49,7 +49,7 @@ notifications = sa.Table(
     account_id(),
     sa.Column("key", sa.String(64), nullable=False),
     sa.Column("kind", sa.String(16), nullable=False),
-    table_code(),
+    table_code(nullable=True),  # ``None``: a challenge, whose table is made when it is accepted (0019_social)
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("count", sa.Integer, nullable=False),  # how often it was told since it was last read
     # JSON: the notice's parameters (names chosen by players, counts, a rating change) and nothing else.

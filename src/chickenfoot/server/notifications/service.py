@@ -19,7 +19,7 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -67,6 +67,14 @@ turn into another header)."""
 
 VAPID_SUBJECT = re.compile(r"mailto:[^@\s]+@[\w-]+(?:\.[\w-]+)+|https://[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:/\S*)?")
 """What the push services take as a subject: an address with a domain, or an https URL."""
+
+
+Blocks = Callable[[int, int], Awaitable[bool]]
+"""Whether the account (first) blocks the account (second)."""
+
+
+async def blocks_nobody(_account_id: int, _other: int) -> bool:
+    return False
 
 
 def channel(account_id: int) -> str:
@@ -153,6 +161,7 @@ class Notifications:
         """Made at :meth:`start`, with the key every process shares."""
         self._unsubscribe_key = b""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._blocks: Blocks = blocks_nobody
 
     async def start(self) -> None:
         """Read (or make, the first time) the server's keys, and start the outbox."""
@@ -170,7 +179,14 @@ class Notifications:
 
     # --- the port ---------------------------------------------------------------------------------
 
+    def hear_blocks(self, blocks: Blocks) -> None:
+        """``blocks(account, other)`` says whether ``account`` blocks ``other`` (server/social): a notice
+        caused by a player the receiver blocks is not told."""
+        self._blocks = blocks
+
     async def notify(self, account_id: int, notice: Notice, *, sender: int | None = None) -> None:
+        if sender is not None and await self._blocks(account_id, sender):
+            return  # not kept, not sent, not counted: the sender is answered as for any notice
         if notice.kind in CAPPED:  # the receiver's cap first: an invitation it refuses costs the sender nothing
             await self.limits.check("invitation_received", str(account_id))
             if sender is not None:
@@ -223,13 +239,13 @@ class Notifications:
             change = None if changes is None else changes.get(seat)
             await self.notify(account_id, MatchOver(code, won=seat in won, rating_change=change))
 
-    async def rematch_offered(self, code: str, by: str, accepted: Iterable[int]) -> None:
-        """Someone (``by``) accepted a rematch at table ``code``: every account seated there that has not
-        accepted yet hears so."""
+    async def rematch_offered(self, code: str, by: str, accepted: Iterable[int], sender: int | None = None) -> None:
+        """Someone (``by``, the account ``sender`` if any) accepted a rematch at table ``code``: every account
+        seated there that has not accepted yet hears so."""
         done = set(accepted)
         for seat, account_id in await self.store.seat_accounts(code):
             if seat not in done:
-                await self.notify(account_id, RematchOffered(code, by=by))
+                await self.notify(account_id, RematchOffered(code, by=by), sender=sender)
 
     # --- the list ---------------------------------------------------------------------------------
 
@@ -256,7 +272,7 @@ class Notifications:
             "id": stored.id,
             "kind": stored.kind.value,
             "table": stored.table,
-            "url": f"/t/{stored.table}",
+            "url": stored.item.page,
             "text": text,
             "detail": detail,
             "at": stored.at.isoformat(),

@@ -47,7 +47,7 @@ class Stored:
 
     id: int
     kind: Kind
-    table: str
+    table: str | None
     params: dict[str, Any]
     count: int
     at: datetime

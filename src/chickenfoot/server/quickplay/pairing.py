@@ -6,6 +6,8 @@ suit each other when their ratings differ by no more than the narrower of their 
 oldest waiting player is seated first, with the nearest-rated players who suit everyone already in
 the group. A player of a 4-player pool who finds too few is seated with bots in the empty seats
 once they, and every player seated with them, have waited as long as they chose to (``bots_after``).
+Two players kept apart (one blocks the other: ``apart``, pairs of tickets) never suit each other, so
+they are never seated together, whatever they wait.
 
 >>> schedule = Schedule()
 >>> schedule.window(0), schedule.window(12), schedule.window(60)
@@ -17,13 +19,15 @@ once they, and every player seated with them, have waited as long as they chose 
 []
 >>> [group.tickets for group in pair([c, Waiting("d", 1500, 0)], 2, now=30, schedule=schedule)]
 [('c', 'd')]
+>>> pair([a, b], 2, now=100, schedule=schedule, apart={frozenset(("a", "b"))})
+[]
 """
 
 from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -96,8 +100,15 @@ def gather(
     return group
 
 
-def pair(waiting: Sequence[Waiting], size: int, now: float, schedule: Schedule) -> list[Group]:
-    """Groups of ``size`` seats out of ``waiting``, nobody in two; those not grouped keep waiting.
+def pair(
+    waiting: Sequence[Waiting],
+    size: int,
+    now: float,
+    schedule: Schedule,
+    apart: Collection[frozenset[str]] = frozenset(),
+) -> list[Group]:
+    """Groups of ``size`` seats out of ``waiting``, nobody in two, no pair of ``apart`` (tickets) in one;
+    those not grouped keep waiting.
 
     The players not yet seated are kept sorted by rating: each anchor's candidates are found by
     walking outwards from its rating, nearest first, never by comparing every pair.
@@ -111,7 +122,8 @@ def pair(waiting: Sequence[Waiting], size: int, now: float, schedule: Schedule) 
         return schedule.window(now - player.joined)
 
     def suit(one: Waiting, other: Waiting) -> bool:
-        return abs(one.rating - other.rating) <= min(window(one), window(other))
+        near = abs(one.rating - other.rating) <= min(window(one), window(other))
+        return near and frozenset((one.ticket, other.ticket)) not in apart
 
     def patient(player: Waiting) -> bool:
         return player.bots_after is not None and now - player.joined >= player.bots_after

@@ -10,7 +10,9 @@ single writer gives the same. Redis would need the table's creation outside its 
 
 A row is held by its player's heartbeats: each one moves its lease on; a row whose lease ran out
 is gone (the page was left, the browser closed). Passes run on the back of those heartbeats, at
-most one per ``pass_seconds`` in each process, so a queue nobody waits in costs nothing.
+most one per ``pass_seconds`` in each process, so a queue nobody waits in costs nothing. Two accounts
+of whom one blocks the other are never paired (``apart``, answered by server/social in the pass's
+own transaction).
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ import asyncio
 import logging
 import secrets
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chickenfoot.bots import LEVELS
 from chickenfoot.rules import Rules
@@ -111,6 +114,14 @@ class Unclaimed:
 
 
 Abandoned = Callable[[Unclaimed], Awaitable[None]]
+Apart = Callable[[AsyncConnection, Collection[int]], Awaitable[set[frozenset[int]]]]
+"""The pairs of these accounts that must not share a table (one blocks the other), read in the pass's transaction."""
+ACCOUNT = "account:"
+"""The prefix of an account's queue entry owner (``account:ID``)."""
+
+
+async def nobody_apart(_conn: AsyncConnection, _accounts: Collection[int]) -> set[frozenset[int]]:
+    return set()
 
 
 async def waiting(storage: Storage, clock: Clock) -> int:
@@ -136,10 +147,12 @@ class Queue:
         settings: QuickPlaySettings,
         seeds: Callable[[], int],
         abandoned: Abandoned | None = None,
+        apart: Apart = nobody_apart,
     ) -> None:
         self.storage, self.clock, self.settings, self.seeds = storage, clock, settings, seeds
         self.abandoned = abandoned
         """Told of each seat found for a player who then left without taking it."""
+        self.apart = apart
         self._last_pass: float | None = None
         self._passing = asyncio.Lock()
 
@@ -238,17 +251,21 @@ class Queue:
         async with self.storage.transaction() as conn:
             query = (
                 sa.select(queue.c.ticket, queue.c.players, queue.c.rated, queue.c.rating)
-                .add_columns(queue.c.joined_at, queue.c.bots_after)
+                .add_columns(queue.c.joined_at, queue.c.bots_after, queue.c.owner)
                 .where(queue.c.table_code.is_(None), queue.c.lease_until >= now)
                 .order_by(queue.c.joined_at)
                 .limit(self.settings.max_waiting)
                 .with_for_update(skip_locked=True)
             )
             pools: dict[tuple[int, bool], list[Waiting]] = defaultdict(list)
-            for ticket, players, rated, rating, joined, bots_after in await conn.execute(query):
+            tickets: dict[int, str] = {}
+            for ticket, players, rated, rating, joined, bots_after, owner in await conn.execute(query):
                 pools[players, rated].append(Waiting(ticket, rating, aware(joined).timestamp(), bots_after))
+                if owner.startswith(ACCOUNT):
+                    tickets[int(owner.removeprefix(ACCOUNT))] = ticket
+            apart = {frozenset(tickets[a] for a in pair) for pair in await self.apart(conn, tickets.keys())}
             # Sorting and bisecting a thousand players is more than a millisecond: off the event loop.
-            paired = await asyncio.to_thread(self._pair, pools, now.timestamp())
+            paired = await asyncio.to_thread(self._pair, pools, now.timestamp(), apart)
             for rated, group in paired:
                 code = new_code()
                 await conn.execute(self.storage.new_table(code, self._config(rated, group).to_json()))
@@ -260,11 +277,13 @@ class Queue:
                 seated += len(group.tickets)
         return seated
 
-    def _pair(self, pools: dict[tuple[int, bool], list[Waiting]], now: float) -> list[tuple[bool, Group]]:
+    def _pair(
+        self, pools: dict[tuple[int, bool], list[Waiting]], now: float, apart: set[frozenset[str]]
+    ) -> list[tuple[bool, Group]]:
         return [
             (rated, group)
             for (players, rated), waiting in sorted(pools.items())
-            for group in pair(waiting, players, now, self.settings.schedule)
+            for group in pair(waiting, players, now, self.settings.schedule, apart)
         ]
 
     def _config(self, rated: bool, group: Group) -> TableConfig:

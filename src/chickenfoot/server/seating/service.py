@@ -1,10 +1,15 @@
 """Tables made and filled: a new table's configuration from its request, creating it (its creator's
 seat credential and an invite for every other person's seat), joining an open table, claiming an
-invite, handing an absent friend's seat to a bot. Every refusal is a
-:class:`~chickenfoot.server.refusals.Refusal`."""
+invite, taking a seat kept for the one asking (a challenger's), handing an absent friend's seat to a
+bot. Every refusal is a :class:`~chickenfoot.server.refusals.Refusal`.
+
+A player blocked by someone seated at a table takes no seat there, by code or by invite; they are
+refused as anyone is at a full table or with a spent invite, so they are not told (``kept_out``,
+answered by server/social)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -27,6 +32,8 @@ from chickenfoot.server.table.protocol import printable_name
 from chickenfoot.server.table.registry import TableRegistry
 
 Name = Annotated[str, AfterValidator(printable_name)]
+KeptOut = Callable[[str, int], Awaitable[bool]]
+"""Whether the account (by id) takes no seat at table ``code``: someone seated there blocks it."""
 
 
 class NewSeat(BaseModel):
@@ -128,9 +135,15 @@ def summary(table: Table) -> dict[str, Any]:
     }
 
 
+async def nobody_kept_out(_code: str, _account_id: int) -> bool:
+    return False
+
+
 class Seating:
-    def __init__(self, hub: TableRegistry, accounts: Accounts, tables: TableLookup) -> None:
-        self.hub, self.accounts, self.tables = hub, accounts, tables
+    def __init__(
+        self, hub: TableRegistry, accounts: Accounts, tables: TableLookup, kept_out: KeptOut = nobody_kept_out
+    ) -> None:
+        self.hub, self.accounts, self.tables, self.kept_out = hub, accounts, tables, kept_out
         self.credentials: Credentials = hub.credentials
 
     def configure(self, request: CreateRequest) -> TableConfig:
@@ -156,19 +169,41 @@ class Seating:
         if not table.config.open:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_ONLY))
         await admit(self.accounts, connection, table.config)
-        for seat in table.free_seats():
-            token = await self.credentials.issue_seat(table.code, seat)
-            if token is not None:
-                await table.submit(Take(seat, name, ready=False))
-                await self.accounts.sit(connection, table.code, seat)
-                return seat, token
+        if not await self._kept_out(table, connection):
+            for seat in table.free_seats():
+                if (token := await self._sit(table, seat, name, connection)) is not None:
+                    return seat, token
         raise Refusal.conflict(Said.of(Code.ERROR_NO_FREE_SEAT))
+
+    async def take_kept(self, code: str, seat: int, name: str, connection: HTTPConnection) -> str:
+        """Take ``seat`` of table ``code``, kept for the one asking (a challenger coming to the table their
+        accepted challenge made): a fresh credential."""
+        table = await self.tables(code)
+        await admit(self.accounts, connection, table.config)
+        token = await self._sit(table, seat, name, connection)
+        if token is None:
+            raise Refusal.conflict(Said.of(Code.ERROR_NO_FREE_SEAT))
+        return token
+
+    async def _sit(self, table: Table, seat: int, name: str, connection: HTTPConnection) -> str | None:
+        """Seat the one asking at ``seat`` if nobody holds it (followed by their account, if signed in): its
+        fresh credential, or ``None``."""
+        token = await self.credentials.issue_seat(table.code, seat)
+        if token is not None:
+            await table.submit(Take(seat, name, ready=False))
+            await self.accounts.sit(connection, table.code, seat)
+        return token
+
+    async def _kept_out(self, table: Table, connection: HTTPConnection) -> bool:
+        signed_in = await self.accounts.signed_in(connection)
+        return signed_in is not None and await self.kept_out(table.code, signed_in.account.id)
 
     async def claim(self, code: str, invite: str, name: str, connection: HTTPConnection) -> tuple[int, str]:
         """Exchange a single-use invite for the invited seat and its credential (a fresh secret)."""
         table = await self.tables(code)
         await admit(self.accounts, connection, table.config)
-        claimed = await self.credentials.claim(table.code, invite)
+        kept_out = await self._kept_out(table, connection)
+        claimed = None if kept_out else await self.credentials.claim(table.code, invite)
         if claimed is None:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_USED))
         seat, token = claimed

@@ -63,6 +63,10 @@ chat_lines = sa.Table(
     sa.Column("text", sa.String(200), nullable=True),
     sa.Column("reaction", sa.String(32), nullable=True),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    # The account that said it (a seated player's or a signed-in spectator's; ``None``: a guest): kept on
+    # the server, never sent, so a listener who blocks it is spared the line and a report names who said
+    # it (migration 0019_social). A number, not a key: the game store knows no account.
+    sa.Column("speaker", sa.Integer, nullable=True),
 )
 rematch_votes = sa.Table(
     "rematch_votes",

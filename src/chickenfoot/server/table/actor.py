@@ -421,8 +421,8 @@ class Table:
                 await seats.list_publicly(port, public)
             case Rename(seat, name):
                 await renaming.rename(port, self._renames, seat, name)
-            case Say(seat, request):
-                await chat.say(port, seat, request)
+            case Say(seat, request, speaker):
+                await chat.say(port, seat, request, speaker)
             case Notify(notice):
                 await self._notify(notice)
             case AcceptRematch(seat, tables):

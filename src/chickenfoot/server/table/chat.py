@@ -1,7 +1,9 @@
 """A table's chat: lines of plain text and quick reactions, kept with the table in storage.
 
 Who said a line is the connection's business, never the message's: a player's line carries their
-seat, a spectator's none (``spectator``). A line is stored (numbered per table, the last
+seat, a spectator's none (``spectator``). The account behind the connection, if any, is kept with the
+line on the server (``by``) and never sent: a :class:`Listener` who blocks that account is not sent
+the line, live or kept (:func:`heard`). A line is stored (numbered per table, the last
 :data:`KEPT` kept) before it is published on the table's channel, so every process's clients get it
 and a client connecting later reads it back. Text is stored and sent as it was typed: the page
 shows it as text, never as markup.
@@ -10,7 +12,7 @@ shows it as text, never as markup.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +33,39 @@ NUMBER_RETRIES = 5
 """Attempts to number a line when other processes number lines of the same table at the same moment."""
 
 Line = dict[str, Any]
+SPEAKER = "by"
+"""A line's key for the account that said it: kept on the server, removed from every line sent."""
+
+
+@dataclass(slots=True, weakref_slot=True, eq=False)
+class Listener:
+    """The account behind one table connection (``None``: a guest), and the accounts it blocks."""
+
+    account: int | None = None
+    """Kept with each line this connection says."""
+    muted: frozenset[int] = field(default_factory=frozenset)
+    """Their lines are not sent to this connection (server/social keeps it up to date)."""
+
+
+def heard(message: dict[str, Any], listener: Listener) -> dict[str, Any] | None:
+    """A ``chat`` message as ``listener`` hears it: no line of a muted account, no line's speaker
+    (``None``: nothing left of a single new line). Any other message passes as it is.
+
+    >>> said = {"type": "chat", "line": {"n": 3, "seat": 1, "text": "hi", "by": 42}}
+    >>> heard(said, Listener(7)), heard(said, Listener(7, frozenset({42})))
+    ({'type': 'chat', 'line': {'n': 3, 'seat': 1, 'text': 'hi'}}, None)
+    """
+    if message.get("type") != "chat":
+        return message
+
+    def unsaid(line: Line) -> Line:
+        return {key: value for key, value in line.items() if key != SPEAKER}
+
+    if "line" in message:
+        line = message["line"]
+        return None if line.get(SPEAKER) in listener.muted else message | {"line": unsaid(line)}
+    kept = [unsaid(line) for line in message.get("lines", ()) if line.get(SPEAKER) not in listener.muted]
+    return message | {"lines": kept}
 
 
 @dataclass(slots=True)
@@ -59,16 +94,25 @@ def checked_text(text: str) -> str:
     return text
 
 
-def line_of(number: int, seat: int | None, text: str | None, reaction: str | None) -> Line:
-    """A line as the protocol sends it: ``text``, or a reaction's message ``code``."""
+def line_of(number: int, seat: int | None, text: str | None, reaction: str | None, speaker: int | None = None) -> Line:
+    """A line as the protocol sends it: ``text``, or a reaction's message ``code`` (and, until it is sent,
+    its ``speaker``)."""
     line: Line = {"n": number, "seat": seat, "spectator": seat is None}
+    if speaker is not None:
+        line[SPEAKER] = speaker
     if reaction is not None:
         return line | {"code": f"chat.reaction.{reaction}"}
     return line | {"text": text}
 
 
 async def store(
-    storage: Storage, code: str, seat: int | None, text: str | None, reaction: str | None, at: datetime
+    storage: Storage,
+    code: str,
+    seat: int | None,
+    text: str | None,
+    reaction: str | None,
+    at: datetime,
+    speaker: int | None = None,
 ) -> Line:
     """Number and store one line said at ``at``, dropping the table's lines older than the last :data:`KEPT`."""
     newest = sa.select(sa.func.coalesce(sa.func.max(chat_lines.c.number), 0)).where(chat_lines.c.table_code == code)
@@ -77,10 +121,11 @@ async def store(
             async with storage.transaction() as conn:
                 number = int((await conn.execute(newest)).scalar_one()) + 1
                 row = {"table_code": code, "number": number, "seat": seat, "text": text, "reaction": reaction}
+                row["speaker"] = speaker
                 await conn.execute(chat_lines.insert().values(**row, at=at))
                 old = (chat_lines.c.table_code == code) & (chat_lines.c.number <= number - KEPT)
                 await conn.execute(chat_lines.delete().where(old))
-            return line_of(number, seat, text, reaction)
+            return line_of(number, seat, text, reaction, speaker)
         except sa.exc.IntegrityError:
             if attempt == NUMBER_RETRIES - 1:
                 raise Refusal.busy(Said.of(Code.ERROR_CHAT_NOT_STORED)) from None
@@ -91,6 +136,7 @@ async def recent(storage: Storage, code: str) -> list[Line]:
     """The table's kept lines, oldest first."""
     query = (
         sa.select(chat_lines.c.number, chat_lines.c.seat, chat_lines.c.text, chat_lines.c.reaction)
+        .add_columns(chat_lines.c.speaker)
         .where(chat_lines.c.table_code == code)
         .order_by(chat_lines.c.number)
     )
@@ -100,7 +146,7 @@ async def recent(storage: Storage, code: str) -> list[Line]:
 
 async def carry(storage: Storage, old: str, new: str) -> None:
     """Copy table ``old``'s kept lines to table ``new`` (its rematch), numbers and all: the talk goes on there."""
-    columns = ["table_code", "number", "seat", "text", "reaction", "at"]
+    columns = ["table_code", "number", "seat", "text", "reaction", "at", "speaker"]
     kept = sa.select(
         sa.literal(new, sa.String(16)),
         chat_lines.c.number,
@@ -108,19 +154,23 @@ async def carry(storage: Storage, old: str, new: str) -> None:
         chat_lines.c.text,
         chat_lines.c.reaction,
         chat_lines.c.at,
+        chat_lines.c.speaker,
     ).where(chat_lines.c.table_code == old)
     async with storage.transaction() as conn:
         await conn.execute(chat_lines.insert().from_select(columns, kept))
 
 
-async def say(table: ConfigPort, seat: int | None, request: ChatMessage | ReactMessage) -> None:
-    """Store one line from ``seat`` (``None``: a spectator) and publish it to the table."""
+async def say(
+    table: ConfigPort, seat: int | None, request: ChatMessage | ReactMessage, speaker: int | None = None
+) -> None:
+    """Store one line from ``seat`` (``None``: a spectator), said by the account ``speaker`` (``None``: a
+    guest), and publish it to the table."""
     if not table.storage.available:
         raise Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
     text = None if isinstance(request, ReactMessage) else checked_text(request.text)
     reaction = request.reaction if isinstance(request, ReactMessage) else None
     try:
-        line = await store(table.storage, table.code, seat, text, reaction, utc(table.clock))
+        line = await store(table.storage, table.code, seat, text, reaction, utc(table.clock), speaker)
     except StorageUnavailable:
         raise Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE)) from None
     await table.notify({"type": "chat", "line": line})

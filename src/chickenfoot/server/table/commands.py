@@ -213,10 +213,12 @@ class Rename(Command[None]):
 
 @dataclass(frozen=True, slots=True)
 class Say(Command[None]):
-    """A chat line or a reaction from ``seat`` (``None``: a spectator)."""
+    """A chat line or a reaction from ``seat`` (``None``: a spectator), said by the account ``speaker``
+    (``None``: a guest)."""
 
     seat: int | None
     request: ChatMessage | ReactMessage
+    speaker: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,15 +40,21 @@ class Asked(TableHandle, Protocol):
 
 
 async def handle(
-    table: Asked, seat: int | None, request: AnyClientMessage, chat_refusal: ChatGate, hint: HintSource
+    table: Asked,
+    seat: int | None,
+    request: AnyClientMessage,
+    chat_refusal: ChatGate,
+    hint: HintSource,
+    speaker: int | None = None,
 ) -> dict[str, Any] | None:
-    """The reply to one client message of ``seat`` (``None`` when the reply is the broadcast state)."""
+    """The reply to one client message of ``seat`` (``None`` when the reply is the broadcast state);
+    ``speaker``: the account behind the client, kept with its chat lines."""
     if isinstance(request, PingMessage):
         return {"type": "pong"}
     if isinstance(request, ChatMessage | ReactMessage):
         if (refusal := await chat_refusal(request.text if isinstance(request, ChatMessage) else None)) is not None:
             raise refusal
-        await table.submit(Say(seat, request))
+        await table.submit(Say(seat, request, speaker))
         return None
     if isinstance(request, NextRoundMessage):
         await table.submit(NextRound(seat))
