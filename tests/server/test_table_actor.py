@@ -4,10 +4,13 @@ the automatic play planned after each, a burst of arrivals told once."""
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
 
+from chickenfoot import Match
+from chickenfoot.move import Move
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.cluster.connections import LocalConnections
@@ -18,7 +21,7 @@ from chickenfoot.server.table.actor import Services, Table
 from chickenfoot.server.table.commands import Attach, CatchUp, Play, Wake
 from chickenfoot.server.table.config import Seat, TableConfig, Timing
 from chickenfoot.server.table.ports import ALONE, Message
-from chickenfoot.server.table.protocol import LogSent
+from chickenfoot.server.table.protocol import NEXT_ROUND, LogSent, raw_events, round_start_events
 
 STILL = Timing(bot_delay=60, forced_delay=60, next_round_delay=60, grace=60)
 """Automatic play far off: only what the test submits happens."""
@@ -148,3 +151,43 @@ def test_the_automatic_play_is_planned_after_every_command() -> None:
 
     before, after = asyncio.run(scenario())
     assert after == 1 and before <= 1  # one plan at a time: a bot's or forced move, or the next round
+
+
+def played(config: TableConfig, count: int) -> list[str]:
+    """The first ``count`` actions of a match at ``config`` played with random legal moves."""
+    match, rng = Match(config.rules, len(config.seats), config.seed), random.Random(5)
+    actions: list[str] = []
+    while len(actions) < count and not match.is_over():
+        if match.round.is_over():
+            match.next_round()
+            actions.append(NEXT_ROUND)
+        else:
+            move = rng.choice(list(match.round.legal_moves()))
+            match.push(move)
+            actions.append(str(move))
+    return actions
+
+
+def test_a_table_read_back_rebuilds_the_events_of_its_last_versions_only() -> None:
+    seats = [Seat("human", f"P{s}", taken=True) for s in range(2)]
+    config = TableConfig(Rules(), seats, seed=3, playing_since=1.0)
+    actions = played(config, 3 * actor.EVENTS_READ_BACK)
+    services = Services(SlowStore(), LocalBus(), STILL, LocalConnections(), FakeClock())
+    table = Table.restore("READ01", config, actions, services, ALONE)
+    version = len(actions)
+    assert table.version == version
+    # The events of the last versions, as the actions made them when they were played.
+    match = Match(config.rules, len(config.seats), config.seed)
+    expected: list[dict[str, Any]] = []
+    for number, action in enumerate(actions, start=1):
+        if action == NEXT_ROUND:
+            match.next_round()
+            events = round_start_events(match)
+        else:
+            match.push(Move.parse(action))
+            events = raw_events(match.round.events_of_last(), match.round_number)
+        if number > version - 10:
+            expected += events
+    assert table.events_since(version - 10) == expected
+    assert table.events_since(version - actor.EVENTS_READ_BACK) is not None
+    assert table.events_since(version - actor.EVENTS_READ_BACK - 1) is None  # older: a full snapshot

@@ -100,6 +100,10 @@ R = TypeVar("R")
 
 EVENT_LOG = 1000
 """Versions whose events are kept for reconnecting clients (older ones get a full snapshot)."""
+EVENTS_READ_BACK = 50
+"""Versions whose events a table read back from storage rebuilds: building them is nineteen parts in
+twenty of a replay's cost, and a process that stopped sends its tables' clients to the others all at once,
+each at most a few versions behind (an older one gets a full snapshot)."""
 MAILBOX = 64
 """Commands a table holds waiting; past them a person's command is refused (slow down)."""
 
@@ -169,8 +173,9 @@ class Table:
     ) -> Table:
         """Rebuild a table from its stored actions (replaying them through the engine)."""
         table = cls(code, config, Match(config.rules, len(config.seats), config.seed), services, peers)
-        for action in actions:
-            table._apply(action)
+        recent = len(actions) - EVENTS_READ_BACK
+        for index, action in enumerate(actions):
+            table._apply(action, recorded=index >= recent)
         return table
 
     @classmethod
@@ -510,18 +515,23 @@ class Table:
         if self._match.is_over():
             self._services.finished(self._code)
 
-    def _apply(self, action: str) -> Events:
-        """Apply a checked action to the match; returns its events and records them."""
+    def _apply(self, action: str, *, recorded: bool = True) -> Events:
+        """Apply a checked action to the match; returns its events and records them (with ``recorded``
+        false, only applies it: a replay's older versions, whose events no client will ask for)."""
         match = self._match
+        self._version += 1
         if action == NEXT_ROUND:
             match.next_round()
+            if not recorded:
+                return []
             events = round_start_events(match)
         else:
             match.push(Move.parse(action))
+            if not recorded:
+                return []
             events = raw_events(match.round.events_of_last(), match.round_number)
             if match.is_over():
                 events.append(match_over_event(match))
-        self._version += 1
         self._events.append((self._version, events))
         return events
 
