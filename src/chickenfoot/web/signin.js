@@ -81,8 +81,9 @@ async function password() {
   await done(await api("POST", signingUp ? "/api/account/signup" : "/api/account/signin", body));
 }
 
+// The link goes to the account named in the one username field, the sign-in form's.
 async function recover() {
-  const username = byId("recover-username", HTMLInputElement).value.trim();
+  const username = byId("username", HTMLInputElement).value.trim();
   await api("POST", "/api/account/recover", { username });
   byId("recover-sent").textContent = t("notify.recover.sent");
 }
@@ -116,6 +117,7 @@ async function start() {
   const recoverForm = byId("recover-form", HTMLFormElement);
   recoverForm.addEventListener("submit", (e) => {
     e.preventDefault();
+    if (!username.reportValidity()) return;
     attempt(recoverForm, recover);
   });
   byId("recover").hidden = signingUp;

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +54,20 @@ class RecordingBot:
                     return
                 mine = state["status"] == "playing" and state["to_move"] == state["seat"] and state["forced"] is None
                 if mine and state["legal"] and version > moved:
-                    view = self.client.get(f"/api/bot/tables/{self.code}")
-                    if view.status_code == 200:  # else over the token's reads: the stream carries it all anyway
+                    view = self.answer("GET", f"/api/bot/tables/{self.code}")
+                    if view.status_code == 200:
                         self.views.append(view.json())
                     body = {"move": self.rng.choice(state["legal"]), "version": version}
-                    if self.client.post(f"/api/bot/tables/{self.code}/move", json=body).status_code == 200:
+                    if self.answer("POST", f"/api/bot/tables/{self.code}/move", json=body).status_code == 200:
                         moved = version
+
+    def answer(self, method: str, path: str, **options: Any) -> httpx.Response:
+        """The answer to a request, asked again after the wait the server names while the token is over its
+        limits, as the example clients do: a move refused and never asked again would leave the bot waiting
+        for a state that only the turn timer brings, and every refusal is a strike towards a pause."""
+        while (answer := self.client.request(method, path, **options)).status_code == 429:
+            time.sleep(int(answer.headers["retry-after"]))
+        return answer
 
 
 def test_no_bot_api_message_leaks_hidden_tiles(tmp_path: Path) -> None:
