@@ -23,7 +23,7 @@ WHOLE = b"GET /api/presets HTTP/1.1\r\nHost: localhost\r\n\r\n"
 def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     directory, port = tmp_path_factory.mktemp("server"), free_port()
     options = ["--head-timeout", "3", "--open-connections", str(CAP)]
-    with served(port, f"sqlite+aiosqlite:///{directory / 'games.db'}", options=options):
+    with served(port, f"sqlite+aiosqlite:///{directory / 'games.db'}", options=options, timeout=90):
         yield port
 
 

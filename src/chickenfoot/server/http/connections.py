@@ -31,6 +31,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from chickenfoot.messages import Code, Said
+from chickenfoot.server.clock import Clock, Timer
 from chickenfoot.server.http.answers import body
 from chickenfoot.server.http.client import address_key
 
@@ -67,15 +68,16 @@ def trusted(host: str, proxies: Sequence[str]) -> bool:
     return any(address in ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
 
 
-def guarded_h11(caps: ConnectionCaps, proxies: Sequence[str] = ()) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with ``caps`` (``uvicorn.Config(http=...)``); ``proxies``: the trusted proxies."""
+def guarded_h11(caps: ConnectionCaps, clock: Clock, proxies: Sequence[str] = ()) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with ``caps`` (``uvicorn.Config(http=...)``), timed on ``clock``; ``proxies``:
+    the trusted proxies."""
     open_by_address = Counter[str]()
 
     class GuardedH11(H11Protocol):
         def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any], **kwargs: Any) -> None:
             super().__init__(config, server_state, app_state, **kwargs)
             self._counted: str | None = None
-            self._head_timer: asyncio.TimerHandle | None = None
+            self._head_timer: Timer | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -109,7 +111,7 @@ def guarded_h11(caps: ConnectionCaps, proxies: Sequence[str] = ()) -> type[H11Pr
 
         def _await_head(self) -> None:
             if self._head_timer is None:
-                self._head_timer = self.loop.call_later(caps.head_seconds, self._head_too_slow)
+                self._head_timer = clock.call_later(caps.head_seconds, self._head_too_slow)
 
         def _head_arrived(self) -> None:
             if self._head_timer is not None:
