@@ -432,7 +432,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
     app.add_middleware(FloodGate, paused=server.paused_tokens)  # inside the security headers: its refusals get them
-    app.add_middleware(CheapBudget, limits=server.limits)
+    app.add_middleware(CheapBudget, rate=settings.addresses.cheap, clock=settings.clock, refused=server.limits.refused)
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     server.ops.install(app)
     app.state.hub, app.state.storage = server.hub, server.storage

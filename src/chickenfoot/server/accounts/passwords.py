@@ -102,11 +102,16 @@ class Hasher:
             return False
         return await self._in_turn(lambda: _hasher.verify(password, stored), still_wanted)
 
+    def check_room(self) -> None:
+        """Raises :class:`Refusal` (busy) at once when no hash could wait its turn now: a sign-in asks it
+        before any other work (the store's facts), so a refusal in a flood costs next to nothing."""
+        if self._queued >= self.waiting + CONCURRENT:
+            raise self._busy("full")
+
     async def _in_turn(self, work: Callable[[], _T], still_wanted: StillWanted) -> _T:
         """``work`` in a thread once a slot is free; raises :class:`Refusal` (busy) instead when the queue
         is full, the wait outlasted the deadline, or the client has gone (before the work, or during it)."""
-        if self._queued >= self.waiting + CONCURRENT:
-            raise self._busy("full")
+        self.check_room()
         self._queued += 1
         queued_at = self.clock.monotonic()
         try:

@@ -190,6 +190,7 @@ class Accounts:
         """A new account with a password (none for a client that has gone: ``still_wanted``)."""
         name = checked_name(username)
         checked_password(password, name)
+        self.hasher.check_room()
         if await self.store.look_alike_exists(name, utc(self.clock)):
             raise name_taken(name)
         hashed = await self.hasher.hashed(password, still_wanted)
@@ -201,6 +202,7 @@ class Accounts:
     async def sign_in(self, skeleton: str, password: str, still_wanted: StillWanted = wanted) -> Account:
         """The account whose name has ``skeleton``, if ``password`` is its password (checked only while the
         client is there: ``still_wanted``)."""
+        self.hasher.check_room()
         account, stored = await self.store.sign_in_facts(skeleton)
         # Unknown name or no password: a dummy hash is verified, so the answer takes the same time.
         if not await self.hasher.verify(password, stored, still_wanted) or account is None:

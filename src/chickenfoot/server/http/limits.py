@@ -8,10 +8,10 @@ replays built, hints searched, sign-ins, quick play's joins, profiles and rating
 e-mails asked for (confirmation and sign-in links), and the Bot API's look-ups of tokens not known yet.
 Per name: password sign-ins (and sign-in links asked for) at one username. Per account: quick play's
 tables, and invitations and challenges one account sends and one account receives, each a notice on
-someone's phone. From everyone together: sign-ups, and the cheap requests that read the store
-(server/http/budget.py), counted in each process; past these the server is busy (503), not the client
-at fault. Per token: the Bot API's moves, reads, streams, new tables and chat lines; a token that keeps
-going over (``strikes``) is paused whole for the ``pause`` window.
+someone's phone. From everyone together: sign-ups; past them the server is busy (503), not the client
+at fault (the cheap requests of everyone have a budget of their own, server/http/budget.py). Per token:
+the Bot API's moves, reads, streams, new tables and chat lines; a token that keeps going over
+(``strikes``) is paused whole for the ``pause`` window.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes. The token look-ups
@@ -55,7 +55,6 @@ Kind = Literal[
     "sign_in_name",
     # from everyone together
     "sign_up",
-    "cheap",
     # per account
     "account_table",
     "invitation_sent",
@@ -116,7 +115,7 @@ class AddressLimits:
     """Requests from every address together, in each process, that read the store or build an answer
     of their own but each cost little (profiles, ratings, leaderboards, the lobby, presets: server/http/budget.py);
     past it they are refused at once (503), so that a flood from many addresses, each under its limits,
-    never stands between a table and its store."""
+    never stands between a table and its store. The amount is also the burst."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +198,6 @@ def policies(addresses: AddressLimits, tokens: TokenLimits, accounts: AccountLim
         "name", limits.parse(addresses.sign_ins_per_name), Code.ACCOUNT_TOO_MANY_SIGN_INS, in_minutes=True
     )
     found["sign_up"] = Policy("everyone", limits.parse(addresses.sign_ups), Code.ACCOUNT_TOO_MANY_SIGN_UPS)
-    found["cheap"] = Policy("everyone", limits.parse(addresses.cheap), Code.ERROR_SERVER_BUSY, shared=False)
     found["bot_lookup"] = Policy("address", limits.parse(tokens.lookups), Code.BOTAPI_TOO_MANY_LOOKUPS, shared=False)
     found["account_table"] = Policy("account", limits.parse(accounts.tables), Code.ERROR_TOO_MANY_TABLES)
     found["invitation_sent"] = Policy("account", limits.parse(accounts.invitations_sent), Code.NOTIFY_TOO_MANY_SENT)
