@@ -249,6 +249,26 @@ def serve(
     quick_play_per_address: Annotated[
         int, typer.Option(min=1, help="Players one client address may have waiting in the quick play queue at once.")
     ] = 8,
+    sign_up_limit: Annotated[
+        str, typer.Option(help="New accounts from every address together, e.g. 60/minute.")
+    ] = "60/minute",
+    cheap_limit: Annotated[
+        str,
+        typer.Option(
+            help="Cheap requests that read the store (profiles, ratings, the lobby, presets) from every address "
+            "together, in each process, e.g. 150/second; past it they are answered 503 at once."
+        ),
+    ] = "150/second",
+    head_timeout: Annotated[
+        float,
+        typer.Option(min=0.1, help="Seconds a request's head may take to arrive whole; then the connection closes."),
+    ] = 10.0,
+    open_connections: Annotated[
+        int,
+        typer.Option(
+            min=1, help="HTTP connections one client address may hold open at once (a trusted proxy's are not counted)."
+        ),
+    ] = 64,
     cutoff_pause: Annotated[
         str,
         typer.Option(
@@ -329,6 +349,7 @@ def serve(
     note_pure_core()
     from chickenfoot.server.accounts.service import AccountSettings
     from chickenfoot.server.accounts.sessions import SessionPolicy
+    from chickenfoot.server.http.connections import ConnectionCaps
     from chickenfoot.server.http.limits import AddressLimits
     from chickenfoot.server.moderation.words import from_file
     from chickenfoot.server.notifications.mail import parse_smtp_url
@@ -348,6 +369,8 @@ def serve(
         replays=replay_limit,
         hints=hint_limit,
         quick_plays=quick_play_limit,
+        sign_ups=sign_up_limit,
+        cheap=cheap_limit,
     )
     try:
         notifications = NotificationSettings(
@@ -377,6 +400,7 @@ def serve(
             metrics_host=metrics_host,
             review_budget=review_budget,
             addresses=addresses,
+            connections=ConnectionCaps(head_timeout, open_connections),
             expiry=Expiry(idle_seconds=idle_seconds, unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
             gc_log=gc_log,
             accounts=AccountSettings(public_origin, SessionPolicy(secure_cookies=secure_cookies)),

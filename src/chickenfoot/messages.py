@@ -559,6 +559,19 @@ class Code(Enum):
     ERROR_HINT_BUSY = msg("error.hint_busy", "the server is busy finding other hints; try again shortly")
     ERROR_REPLAY_BUSY = msg("error.replay_busy", "the server is busy preparing other replays; try again shortly")
     ERROR_STORE_UNAVAILABLE = msg("error.store_unavailable", "the game store is unavailable; try again shortly")
+    ERROR_SERVER_BUSY = msg(
+        "error.server_busy",
+        "the server is busy (at most {limit} requests like this one in {window} s from everyone); "
+        "try again in {seconds} s",
+    )
+    ERROR_TOO_MANY_REQUESTS = msg(
+        "error.too_many_requests",
+        "too many requests from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    ERROR_TOO_MANY_OPEN_CONNECTIONS = msg(
+        "error.too_many_open_connections",
+        "too many connections open from your address (at most {limit}); close some and try again",
+    )
     ERROR_BODY_JSON = msg("error.body.json", "the body is not valid JSON")
     ERROR_BODY_UTF8 = msg("error.body.utf8", "the body is not valid UTF-8")
     ERROR_BODY_DEEP = msg("error.body.deep", "the body is nested too deeply")
@@ -660,6 +673,13 @@ class Code(Enum):
         "account.too_many_from_address",
         "too many sign-in attempts from your address: try again in {count} minute",
         "too many sign-in attempts from your address: try again in {count} minutes",
+    )
+    ACCOUNT_HASHING_BUSY = msg(
+        "account.hashing_busy", "too many sign-ins are being checked right now; try again in {seconds} s"
+    )
+    ACCOUNT_TOO_MANY_SIGN_UPS = msg(
+        "account.too_many_sign_ups",
+        "too many new accounts right now (at most {limit} in {window} s from everyone); try again in {seconds} s",
     )
     ACCOUNT_NAME_LENGTH = msg("account.name_length", "a username has {min} to {max} characters")
     ACCOUNT_NAME_CHARACTERS = msg(

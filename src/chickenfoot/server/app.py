@@ -55,6 +55,7 @@ from chickenfoot.server.history.routes import profiles_router
 from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
+from chickenfoot.server.http.budget import CheapBudget
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, SpeakerLimits, TokenLimits
 from chickenfoot.server.http.pages import pages_router
@@ -297,7 +298,8 @@ def build(settings: Settings) -> Server:
     readings = Readings(
         tables=lambda: len(hub.tables),
         queues=lambda: {"hints": hints.searching, "replays": frames.building, "reviews": reviews.queue.qsize()},
-        refusals=lambda: limits.refused,
+        # The hashes not done (a full queue, a wait too long, a client gone) beside the limits' refusals.
+        refusals=lambda: limits.refused | {("hashing", why): n for why, n in accounts.hasher.dropped.items()},
         storage_up=lambda: storage.available,
         quick_play_waiting=lambda: waiting(storage, clock),
     )
@@ -443,7 +445,7 @@ def routers(server: Server) -> list[APIRouter]:
             hub.credentials.seat_of,
             [server.history.data_of, server.ratings.data_of, server.notifications.data_of, server.social.exported],
         ),
-        ratings_router(server.ratings, accounts, tables, settings.web_dir),
+        ratings_router(server.ratings, accounts, tables, limits, settings.web_dir),
         quickplay_router(quick_play(server), accounts, limits),
         profiles_router(server.history, accounts, limits, settings.web_dir),
         handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, holders.of(), tables, limits),
@@ -603,6 +605,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
     app.add_middleware(FloodGate, paused=server.paused_tokens)  # inside the security headers: its refusals get them
+    app.add_middleware(CheapBudget, rate=settings.addresses.cheap, clock=settings.clock, refused=server.limits.refused)
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     server.ops.install(app)
     app.state.hub, app.state.storage = server.hub, server.storage

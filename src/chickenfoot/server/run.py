@@ -18,6 +18,7 @@ from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import collector
 from chickenfoot.server.accounts.service import AccountSettings
 from chickenfoot.server.app import Settings, create_app
+from chickenfoot.server.http.connections import ConnectionCaps, guarded_h11
 from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.http.security import checked_origin, checked_proxy, redact_logs
 from chickenfoot.server.log_limits import limit_client_caused
@@ -122,6 +123,7 @@ def run(
     metrics_host: str = "127.0.0.1",
     review_budget: int = DEFAULT_BUDGET,
     addresses: AddressLimits | None = None,
+    connections: ConnectionCaps | None = None,
     expiry: Expiry | None = None,
     gc_log: Path | None = None,
     accounts: AccountSettings | None = None,
@@ -142,6 +144,7 @@ def run(
     ``log_format``: ``text``, or ``json`` (a JSON object a line, server/ops/logs.py);
     ``metrics_port``: also listen on ``metrics_host:metrics_port``, answering ``GET /metrics`` alone there;
     ``review_budget``: sampled deals per move of the reviews of finished matches;
+    ``connections``: the time a request's head may take, the connections one address may hold open;
     ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
     ``accounts``: session cookies and the passkeys' relying party;
     ``quick_play``: quick play's queue (its bounds);
@@ -207,8 +210,9 @@ def run(
         log_config=None if log_style == "json" else uvicorn.config.LOGGING_CONFIG,
         log_level="info" if access_log else "warning",
         # h11, not httptools: httptools buffers a request's head without limit (200 MiB of headers
-        # sent slowly cost the server 200 MiB); h11 answers 400 past HEAD_BYTES.
-        http="h11",
+        # sent slowly cost the server 200 MiB); h11 answers 400 past HEAD_BYTES. Its head's time and
+        # the connections of one address are capped by the protocol itself (server/http/connections.py).
+        http=guarded_h11(connections or ConnectionCaps(), settings.clock, proxies),
         h11_max_incomplete_event_size=HEAD_BYTES,
         access_log=access_log,
         ws_max_size=1 << 20,

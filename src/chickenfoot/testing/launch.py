@@ -153,7 +153,10 @@ def proxied(
         check = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
         if check.returncode != 0:
             raise RuntimeError(f"nginx refuses the configuration: {check.stderr.strip()}")
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        # Its error lines go to a file: a pipe nobody reads fills in a flood (a line per refusal) and stalls nginx.
+        errors = directory / "error.log"
+        with errors.open("w") as written:
+            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=written, text=True)
         try:
             deadline = time.monotonic() + timeout
             while True:
@@ -162,7 +165,7 @@ def proxied(
                     break
                 except OSError:
                     if process.poll() is not None or time.monotonic() > deadline:
-                        said = process.stderr.read().strip() if process.poll() is not None and process.stderr else ""
+                        said = errors.read_text().strip() if process.poll() is not None else ""
                         raise RuntimeError(f"nginx did not start on port {port}: {said}") from None
                     time.sleep(0.05)
             yield directory

@@ -4,14 +4,15 @@ window and form (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
 from chickenfoot.server.accounts.store import AccountStore
 from chickenfoot.server.clock import FakeClock, SystemClock, utc
-from chickenfoot.server.ratings.model import Rating
+from chickenfoot.server.ratings.model import Family, Rating
 from chickenfoot.server.ratings.rated import RatedMatch, RatedSeat, rated_match
-from chickenfoot.server.ratings.service import ACTIVE_DAYS, Ratings
+from chickenfoot.server.ratings.service import ACTIVE_DAYS, PLACES_SECONDS, Ratings
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.table.config import Seat, TableConfig
 
@@ -114,11 +115,48 @@ def test_the_leaderboard_holds_established_players_active_in_the_window(database
         assert len(board[0].form) == 5
         latest = await ratings.store.changes("AB0044")
         assert board[0].form[0] == latest[0].after.shown - latest[0].before.shown
-        assert await ratings.store.rank(ids[board[1].username], "2", ratings.active_since()) == 2
-        assert await ratings.store.rank(ids["dee"], "2", ratings.active_since()) is None
+        assert await ratings.rank(ids[board[1].username], "2") == 2
+        assert await ratings.rank(ids["dee"], "2") is None
         clock.advance(86_400 * (ACTIVE_DAYS + 1))
         assert await ratings.store.leaderboard("2", ratings.active_since(), 10) == []
         assert isinstance(await ratings.of(ids["dee"], "2"), Rating)
+        await storage.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_rank_is_read_from_the_places_kept_not_counted_per_request(database_url: str, empty_ratings: None) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        storage = Storage(database_url, SystemClock())
+        await storage.migrate()
+        ratings = Ratings(storage, clock)
+        accounts = AccountStore(storage)
+        ids = []
+        for name in ("eve", "fay"):
+            account = await accounts.create(name, f"handle-{name}", utc(clock))
+            assert account is not None
+            ids.append(account.id)
+        for n in range(30):
+            await ratings.record(heads_up(f"EF{n:04}", ids[n % 3 == 0], ids[n % 3 != 0]))
+        reads = []
+        places = ratings.store.places
+
+        async def counted(family: Family, since: datetime) -> dict[int, int]:
+            reads.append(family)
+            return await places(family, since)
+
+        ratings.store.places = counted  # type: ignore[method-assign]
+        ranks = await asyncio.gather(*(ratings.rank(account, "2") for account in ids * 20))
+        assert ranks[:2] == [1, 2] and len(set(ranks)) == 2 and reads == ["2"]
+        clock.advance(PLACES_SECONDS - 1)
+        assert await ratings.rank(ids[0], "2") == 1 and reads == ["2"]
+        clock.advance(1)
+        assert await ratings.rank(ids[0], "2") == 1 and reads == ["2", "2"]
+        # A match recorded here moves the places: they are read again at the next rank.
+        for n in range(30):
+            await ratings.record(heads_up(f"FE{n:04}", ids[1], ids[0]))
+        assert await ratings.rank(ids[1], "2") == 1 and reads == ["2", "2", "2"]
         await storage.close()
 
     asyncio.run(scenario())

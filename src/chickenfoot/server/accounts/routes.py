@@ -4,9 +4,11 @@ sessions, the player's data, and seats that follow the account.
 Requests that change an account and are authenticated by the session cookie must come from the
 site's own pages (``Origin``) and carry the session's CSRF token (``X-CSRF-Token``); sign-up and
 sign-in have no session yet and are checked by ``Origin`` alone. Sign-in attempts (and sign-ups) are
-limited per address, sign-ins also per username (``limits``, shared through Redis), and a wrong password and an unknown
-name get the same answer in the same time. The routes parse, authorise and answer; what they do is
-:class:`~chickenfoot.server.accounts.service.Accounts`'.
+limited per address, sign-ins also per username unless the device has signed in to it before
+(server/accounts/devices.py), sign-ups also from everyone together (``limits``, shared through
+Redis); a wrong password and an unknown name get the same answer in the same time, and a password is
+hashed only while its client is there, in a bounded queue (server/accounts/passwords.py). The routes
+parse, authorise and answer; what they do is :class:`~chickenfoot.server.accounts.service.Accounts`'.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from chickenfoot.server.accounts.service import Accounts, Facts, SeatFinder, Sig
 from chickenfoot.server.accounts.store import Account, Passkey, Session
 from chickenfoot.server.clock import utc
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
-from chickenfoot.server.http.client import client_address
-from chickenfoot.server.http.limits import RateLimiter
+from chickenfoot.server.http.client import client_address, still_connected
+from chickenfoot.server.http.limits import EVERYONE, RateLimiter
 from chickenfoot.server.refusals import Refusal, Why
 
 PREFIX = "/api/account"
@@ -128,10 +130,16 @@ class AccountRoutes:
         return RelyingParty.of(request, self.accounts.settings.origin)
 
     async def limited(self, request: Request, skeleton: str | None = None) -> None:
-        """Count a sign-in attempt (or a sign-up: each costs a hash and a row) of the address, and of the name."""
+        """Count a sign-in attempt (or a sign-up: each costs a hash and a row) of the address, and of the
+        name unless the device has signed in to it before (server/accounts/devices.py)."""
         await self.limits.check("sign_in", client_address(request))
-        if skeleton is not None:
+        if skeleton is not None and not await self.accounts.devices.known(request, skeleton, utc(self.accounts.clock)):
             await self.limits.check("sign_in_name", skeleton)
+
+    async def sign_up_limited(self, request: Request) -> None:
+        """Count a sign-up: of the address (as a sign-in), and of everyone together."""
+        await self.limited(request)
+        await self.limits.check("sign_up", EVERYONE)
 
     async def signed_in_as(self, request: Request, response: Response, account: Account) -> dict[str, Any]:
         """Start a new session (ending the one the browser held) and set its cookie, unless a gate refuses
@@ -141,6 +149,7 @@ class AccountRoutes:
         sessions = self.accounts.sessions
         session_id = await sessions.start(account.id, user_agent, session_cookies.presented(request))
         sessions.set_cookie(request, response, session_id)
+        await self.accounts.devices.remember(request, response, account.id, utc(self.accounts.clock))
         return {"username": account.username, "csrf": session_cookies.csrf_token(session_id)}
 
     async def overview(self, me: SignedIn) -> dict[str, Any]:
@@ -179,8 +188,8 @@ def password_routes(shared: AccountRoutes) -> APIRouter:
     async def sign_up(body: PasswordSignUp, request: Request, response: Response) -> dict[str, Any]:
         """A new account with a password, signed in at once."""
         accounts.same_site(request)
-        await shared.limited(request)
-        account = await accounts.sign_up(body.username, body.password)
+        await shared.sign_up_limited(request)
+        account = await accounts.sign_up(body.username, body.password, still_connected(request))
         return await shared.signed_in_as(request, response, account)
 
     @router.post("/signin")
@@ -188,7 +197,8 @@ def password_routes(shared: AccountRoutes) -> APIRouter:
         accounts.same_site(request)
         skeleton = names.skeleton(names.normalised(body.username))
         await shared.limited(request, skeleton)
-        return await shared.signed_in_as(request, response, await accounts.sign_in(skeleton, body.password))
+        account = await accounts.sign_in(skeleton, body.password, still_connected(request))
+        return await shared.signed_in_as(request, response, account)
 
     @router.post("/link")
     async def sign_in_by_link(body: OneTimeLink, request: Request, response: Response) -> dict[str, Any]:
@@ -242,7 +252,7 @@ def passkey_routes(shared: AccountRoutes) -> APIRouter:
             me = await shared.recent(request)
         else:
             accounts.same_site(request)
-            await shared.limited(request)
+            await shared.sign_up_limited(request)
         return await accounts.registration_options(me, body.username, shared.party(request))
 
     @router.post("/register/finish")

@@ -64,13 +64,15 @@ challenges = sa.Table(
     "account_challenges",
     metadata,
     sa.Column("digest", sa.String(64), primary_key=True),
-    # ``register``, ``sign_in`` (WebAuthn ceremonies) or ``reset`` (an operator's one-time sign-in link).
+    # ``register``, ``sign_in`` (WebAuthn ceremonies), ``reset`` (an operator's one-time sign-in link) or
+    # ``device`` (a device the account signed in from: its cookie's digest, server/accounts/devices.py).
     sa.Column("purpose", sa.String(16), nullable=False),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
     # JSON: the ceremony's challenge, and for a sign-up the name and user handle asked for.
     sa.Column("payload", sa.Text, nullable=False),
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
 )
+DEVICE_PURPOSE = "device"
 name_keys = sa.Table(
     "account_name_keys",
     metadata,

@@ -19,9 +19,10 @@ from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts import names, passkeys
 from chickenfoot.server.accounts import passwords as password_rules
 from chickenfoot.server.accounts import sessions as session_cookies
+from chickenfoot.server.accounts.devices import Devices
 from chickenfoot.server.accounts.live import LiveSessions
 from chickenfoot.server.accounts.passkeys import NewPasskey, PasskeyRefused, RelyingParty
-from chickenfoot.server.accounts.passwords import Hasher
+from chickenfoot.server.accounts.passwords import Hasher, StillWanted, wanted
 from chickenfoot.server.accounts.sessions import SessionPolicy, Sessions
 from chickenfoot.server.accounts.store import Account, AccountStore, LastWayIn, Passkey, Session
 from chickenfoot.server.clock import Clock, utc
@@ -92,7 +93,8 @@ class Accounts:
         """The table connections seated by a session, ended with it (``bus``: the cluster's)."""
         self.clock, self.settings = clock, settings
         self.sessions = Sessions(self.store, clock, settings.sessions)
-        self.hasher = Hasher()
+        self.hasher = Hasher(clock)
+        self.devices = Devices(self.store, settings.sessions.secure_cookies)
         self._reread: Callable[[str], Awaitable[None]] = nothing_to_reread
         self._gates: list[SignInGate] = []
 
@@ -196,22 +198,26 @@ class Accounts:
 
     # --- signing up and in (the account API's; each raises Refusal) -------------------------------
 
-    async def sign_up(self, username: str, password: str) -> Account:
-        """A new account with a password."""
+    async def sign_up(self, username: str, password: str, still_wanted: StillWanted = wanted) -> Account:
+        """A new account with a password (none for a client that has gone: ``still_wanted``)."""
         name = checked_name(username)
         checked_password(password, name)
+        self.hasher.check_room()
         if await self.store.look_alike_exists(name, utc(self.clock)):
             raise name_taken(name)
-        account = await self.store.create(name, new_user_handle(), utc(self.clock), await self.hasher.hashed(password))
+        hashed = await self.hasher.hashed(password, still_wanted)
+        account = await self.store.create(name, new_user_handle(), utc(self.clock), hashed)
         if account is None:
             raise name_taken(name)
         return account
 
-    async def sign_in(self, skeleton: str, password: str) -> Account:
-        """The account whose name has ``skeleton``, if ``password`` is its password."""
+    async def sign_in(self, skeleton: str, password: str, still_wanted: StillWanted = wanted) -> Account:
+        """The account whose name has ``skeleton``, if ``password`` is its password (checked only while the
+        client is there: ``still_wanted``)."""
+        self.hasher.check_room()
         account, stored = await self.store.sign_in_facts(skeleton)
         # Unknown name or no password: a dummy hash is verified, so the answer takes the same time.
-        if not await self.hasher.verify(password, stored) or account is None:
+        if not await self.hasher.verify(password, stored, still_wanted) or account is None:
             raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.ACCOUNT_SIGN_IN_FAILED))
         return account
 

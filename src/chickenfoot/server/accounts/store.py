@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chickenfoot.server.accounts.names import NAME_HELD, keys, skeleton
 from chickenfoot.server.accounts.schema import (
+    DEVICE_PURPOSE,
     account_seats,
     accounts,
     challenges,
@@ -386,6 +387,22 @@ class AccountStore:
             if deleted.rowcount != 1:  # another process took it meanwhile
                 return None
         return row.account_id, dict(json.loads(row.payload))
+
+    async def known_device(self, digest: str, name_skeleton: str, now: datetime) -> bool:
+        """Whether the device whose cookie has ``digest`` has signed in to the account named ``name_skeleton``
+        (a ``device`` challenge of that account, not expired)."""
+        query = (
+            sa.select(challenges.c.digest)
+            .join(accounts, accounts.c.id == challenges.c.account_id)
+            .where(
+                challenges.c.digest == digest,
+                challenges.c.purpose == DEVICE_PURPOSE,
+                challenges.c.expires_at > now,
+                accounts.c.skeleton == name_skeleton,
+            )
+        )
+        async with self.storage.reading() as conn:
+            return (await conn.execute(query)).first() is not None
 
     # --- seats ------------------------------------------------------------------------------------
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +24,7 @@ from chickenfoot.review import Review
 from chickenfoot.server.accounts.store import Account
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.history.store import HistoryStore, SeatAt
+from chickenfoot.server.http.kept import Kept
 from chickenfoot.server.http.tables import TableGetter
 from chickenfoot.server.storage import StorageUnavailable
 
@@ -36,9 +36,6 @@ BACKFILL = 5
 """Matches not yet recorded that one request replays at most (the next request does the next ones)."""
 CHART_MATCHES = 30
 """Reviewed matches in a profile's accuracy chart."""
-KEEP_SECONDS = 10.0
-"""How long a built page is kept: a flood of one page costs one build per this many seconds."""
-KEEP_ANSWERS = 512
 
 
 def iso(at: datetime | None) -> str | None:
@@ -81,26 +78,6 @@ def listed(entry: SeatAt, accounts_at: dict[int, str | None]) -> dict[str, Any]:
         "players": players,
         "links": links,
     }
-
-
-class Kept:
-    """Built pages by key, each kept for ``KEEP_SECONDS`` (the oldest dropped past ``KEEP_ANSWERS``)."""
-
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-        self._kept: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
-
-    def get(self, key: str) -> bytes | None:
-        kept = self._kept.get(key)
-        if kept is None or kept[0] <= self.clock.monotonic():
-            return None
-        return kept[1]
-
-    def keep(self, key: str, built: bytes) -> None:
-        self._kept[key] = (self.clock.monotonic() + KEEP_SECONDS, built)
-        self._kept.move_to_end(key)
-        while len(self._kept) > KEEP_ANSWERS:
-            self._kept.popitem(last=False)
 
 
 class MatchHistory:

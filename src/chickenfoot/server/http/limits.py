@@ -1,16 +1,19 @@
-"""The one rate limiter (the ``limits`` library): per address, per name, per account, per speaker and per API token.
+"""The one rate limiter (the ``limits`` library): per address, per name, per account, per speaker, per API
+token, and for everyone together.
 
-Every limit is a :class:`Policy`: what it counts (a client address, a username, an account, a token's
-digest), how many in which window, and the message that refuses one more. Per address: connections,
-new tables, chat lines, replays built, hints searched, sign-ins, quick play's joins, profiles built,
-handover links, e-mails asked for (confirmation and sign-in links), and the Bot API's look-ups of
-tokens not known yet. Per name: password sign-ins (and sign-in links asked for) at one username. Per
-account: invitations and challenges one account sends, and one account receives, each a notice on
-someone's phone, challenges of one same player, follows and reports, so nobody floods another person
-from however many addresses. Per speaker (a chat line's account, or a guest's address): the same line
-said again, and lines with a link (server/moderation). Per token: the Bot API's moves, reads, streams,
-new tables and chat lines; a token that keeps going over (``strikes``) is paused whole for the ``pause``
-window.
+Every limit is a :class:`Policy`: what it counts (a client address, a username, an account, a speaker, a
+token's digest, or everyone), how many in which window, and the message that refuses one more. Per
+address (an IPv6 client's /64, server/http/client.py): connections, new tables (quick play's joins too),
+chat lines, replays built, hints searched, sign-ins, quick play's joins, profiles and ratings built,
+handover links, e-mails asked for (confirmation and sign-in links), and the Bot API's look-ups of tokens
+not known yet. Per name: password sign-ins (and sign-in links asked for) at one username. Per account:
+quick play's tables, invitations and challenges one account sends and one account receives, each a
+notice on someone's phone, challenges of one same player, follows and reports, so nobody floods another
+person from however many addresses. Per speaker (a chat line's account, or a guest's address): the same
+line said again, and lines with a link (server/moderation). From everyone together: sign-ups; past them
+the server is busy (503), not the client at fault (the cheap requests of everyone have a budget of their
+own, server/http/budget.py). Per token: the Bot API's moves, reads, streams, new tables and chat lines; a
+token that keeps going over (``strikes``) is paused whole for the ``pause`` window.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
 ``storage`` at ``redis://host:6379`` shares them between several server processes. The token look-ups
@@ -52,7 +55,10 @@ Kind = Literal[
     "mail",
     # per username
     "sign_in_name",
+    # from everyone together
+    "sign_up",
     # per account
+    "account_table",
     "invitation_sent",
     "invitation_received",
     "challenge_player",
@@ -70,6 +76,9 @@ Kind = Literal[
 ]
 
 log = logging.getLogger(__name__)
+
+EVERYONE = "everyone"
+"""The key of the limits counted for every client together."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +116,14 @@ class AddressLimits:
     mails: str = "10/hour"
     """E-mails asked for from one address: addresses to confirm and sign-in links (each one a message
     to a mailbox that may not be the asker's)."""
+    sign_ups: str = "60/minute"
+    """New accounts from every address together (each one a hash and rows kept for good): a flood of
+    sign-ups from many addresses, each under its own limit, is refused past it."""
+    cheap: str = "150/second"
+    """Requests from every address together, in each process, that read the store or build an answer
+    of their own but each cost little (profiles, ratings, leaderboards, the lobby, presets: server/http/budget.py);
+    past it they are refused at once (503), so that a flood from many addresses, each under its limits,
+    never stands between a table and its store. The amount is also the burst."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +135,9 @@ class AccountLimits:
     """Invitations and challenges one account sends."""
     invitations_received: str = "10/hour"
     """Invitations and challenges one account receives, from everyone together."""
+    tables: str = "20/minute"
+    """Tables one account's joins of quick play may make, from all its addresses (as ``AddressLimits.tables``
+    counts per address)."""
     challenges_per_player: str = "3/hour"
     """Challenges of one same player (keyed by both accounts): a decline is an answer."""
     follows: str = "30/hour"
@@ -161,7 +181,7 @@ class Policy:
     """One limit: ``rate`` of one kind of request per key (an address, a name, a token, an account), refused
     with ``code``."""
 
-    per: Literal["address", "name", "token", "account", "speaker"]
+    per: Literal["address", "name", "token", "account", "speaker", "everyone"]
     rate: limits.RateLimitItem
     code: Code
     shared: bool = True
@@ -204,7 +224,9 @@ def policies(
     found["sign_in_name"] = Policy(
         "name", limits.parse(addresses.sign_ins_per_name), Code.ACCOUNT_TOO_MANY_SIGN_INS, in_minutes=True
     )
+    found["sign_up"] = Policy("everyone", limits.parse(addresses.sign_ups), Code.ACCOUNT_TOO_MANY_SIGN_UPS)
     found["bot_lookup"] = Policy("address", limits.parse(tokens.lookups), Code.BOTAPI_TOO_MANY_LOOKUPS, shared=False)
+    found["account_table"] = Policy("account", limits.parse(accounts.tables), Code.ERROR_TOO_MANY_TABLES)
     found["invitation_sent"] = Policy("account", limits.parse(accounts.invitations_sent), Code.NOTIFY_TOO_MANY_SENT)
     found["invitation_received"] = Policy(
         "account", limits.parse(accounts.invitations_received), Code.NOTIFY_TOO_MANY_RECEIVED
@@ -265,7 +287,9 @@ class RateLimiter:
         again) if it is over the limit."""
         if (refused := await self.refusal(kind, key)) is not None:
             said, wait = refused
-            raise Refusal(Why.TOO_MANY, said, retry_after=wait)
+            # A limit of everyone together is no fault of the one refused: the server is busy.
+            why = Why.UNAVAILABLE if self.policies[kind].per == "everyone" else Why.TOO_MANY
+            raise Refusal(why, said, retry_after=wait)
 
     async def refusal(self, kind: Kind, key: str) -> tuple[Said, int] | None:
         """``None`` if ``key`` may make one more ``kind`` of request now (and counts it), else the reason

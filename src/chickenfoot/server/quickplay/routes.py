@@ -49,6 +49,10 @@ def quickplay_router(quick_play: QuickPlay, accounts: Accounts, limits: RateLimi
         if request.rated and me is None:
             raise Refusal(Why.UNAUTHENTICATED, Said.of(Code.QUICKPLAY_RATED_NEEDS_ACCOUNT))
         await limits.check("quick_play", client_address(http))
+        # Each join may make a table: counted as the tables this address (and account) creates.
+        await limits.check("table", client_address(http))
+        if me is not None:
+            await limits.check("account_table", str(me.account.id))
         browser = http.cookies.get(GUEST_COOKIE, "")
         if me is None and not 0 < len(browser) <= MAX_SECRET_LENGTH:
             browser = new_secret()

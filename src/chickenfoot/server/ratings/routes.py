@@ -1,18 +1,26 @@
 """The ratings' HTTP API: a table's rated status and changes, a player's history and rank, the
-leaderboards, and the leaderboard's page."""
+leaderboards, and the leaderboard's page.
+
+A player's ratings and a leaderboard are kept for a few seconds once built (:class:`Kept`), and each
+one built is counted per address as a profile is (``profiles``): a flood of them costs a build per page
+per few seconds, and each address no more than its limit."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from chickenfoot.errors import quoted
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.names import skeleton
 from chickenfoot.server.accounts.service import Accounts
+from chickenfoot.server.http.client import client_address
+from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.http.pages import serve_page
 from chickenfoot.server.http.tables import TableLookup
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
@@ -34,8 +42,19 @@ def checked_family(family: str) -> Family:
     raise Refusal(Why.NOT_FOUND, Said.of(Code.RATING_NO_FAMILY, family=quoted(family[:8])))
 
 
-def ratings_router(ratings: Ratings, accounts: Accounts, get_table: TableLookup, web_dir: Path) -> APIRouter:
+def ratings_router(
+    ratings: Ratings, accounts: Accounts, get_table: TableLookup, limits: RateLimiter, web_dir: Path
+) -> APIRouter:
     router = APIRouter()
+
+    async def built(key: str, request: Request, build: Callable[[], Awaitable[Any]]) -> Response:
+        """The answer kept under ``key``, or built now (counted per address)."""
+        answer = ratings.kept.get(key)
+        if answer is None:
+            await limits.check("profile", client_address(request))
+            answer = orjson.dumps(await build(), option=orjson.OPT_NON_STR_KEYS)  # the families are StrEnums
+            ratings.kept.keep(key, answer)
+        return Response(answer, media_type="application/json", headers={"Cache-Control": "no-store"})
 
     @router.get("/api/ratings/tables/{code}")
     async def table_ratings(code: str) -> dict[str, Any]:
@@ -46,9 +65,13 @@ def ratings_router(ratings: Ratings, accounts: Accounts, get_table: TableLookup,
         return {"rated": config.rated, "family": family_of(len(config.seats)), "changes": [c.wire() for c in changes]}
 
     @router.get("/api/ratings/{name}")
-    async def player(name: str) -> dict[str, Any]:
+    async def player(name: str, request: Request) -> Response:
         """A player's rating, rank and history in each family."""
-        account = await accounts.store.by_skeleton(skeleton(name[:64]))
+        wanted = skeleton(name[:64])
+        return await built(f"player:{wanted}", request, lambda: player_ratings(wanted, name))
+
+    async def player_ratings(wanted: str, name: str) -> dict[str, Any]:
+        account = await accounts.store.by_skeleton(wanted)
         if account is None:
             raise Refusal(Why.NOT_FOUND, Said.of(Code.RATING_NO_PLAYER, name=quoted(name[:32])))
         families = {}
@@ -69,9 +92,14 @@ def ratings_router(ratings: Ratings, accounts: Accounts, get_table: TableLookup,
         return {"username": account.username, "active_days": ACTIVE_DAYS, "families": families}
 
     @router.get("/api/leaderboard/{family}")
-    async def leaderboard(family: str, limit: int = Query(default=LEADERBOARD_SIZE, ge=1, le=100)) -> dict[str, Any]:
+    async def leaderboard(
+        request: Request, family: str, limit: int = Query(default=LEADERBOARD_SIZE, ge=1, le=100)
+    ) -> Response:
         """The best established players active in the last ``active_days`` days, and the bot levels."""
         known = checked_family(family)
+        return await built(f"leaderboard:{known}:{limit}", request, lambda: leaderboard_of(known, limit))
+
+    async def leaderboard_of(known: Family, limit: int) -> dict[str, Any]:
         rows = await ratings.store.leaderboard(known, ratings.active_since(), limit)
         players = [
             {"rank": place, "username": row.username, "bot": row.bot}

@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.http.kept import Kept
 from chickenfoot.server.http.tables import TableGetter
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 from chickenfoot.server.ratings.model import FAMILIES, Family, Rating, family_of, update
@@ -26,6 +27,8 @@ from chickenfoot.server.table.config import TableConfig
 
 log = logging.getLogger(__name__)
 
+PLACES_SECONDS = 30.0
+"""How long the places of a family's players are kept once read (a rated match recorded here reads them again)."""
 ACTIVE_DAYS = 30
 """A leaderboard lists players with a rated match in the last 30 days: a domino table meets weekly or
 monthly, so a week would empty the board between club nights; a season-long window would keep the departed."""
@@ -52,6 +55,10 @@ class Ratings:
         self.clock = clock
         self._tasks: set[asyncio.Task[None]] = set()
         self._rated_hooks: list[Callable[[str, list[Change]], object]] = []
+        self._places: dict[Family, tuple[float, dict[int, int]]] = {}
+        self._reading_places = {family: asyncio.Lock() for family in FAMILIES}
+        self.kept = Kept(clock)
+        """The ratings pages and leaderboards built in the last seconds."""
 
     def on_rated(self, hook: Callable[[str, list[Change]], object]) -> None:
         """Call ``hook`` with a table's code and its players' rating changes once its match is rated (in
@@ -75,7 +82,11 @@ class Ratings:
             after = update(current, ranks, match.family)
             return {s: (after[s], ranks[s]) for s in accounts}
 
-        return await self.store.record(match.code, match.family, accounts, rate, utc(self.clock))
+        changes = await self.store.record(match.code, match.family, accounts, rate, utc(self.clock))
+        if changes is not None:  # the players' pages and the leaderboards are read again (other processes' in seconds)
+            self._places.pop(match.family, None)
+            self.kept.clear()
+        return changes
 
     async def shown_of(self, account_id: int, players: int) -> float:
         """The account's rating as people read it, for a table of ``players`` (2 or 4): quick play's
@@ -90,11 +101,23 @@ class Ratings:
     async def standing(self, account_id: int, family: Family) -> tuple[Rating, int | None, list[HistoryPoint]]:
         """The account's rating in ``family``, its rank among the active players and its history."""
         rating = await self.store.of(account_id, family)
-        return (
-            rating,
-            await self.store.rank(account_id, family, self.active_since()),
-            await self.store.history(account_id, family),
-        )
+        return rating, await self.rank(account_id, family), await self.store.history(account_id, family)
+
+    async def rank(self, account_id: int, family: Family) -> int | None:
+        """The account's place on the leaderboard (``None``: provisional, or not active lately).
+
+        The places of the whole family are read in one ordered pass and kept for :data:`PLACES_SECONDS`
+        (or until this process records a rated match of the family), one read at a time: a flood of
+        profiles costs no count over every rating per request. A rank kept on each rating's row instead
+        would have every rated match rewrite the rows of all the players it passes, and an inactive
+        player's leaving the window would move every rank below it without any write to hang it on.
+        """
+        async with self._reading_places[family]:
+            kept = self._places.get(family)
+            if kept is None or kept[0] <= self.clock.monotonic():
+                kept = self.clock.monotonic() + PLACES_SECONDS, await self.store.places(family, self.active_since())
+                self._places[family] = kept
+        return kept[1].get(account_id)
 
     async def data_of(self, account_id: int) -> dict[str, Any]:
         """What the ratings keep of the account, for its data download: its rating in each family and

@@ -291,24 +291,20 @@ class RatingStore:
             )
         return {account: tuple(form) for account, form in forms.items()}
 
-    async def rank(self, account_id: int, family: Family, since: datetime) -> int | None:
-        """The account's place on the leaderboard (``None``: provisional, or not active since ``since``)."""
-        mine = sa.select(ratings.c.mu, ratings.c.sigma, ratings.c.last_played).where(
-            ratings.c.account_id == account_id, ratings.c.family == family
+    async def places(self, family: Family, since: datetime) -> dict[int, int]:
+        """Each established player's place on the leaderboard of players active since ``since`` (one ordered
+        read of the family's index; the ranks of every player at once)."""
+        query = (
+            sa.select(ratings.c.account_id)
+            .join(accounts, accounts.c.id == ratings.c.account_id)
+            .where(
+                ratings.c.family == family,
+                ratings.c.last_played >= since,
+                ratings.c.sigma <= PROVISIONAL_SIGMA,
+                ~accounts.c.deleted,
+            )
+            .order_by(ratings.c.mu.desc(), ratings.c.account_id)
         )
         async with self.storage.reading() as conn:
-            row = (await conn.execute(mine)).first()
-            if row is None or row.sigma > PROVISIONAL_SIGMA or aware(row.last_played) < since:
-                return None
-            above = (
-                sa.select(sa.func.count())
-                .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account_id))
-                .where(
-                    ratings.c.family == family,
-                    ratings.c.last_played >= since,
-                    ratings.c.sigma <= PROVISIONAL_SIGMA,
-                    ~accounts.c.deleted,
-                    (ratings.c.mu > row.mu) | ((ratings.c.mu == row.mu) & (ratings.c.account_id < account_id)),
-                )
-            )
-            return 1 + int((await conn.execute(above)).scalar_one())
+            ordered = (await conn.execute(query)).scalars().all()
+        return {int(account): place for place, account in enumerate(ordered, 1)}

@@ -3,11 +3,13 @@ invite, a seat handed to a bot, and the table's page."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from chickenfoot.bots import DEFAULT_LEVEL, LEVELS
@@ -47,18 +49,26 @@ def invite_path(code: str, invite: str) -> str:
     return f"/t/{code}?invite={invite}"
 
 
-def seating_router(seating: Seating, limits: RateLimiter, web_dir: Path, seat_as: SeatAs) -> APIRouter:
-    """``seat_as``: the seat a request acts for (server/accounts/holders.py)."""
-    router = APIRouter()
-
-    @router.get("/api/presets")
-    async def presets() -> dict[str, Any]:
-        return {
+@cache
+def presets_json() -> bytes:
+    """The presets, the bots and the largest table: the same for every request, written once."""
+    return orjson.dumps(
+        {
             "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
             "bots": list(LEVELS),
             "default_bot": DEFAULT_LEVEL,
             "max_players": MAX_PLAYERS,
         }
+    )
+
+
+def seating_router(seating: Seating, limits: RateLimiter, web_dir: Path, seat_as: SeatAs) -> APIRouter:
+    """``seat_as``: the seat a request acts for (server/accounts/holders.py)."""
+    router = APIRouter()
+
+    @router.get("/api/presets")
+    async def presets() -> Response:
+        return Response(presets_json(), media_type="application/json")
 
     @router.post("/api/tables", status_code=201)
     async def create_table(request: CreateRequest, http: Request) -> dict[str, Any]:
