@@ -84,6 +84,9 @@ from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.config import TableConfig, Timing
 from chickenfoot.server.table.hints import Hints
 from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
+from chickenfoot.server.turns.routes import turns_router
+from chickenfoot.server.turns.service import Turns
+from chickenfoot.server.turns.store import TurnStore
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -214,6 +217,7 @@ def build(settings: Settings) -> Server:
     notifications = Notifications(
         storage, accounts, limits, cluster.bus, clock, settings.notifications, settings.accounts.origin
     )
+    hub.tell_turns_by(notifications)  # "your turn" and chat lines at turn-based tables
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
     hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
@@ -317,6 +321,7 @@ def routers(server: Server) -> list[APIRouter]:
         handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, holders.of(), tables, limits),
         account_pages_router(settings.web_dir, accounts),
         notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
+        turns_router(Turns(TurnStore(server.storage), hub.get, settings.clock), accounts),
         bot_api_router(
             bot_api(server), accounts, tables, functools.partial(table_lines, hub, settings.connection, server.sends)
         ),
