@@ -12,10 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from chickenfoot.match import Match
 from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.cluster.connections import LocalConnections
 from chickenfoot.server.cluster.fanout import LocalBus, Message
+from chickenfoot.server.ratings.model import family_of
+from chickenfoot.server.ratings.rated import rated_match
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.table.actor import Table
@@ -225,3 +228,15 @@ def test_a_vacation_stands_the_clock_and_everyone_sees_it(tmp_path: Path) -> Non
         await storage.close()
 
     asyncio.run(scenario())
+
+
+def test_a_rated_match_lost_on_time_ranks_its_loser_last_in_the_shared_family() -> None:
+    clock = FakeClock()
+    config = paced("lose", clock)
+    config.rated = True
+    match = Match(config.rules, len(config.seats), config.seed)
+    assert rated_match("RATED1", config, match, {0: 10, 1: 11}) is None  # not over yet
+    config.lost_on_time = 0
+    rated = rated_match("RATED1", config, match, {0: 10, 1: 11})
+    assert rated is not None and rated.family is family_of(2)
+    assert [(seat.account_id, seat.rank) for seat in rated.seats] == [(10, 2), (11, 1)]

@@ -15,6 +15,7 @@ import { Refusal, api, refusalText } from "./net.js";
 import { drawNotificationSettings } from "./notification-settings.js";
 import { startShell } from "./shell.js";
 import { drawTokens } from "./tokens.js";
+import { drawVacation } from "./vacation.js";
 
 /** @import { AccountMenu } from "./account-menu.js" */
 /** @import { Account } from "./protocol.js" */
@@ -364,6 +365,7 @@ async function start() {
     render();
     drawBotTokens();
     drawNotificationSettings(notifications);
+    drawVacation(byId("vacation"));
   });
   menu = shell.menu;
   await shell.account; // asked before a one-time link signs this browser in: asked again after
@@ -378,6 +380,7 @@ async function start() {
   wire();
   drawBotTokens();
   await drawNotificationSettings(notifications);
+  await drawVacation(byId("vacation"));
   menu.show();
   byId("account").hidden = false;
   if (location.hash === "#notifications") notifications.scrollIntoView();

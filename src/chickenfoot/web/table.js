@@ -23,6 +23,7 @@ import { Motion } from "./motion.js";
 import { askName } from "./name.js";
 import { TableSocket, invitesOf, refusalText, rememberInvites } from "./net.js";
 import { TurnNotice } from "./notice.js";
+import { PaceLine, paceLines } from "./pace.js";
 import { PlayersBar, seatSlices } from "./players.js";
 import { TableRating } from "./rating.js";
 import { ResultsDialog, ScoresPanel, scoresOf } from "./results.js";
@@ -110,6 +111,7 @@ export class TablePage {
       changed: () => this.render(),
     });
     this.status = new StatusLine();
+    this.pace = new PaceLine(byId("pace"));
     this.rating = new TableRating(code, () => this.render());
     this.results = new ResultsDialog(
       () => {
@@ -304,6 +306,7 @@ export class TablePage {
     this.notice.update(myTurn, title, s.code);
     this.sounds.render();
     this.status.update(statusSlice(s, myTurn, this.socket.reconnecting));
+    this.pace.update(paceLines(s, names));
     /** @type {Record<string, string[]>} */
     const moves = {};
     if (myTurn) for (const move of s.legal) if (move !== "draw" && move !== "pass") (moves[tileKey(tileOf(move))] ??= []).push(move);

@@ -195,7 +195,8 @@ class Autoplay:
 
     async def _next_round(self, _generation: int) -> None:
         table = self.table
-        seat = next(s for s in range(len(table.config.seats)) if table.automatic(s))
+        # A bot's seat deals; at a turn-based table of people, the first seat (dealing is nobody's choice).
+        seat = next((s for s in range(len(table.config.seats)) if table.automatic(s)), 0)
         await table.play(seat, NEXT_ROUND, table.version)
 
     async def _forced_move(self, _generation: int) -> None:
