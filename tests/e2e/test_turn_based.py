@@ -246,6 +246,10 @@ def test_the_turn_based_table_in_four_languages(browser: Browser, site: Site) ->
         headers={"x-csrf-token": bo.request.get(f"{base}/api/account").json()["csrf"]},
     )
     assert away.ok, away.text()
+    if reading(ann, "to_move") != reading(ann, "seat"):  # Bo moves first: the table then waits for Ann
+        bo.evaluate(AUTOPLAY)
+        ann.wait_for_function("() => window.chickenfoot.state.to_move === window.chickenfoot.state.seat")
+        bo.evaluate("() => clearInterval(window.autoplay)")
     token = ann.evaluate(f"() => localStorage.getItem('cf-token-{code}')")
     for language in LANGUAGES:
         for width in (390, 1280):
@@ -255,6 +259,7 @@ def test_the_turn_based_table_in_four_languages(browser: Browser, site: Site) ->
             )
             seated(page, base, code, token, "Ann")
             page.wait_for_selector("#pace:not([hidden])")
+            page.wait_for_selector("#turns:not([hidden])")  # the top bar: the table waits for Ann
             page.wait_for_function(
                 "() => document.querySelector('#pace').children.length >= 3"
             )  # the rule, the mover, the vacation

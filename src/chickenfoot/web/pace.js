@@ -122,7 +122,10 @@ export class TurnsLink {
     const others = (waiting?.tables ?? []).filter((entry) => entry.table !== here);
     setHidden(this.link, !waiting || !waiting.count);
     if (!waiting || !waiting.count) return;
-    this.link.textContent = t("pace.waiting", { count: waiting.count });
+    // The words, or on a phone's narrow bar the count alone (style.css); the link is named by the words.
+    const words = t("pace.waiting", { count: waiting.count });
+    this.link.replaceChildren(h("span", { class: "turns-count" }, null, String(waiting.count)), h("span", { class: "turns-words" }, null, words));
+    this.link.setAttribute("aria-label", words);
     const next = others[0] ?? waiting.tables[0];
     this.link.href = `/t/${next.table}`;
     this.link.title = `${t("pace.next")}: ${next.table}, ${t("pace.time_left", { time: left(next.due) })}`;

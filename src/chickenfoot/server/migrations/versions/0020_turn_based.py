@@ -1,5 +1,6 @@
 """Turn-based tables: each one's next deadline, stored so that any process finds it due and one claims it;
-and each account's vacations (the days a year its turn-based clocks may stand).
+each account's vacations (the days a year its turn-based clocks may stand); and quick play's pools at
+one's own pace (``quick_play_queue.move_seconds``).
 
 Revision ID: 0020_turn_based
 Revises: 0017_notifications
@@ -44,9 +45,13 @@ def upgrade() -> None:
         sa.Column("ends_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_vacations_account_id", "vacations", ["account_id"])
+    with op.batch_alter_table("quick_play_queue") as batch:
+        batch.add_column(sa.Column("move_seconds", sa.Integer, nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("quick_play_queue") as batch:
+        batch.drop_column("move_seconds")
     op.drop_index("ix_vacations_account_id", "vacations")
     op.drop_table("vacations")
     op.drop_index("ix_turn_deadlines_due_at", "turn_deadlines")
