@@ -266,7 +266,7 @@ def unrated_match_over(hub: TableRegistry, notifications: Notifications) -> Call
     def finished(code: str) -> None:
         table = hub.tables.get(code)
         if table is not None and not table.config.rated:
-            notifications.spawn(notifications.match_over(code, table.match.winners()))
+            notifications.spawn(notifications.match_over(code, table.winners()))
 
     return finished
 

@@ -253,6 +253,13 @@ class Table:
     def presence(self) -> Presence:
         return self._attendance.presence(self._config)
 
+    def winners(self) -> list[int]:
+        """The seats that won the finished match: by the rules, or the other player of a match lost on time."""
+        lost = self._config.lost_on_time
+        if lost is not None:
+            return [seat for seat in range(len(self._config.seats)) if seat != lost]
+        return self._match.winners()
+
     def automatic(self, seat: int) -> bool:
         entry = self._config.seats[seat]
         covered = seat in self._attendance.covered or entry.left or entry.replaced
