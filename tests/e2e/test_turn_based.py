@@ -265,3 +265,10 @@ def test_the_turn_based_table_in_four_languages(browser: Browser, site: Site) ->
             )  # the rule, the mover, the vacation
             shot(page, f"turn-based-{language}-{width}")
             page.context.close()
+    # Ann lets her day run out: at a table of two whose rule says so, she has lost the match on time.
+    site.server.advance(DAY + 1)
+    for page in (ann, bo):
+        page.wait_for_function("() => window.chickenfoot.state.status === 'finished'")
+    assert ann.inner_text("#status") == "Ann ran out of time and lost the match"
+    assert reading(bo, "lost_on_time") == reading(ann, "seat") and reading(bo, "match_over") is None
+    shot(bo, "turn-based-lost-on-time-1280")

@@ -33,6 +33,7 @@ export function statusSlice(s, myTurn, reconnecting) {
   let text;
   if (reconnecting) text = t("connection.paused");
   else if (s.status === "waiting") text = t((s.free_seats ?? []).length ? "table.status_waiting" : "ready.title");
+  else if (typeof s.lost_on_time === "number") text = t("event.lost_on_time", { name: names[s.lost_on_time] });
   else if (s.match_over || s.status === "finished") text = t("match.over");
   else if (s.round_over) text = t("round.over", { round: s.round });
   else if (s.phase === "empty") text = t("table.waiting_hub", { round: s.round, tile: `${s.start_double}-${s.start_double}` });

@@ -210,6 +210,8 @@ export class TablePage {
     for (const event of events) {
       if (event.kind === "chicken_foot") foot = true;
       if (event.kind === "renamed" && event.seat !== state.seat) this.toast(say(event, seatNames(state)));
+      // At a turn-based table: a time ran out, and the table's rule was applied.
+      if (event.kind === "replaced" || event.kind === "lost_on_time") this.toast(say(event, seatNames(state)));
     }
     const placed = !!previous && previous.round === state.round && state.layout.length > previous.layout.length;
     if (!events.length && placed) {
