@@ -188,7 +188,6 @@ class Code(Enum):
         "You have {count} day of vacation left this year",
         "You have {count} days of vacation left this year",
     )
-    ERROR_VACATION_GUEST = msg("error.vacation_guest", "Sign in to take a vacation")
     ERROR_ROUND_NOT_OVER = msg("error.round_not_over", "The round is not over yet")
     ERROR_SLOW_DOWN = msg("error.slow_down", "Too many messages: slow down")
     ERROR_BINARY_FRAME = msg("error.binary_frame", "binary frames are not part of the protocol: send JSON text")
@@ -964,8 +963,6 @@ class Code(Enum):
     PACE_YOUR_DEADLINE = msg("pace.your_deadline", "Your move, until {when}")
     PACE_AWAY = msg("pace.away", "{name} is on vacation until {when}: their clock stands")
     PACE_WAITING = nmsg("pace.waiting", "{count} table waits for you", "{count} tables wait for you")
-    PACE_NEXT = msg("pace.next", "Go to the next one")
-    PACE_NONE_WAITING = msg("pace.none_waiting", "No table waits for you")
     PACE_TIME_LEFT = msg("pace.time_left", "{time} left")
     VACATION_TITLE = msg("vacation.title", "Vacation")
     VACATION_NOTE = msg(

@@ -26,9 +26,16 @@ export function moveTime(seconds) {
   return seconds % DAY === 0 ? t("pace.days", { count: seconds / DAY }) : t("pace.hours", { count: seconds / HOUR });
 }
 
+/** Each rule for a time run out, in words. @type {Record<string, () => string>} */
+const RULE_WORDS = {
+  move: () => t("pace.rule.move"),
+  replace: () => t("pace.rule.replace"),
+  lose: () => t("pace.rule.lose"),
+};
+
 /** @param {string} rule */
 export function ruleWords(rule) {
-  return t(`pace.rule.${rule}`);
+  return RULE_WORDS[rule]?.() ?? rule;
 }
 
 /**
@@ -128,7 +135,7 @@ export class TurnsLink {
     this.link.setAttribute("aria-label", words);
     const next = others[0] ?? waiting.tables[0];
     this.link.href = `/t/${next.table}`;
-    this.link.title = `${t("pace.next")}: ${next.table}, ${t("pace.time_left", { time: left(next.due) })}`;
+    this.link.title = t("pace.time_left", { time: left(next.due) }); // at the next one
   }
 }
 

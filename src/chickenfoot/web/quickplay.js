@@ -86,7 +86,9 @@ export async function showQuickPlay(section, name, account) {
   const paceLabel = Object.assign(document.createElement("label"), { className: "qp-pace" });
   const pace = Object.assign(document.createElement("select"), { id: "quickplay-pace" });
   pace.add(new Option(t("pace.live"), "live", true, true));
-  for (const seconds of MOVE_TIMES) pace.add(new Option(`${t("pace.turn_based")} · ${moveTime(seconds)}`, String(seconds)));
+  const ownPace = Object.assign(document.createElement("optgroup"), { label: t("pace.turn_based") });
+  for (const seconds of MOVE_TIMES) ownPace.append(new Option(moveTime(seconds), String(seconds)));
+  pace.append(ownPace);
   paceLabel.append(t("pace.title"), " ", pace);
   const row = Object.assign(document.createElement("div"), { className: "row" });
   row.append(players, kind, botsLabel, paceLabel);
