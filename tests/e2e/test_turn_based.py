@@ -204,7 +204,8 @@ def test_a_match_of_two_played_over_days_with_a_restart(browser: Browser, site: 
     assert (
         mover.inner_text("#turns") == "1 table waits for you" and mover.get_attribute("#turns", "href") == f"/t/{code}"
     )
-    assert code in mover.inner_text("#waiting")  # My matches: the tables waiting, the least time left first
+    mover.wait_for_selector("#waiting:not([hidden])")  # My matches: the tables waiting, the least time left first
+    assert code in mover.inner_text("#waiting")
     mover.goto(f"{base}/t/{code}")
     mover.wait_for_function("() => window.chickenfoot && window.chickenfoot.state")
     # A day passes and the player to move does nothing: a bot plays that one move for them.
