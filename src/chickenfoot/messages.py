@@ -81,6 +81,10 @@ class Code(Enum):
     EVENT_COVERED = msg("event.covered", "A bot plays for {name} until they return")
     EVENT_RENAMED = msg("event.renamed", "{old} is now called {name}")
     EVENT_LEFT = msg("event.left", "{name} left the match: a bot plays for them until they come back")
+    EVENT_TIME_REPLACED = msg(
+        "event.time_replaced", "{name} ran out of time: a bot plays for them to the end of the match"
+    )
+    EVENT_LOST_ON_TIME = msg("event.lost_on_time", "{name} ran out of time and lost the match")
 
     # --- moves in words (hints, forced moves, the board's targets)
     MOVE_HUB = msg("move.hub", "place the hub {tile}")
@@ -178,6 +182,12 @@ class Code(Enum):
     ERROR_NOT_YOUR_TURN = msg("error.not_your_turn", "It is not your turn: {name} is to move")
     ERROR_HINT_NOT_YOUR_TURN = msg("error.hint_not_your_turn", "A hint is for the player to move")
     ERROR_MATCH_OVER = msg("error.match_over", "The match is over")
+    ERROR_LOSE_ON_TIME_TWO = msg("error.lose_on_time_two", "Losing the match on time is a rule for two players")
+    ERROR_VACATION_DAYS = nmsg(
+        "error.vacation_days",
+        "You have {count} day of vacation left this year",
+        "You have {count} days of vacation left this year",
+    )
     ERROR_ROUND_NOT_OVER = msg("error.round_not_over", "The round is not over yet")
     ERROR_SLOW_DOWN = msg("error.slow_down", "Too many messages: slow down")
     ERROR_BINARY_FRAME = msg("error.binary_frame", "binary frames are not part of the protocol: send JSON text")
@@ -976,6 +986,36 @@ class Code(Enum):
         "error.too_many_profiles",
         "too many profiles asked from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
+
+    # --- turn-based tables (server/table/pace.py, web/pace.js): the pace, the time left, vacations
+    PACE_TITLE = msg("pace.title", "Pace")
+    PACE_LIVE = msg("pace.live", "Real-time: everyone plays at once")
+    PACE_TURN_BASED = msg("pace.turn_based", "At your own pace: each player moves when they can")
+    PACE_MOVE_TIME = msg("pace.move_time", "Time per move")
+    PACE_HOURS = nmsg("pace.hours", "{count} hour", "{count} hours")
+    PACE_DAYS = nmsg("pace.days", "{count} day", "{count} days")
+    PACE_ON_TIMEOUT = msg("pace.on_timeout", "When a player's time runs out")
+    PACE_RULE_MOVE = msg("pace.rule.move", "a bot plays that one move")
+    PACE_RULE_REPLACE = msg("pace.rule.replace", "a bot plays for them to the end of the match")
+    PACE_RULE_LOSE = msg("pace.rule.lose", "they lose the match (two players)")
+    PACE_SUMMARY = msg("pace.summary", "At your own pace: {time} per move; when time runs out, {rule}")
+    PACE_DEADLINE = msg("pace.deadline", "{name} has until {when}")
+    PACE_YOUR_DEADLINE = msg("pace.your_deadline", "Your move, until {when}")
+    PACE_AWAY = msg("pace.away", "{name} is on vacation until {when}: their clock stands")
+    PACE_WAITING = nmsg("pace.waiting", "{count} table waits for you", "{count} tables wait for you")
+    PACE_TIME_LEFT = msg("pace.time_left", "{time} left")
+    VACATION_TITLE = msg("vacation.title", "Vacation")
+    VACATION_NOTE = msg(
+        "vacation.note",
+        "On vacation your clocks at the tables played at your own pace stand, and the other players see it.",
+    )
+    VACATION_LEFT = nmsg(
+        "vacation.left", "{count} day of vacation left this year", "{count} days of vacation left this year"
+    )
+    VACATION_DAYS = msg("vacation.days", "Days")
+    VACATION_START = msg("vacation.start", "Go on vacation")
+    VACATION_END = msg("vacation.end", "End the vacation")
+    VACATION_UNTIL = msg("vacation.until", "On vacation until {when}")
 
     # --- notifications (server/notifications, web/notices.js, web/notification-settings.js): the bell,
     # push and e-mail; each notice is rendered from its kind and its parameters (server/notices.py)

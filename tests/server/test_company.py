@@ -4,6 +4,7 @@ public tables in the lobby, and the rematch."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
@@ -41,15 +42,19 @@ def test_players_and_spectators_chat_and_a_reconnect_reads_the_lines(client: Tes
         watcher = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}")))
         ann.send({"type": "chat", "text": "  hello <b>all</b> & welcome  "})
         said = chat_of(bo)["line"]
-        assert said == {"n": 1, "seat": 0, "spectator": False, "text": "hello <b>all</b> & welcome"}
+        said_at = said["at"]  # when it was said, in seconds since the epoch: the page shows each line's time
+        assert isinstance(said_at, int) and abs(said_at - time.time()) < 3600
+        assert said == {"n": 1, "seat": 0, "spectator": False, "text": "hello <b>all</b> & welcome", "at": said_at}
         assert chat_of(watcher)["line"] == said == chat_of(ann)["line"]
         watcher.send({"type": "react", "reaction": "good_game"})
         # The watcher's own answer first: a refusal comes to it alone, and the others would wait for nothing.
         cheer = chat_of(watcher)
-        assert cheer.get("line") == {"n": 2, "seat": None, "spectator": True, "code": "chat.reaction.good_game"}, cheer
+        cheered = {"n": 2, "seat": None, "spectator": True, "code": "chat.reaction.good_game"}
+        assert cheer.get("line", {}) | {"at": 0} == cheered | {"at": 0} and cheer["line"]["at"] >= said_at, cheer
         assert chat_of(ann)["line"] == cheer["line"]
     with client.websocket_connect(f"/ws/{code}?token={table['seats'][1]['token']}") as ws:
-        assert [line["n"] for line in history(Player(ws))] == [1, 2]
+        kept = history(Player(ws))
+        assert [line["n"] for line in kept] == [1, 2] and kept[0]["at"] == said_at
 
 
 def test_only_the_last_lines_are_kept(make_client: Callable[..., TestClient]) -> None:

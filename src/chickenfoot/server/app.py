@@ -100,6 +100,9 @@ from chickenfoot.server.table.chat import Listener
 from chickenfoot.server.table.config import TableConfig, Timing
 from chickenfoot.server.table.hints import Hints
 from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
+from chickenfoot.server.turns.routes import turns_router
+from chickenfoot.server.turns.service import Turns
+from chickenfoot.server.turns.store import TurnStore
 from chickenfoot.view import SeatView
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -286,6 +289,7 @@ def build(settings: Settings) -> Server:
     notifications = Notifications(
         storage, accounts, limits, cluster.bus, clock, settings.notifications, settings.accounts.origin
     )
+    hub.tell_turns_by(notifications)  # "your turn" and chat lines at turn-based tables
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
     social = social_of(settings, storage, cluster, accounts, limits, notifications)
     notifications.hear_blocks(social.ignores)  # no notice a player causes reaches those who block them
@@ -370,7 +374,7 @@ def unrated_match_over(hub: TableRegistry, notifications: Notifications) -> Call
     def finished(code: str) -> None:
         table = hub.tables.get(code)
         if table is not None and not table.config.rated:
-            notifications.spawn(notifications.match_over(code, table.match.winners()))
+            notifications.spawn(notifications.match_over(code, table.winners()))
 
     return finished
 
@@ -451,6 +455,7 @@ def routers(server: Server) -> list[APIRouter]:
         handover_router(Handovers(server.handover_links, accounts, hub.get), accounts, holders.of(), tables, limits),
         account_pages_router(settings.web_dir, accounts),
         notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
+        turns_router(Turns(TurnStore(server.storage), hub.get, settings.clock), accounts),
         bot_api_router(
             bot_api(server),
             accounts,

@@ -18,6 +18,7 @@ import { drawNotificationSettings } from "./notification-settings.js";
 import { drawPrivacy, showPrivacy } from "./privacy.js";
 import { startShell } from "./shell.js";
 import { drawTokens } from "./tokens.js";
+import { drawVacation } from "./vacation.js";
 
 /** @import { AccountMenu } from "./account-menu.js" */
 /** @import { Account } from "./protocol.js" */
@@ -380,6 +381,7 @@ async function start() {
     drawPrivacy();
     drawBotTokens();
     drawNotificationSettings(notifications);
+    drawVacation(byId("vacation"));
   });
   menu = shell.menu;
   await shell.account; // asked before a one-time link signs this browser in: asked again after
@@ -395,6 +397,7 @@ async function start() {
   showPrivacy();
   drawBotTokens();
   await drawNotificationSettings(notifications);
+  await drawVacation(byId("vacation"));
   menu.show();
   byId("account").hidden = false;
   if (location.hash === "#notifications") notifications.scrollIntoView();

@@ -1,5 +1,5 @@
 // @ts-check
-// The table's chat: lines as plain text (never markup), quick reactions in the reader's language,
+// The table's chat: lines as plain text (never markup) with the time each was said, quick reactions in the reader's language,
 // a spectator's lines marked, and a mute switch remembered in this browser. Lines that come while the
 // chat is out of sight (below the board on a phone) are counted on a badge by the board, which
 // brings the chat into view. Another's line may carry a menu of the reader's (follow, block, report
@@ -7,11 +7,23 @@
 
 import { byId, h, setHidden, setText } from "./dom.js";
 import { Drawn } from "./drawn.js";
-import { say, seatName, t } from "./i18n.js";
+import { language, say, seatName, t } from "./i18n.js";
 
 /** @import { ChatLine, ChatMessage } from "./protocol.js" */
 const MUTE = "cf-chat-muted";
 const KEPT = 50; // the server keeps (and sends on connecting) the last 50 lines
+
+/**
+ * When a line was said, as a <time>: the hour and minute, with the day before it when it was not today
+ * (at a turn-based table a talk goes on for days).
+ * @param {number} at seconds since the epoch
+ */
+function said(at) {
+  const date = new Date(at * 1000);
+  const today = date.toDateString() === new Date().toDateString();
+  const options = /** @type {Intl.DateTimeFormatOptions} */ (today ? { hour: "2-digit", minute: "2-digit" } : { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  return h("time", { datetime: date.toISOString(), class: "said-at" }, null, new Intl.DateTimeFormat(language(), options).format(date));
+}
 
 // A speech bubble, for the badge.
 const bubble = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -150,6 +162,7 @@ export class Chat {
         // Plain text only: whatever a player typed is shown as typed.
         const what = line.code ? say({ ...line, code: line.code }, names) : (line.text ?? "");
         const speaker = this.speaker(line, names);
+        if (line.at) li.append(said(line.at), " ");
         li.append(h("b", {}, null, speaker), " ", h("span", {}, null, what));
         const menu = this.menu(line, speaker);
         if (menu) li.append(menu);

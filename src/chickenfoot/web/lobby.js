@@ -3,11 +3,12 @@
 // or watch one.
 
 import { showBots } from "./bots.js";
-import { byId, h, within } from "./dom.js";
+import { byId, h, setHidden, within } from "./dom.js";
 import { t } from "./i18n.js";
 import { askName, rememberName, savedName } from "./name.js";
 import { api, refusalText, rememberInvites, rememberSeat, seatSecret } from "./net.js";
 import { NewsCard } from "./news.js";
+import { paceChoice } from "./pace.js";
 import { joinRefusal, showOpenTables } from "./opentables.js";
 import { showQuickPlay } from "./quickplay.js";
 import { watchRatedChoice } from "./rating.js";
@@ -85,6 +86,16 @@ export async function showLobby(account) {
     seats.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, presets.bots, presets.default_bot)));
   };
   count.addEventListener("change", drawSeats);
+  const paceKind = byId("pace-kind", HTMLSelectElement);
+  const pace = paceChoice(paceKind, byId("pace-time", HTMLSelectElement), byId("pace-rule", HTMLSelectElement), byId("pace-details"), () => Number(count.value));
+  const timerRow = byId("timer-row");
+  const drawPace = () => {
+    pace.draw();
+    setHidden(timerRow, paceKind.value === "turn"); // a turn-based table has its time per move instead
+  };
+  paceKind.addEventListener("change", drawPace);
+  count.addEventListener("change", drawPace);
+  drawPace();
   const rated = byId("rated-table", HTMLInputElement);
   watchRatedChoice(rated, byId("rated-kind"));
   drawSeats();
@@ -106,6 +117,7 @@ export async function showLobby(account) {
       public: byId("public-table", HTMLInputElement).checked,
       rated: rated.checked,
       ...(timer === "auto" ? {} : { turn_timer: timer === "off" ? null : Number(timer) }),
+      pace: pace.chosen(),
       seats: [...seats.children].map((li, i) => {
         if (i === 0) return { kind: "human", name };
         const kind = within(li, ".seat-kind", HTMLSelectElement).value;

@@ -44,6 +44,8 @@ export class Bell {
     this.events = null;
     /** @type {number | null} */
     this.poll = null;
+    /** Called whenever the list was asked again (something changed, or the page came back into view). */
+    this.changed = () => {};
     this.menu = h("details", { class: "notices-menu" });
     this.summary = h("summary", {}, this.menu);
     this.summary.append(bellIcon());
@@ -93,6 +95,7 @@ export class Bell {
       return; // signed out meanwhile, or the server is away: the bell keeps what it showed
     }
     this.draw();
+    this.changed();
   }
 
   // Live over server-sent events; a page that cannot have them (refused, or closed for good) asks once a minute.

@@ -31,6 +31,10 @@
  * @property {boolean} [public]
  * @property {number} [creator]
  * @property {number | null} [turn_deadline]
+ * @property {Pace | null} [pace]
+ * @property {(number[] | null)[]} [away]
+ * @property {boolean[]} [replaced]
+ * @property {number | null} [lost_on_time]
  * @property {number[]} [free_seats]
  * @property {boolean[]} [ready]
  * @property {(number | null)[]} [grace]
@@ -70,9 +74,11 @@
  * @property {MatchOver | null} match_over
  */
 
+/** A turn-based table's pace: seconds per move, and what happens when they run out. @typedef {{ move_seconds: number, on_timeout: "move" | "replace" | "lose" }} Pace */
+
 /** @typedef {Said & { kind: string, seat?: number | null, move?: string }} GameEvent */
 
-/** A chat line: a player's `text`, or a quick reaction's `code`. @typedef {{ n: number, seat: number | null, spectator: boolean, text?: string, code?: string }} ChatLine */
+/** A chat line: a player's `text`, or a quick reaction's `code`, and when it was said (`at`, seconds since the epoch). @typedef {{ n: number, seat: number | null, spectator: boolean, at?: number, text?: string, code?: string }} ChatLine */
 
 /** @typedef {{ type: "chat", lines?: ChatLine[], line?: ChatLine }} ChatMessage */
 

@@ -6,6 +6,7 @@
 import { t } from "./i18n.js";
 import { savedName } from "./name.js";
 import { Refusal, api, refusalText, rememberSeat } from "./net.js";
+import { MOVE_TIMES, moveTime } from "./pace.js";
 
 /** @import { Account } from "./protocol.js" */
 
@@ -81,8 +82,16 @@ export async function showQuickPlay(section, name, account) {
   const start = Object.assign(document.createElement("button"), {
     type: "submit", className: "primary", id: "quickplay-start", textContent: t("quickplay.start"),
   });
+  // Real-time, or at one's own pace with a time per move (a pool of its own; pace.js says the times).
+  const paceLabel = Object.assign(document.createElement("label"), { className: "qp-pace" });
+  const pace = Object.assign(document.createElement("select"), { id: "quickplay-pace" });
+  pace.add(new Option(t("pace.live"), "live", true, true));
+  const ownPace = Object.assign(document.createElement("optgroup"), { label: t("pace.turn_based") });
+  for (const seconds of MOVE_TIMES) ownPace.append(new Option(moveTime(seconds), String(seconds)));
+  pace.append(ownPace);
+  paceLabel.append(t("pace.title"), " ", pace);
   const row = Object.assign(document.createElement("div"), { className: "row" });
-  row.append(players, kind, botsLabel);
+  row.append(players, kind, botsLabel, paceLabel);
   form.append(row, start);
   players.addEventListener("change", () => (botsLabel.hidden = chosen(form, "qp-players") !== "4"));
 
@@ -145,6 +154,7 @@ export async function showQuickPlay(section, name, account) {
       rated: chosen(form, "qp-kind") === "rated",
       name: me?.username || savedName() || (await name()),
       ...(four ? { bots_after: bots.value === "never" ? null : Number(bots.value) } : {}),
+      ...(pace.value === "live" ? {} : { move_seconds: Number(pace.value) }),
     };
     try {
       /** @type {{ ticket: string }} */

@@ -9,6 +9,7 @@ import { OfflineNotice } from "./connectivity.js";
 import { byId } from "./dom.js";
 import { languageSwitcher, loadCatalog, t, translatePage } from "./i18n.js";
 import { Bell } from "./notices.js";
+import { TurnsLink } from "./pace.js";
 import { setupTheme } from "./theme.js";
 
 /** @import { Catalog } from "./i18n.js" */
@@ -33,11 +34,14 @@ export async function startShell(onLanguage = () => {}) {
   nameTheApp(catalog.lang);
   const menu = new AccountMenu(byId("account-menu"));
   const bell = new Bell(byId("notices"));
+  const turns = new TurnsLink(byId("turns", HTMLAnchorElement));
+  bell.changed = () => turns.refresh(); // a new notice may be a turn at a table
   languageSwitcher(byId("language", HTMLSelectElement), (chosen) => {
     translatePage();
     menu.draw();
     nameTheApp(chosen.lang);
     bell.relabel();
+    turns.draw();
     onLanguage(chosen);
   });
   if (document.readyState === "complete") registerWorker();
@@ -47,7 +51,10 @@ export async function startShell(onLanguage = () => {}) {
   const account = offline.openedOffline
     ? Promise.resolve(null)
     : menu.show().then((who) => {
-        if (who) bell.start();
+        if (who) {
+          bell.start();
+          turns.start();
+        }
         return who;
       });
   return { catalog, menu, account, offline };

@@ -33,7 +33,8 @@ export function statusSlice(s, myTurn, reconnecting) {
   let text;
   if (reconnecting) text = t("connection.paused");
   else if (s.status === "waiting") text = t((s.free_seats ?? []).length ? "table.status_waiting" : "ready.title");
-  else if (s.match_over) text = t("match.over");
+  else if (typeof s.lost_on_time === "number") text = t("event.lost_on_time", { name: names[s.lost_on_time] });
+  else if (s.match_over || s.status === "finished") text = t("match.over");
   else if (s.round_over) text = t("round.over", { round: s.round });
   else if (s.phase === "empty") text = t("table.waiting_hub", { round: s.round, tile: `${s.start_double}-${s.start_double}` });
   else if (myTurn) text = s.phase === "foot" ? t("table.finish_foot", { tile: s.foot }) : s.phase === "hub" ? t("table.start_arm") : t("event.your_turn");
@@ -41,7 +42,8 @@ export function statusSlice(s, myTurn, reconnecting) {
   const legal = myTurn ? s.legal : [];
   return {
     text,
-    clock: s.turn_deadline ? { deadline: s.turn_deadline, mine: myTurn, name: names[s.to_move] } : null,
+    // A turn-based table's deadline is hours or days away: its pace line says until when (pace.js).
+    clock: s.turn_deadline && !s.pace ? { deadline: s.turn_deadline, mine: myTurn, name: names[s.to_move] } : null,
     grace: (s.grace ?? []).flatMap((deadline, seat) => (deadline !== null && seat !== s.seat ? [/** @type {[string, number]} */ ([names[seat], deadline])] : [])),
     boneyard: s.boneyard,
     draw: legal.includes("draw"),

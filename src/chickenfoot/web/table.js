@@ -23,6 +23,7 @@ import { Motion } from "./motion.js";
 import { askName } from "./name.js";
 import { TableSocket, invitesOf, refusalText, rememberInvites } from "./net.js";
 import { TurnNotice } from "./notice.js";
+import { PaceLine, paceLines } from "./pace.js";
 import { PlayersBar, seatSlices } from "./players.js";
 import { TableRating } from "./rating.js";
 import { ResultsDialog, ScoresPanel, scoresOf } from "./results.js";
@@ -117,6 +118,7 @@ export class TablePage {
       changed: () => this.render(),
     });
     this.status = new StatusLine();
+    this.pace = new PaceLine(byId("pace"));
     this.rating = new TableRating(code, () => this.render());
     this.results = new ResultsDialog(
       () => {
@@ -220,6 +222,8 @@ export class TablePage {
     for (const event of events) {
       if (event.kind === "chicken_foot") foot = true;
       if (event.kind === "renamed" && event.seat !== state.seat) this.toast(say(event, seatNames(state)));
+      // At a turn-based table: a time ran out, and the table's rule was applied.
+      if (event.kind === "replaced" || event.kind === "lost_on_time") this.toast(say(event, seatNames(state)));
     }
     const placed = !!previous && previous.round === state.round && state.layout.length > previous.layout.length;
     if (!events.length && placed) {
@@ -316,6 +320,7 @@ export class TablePage {
     this.notice.update(myTurn, title, s.code);
     this.sounds.render();
     this.status.update(statusSlice(s, myTurn, this.socket.reconnecting));
+    this.pace.update(paceLines(s, names));
     /** @type {Record<string, string[]>} */
     const moves = {};
     if (myTurn) for (const move of s.legal) if (move !== "draw" && move !== "pass") (moves[tileKey(tileOf(move))] ??= []).push(move);

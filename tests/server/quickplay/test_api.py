@@ -158,3 +158,20 @@ def test_accounts_wait_in_the_rated_pool_paired_by_their_ratings(
     assert [s["status"] for s in seated] == ["seated", "seated"] and seated[0]["code"] == seated[1]["code"]
     assert beat(client, guest)["status"] == "waiting"
     assert client.get(f"/api/tables/{seated[0]['code']}").json()["rated"] is True
+
+
+def test_players_at_their_own_pace_wait_in_a_pool_of_their_own_and_get_a_turn_based_table(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    client = make_client()
+    live = join(client, name="Cy")
+    ann = join(client, name="Ann", move_seconds=86_400)
+    assert beat(client, live)["status"] == "waiting" and beat(client, ann)["status"] == "waiting"  # not paired
+    bo = join(client, name="Bo", move_seconds=86_400)
+    seated = [beat(client, ann), beat(client, bo)]
+    assert [s["status"] for s in seated] == ["seated", "seated"] and seated[0]["code"] == seated[1]["code"]
+    table = client.get(f"/api/tables/{seated[0]['code']}").json()
+    assert table["pace"] == {"move_seconds": 86_400, "on_timeout": "replace"} and table["turn_timer"] is None
+    assert beat(client, live)["status"] == "waiting"
+    refused = client.post("/api/quickplay", json={"players": 2, "move_seconds": 60})
+    assert refused.status_code == 400  # only the times per move a table may have

@@ -44,6 +44,7 @@ from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.chat import Listener
 from chickenfoot.server.table.hints import HintSource
+from chickenfoot.server.table.pace import NewPace
 from chickenfoot.server.table.protocol import MAX_VERSION, dumps, parse_client_message
 from chickenfoot.server.table.requests import SeatChatGate, handle
 from chickenfoot.view import SeatView
@@ -75,6 +76,7 @@ class NewTable(BaseModel):
     rounds: int | None = Field(default=None, ge=1, le=1000)
     opponents: list[Opponent] = Field(min_length=1, max_length=MAX_PLAYERS - 1)
     turn_timer: Literal[30, 60, 120] | None = None
+    pace: NewPace | None = Field(default=None, description="Turn-based at this pace; absent: real-time.")
 
 
 class MoveBody(BaseModel):

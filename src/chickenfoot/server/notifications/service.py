@@ -37,7 +37,7 @@ from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.cluster.fanout import Bus
 from chickenfoot.server.credentials import digest, new_secret
 from chickenfoot.server.http.limits import RateLimiter
-from chickenfoot.server.notices import Kind, MatchOver, Notice, RematchOffered
+from chickenfoot.server.notices import ChatLine, Kind, MatchOver, Notice, RematchOffered, YourTurn
 from chickenfoot.server.notifications.mail import Mailer, SmtpServer
 from chickenfoot.server.notifications.outbox import Done, Outbox, OutboxSettings
 from chickenfoot.server.notifications.preferences import Channel, Preferences, known_zone
@@ -246,6 +246,20 @@ class Notifications:
         for seat, account_id in await self.store.seat_accounts(code):
             if seat not in done:
                 await self.notify(account_id, RematchOffered(code, by=by), sender=sender)
+
+    async def your_turn(self, code: str, seat: int, turn: int) -> None:
+        """At turn-based table ``code`` it is ``seat``'s turn (the table's ``turn``-th action): the account
+        seated there hears so (:class:`~chickenfoot.server.table.ports.TurnNews`)."""
+        for seated, account_id in await self.store.seat_accounts(code):
+            if seated == seat:
+                await self.notify(account_id, YourTurn(code, turn=turn))
+
+    async def chat_line(self, code: str, seat: int | None, name: str, number: int) -> None:
+        """Line ``number`` was said at turn-based table ``code`` by ``seat`` (``name``): every other account
+        seated there hears so (not the words: the table shows them to whoever opens it)."""
+        for seated, account_id in await self.store.seat_accounts(code):
+            if seated != seat:
+                await self.notify(account_id, ChatLine(code, by=name, number=number))
 
     # --- the list ---------------------------------------------------------------------------------
 

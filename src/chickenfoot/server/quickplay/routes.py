@@ -31,6 +31,8 @@ class JoinRequest(BaseModel):
     bots_after: float | None = Field(default=None, ge=0, le=MAX_BOTS_AFTER)
     """4 players: seconds after which bots may fill the empty seats (absent: the server's default; ``null`` never)."""
     name: Annotated[str, AfterValidator(printable_name)] | None = None
+    move_seconds: Literal[3600, 43200, 86400, 172800, 259200, 604800] | None = None
+    """At one's own pace, seconds per move (a pool of its own); absent: real-time."""
 
 
 class TicketRequest(BaseModel):
@@ -58,7 +60,7 @@ def quickplay_router(quick_play: QuickPlay, accounts: Accounts, limits: RateLimi
             browser = new_secret()
             response.set_cookie(GUEST_COOKIE, browser, path="/api/quickplay", httponly=True, samesite="strict")
         bots_after = request.bots_after if "bots_after" in request.model_fields_set else settings.bots_after
-        wanted = Wanted(request.players, request.rated, bots_after, request.name or None)
+        wanted = Wanted(request.players, request.rated, bots_after, request.name or None, request.move_seconds)
         ticket = await quick_play.join(me, browser, client_address(http), wanted)
         return {"ticket": ticket, "beat": settings.beat_seconds, "lease": settings.lease_seconds}
 

@@ -18,6 +18,8 @@ queue = sa.Table(
     sa.Column("rated", sa.Boolean, nullable=False),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("bots_after", sa.Float, nullable=True),
+    # At one's own pace: seconds per move (migration 0020_turn_based); ``None``: real-time.
+    sa.Column("move_seconds", sa.Integer, nullable=True),
     sa.Column("name", sa.String(160), nullable=True),
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("lease_until", sa.DateTime(timezone=True), nullable=False, index=True),

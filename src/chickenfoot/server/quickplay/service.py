@@ -37,6 +37,8 @@ class Wanted:
     rated: bool
     bots_after: float | None
     name: str | None
+    move_seconds: int | None = None
+    """At one's own pace, seconds per move; ``None``: real-time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +75,16 @@ class QuickPlay:
             rating = await self.settings.ratings(me.account.id, wanted.players)
         else:
             owner, rating = f"guest:{digest(browser)}", EQUAL_RATING
-        entry = Entry(owner, address[:64], wanted.players, wanted.rated, rating, wanted.bots_after, wanted.name)
+        entry = Entry(
+            owner,
+            address[:64],
+            wanted.players,
+            wanted.rated,
+            rating,
+            wanted.bots_after,
+            wanted.name,
+            wanted.move_seconds,
+        )
         try:
             return await self.queue.join(entry)
         except QueueFull as exc:

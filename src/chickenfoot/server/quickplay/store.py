@@ -36,7 +36,7 @@ from chickenfoot.server.quickplay.pairing import Group, Schedule, Waiting, pair
 from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, LevelOrder, RatingLookup
 from chickenfoot.server.quickplay.schema import queue
 from chickenfoot.server.storage import Storage, aware
-from chickenfoot.server.table.config import Seat, TableConfig
+from chickenfoot.server.table.config import Pace, Seat, TableConfig
 from chickenfoot.server.table.registry import new_code
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,8 @@ class Entry:
     rating: float
     bots_after: float | None
     name: str | None
+    move_seconds: int | None = None
+    """At one's own pace, seconds per move (``None``: real-time): a pool of its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +186,7 @@ class Queue:
                     rating=entry.rating,
                     bots_after=entry.bots_after,
                     name=entry.name,
+                    move_seconds=entry.move_seconds,
                     joined_at=now,
                     lease_until=self._lease(now),
                 )
@@ -206,7 +209,8 @@ class Queue:
                 await conn.execute(queue.delete().where(key))
                 return Seated(row.table_code, row.seat, row.name)
             await conn.execute(queue.update().where(key).values(lease_until=self._lease(now)))
-            pool = (queue.c.players == row.players) & (queue.c.rated == row.rated)
+            pace = queue.c.move_seconds.is_not_distinct_from(row.move_seconds)
+            pool = (queue.c.players == row.players) & (queue.c.rated == row.rated) & pace
             waiting = (
                 sa.select(sa.func.count())
                 .select_from(queue)
@@ -251,24 +255,24 @@ class Queue:
         async with self.storage.transaction() as conn:
             query = (
                 sa.select(queue.c.ticket, queue.c.players, queue.c.rated, queue.c.rating)
-                .add_columns(queue.c.joined_at, queue.c.bots_after, queue.c.owner)
+                .add_columns(queue.c.joined_at, queue.c.bots_after, queue.c.owner, queue.c.move_seconds)
                 .where(queue.c.table_code.is_(None), queue.c.lease_until >= now)
                 .order_by(queue.c.joined_at)
                 .limit(self.settings.max_waiting)
                 .with_for_update(skip_locked=True)
             )
-            pools: dict[tuple[int, bool], list[Waiting]] = defaultdict(list)
+            pools: dict[Pool, list[Waiting]] = defaultdict(list)
             tickets: dict[int, str] = {}
-            for ticket, players, rated, rating, joined, bots_after, owner in await conn.execute(query):
-                pools[players, rated].append(Waiting(ticket, rating, aware(joined).timestamp(), bots_after))
+            for ticket, players, rated, rating, joined, bots_after, owner, move in await conn.execute(query):
+                pools[Pool(players, rated, move)].append(Waiting(ticket, rating, aware(joined).timestamp(), bots_after))
                 if owner.startswith(ACCOUNT):
                     tickets[int(owner.removeprefix(ACCOUNT))] = ticket
             apart = {frozenset(tickets[a] for a in pair) for pair in await self.apart(conn, tickets.keys())}
             # Sorting and bisecting a thousand players is more than a millisecond: off the event loop.
             paired = await asyncio.to_thread(self._pair, pools, now.timestamp(), apart)
-            for rated, group in paired:
+            for pool, group in paired:
                 code = new_code()
-                await conn.execute(self.storage.new_table(code, self._config(rated, group).to_json()))
+                await conn.execute(self.storage.new_table(code, self._config(pool, group).to_json()))
                 for seat, ticket in enumerate(group.tickets):
                     mine = (queue.c.ticket == ticket) & queue.c.table_code.is_(None)
                     done = await conn.execute(queue.update().where(mine).values(table_code=code, seat=seat))
@@ -278,17 +282,35 @@ class Queue:
         return seated
 
     def _pair(
-        self, pools: dict[tuple[int, bool], list[Waiting]], now: float, apart: set[frozenset[str]]
-    ) -> list[tuple[bool, Group]]:
+        self, pools: dict[Pool, list[Waiting]], now: float, apart: set[frozenset[str]]
+    ) -> list[tuple[Pool, Group]]:
         return [
-            (rated, group)
-            for (players, rated), waiting in sorted(pools.items())
-            for group in pair(waiting, players, now, self.settings.schedule, apart)
+            (pool, group)
+            for pool, waiting in sorted(pools.items(), key=lambda item: item[0].key())
+            for group in pair(waiting, pool.players, now, self.settings.schedule, apart)
         ]
 
-    def _config(self, rated: bool, group: Group) -> TableConfig:
+    def _config(self, pool: Pool, group: Group) -> TableConfig:
         """The new table: the players' seats, free for each to claim with their ticket, then the bots;
-        rated when its players asked for a rated game (the classic preset and the bot levels are rated)."""
+        rated when its players asked for a rated game (the classic preset and the bot levels are rated);
+        at one's own pace when they asked for it, a bot then taking the seat of a player whose time ran
+        out (strangers need not wait a day a move for someone who has gone)."""
         level = self.settings.bots.near(group.rating)
         seats = [Seat("human") for _ in group.tickets] + [Seat("bot", bot=level) for _ in range(group.bots)]
-        return TableConfig(Rules.preset(PRESET), seats, self.seeds(), creator=0, turn_timer=TURN_TIMER, rated=rated)
+        pace = None if pool.move_seconds is None else Pace(pool.move_seconds, "replace")
+        timer = TURN_TIMER if pace is None else None
+        return TableConfig(
+            Rules.preset(PRESET), seats, self.seeds(), creator=0, turn_timer=timer, rated=pool.rated, pace=pace
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Players who may be paired: as many players, rated or not, at the same pace."""
+
+    players: int
+    rated: bool
+    move_seconds: int | None
+
+    def key(self) -> tuple[int, bool, int]:
+        return self.players, self.rated, self.move_seconds or 0

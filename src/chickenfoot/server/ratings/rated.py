@@ -57,10 +57,15 @@ def rated_match(code: str, config: TableConfig, match: Match, accounts: Mapping[
     """The finished match of a rated table as its ratings count it; ``None`` when nothing is to be rated.
 
     ``accounts``: the account that sat in each seat (a seat a bot took over keeps its account: its
-    player abandoned the match, and so did one who left and did not come back).
+    player abandoned the match, and so did one who left and did not come back, or ran out of time at a
+    turn-based table whose rule gave the seat to a bot). A match of two lost on time ranks its loser
+    last, whatever the points so far. Turn-based matches share the families of real-time ones: the
+    game and its players are the same, and a pool split by pace would rate each player half as often
+    (docs/bots/ratings.md).
     """
     family = family_of(len(config.seats))
-    if not config.rated or family is None or not match.is_over():
+    lost = config.lost_on_time
+    if not config.rated or family is None or not (match.is_over() or lost is not None):
         return None
     people = [s for s, seat in enumerate(config.seats) if seat.kind == "human" or s in accounts]
     if any(s not in accounts for s in people) or len({accounts[s] for s in people}) != len(people) or not people:
@@ -68,7 +73,11 @@ def rated_match(code: str, config: TableConfig, match: Match, accounts: Mapping[
     ranks = [0] * len(config.seats)
     for standing in match.standings():
         ranks[standing.seat] = standing.rank
-    abandoned = [s in accounts and (seat.kind == "bot" or seat.left) for s, seat in enumerate(config.seats)]
+    if lost is not None:
+        ranks = [2 if seat == lost else 1 for seat in range(len(config.seats))]
+    abandoned = [
+        s in accounts and (seat.kind == "bot" or seat.left or seat.replaced) for s, seat in enumerate(config.seats)
+    ]
     counted = placing(ranks, abandoned)
     return RatedMatch(
         code,

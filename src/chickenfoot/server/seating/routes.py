@@ -21,6 +21,7 @@ from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.http.pages import serve_page
 from chickenfoot.server.seating.service import CreateRequest, Name, Seating, summary
+from chickenfoot.server.table.pace import pace_facts
 
 
 class JoinRequest(BaseModel):
@@ -86,6 +87,7 @@ def seating_router(seating: Seating, limits: RateLimiter, web_dir: Path, seat_as
             "open": table.config.open,
             "public": table.config.public,
             "turn_timer": table.config.turn_timer,
+            "pace": pace_facts(table.config.pace),
             "rated": table.config.rated,
             "seats": [
                 {"seat": s, "kind": seat.kind}

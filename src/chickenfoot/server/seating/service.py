@@ -28,6 +28,7 @@ from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.commands import ReplaceWithBot, Take
 from chickenfoot.server.table.config import TURN_TIMERS, Seat, TableConfig
+from chickenfoot.server.table.pace import NewPace, pace_facts, paced
 from chickenfoot.server.table.protocol import printable_name
 from chickenfoot.server.table.registry import TableRegistry
 
@@ -57,6 +58,8 @@ class CreateRequest(BaseModel):
     """Seconds per human turn; when absent, 60 with friends seated and off against bots only."""
     rated: bool = False
     """The match counts for its players' ratings (server/ratings): classic rules, signed-in players."""
+    pace: NewPace | None = None
+    """Turn-based, at this pace (no turn timer then); absent: real-time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,7 @@ def table_config(request: CreateRequest, seed: int) -> TableConfig:
     wanted[creator].ready = not friends  # with friends, the creator too says when they are ready
     timer = request.turn_timer if "turn_timer" in request.model_fields_set else (60 if friends else None)
     assert timer is None or timer in TURN_TIMERS
+    pace = None if request.pace is None else paced(request.pace, len(wanted))
     return TableConfig(
         rules,
         wanted,
@@ -101,7 +105,8 @@ def table_config(request: CreateRequest, seed: int) -> TableConfig:
         creator=creator,
         open=request.open or request.public,
         public=request.public,
-        turn_timer=timer,
+        turn_timer=None if pace is not None else timer,
+        pace=pace,
     )
 
 
@@ -129,6 +134,7 @@ def summary(table: Table) -> dict[str, Any]:
         "open": table.config.open,
         "public": table.config.public,
         "turn_timer": table.config.turn_timer,
+        "pace": pace_facts(table.config.pace),
         "rated": table.config.rated,
         "round": table.match.round_number,
         "totals": table.match.totals(),

@@ -10,6 +10,7 @@ from chickenfoot.server.storage.schema import (
     rematch_votes,
     reviews,
     seat_secrets,
+    turn_deadlines,
 )
 from chickenfoot.server.storage.store import (
     MIGRATIONS,
@@ -39,4 +40,5 @@ __all__ = [
     "rematch_votes",
     "reviews",
     "seat_secrets",
+    "turn_deadlines",
 ]

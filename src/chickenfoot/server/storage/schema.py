@@ -89,3 +89,16 @@ reviews = sa.Table(
     sa.Column("review", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
+turn_deadlines = sa.Table(
+    "turn_deadlines",
+    metadata,
+    table_code(primary_key=True),
+    # What the turn-based table waits for next (a move's time running out, a bot's move, the next
+    # round) at its ``version``: any process finds it due, and one claims it (``claimed_until``).
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("due_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    # The seat whose player's time runs out at ``due_at`` (``None``: a bot's move, the next round):
+    # the tables that wait for an account, ordered by the time left, are read from here.
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("claimed_until", sa.DateTime(timezone=True), nullable=True),
+)

@@ -72,13 +72,27 @@ from chickenfoot.server.table.commands import (
     Say,
     SeatBotAccount,
     SeatMoved,
+    SetAway,
     SetPublic,
     StartWithBots,
     Take,
+    TimeRanOut,
     Wake,
 )
 from chickenfoot.server.table.config import TableConfig, Timing
-from chickenfoot.server.table.ports import Counts, Events, Listener, Peers, Publisher, SocketCounts, table_channel
+from chickenfoot.server.table.pace import move_deadline
+from chickenfoot.server.table.ports import (
+    NO_NEWS,
+    Counts,
+    DeadlineKeeper,
+    Events,
+    Listener,
+    Peers,
+    Publisher,
+    SocketCounts,
+    TurnNews,
+    table_channel,
+)
 from chickenfoot.server.table.protocol import (
     NEXT_ROUND,
     LogSent,
@@ -132,6 +146,10 @@ class Services:
     ended: Callable[[str], None] = nobody_listens
     """Called with the table's code when an operator ended it, here or in another process (the registry
     lets it go)."""
+    deadlines: DeadlineKeeper | None = None
+    """Where turn-based tables keep what they wait for next (``None``: nowhere; a unit test's)."""
+    news: TurnNews = NO_NEWS
+    """Tells a turn-based table's players that it is their turn, or that a line was said."""
 
 
 class Table:
@@ -156,6 +174,8 @@ class Table:
         self._mailbox: deque[tuple[Command[Any], asyncio.Future[Any] | None]] = deque()
         self._worker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._deadline_kept: tuple[int, float | None, int | None] | None = None
+        """The version, deadline and seat waited for that this table last stored (turn-based tables only)."""
         self._comings: Events | None = None
         """Arrivals and departures counted but not told yet: a burst of them (a reconnecting crowd)
         is told once, with all their events, before the next command of another kind."""
@@ -234,7 +254,7 @@ class Table:
 
     @property
     def status(self) -> str:
-        if self._match.is_over():
+        if self._match.is_over() or self._config.lost_on_time is not None:
             return "finished"
         if self._config.playing_since is not None or may_start(self._config):
             return "playing"  # a seat reopened once the match began is played by a bot meanwhile
@@ -243,9 +263,17 @@ class Table:
     def presence(self) -> Presence:
         return self._attendance.presence(self._config)
 
+    def winners(self) -> list[int]:
+        """The seats that won the finished match: by the rules, or the other player of a match lost on time."""
+        lost = self._config.lost_on_time
+        if lost is not None:
+            return [seat for seat in range(len(self._config.seats)) if seat != lost]
+        return self._match.winners()
+
     def automatic(self, seat: int) -> bool:
         entry = self._config.seats[seat]
-        return entry.kind == "bot" or seat in self._attendance.covered or entry.left or not entry.taken
+        covered = seat in self._attendance.covered or entry.left or entry.replaced
+        return entry.kind == "bot" or covered or not entry.taken
 
     def free_seats(self) -> list[int]:
         """Human seats nobody has taken yet."""
@@ -255,14 +283,34 @@ class Table:
         """When the seat to move loses its turn to its bot (seconds since the epoch), if it can.
 
         A clock runs only for a player who has the table open: while the seat to move has no socket
-        its clock stands (``None``), and its bot covers it once the grace period is over.
+        its clock stands (``None``), and its bot covers it once the grace period is over. At a
+        turn-based table it runs all the same (:mod:`.pace`), standing only for a vacation.
         """
-        timer, match = self._config.turn_timer, self._match
+        timer, match, pace = self._config.turn_timer, self._match, self._config.pace
+        if pace is not None:
+            if self.status != "playing" or match.round.is_over() or self.automatic(match.to_move):
+                return None
+            return move_deadline(pace, self._turn.started, self._config.seats[match.to_move])
         if timer is None or self.status != "playing" or match.round.is_over() or self.automatic(match.to_move):
             return None
         if self._attendance.connections[match.to_move] == 0:
             return None
         return self._turn.deadline(timer)
+
+    def next_due(self) -> float | None:
+        """When a turn-based table's next automatic action is due (a bot's or forced move, the next
+        round, a player's time running out): what it stores for every process to find."""
+        match, timing = self._match, self._services.timing
+        if self._config.pace is None or self.status != "playing":
+            return None
+        started = self._turn.started
+        if match.round.is_over():
+            return started + timing.next_round_delay
+        if self.automatic(match.to_move):
+            return started + timing.bot_delay
+        if match.round.forced_move() is not None:
+            return started + timing.forced_delay
+        return self.turn_deadline()
 
     def graces(self) -> list[float | None]:
         """When each seat whose player has gone is covered (``None``: no countdown)."""
@@ -361,6 +409,7 @@ class Table:
                 else:
                     if answer is not None and not answer.done():
                         answer.set_result(result)
+                await self._keep_deadline()
                 self._autoplay.schedule()
         finally:
             self._worker = None
@@ -400,6 +449,10 @@ class Table:
                     await self._play(seat, action, version)
             case Cover(seat):
                 await self._cover(seat)
+            case TimeRanOut(seat, version):
+                await self._time_ran_out(seat, version)
+            case SetAway(seat, since, until):
+                await self._set_away(seat, since, until)
             case Wake():
                 pass
             case Announce(seat):
@@ -427,7 +480,10 @@ class Table:
             case Rename(seat, name):
                 await renaming.rename(port, self._renames, seat, name)
             case Say(seat, request, speaker):
-                await chat.say(port, seat, request, speaker)
+                number = await chat.say(port, seat, request, speaker)
+                if self._config.pace is not None:  # its players hear of it wherever they are
+                    name = "" if seat is None else self._config.seats[seat].name or ""
+                    self._spawn(self._services.news.chat_line(self._code, seat, name, number))
             case Notify(notice):
                 await self._notify(notice)
             case AcceptRematch(seat, tables):
@@ -471,7 +527,7 @@ class Table:
             if match.is_over():
                 raise Refusal.conflict(Said.of(Code.ERROR_MATCH_OVER), text="the match is over")
             return action
-        if match.is_over():
+        if match.is_over() or self._config.lost_on_time is not None:
             raise Refusal.conflict(Said.of(Code.ERROR_MATCH_OVER), text="the match is over")
         if match.round.is_over():
             raise Refusal.conflict(Said.of(Code.ILLEGAL_ROUND_OVER), text="the round is over")
@@ -514,6 +570,68 @@ class Table:
         await self._peers.action_stored(self._version, canonical, at)
         if self._match.is_over():
             self._services.finished(self._code)
+        elif self._config.pace is not None:
+            self._tell_the_mover()
+
+    def _tell_the_mover(self) -> None:
+        """At a turn-based table, tell the player now to move, wherever they are, that it is their turn."""
+        match = self._match
+        if not match.round.is_over() and not self.automatic(match.to_move):
+            self._spawn(self._services.news.your_turn(self._code, match.to_move, self._version))
+
+    # --- turn-based tables --------------------------------------------------------------------
+
+    async def _keep_deadline(self) -> None:
+        """Store what this turn-based table waits for next, when it changed (the driving process only)."""
+        deadlines = self._services.deadlines
+        if deadlines is None or self._config.pace is None or not self.driving or self._closed:
+            return
+        due, match = self.next_due(), self._match
+        waiting = due is not None and due == self.turn_deadline()
+        kept = (self._version, due, match.to_move if waiting else None)
+        if kept == self._deadline_kept:
+            return
+        try:
+            await deadlines.keep(self._code, *kept)
+        except Exception as exc:  # the sweep finds the row behind the table's actions, and comes back
+            log.warning("table %s: its deadline is not stored (%s)", self._code, exc)
+            return
+        self._deadline_kept = kept
+
+    async def _time_ran_out(self, seat: int, version: int) -> None:
+        """``seat``'s time ran out at ``version``: the table's rule (a bot replaces the player, or the
+        match is lost on time), if it is still so now."""
+        pace, match = self._config.pace, self._match
+        deadline = self.turn_deadline()
+        if pace is None or version != self._version or match.to_move != seat or not self.driving:
+            return
+        if deadline is None or self.clock.now() < deadline:
+            return
+        if pace.on_timeout == "lose" and len(self._config.seats) == 2:
+
+            def lost(config: TableConfig) -> None:
+                config.lost_on_time = seat
+
+            said = Said.of(Code.EVENT_LOST_ON_TIME, seat=seat)
+            await self._change_config(lost, [{"kind": "lost_on_time", "seat": seat, "move": None} | said.wire()])
+            self._services.finished(self._code)
+            return
+
+        def replaced(config: TableConfig) -> None:
+            config.seats[seat].replaced = True
+
+        said = Said.of(Code.EVENT_TIME_REPLACED, seat=seat)
+        await self._change_config(replaced, [{"kind": "replaced", "seat": seat, "move": None} | said.wire()])
+
+    async def _set_away(self, seat: int, since: float | None, until: float | None) -> None:
+        """``seat``'s player is on vacation from ``since`` to ``until`` (``None``: not any more)."""
+        if self._config.pace is None or not 0 <= seat < len(self._config.seats):
+            return
+
+        def away(config: TableConfig) -> None:
+            config.seats[seat].away_from, config.seats[seat].away_until = since, until
+
+        await self._change_config(away)
 
     def _apply(self, action: str, *, recorded: bool = True) -> Events:
         """Apply a checked action to the match; returns its events and records them (with ``recorded``
@@ -539,7 +657,8 @@ class Table:
         self._turn.begin(at, self._mover_present(), self.clock.now())
 
     def _mover_present(self) -> bool:
-        return self._attendance.connections[self._match.to_move] > 0
+        """The seat to move has a socket; at a turn-based table its clock runs all the same."""
+        return self._config.pace is not None or self._attendance.connections[self._match.to_move] > 0
 
     # --- messages -----------------------------------------------------------------------------
 
@@ -672,6 +791,7 @@ class Table:
         if not held:
             self._autoplay.stop()
             return
+        self._deadline_kept = None  # the new holder stores what the table waits for, as it sees it
         # Seats left while another process held the lease (or that process died) are counted out
         # afresh: each is covered after its grace, as if this process had seen it go.
         self._expect_people()
@@ -850,6 +970,9 @@ class Inside:
 
     def turn_deadline(self) -> float | None:
         return self._table.turn_deadline()
+
+    def time_ran_out(self, seat: int, version: int) -> None:
+        self._table.tell(TimeRanOut(seat, version))
 
     async def change_config(self, change: Callable[[TableConfig], None], events: Events | None = None) -> None:
         await self._table._change_config(change, events)

@@ -87,6 +87,8 @@ class Autoplay:
     def gone(self, seats: list[int]) -> None:
         """``seats`` lost their last socket: each is covered once its grace period is over."""
         table = self.table
+        if table.config.pace is not None:
+            return  # leaving the page is normal at a turn-based table: its clock goes on (no grace)
         started = False
         for seat in seats:
             covered = table.covered(seat)  # an unseen seat stays gone while its bot plays
@@ -124,13 +126,14 @@ class Autoplay:
     def _due(self) -> tuple[str, float, Action] | None:
         """The automatic action the table waits for now, with its pause; ``None`` when it waits for a person."""
         table, timing = self.table, self.table.timing
-        match = table.match
-        if table.closed or not table.driving or table.counts.idle() or match.is_over():
+        match, paced = table.match, table.config.pace is not None
+        # A turn-based table plays on with nobody watching: its players come back when they will.
+        if table.closed or not table.driving or (table.counts.idle() and not paced):
             return None
-        if table.status == "waiting":
+        if table.status != "playing":
             return None
         if match.round.is_over():
-            if any(table.automatic(s) for s in range(len(table.config.seats))):
+            if paced or any(table.automatic(s) for s in range(len(table.config.seats))):
                 return "next_round", timing.next_round_delay, self._next_round
             return None
         if table.automatic(match.to_move):
@@ -138,7 +141,11 @@ class Autoplay:
         if match.round.forced_move() is not None:
             return "forced", timing.forced_delay, self._forced_move
         if (deadline := table.turn_deadline()) is not None:
-            return "turn_timer", max(0.0, deadline - table.clock.now()), self._bot_move
+            wait = max(0.0, deadline - table.clock.now())
+            pace = table.config.pace
+            if pace is None or pace.on_timeout == "move":
+                return "turn_timer", wait, self._bot_move
+            return "time_ran_out", wait, self._time_ran_out
         return None
 
     def schedule(self) -> None:
@@ -188,7 +195,8 @@ class Autoplay:
 
     async def _next_round(self, _generation: int) -> None:
         table = self.table
-        seat = next(s for s in range(len(table.config.seats)) if table.automatic(s))
+        # A bot's seat deals; at a turn-based table of people, the first seat (dealing is nobody's choice).
+        seat = next((s for s in range(len(table.config.seats)) if table.automatic(s)), 0)
         await table.play(seat, NEXT_ROUND, table.version)
 
     async def _forced_move(self, _generation: int) -> None:
@@ -196,6 +204,10 @@ class Autoplay:
         forced = table.match.round.forced_move()
         if forced is not None:
             await table.play(table.match.to_move, str(forced), table.version)
+
+    async def _time_ran_out(self, _generation: int) -> None:
+        table = self.table
+        table.time_ran_out(table.match.to_move, table.version)
 
     async def _bot_move(self, generation: int) -> None:
         """A bot's move: for a bot seat, a covered seat, or a human whose turn timer ran out."""

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import utc
 from chickenfoot.server.refusals import Refusal
-from chickenfoot.server.storage import Storage, StorageUnavailable, chat_lines
+from chickenfoot.server.storage import Storage, StorageUnavailable, aware, chat_lines
 from chickenfoot.server.table.ports import ConfigPort
 from chickenfoot.server.table.protocol import ChatMessage, ReactMessage
 
@@ -94,10 +94,12 @@ def checked_text(text: str) -> str:
     return text
 
 
-def line_of(number: int, seat: int | None, text: str | None, reaction: str | None, speaker: int | None = None) -> Line:
-    """A line as the protocol sends it: ``text``, or a reaction's message ``code`` (and, until it is sent,
-    its ``speaker``)."""
-    line: Line = {"n": number, "seat": seat, "spectator": seat is None}
+def line_of(
+    number: int, seat: int | None, text: str | None, reaction: str | None, at: datetime, speaker: int | None = None
+) -> Line:
+    """A line as the protocol sends it: ``text``, or a reaction's message ``code``, when it was said (``at``,
+    seconds since the epoch: the page shows the time of each line), and, until it is sent, its ``speaker``."""
+    line: Line = {"n": number, "seat": seat, "spectator": seat is None, "at": round(aware(at).timestamp())}
     if speaker is not None:
         line[SPEAKER] = speaker
     if reaction is not None:
@@ -125,7 +127,7 @@ async def store(
                 await conn.execute(chat_lines.insert().values(**row, at=at))
                 old = (chat_lines.c.table_code == code) & (chat_lines.c.number <= number - KEPT)
                 await conn.execute(chat_lines.delete().where(old))
-            return line_of(number, seat, text, reaction, speaker)
+            return line_of(number, seat, text, reaction, at, speaker)
         except sa.exc.IntegrityError:
             if attempt == NUMBER_RETRIES - 1:
                 raise Refusal.busy(Said.of(Code.ERROR_CHAT_NOT_STORED)) from None
@@ -135,7 +137,7 @@ async def store(
 async def recent(storage: Storage, code: str) -> list[Line]:
     """The table's kept lines, oldest first."""
     query = (
-        sa.select(chat_lines.c.number, chat_lines.c.seat, chat_lines.c.text, chat_lines.c.reaction)
+        sa.select(chat_lines.c.number, chat_lines.c.seat, chat_lines.c.text, chat_lines.c.reaction, chat_lines.c.at)
         .add_columns(chat_lines.c.speaker)
         .where(chat_lines.c.table_code == code)
         .order_by(chat_lines.c.number)
@@ -162,9 +164,9 @@ async def carry(storage: Storage, old: str, new: str) -> None:
 
 async def say(
     table: ConfigPort, seat: int | None, request: ChatMessage | ReactMessage, speaker: int | None = None
-) -> None:
+) -> int:
     """Store one line from ``seat`` (``None``: a spectator), said by the account ``speaker`` (``None``: a
-    guest), and publish it to the table."""
+    guest), and publish it to the table; returns its number."""
     if not table.storage.available:
         raise Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE))
     text = None if isinstance(request, ReactMessage) else checked_text(request.text)
@@ -174,6 +176,7 @@ async def say(
     except StorageUnavailable:
         raise Refusal.busy(Said.of(Code.ERROR_CHAT_UNAVAILABLE)) from None
     await table.notify({"type": "chat", "line": line})
+    return int(line["n"])
 
 
 async def history(kept: KeptLines, storage: Storage, code: str) -> dict[str, Any]:

@@ -70,6 +70,27 @@ class PlayAutomatically(Command[None]):
 
 
 @dataclass(frozen=True, slots=True)
+class TimeRanOut(Command[None]):
+    """At a turn-based table, ``seat``'s time ran out at ``version``: the table's rule says what follows
+    (a bot replaces the player, or the match is lost on time), if it is still so in the table's turn."""
+
+    bounded: ClassVar[bool] = False
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetAway(Command[None]):
+    """``seat``'s player is on vacation from ``since`` to ``until`` (wall times; ``None``: back): their
+    turn-based clock stands meanwhile, and everyone sees it."""
+
+    bounded: ClassVar[bool] = False
+    seat: int
+    since: float | None
+    until: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class Cover(Command[None]):
     """The grace of ``seat``'s player is over: a bot covers the seat if nobody came back."""
 

@@ -27,6 +27,22 @@ class Timing:
 TURN_TIMERS = (30, 60, 120)
 """Seconds a human may take per turn, when the table has a turn timer."""
 
+HOUR, DAY = 3_600, 86_400
+MOVE_TIMES = (HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY, 7 * DAY)
+"""Seconds a player may take per move at a turn-based table."""
+TimeoutRule = Literal["move", "replace", "lose"]
+TIMEOUT_RULES: tuple[TimeoutRule, ...] = ("move", "replace", "lose")
+"""What happens when a player's time runs out at a turn-based table: a bot plays that one move, a bot
+replaces the player for the rest of the match, or (two players) the match is lost on time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """A turn-based table's pace: the time per move and what happens when it runs out."""
+
+    move_seconds: int
+    on_timeout: TimeoutRule = "move"
+
 
 @dataclass(slots=True)
 class Seat:
@@ -43,6 +59,12 @@ class Seat:
     or room code, and the creator's at a table for several people (:mod:`chickenfoot.server.table.readiness`)."""
     bot_account: bool = False
     """A bot account (a program through the Bot API) holds the seat: its name is shown with the BOT tag."""
+    replaced: bool = False
+    """At a turn-based table whose rule says so, the player's time ran out: a bot plays the seat for the
+    rest of the match."""
+    away_from: float | None = None
+    away_until: float | None = None
+    """The player's vacation (wall times), shown to everyone: their turn-based clock stands meanwhile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +103,11 @@ class TableConfig:
     """The match counts for its players' ratings (server/ratings/rated.py)."""
     series: Series | None = None
     """The matches before this one when this table is a rematch."""
+    pace: Pace | None = None
+    """A turn-based table's pace; ``None``: real-time."""
+    lost_on_time: int | None = None
+    """The seat whose time ran out at a turn-based table of two whose rule is "lost on time": the match
+    is over and the other player won it."""
 
     def bot_levels(self) -> list[str | None]:
         """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
@@ -98,6 +125,8 @@ class TableConfig:
             "playing_since": self.playing_since,
             "rated": self.rated,
             "series": None if self.series is None else asdict(self.series),
+            "pace": None if self.pace is None else asdict(self.pace),
+            "lost_on_time": self.lost_on_time,
         }
 
     @classmethod
@@ -113,6 +142,8 @@ class TableConfig:
             playing_since=data.get("playing_since"),
             rated=bool(data.get("rated", False)),
             series=_series(data.get("series")),
+            pace=None if data.get("pace") is None else Pace(**data["pace"]),
+            lost_on_time=data.get("lost_on_time"),
         )
 
 

@@ -125,6 +125,10 @@ class AutoplayPort(TableView, Protocol):
     def covered(self, seat: int) -> bool: ...
     def turn_deadline(self) -> float | None: ...
 
+    def time_ran_out(self, seat: int, version: int) -> None:
+        """At a turn-based table: ``seat``'s time ran out at ``version``; the table applies its rule."""
+        ...
+
     async def play(self, seat: int, action: str, version: int, still_due: Callable[[], bool] | None = None) -> None:
         """Submit an automatic action, played only if ``still_due()`` holds in the table's turn."""
         ...
@@ -212,6 +216,36 @@ class Listener(Protocol):
     def on_change(self, message: dict[str, Any]) -> None:
         """A message on the table's channel of this process (a new version, a notice)."""
         ...
+
+
+class DeadlineKeeper(Protocol):
+    """Where a turn-based table keeps what it waits for next (:class:`~.deadlines.DeadlineBook`)."""
+
+    async def keep(self, code: str, version: int, due: float | None, seat: int | None) -> None:
+        """Table ``code`` waits, at ``version``, for what is due at ``due`` (``None``: for nothing): the
+        time of ``seat``'s player running out, or (``seat`` ``None``) an automatic action."""
+        ...
+
+
+class TurnNews(Protocol):
+    """Tells the players of a turn-based table, wherever they are, that it is their turn or that a chat
+    line was said there (through the notifications)."""
+
+    async def your_turn(self, code: str, seat: int, turn: int) -> None: ...
+    async def chat_line(self, code: str, seat: int | None, name: str, number: int) -> None: ...
+
+
+class NoNews:
+    """:class:`TurnNews` that tells nobody (a server without notifications, a unit test)."""
+
+    async def your_turn(self, code: str, seat: int, turn: int) -> None:
+        return None
+
+    async def chat_line(self, code: str, seat: int | None, name: str, number: int) -> None:
+        return None
+
+
+NO_NEWS = NoNews()
 
 
 class TableMaker(Protocol):

@@ -8,6 +8,7 @@ says when a match finished: whoever cares (the reviews, the lobby) registers wit
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import secrets
@@ -23,7 +24,8 @@ from chickenfoot.server.storage import Storage, StorageUnavailable
 from chickenfoot.server.table.actor import Services, Table
 from chickenfoot.server.table.commands import Close, End, Following, ReloadConfig, Wake
 from chickenfoot.server.table.config import TableConfig, Timing
-from chickenfoot.server.table.ports import ALONE, Peers, Publisher, SocketCounts
+from chickenfoot.server.table.deadlines import DeadlineBook, DeadlineSweeper
+from chickenfoot.server.table.ports import ALONE, Peers, Publisher, SocketCounts, TurnNews
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,8 @@ class Expiry:
     sweep_seconds: float = 60.0
     sweep_batch: int = 500
     """Tables deleted per sweep at most: each sweep's work is bounded."""
+    deadline_seconds: float = 5.0
+    """How often the turn-based tables' stored deadlines are swept for those due."""
 
 
 def service_notice(available: bool) -> dict[str, Any]:
@@ -99,7 +103,12 @@ class TableRegistry:
         self.seeds = seeds
         """Deals a new table's seed: random, or fixed by a test that needs a particular deal."""
         self.expiry = expiry or Expiry()
-        self.services = Services(storage, fanout, timing, counts, clock, self._match_finished, self._table_ended)
+        self.deadlines = DeadlineBook(storage, clock)
+        """Where turn-based tables keep what they wait for next; swept by :attr:`deadline_sweeper`."""
+        self.services = Services(
+            storage, fanout, timing, counts, clock, self._match_finished, self._table_ended, self.deadlines
+        )
+        self.deadline_sweeper = DeadlineSweeper(self.deadlines, self.get, clock, self.expiry.deadline_seconds)
         self._follow = follow
         self._elsewhere = tell_config_changed
         self._finish_hooks: list[Callable[[str], object]] = []
@@ -178,6 +187,11 @@ class TableRegistry:
         if self._elsewhere is not None:
             await self._elsewhere(code)
 
+    def tell_turns_by(self, news: TurnNews) -> None:
+        """Turn-based tables tell their players of their turn, and of chat lines, through ``news``
+        (set once, before any table is read)."""
+        self.services = dataclasses.replace(self.services, news=news)
+
     def on_match_finished(self, hook: Callable[[str], object]) -> None:
         """Call ``hook`` with a table's code whenever this process applies the action ending its match."""
         self._finish_hooks.append(hook)
@@ -242,8 +256,9 @@ class TableRegistry:
     # --- expiry -------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the periodic sweep (once the event loop runs)."""
+        """Start the periodic sweeps (once the event loop runs): unplayed tables, due deadlines."""
         self._sweeper = asyncio.create_task(self._sweep_forever())
+        self.deadline_sweeper.start()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -287,6 +302,7 @@ class TableRegistry:
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        await self.deadline_sweeper.stop()
         for table in list(self.tables.values()):
             if (sync := self._syncs.pop(table.code, None)) is not None:
                 await sync.stop()

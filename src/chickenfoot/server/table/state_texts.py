@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chickenfoot.server.table.pace import pace_facts, vacation
 from chickenfoot.server.table.ports import StateSource
 from chickenfoot.server.table.protocol import (
     LogCache,
@@ -124,6 +125,10 @@ class StateTexts:
             left=[seat.left for seat in config.seats],
             turn_timer=config.turn_timer,
             turn_deadline=table.turn_deadline(),
+            pace=pace_facts(config.pace),
+            away=[vacation(seat) for seat in config.seats],
+            replaced=[seat.replaced for seat in config.seats],
+            lost_on_time=config.lost_on_time,
             free_seats=table.free_seats(),
             ready=[seat.ready for seat in config.seats],
             bot_accounts=[seat.bot_account for seat in config.seats],
