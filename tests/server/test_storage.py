@@ -23,6 +23,7 @@ from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.handover.schema import handovers
 from chickenfoot.server.handover.store import HandoverStore
 from chickenfoot.server.storage import MIGRATIONS, Storage, VersionTaken, actions, default_database_url
+from chickenfoot.server.storage.store import MAX_BATCH
 
 
 def test_the_default_database_is_sqlite_in_the_user_data_directory(
@@ -297,3 +298,21 @@ def test_a_batch_of_actions_is_stored_as_sqlalchemy_stores_one_and_a_refused_row
     assert [row[:2] for row in rows] == [(1, "9-9"), (2, "draw"), (3, "pass")]
     assert rows[0][2] == rows[2][2]  # the time as the database holds it: text on SQLite
     assert available
+
+
+def test_a_full_batch_of_actions_is_stored_by_one_statement(database_url: str) -> None:
+    """MAX_BATCH rows in one statement stay within the database's parameters (on SQLite four a row)."""
+
+    async def scenario() -> tuple[list[object], list[str] | None]:
+        storage = Storage(database_url, SystemClock())
+        await storage.migrate()
+        code = secrets.token_hex(3).upper()
+        assert await storage.create_table(code, {})
+        versions = range(1, MAX_BATCH + 1)
+        results = await asyncio.gather(*(storage.append_action(code, v, "draw") for v in versions))
+        table = await storage.load_table(code)
+        await storage.close()
+        return list(results), None if table is None else table[1]
+
+    results, stored = asyncio.run(scenario())
+    assert results == [None] * MAX_BATCH and stored == ["draw"] * MAX_BATCH

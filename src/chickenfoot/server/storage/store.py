@@ -48,8 +48,8 @@ PROBE_SECONDS = 0.5
 """Pause between two probes of a database that stopped answering."""
 
 MAX_BATCH = 500
-"""Actions written by one statement at most: below SQLAlchemy's page of 1,000 rows, so a batch is one
-statement, stored whole or not at all, even outside a transaction."""
+"""Actions written by one statement at most (:mod:`.new_actions`; on SQLite four parameters each, well
+below its 32,766 a statement), so a batch is one statement, stored whole or not at all."""
 IDLE_TEST_SECONDS = 10.0
 """A pooled connection idle this long is tested before use: the database may have dropped it
 meanwhile (a restart, an idle timeout). One in use more recently is not, which saves a round trip
