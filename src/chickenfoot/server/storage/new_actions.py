@@ -2,8 +2,8 @@
 through it, so it is the game store's hottest statement.
 
 SQLAlchemy's way there (its execution context and the driver adapter's cursor: open, execute, fetch,
-close, each a turn of aiosqlite's thread) cost five times the statement itself, a quarter of the
-server's CPU per move. Here the batch is one statement in one call to the driver: on SQLite one
+close, each a turn of aiosqlite's thread) cost far more than the statement itself
+(docs/operators/capacity.md). Here the batch is one statement in one call to the driver: on SQLite one
 ``INSERT … VALUES (…), (…) … RETURNING`` and its commit, on PostgreSQL one prepared ``INSERT … SELECT
 FROM unnest(…)`` (a statement by itself, committed as it runs). The rows are the schema's
 (:data:`~chickenfoot.server.storage.schema.actions`) and their times are written as SQLAlchemy writes
