@@ -167,12 +167,18 @@ class OwnView(NamedTuple):
     """The fields of ``seat``'s :class:`SeatView` that are its own, the others being every seat's: what a
     server adds, seat by seat, to what it builds once for all its recipients (a spectator's view)."""
 
-    seat: int | None
+    seat: int
+    """The seat these fields are the own of."""
     hand: tuple[Tile, ...]
+    """As :attr:`SeatView.hand`."""
     drawn: Tile | None
+    """As :attr:`SeatView.drawn`."""
     legal_moves: tuple[Move, ...]
+    """As :attr:`SeatView.legal_moves`."""
     forced: Move | None
+    """As :attr:`SeatView.forced`."""
     history: tuple[PublicStep, ...]
+    """As :attr:`SeatView.history`."""
 
 
 def own_view(round_: Round, seat: int) -> OwnView:
