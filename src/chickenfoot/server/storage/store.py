@@ -336,7 +336,9 @@ class Storage:
         raises what the driver raises."""
         if not self.available:
             raise StorageUnavailable
-        async with self._lock or nullcontext(), self._reader.connect() as conn:
+        # As _write(one_statement=True): SQLite's one writer under the lock, PostgreSQL without a transaction.
+        writer = self.engine if self._lock is not None else self._reader
+        async with self._lock or nullcontext(), writer.connect() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
             return await self._new_actions.insert(driver, rows)
 
