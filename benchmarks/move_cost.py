@@ -6,13 +6,13 @@ older version of the server, in one run.
 Starts ``chickenfoot serve`` (a temporary SQLite file, automatic pauses off) for each version in
 turn, the same load for each: ``--tables`` tables of 4 human seats, every seat played by a scripted
 player answering its turn after about ``--think`` seconds (random legal moves, from ``--seed``), and
-``--spectators`` spectators per table (one unless told). After ``--warmup`` seconds it measures
-``--seconds``: the CPU time the server process used (user and system, from ``/proc``) over the
-actions its tables stored (every version: a player's move, the server's forced draw or pass, a new
-round, counted by the spectators), and over the players' moves alone. ``--against COMMIT`` also
-serves the code of that commit, checked out in a temporary git worktree (its compiled engine copied
-from this one's, built from the same sources): the versions take turns, ``--repeats`` times each, so
-the machine's load falls on both alike.
+``--spectators`` spectators per table (one unless told). Once every client has its first state and
+``--warmup`` seconds more have passed, it measures ``--seconds``: the CPU time the server process
+used (user and system, from ``/proc``) over the actions its tables stored (every version: a player's
+move, the server's forced draw or pass, a new round, counted by the spectators), and over the
+players' moves alone. ``--against COMMIT`` also serves the code of that commit, checked out in a
+temporary git worktree (its compiled engine copied from this one's, built from the same sources):
+the versions take turns, ``--repeats`` times each, so the machine's load falls on both alike.
 
 Prints one JSON line per run and a summary (median of the repeats); ``--out FILE`` keeps the command,
 the runs and the summary (with the load average of each run), ``--plot FILE`` draws the CPU per action
@@ -47,6 +47,8 @@ from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = ("src/chickenfoot/_engine", "src/chickenfoot/bots/_search")
 """The compiled modules an older checkout borrows from this one (their sources must be the same)."""
+OPENING_SECONDS = 60.0
+"""The longest wait for every client's first state before the warm-up."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -77,6 +79,11 @@ class Spectator:
                 self.version = max(self.version, message["version"])
 
 
+def all_served(players: list[HonestPlayer], spectators: list[Spectator]) -> bool:
+    """Every player and spectator has had its first state."""
+    return all(player.version >= 0 for player in players) and all(s.version >= 0 for s in spectators)
+
+
 async def load(base: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
     """Play the load against the server at ``base`` (process ``pid``) and measure its CPU per action."""
     rng = random.Random(args.seed)
@@ -89,6 +96,11 @@ async def load(base: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
     stop = asyncio.Event()
     tasks = [asyncio.create_task(player.play(stop)) for player in players]
     tasks += [asyncio.create_task(spectator.watch(stop)) for spectator in spectators]
+    # The warm-up starts once every client has its first state: on a busy machine the sockets take a while
+    # to open, and their opening is not a move's cost.
+    opening = time.monotonic() + OPENING_SECONDS
+    while not all_served(players, spectators) and time.monotonic() < opening:
+        await asyncio.sleep(0.1)
     await asyncio.sleep(args.warmup)
     # Each table's first spectator counts its versions.
     counting = spectators[:: args.spectators]

@@ -36,6 +36,8 @@ HIGH: tuple[int, ...] = tuple(h for h in range(MAX_PIP + 1) for _ in range(h + 1
 LOW: tuple[int, ...] = tuple(low for h in range(MAX_PIP + 1) for low in range(h + 1))
 PIP_SUM: tuple[int, ...] = tuple(h + low for h, low in zip(HIGH, LOW, strict=True))
 IS_DOUBLE: tuple[bool, ...] = tuple(h == low for h, low in zip(HIGH, LOW, strict=True))
+NAMES: tuple[str, ...] = tuple(f"{h}-{low}" for h, low in zip(HIGH, LOW, strict=True))
+"""``NAMES[t]``: tile ``t`` in the notation, ``H-L`` (written for every tile of every message: kept, not formatted)."""
 CARRIES: tuple[int, ...] = tuple(
     sum(1 << t for t in range(TILE_COUNT) if number in (HIGH[t], LOW[t])) for number in range(MAX_PIP + 1)
 )
@@ -122,7 +124,7 @@ class Tile:
         return self.high + self.low - number
 
     def __str__(self) -> str:
-        return f"{self.high}-{self.low}"
+        return NAMES[self.id]
 
     def __repr__(self) -> str:
         return f"Tile({self.high}, {self.low})"

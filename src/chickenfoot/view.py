@@ -8,15 +8,15 @@ be reached through it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from chickenfoot.errors import PositionError
 from chickenfoot.layout import Phase
 from chickenfoot.move import Move
 from chickenfoot.round import EndReason, PublicStep, Round
 
-__all__ = ["MatchStanding", "PublicStep", "SeatView", "public_history", "seated", "view"]
+__all__ = ["MatchStanding", "OwnView", "PublicStep", "SeatView", "own_view", "public_history", "view"]
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import TILES, Tile
 
@@ -163,11 +163,27 @@ def view(round_: Round, seat: int | None) -> SeatView:
     )
 
 
-def seated(public: SeatView, round_: Round, seat: int) -> SeatView:
-    """``public``, a spectator's view of ``round_`` as it is now, as ``seat`` sees it (``view(round_,
-    seat)``): every seat's view shares the spectator's other fields, so a server builds them once
-    for all its recipients."""
-    return replace(public, **_own(round_, seat))
+class OwnView(NamedTuple):
+    """The fields of ``seat``'s :class:`SeatView` that are its own, the others being every seat's: what a
+    server adds, seat by seat, to what it builds once for all its recipients (a spectator's view)."""
+
+    seat: int
+    """The seat these fields are the own of."""
+    hand: tuple[Tile, ...]
+    """As :attr:`SeatView.hand`."""
+    drawn: Tile | None
+    """As :attr:`SeatView.drawn`."""
+    legal_moves: tuple[Move, ...]
+    """As :attr:`SeatView.legal_moves`."""
+    forced: Move | None
+    """As :attr:`SeatView.forced`."""
+    history: tuple[PublicStep, ...]
+    """As :attr:`SeatView.history`."""
+
+
+def own_view(round_: Round, seat: int) -> OwnView:
+    """The fields of ``view(round_, seat)`` that are ``seat``'s own, without copying the rest."""
+    return OwnView(**_own(round_, seat))
 
 
 def _own(round_: Round, seat: int | None) -> dict[str, Any]:

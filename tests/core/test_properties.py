@@ -18,7 +18,7 @@ from chickenfoot.move import DRAW_MOVE, PASS_MOVE
 from chickenfoot.perft import divide, perft
 from chickenfoot.position import position_to_dict, read_position, write_position
 from chickenfoot.tiles import TILES, Tile, full_set
-from chickenfoot.view import seated
+from chickenfoot.view import own_view
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
 
@@ -220,7 +220,7 @@ def test_a_seats_view_is_the_spectators_with_only_its_own_fields_added(
     public = r.view(None)
     for seat in range(r.players):
         view = r.view(seat)
-        assert seated(public, r, seat) == view
+        assert dataclasses.replace(public, **own_view(r, seat)._asdict()) == view
         others_saw = tuple(dataclasses.replace(step, drawn=None) for step in view.history)
         unseated = dataclasses.replace(
             view, seat=None, hand=(), drawn=None, legal_moves=(), forced=None, history=others_saw

@@ -22,7 +22,8 @@ from chickenfoot.server.clock import FakeClock, SystemClock
 from chickenfoot.server.credentials import Credentials
 from chickenfoot.server.handover.schema import handovers
 from chickenfoot.server.handover.store import HandoverStore
-from chickenfoot.server.storage import MIGRATIONS, Storage, VersionTaken, default_database_url
+from chickenfoot.server.storage import MIGRATIONS, Storage, VersionTaken, actions, default_database_url
+from chickenfoot.server.storage.store import MAX_BATCH
 
 
 def test_the_default_database_is_sqlite_in_the_user_data_directory(
@@ -262,3 +263,56 @@ def test_more_actions_than_one_statement_takes_are_written_in_several(
     results, stored = asyncio.run(scenario())
     assert results[:4] == [None] * 4 and isinstance(results[4], VersionTaken)
     assert stored == [["draw"]] * 4 + [["9-9"]]
+
+
+def test_a_batch_of_actions_is_stored_as_sqlalchemy_stores_one_and_a_refused_row_fails_alone(
+    database_url: str,
+) -> None:
+    """The batch goes to the driver itself (server/storage/new_actions.py): its rows, times included,
+    read back exactly as a row SQLAlchemy wrote, and a row the schema refuses (no such table) fails
+    alone, the store still available."""
+    at = datetime(2026, 5, 4, 3, 2, 1, 123456, tzinfo=UTC)
+
+    async def scenario() -> tuple[list[object], list[tuple[object, ...]], bool]:
+        storage = Storage(database_url, SystemClock())
+        await storage.migrate()
+        code = secrets.token_hex(3).upper()
+        assert await storage.create_table(code, {})
+        await storage.append_action(code, 1, "9-9", at)  # a batch of one
+        results = await asyncio.gather(
+            storage.append_action(code, 2, "draw", at),
+            storage.append_action(secrets.token_hex(3).upper(), 1, "draw", at),  # no such table
+            return_exceptions=True,
+        )
+        async with storage.transaction() as conn:
+            await conn.execute(actions.insert().values(table_code=code, version=3, action="pass", at=at))
+        query = sa.text("SELECT version, action, at FROM actions WHERE table_code = :code ORDER BY version")
+        async with storage.reading() as conn:
+            rows = [tuple(row) for row in await conn.execute(query, {"code": code})]
+        available = storage.available
+        await storage.close()
+        return list(results), rows, available
+
+    results, rows, available = asyncio.run(scenario())
+    assert results[0] is None and isinstance(results[1], sa.exc.IntegrityError)
+    assert [row[:2] for row in rows] == [(1, "9-9"), (2, "draw"), (3, "pass")]
+    assert rows[0][2] == rows[2][2]  # the time as the database holds it: text on SQLite
+    assert available
+
+
+def test_a_full_batch_of_actions_is_stored_by_one_statement(database_url: str) -> None:
+    """MAX_BATCH rows in one statement stay within the database's parameters (on SQLite four a row)."""
+
+    async def scenario() -> tuple[list[object], list[str] | None]:
+        storage = Storage(database_url, SystemClock())
+        await storage.migrate()
+        code = secrets.token_hex(3).upper()
+        assert await storage.create_table(code, {})
+        versions = range(1, MAX_BATCH + 1)
+        results = await asyncio.gather(*(storage.append_action(code, v, "draw") for v in versions))
+        table = await storage.load_table(code)
+        await storage.close()
+        return list(results), None if table is None else table[1]
+
+    results, stored = asyncio.run(scenario())
+    assert results == [None] * MAX_BATCH and stored == ["draw"] * MAX_BATCH

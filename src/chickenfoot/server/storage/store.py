@@ -17,7 +17,7 @@ import json
 import logging
 import math
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -34,6 +34,7 @@ from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.ops import events
+from chickenfoot.server.storage.new_actions import ActionRow, Inserted, new_actions_for
 from chickenfoot.server.storage.schema import (
     actions,
     archived_actions,
@@ -47,8 +48,8 @@ PROBE_SECONDS = 0.5
 """Pause between two probes of a database that stopped answering."""
 
 MAX_BATCH = 500
-"""Actions written by one statement at most: below SQLAlchemy's page of 1,000 rows, so a batch is one
-statement, stored whole or not at all, even outside a transaction."""
+"""Actions written by one statement at most (:mod:`.new_actions`; on SQLite four parameters each, well
+below its 32,766 a statement), so a batch is one statement, stored whole or not at all."""
 IDLE_TEST_SECONDS = 10.0
 """A pooled connection idle this long is tested before use: the database may have dropped it
 meanwhile (a restart, an idle timeout). One in use more recently is not, which saves a round trip
@@ -132,7 +133,8 @@ class Storage:
             .on_conflict_do_nothing(index_elements=[actions.c.table_code, actions.c.version])
             .returning(actions.c.table_code, actions.c.version, actions.c.action)
         )
-        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._new_actions = new_actions_for(self.engine.dialect)
+        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self.available = True
         self._listeners: list[Callable[[bool], None]] = []
@@ -305,11 +307,12 @@ class Storage:
             batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
             started = self.clock.monotonic()
             try:
-                async with self._write(one_statement=True) as conn:
-                    inserted = await conn.execute(self._insert_new_actions, [row for row, _ in batch])
-                    stored = {(code, version): action for code, version, action in inserted}
+                inserted = await self._insert_batch([row for row, _ in batch])
+                stored = {(code, version): action for code, version, action in inserted}
             except Exception:
-                # A row the schema refuses fails the whole batch: write them one by one so only it fails.
+                # A row the schema refuses fails the whole batch (and so does a database that does not
+                # answer): write them one by one, through SQLAlchemy, so only such a row fails, and
+                # each failure is told as every other write's is.
                 for row, done in batch:
                     try:
                         async with self._write(one_statement=True) as conn:
@@ -327,6 +330,17 @@ class Storage:
                     if new:
                         del stored[key]
                     _settle(done, None if new else VersionTaken(*key))
+
+    async def _insert_batch(self, rows: list[ActionRow]) -> Inserted:
+        """Insert ``rows`` in one statement said to the driver itself (:mod:`.new_actions`), committed;
+        raises what the driver raises."""
+        if not self.available:
+            raise StorageUnavailable
+        # As _write(one_statement=True): SQLite's one writer under the lock, PostgreSQL without a transaction.
+        writer = self.engine if self._lock is not None else self._reader
+        async with self._lock or nullcontext(), writer.connect() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+            return await self._new_actions.insert(driver, rows)
 
     async def load_actions(self, code: str, after: int) -> list[StoredAction]:
         """The table's actions numbered above ``after``, in order."""

@@ -31,7 +31,7 @@ from chickenfoot.move import Move
 from chickenfoot.round import Event
 from chickenfoot.rules import Rules
 from chickenfoot.server.refusals import Refusal
-from chickenfoot.view import PublicStep, SeatView
+from chickenfoot.view import OwnView, PublicStep, SeatView
 
 MAX_MESSAGE_BYTES = 4096
 """A longer message is refused with an ``error`` (the connection stays open)."""
@@ -325,12 +325,12 @@ def public_json(code: str, status: str, match: Match, view: SeatView, presence: 
     return dumps(public_state(code, status, match, view, presence) | extra)
 
 
-def seat_json(view: SeatView) -> str:
+def seat_json(view: SeatView | OwnView) -> str:
     """:func:`seat_state` as JSON text."""
     return dumps(seat_state(view))
 
 
-def log_texts(round_number: int, view: SeatView, presence: Presence, log_cache: LogCache) -> list[str]:
+def log_texts(round_number: int, view: SeatView | OwnView, presence: Presence, log_cache: LogCache) -> list[str]:
     """The log's entries for the recipient of ``view`` as JSON texts; each is encoded once, into
     ``log_cache``. The list returned is usually the cache's own: read it, do not change it."""
     history, names = view.history, log_names(presence)
@@ -385,7 +385,7 @@ def state_for(code: str, status: str, match: Match, view: SeatView, presence: Pr
     )
 
 
-def seat_state(view: SeatView) -> dict[str, Any]:
+def seat_state(view: SeatView | OwnView) -> dict[str, Any]:
     """The fields of a STATE that are the recipient's own: its seat, hand and moves."""
     return {
         "seat": view.seat,

@@ -28,7 +28,7 @@ from chickenfoot.server.table.protocol import (
     seen_as_spectators_see,
     state_with_log,
 )
-from chickenfoot.view import SeatView, seated
+from chickenfoot.view import OwnView, SeatView, own_view
 
 
 class StateTexts:
@@ -137,10 +137,10 @@ class StateTexts:
         )
         for seat, connected in enumerate(counts.here):
             if connected:
-                self._seats_built[seat] = self._own_part(seated(public, round_, seat), presence)
+                self._seats_built[seat] = self._own_part(own_view(round_, seat), presence)
         if counts.spectators:
             self._seats_built[None] = self._own_part(public, presence)
 
-    def _own_part(self, view: SeatView, presence: Presence) -> tuple[str, list[str]]:
+    def _own_part(self, view: SeatView | OwnView, presence: Presence) -> tuple[str, list[str]]:
         """The recipient's own fields (JSON) and its log's entries (JSON texts)."""
         return seat_json(view), log_texts(self._log_round, view, presence, self._log_cache)
