@@ -147,6 +147,10 @@ class Table:
         self._mailbox: deque[tuple[Command[Any], asyncio.Future[Any] | None]] = deque()
         self._worker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._recall_graces = False
+        """The grace deadlines kept with the counts are read at the next recount (after a read-back)."""
+        self._kept_graces: dict[int, float] = {}
+        """The grace deadlines as last kept with the counts."""
         self._comings: Events | None = None
         """Arrivals and departures counted but not told yet: a burst of them (a reconnecting crowd)
         is told once, with all their events, before the next command of another kind."""
@@ -716,11 +720,38 @@ class Table:
         except Exception as exc:
             log.warning("table %s: connections not counted (%s)", self._code, exc)
             counts = [*fallback, attendance.watching()]
+        if self._recall_graces:
+            self._recall_graces = False
+            kept = await self._kept_graces_read()
+            self._autoplay.recall({seat: at for seat, at in kept.items() if seat in attendance.unseen})
         present, gone = attendance.recounted(counts)
         log.debug("table %s: sockets %s, present %s, gone %s", self._code, counts, present, gone)
         self._turn.follow(self._mover_present(), self.clock.now())
         self._autoplay.returned(present)
         self._autoplay.gone(gone)
+        await self._keep_graces()
+
+    async def _kept_graces_read(self) -> dict[int, float]:
+        seats = len(self._config.seats)
+        try:
+            kept = await self._services.counts.graces(self._code)
+        except Exception as exc:
+            log.warning("table %s: grace deadlines not read (%s)", self._code, exc)
+            return {}
+        self._kept_graces = {seat: at for seat, at in kept.items() if 0 <= seat < seats}
+        return self._kept_graces
+
+    async def _keep_graces(self) -> None:
+        """Keep the grace deadlines with the counts when they changed (a read-back continues them)."""
+        deadlines = self._autoplay.deadlines
+        if deadlines == self._kept_graces or not self.driving:  # the lease holder's are the table's
+            return
+        try:
+            await self._services.counts.keep_graces(self._code, dict(deadlines))
+        except Exception as exc:
+            log.warning("table %s: grace deadlines not kept (%s)", self._code, exc)
+            return
+        self._kept_graces = dict(deadlines)
 
     async def _cover(self, seat: int) -> None:
         """A grace is over: a bot covers ``seat`` if its player did not come back; tell everyone."""
@@ -737,6 +768,7 @@ class Table:
         seats_ = self._config.seats
         people = [s for s, seat in enumerate(seats_) if seat.kind == "human" and seat.taken and not seat.left]
         self._attendance.read_back(people)
+        self._recall_graces = True
 
     def _close(self) -> None:
         """Stop automatic play and refuse actions from now on; the command in progress, if any, ends
