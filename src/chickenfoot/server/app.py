@@ -55,6 +55,7 @@ from chickenfoot.server.history.routes import profiles_router
 from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
+from chickenfoot.server.http.caps import OpenCaps, OpenHolds
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, TokenLimits
 from chickenfoot.server.http.pages import pages_router
@@ -126,6 +127,8 @@ class Settings:
     """What one account may cause on other people's phones (invitations sent and received)."""
     notifications: NotificationSettings = field(default_factory=NotificationSettings)
     """The mail server, the push services, the digest's wait and the outbox's leases."""
+    open_caps: OpenCaps = field(default_factory=OpenCaps)
+    """The sockets and Bot API streams open at once per table, seat, account, address, token (server/http/caps.py)."""
 
 
 def cluster_of(settings: Settings) -> Cluster:
@@ -163,6 +166,7 @@ class Server:
     tables: TableLookup
     limits: RateLimiter
     sends: SendWatch
+    holds: OpenHolds
     hints: Hints
     accounts: Accounts
     ratings: Ratings
@@ -232,6 +236,7 @@ def build(settings: Settings) -> Server:
         tables=table_lookup(hub.get),
         limits=limits,
         sends=SendWatch(clock),
+        holds=OpenHolds(settings.open_caps),
         hints=hints,
         accounts=accounts,
         ratings=Ratings(storage, clock),
@@ -318,7 +323,11 @@ def routers(server: Server) -> list[APIRouter]:
         account_pages_router(settings.web_dir, accounts),
         notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
         bot_api_router(
-            bot_api(server), accounts, tables, functools.partial(table_lines, hub, settings.connection, server.sends)
+            bot_api(server),
+            accounts,
+            tables,
+            functools.partial(table_lines, hub, settings.connection, server.sends),
+            server.holds,
         ),
         table_socket(server),
         pages_router(settings.web_dir),
@@ -385,13 +394,13 @@ def table_socket(server: Server) -> APIRouter:
         async def hint(view: SeatView) -> tuple[Move, Said]:
             return await server.hints.suggest(view, address)
 
-        async def own_seat() -> tuple[int, SessionWatch] | None:
+        async def own_seat() -> tuple[int, SessionWatch, str] | None:
             """No seat credential: the seat of the signed-in account, if any, ended with its session."""
             found = await accounts.seat_and_session(websocket, code)
             if found is None:
                 return None
-            seat, session = found
-            return seat, functools.partial(accounts.live.watch, session)
+            seat, signed_in = found
+            return seat, functools.partial(accounts.live.watch, signed_in.session.digest), str(signed_in.account.id)
 
         async def watching_reason() -> str:
             return await accounts.watching_reason(websocket, code)
@@ -404,6 +413,8 @@ def table_socket(server: Server) -> APIRouter:
             address_chat,
             hint,
             server.sends,
+            server.holds,
+            address,
             own_seat,
             server.handover_links.moved,
             watching_reason,

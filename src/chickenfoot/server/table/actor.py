@@ -25,6 +25,7 @@ table applies the action that ends the match, it calls the ``finished`` hook of 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
@@ -106,6 +107,10 @@ def nobody_listens(_code: str) -> None:
     """The default ``finished`` hook: nothing happens when a match ends."""
 
 
+_SEATINGS = itertools.count(1)
+"""Seating generations, unique in the process: a table read back never reuses one of its earlier self."""
+
+
 class TableClosed(Exception):
     """The table closed (it left this process's memory): read it again from the registry."""
 
@@ -147,6 +152,7 @@ class Table:
         self._mailbox: deque[tuple[Command[Any], asyncio.Future[Any] | None]] = deque()
         self._worker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._seating = next(_SEATINGS)
         self._recall_graces = False
         """The grace deadlines kept with the counts are read at the next recount (after a read-back)."""
         self._kept_graces: dict[int, float] = {}
@@ -216,6 +222,12 @@ class Table:
     @property
     def clock(self) -> Clock:
         return self._services.clock
+
+    @property
+    def seating(self) -> int:
+        """Moves whenever who may hold which seat may have changed (a configuration adopted, a seat's
+        credential moved): what was learnt of the seats' credentials under an older one is stale."""
+        return self._seating
 
     @property
     def counts(self) -> Counts:
@@ -545,6 +557,7 @@ class Table:
         await self._peers.notice(self._version, notice)
 
     async def _seat_moved(self, seat: int, credential: str) -> None:
+        self._seating = next(_SEATINGS)
         moved = {"seat": seat, "to": credential}
         await self._services.fanout.publish(self.channel(), {"moved": moved})
         await self._peers.seat_moved(self._version, seat, credential)
@@ -553,6 +566,8 @@ class Table:
         """Another process's notice or seat move: tell this process's connections."""
         if "notice" in message:
             self._chat.heard(message["notice"])
+        if "moved" in message:
+            self._seating = next(_SEATINGS)
         self._spawn(self._services.fanout.publish(self.channel(), message))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -591,6 +606,7 @@ class Table:
 
     def _adopt(self, config: TableConfig) -> None:
         """Take ``config`` (as stored) as the table's configuration."""
+        self._seating = next(_SEATINGS)
         for seat in self._autoplay.adopt(config):
             self._attendance.covered.discard(seat)  # its own bot plays it now
         if config.playing_since is not None and self._config.playing_since is None:
