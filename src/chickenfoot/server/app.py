@@ -221,10 +221,11 @@ def build(settings: Settings) -> Server:
     storage.keep_seats_with(accounts.store)  # a seat given away no longer follows its account
     hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
+    holds = OpenHolds(settings.open_caps)
     readings = Readings(
         tables=lambda: len(hub.tables),
         queues=lambda: {"hints": hints.searching, "replays": frames.building, "reviews": reviews.queue.qsize()},
-        refusals=lambda: limits.refused,
+        refusals=lambda: {**limits.refused, **{("open", scope): count for scope, count in holds.refused.items()}},
         storage_up=lambda: storage.available,
         quick_play_waiting=lambda: waiting(storage, clock),
     )
@@ -236,7 +237,7 @@ def build(settings: Settings) -> Server:
         tables=table_lookup(hub.get),
         limits=limits,
         sends=SendWatch(clock),
-        holds=OpenHolds(settings.open_caps),
+        holds=holds,
         hints=hints,
         accounts=accounts,
         ratings=Ratings(storage, clock),

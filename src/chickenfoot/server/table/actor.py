@@ -37,7 +37,7 @@ from chickenfoot.i18n import english
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
-from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.clock import Clock, Timer, utc
 from chickenfoot.server.ops.context import context_of_table
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
@@ -101,6 +101,11 @@ EVENT_LOG = 1000
 """Versions whose events are kept for reconnecting clients (older ones get a full snapshot)."""
 MAILBOX = 64
 """Commands a table holds waiting; past them a person's command is refused (slow down)."""
+PRESENCE_TELLS = 8
+"""Arrivals and departures told at once, one after another; past them they are told once a
+:data:`PRESENCE_TICK`, all of a tick's in one message: a crowd coming or going costs each client one
+state a tick, not one per socket."""
+PRESENCE_TICK = 0.25
 
 
 def nobody_listens(_code: str) -> None:
@@ -160,6 +165,11 @@ class Table:
         self._comings: Events | None = None
         """Arrivals and departures counted but not told yet: a burst of them (a reconnecting crowd)
         is told once, with all their events, before the next command of another kind."""
+        self._tells = float(PRESENCE_TELLS)
+        """Arrivals and departures that may be told at once now (refilled one a tick)."""
+        self._tells_at = services.clock.monotonic()
+        self._tell_later: Timer | None = None
+        """Wakes the table when the comings held back are due (:data:`PRESENCE_TICK`)."""
 
     # --- building -----------------------------------------------------------------------------
 
@@ -357,7 +367,7 @@ class Table:
                 command, answer = self._mailbox.popleft()
                 try:
                     result = await self._handle(command)
-                    if self._comings is not None and not self._more_comings():
+                    if self._comings is not None and not self._more_comings() and self._may_tell():
                         await self._tell_comings()
                 except Exception as exc:
                     if answer is not None and not answer.done():
@@ -377,6 +387,24 @@ class Table:
 
     def _more_comings(self) -> bool:
         return bool(self._mailbox) and isinstance(self._mailbox[0][0], Announce | Detach)
+
+    def _may_tell(self) -> bool:
+        """Whether the comings may be told now; if not, the table is woken when they may."""
+        if self._tell_later is not None:
+            return False  # held back already: told when the tick is over
+        now = self.clock.monotonic()
+        self._tells = min(PRESENCE_TELLS, self._tells + (now - self._tells_at) / PRESENCE_TICK)
+        self._tells_at = now
+        if self._tells >= 1:
+            self._tells -= 1
+            return True
+        self._tell_later = self.clock.call_later((1 - self._tells) * PRESENCE_TICK, self._tick_over)
+        return False
+
+    def _tick_over(self) -> None:
+        self._tell_later = None
+        if not self._closed:
+            self.tell(Wake())
 
     def _handle_at_once(self, command: Command[Any]) -> Any:
         """A command that waits for nothing, handled on arrival (then the automatic play is planned)."""
@@ -408,8 +436,8 @@ class Table:
                 await self._cover(seat)
             case Wake():
                 pass
-            case Announce(seat):
-                await self._announce(seat)
+            case Announce(seat, first):
+                await self._announce(seat, first)
             case Detach(seat):
                 await self._detach(seat)
             case Take(seat, name, ready):
@@ -667,6 +695,7 @@ class Table:
     def _attach(self, seat: int | None, listener: Listener, since: int | None, watching: str | None) -> Attached:
         if self._closed:
             raise TableClosed(self._code)
+        seat_was_empty = seat is None or self._attendance.connections[seat] == 0
         self._attendance.arrive(seat)
         if seat is not None:
             self._autoplay.returned([seat])
@@ -674,10 +703,10 @@ class Table:
         first, log_sent = self._texts.state(seat, self.events_since(since) or [], watching=watching)
         listener.attached(first, log_sent)
         attached = Attached(self._services.fanout.subscribe(self.channel(), listener.on_change))
-        self._post(Announce(seat), None)  # before any command a later arrival or this connection sends
+        self._post(Announce(seat, seat_was_empty), None)  # before any command a later arrival or this connection sends
         return attached
 
-    async def _announce(self, seat: int | None) -> None:
+    async def _announce(self, seat: int | None, first: bool) -> None:
         """Tell everyone that ``seat`` connected (after :class:`Attach`)."""
         await self._services.counts.arrive(self._code, self._attendance.slot(seat))
         await self._recount(list(self._attendance.connections))
@@ -690,7 +719,8 @@ class Table:
                 config.seats[seat].left = False
 
             await self._change_config(back)
-        self._came_or_went([{"kind": "connected", "seat": seat, "move": None}])
+        # The seat's other devices learn of one more (``devices``); the others, only of its first.
+        self._came_or_went([{"kind": "connected", "seat": seat, "move": None}] if first else [])
 
     async def _detach(self, seat: int | None) -> None:
         fallback = self._attendance.depart(seat)
@@ -791,6 +821,8 @@ class Table:
         as it would (:meth:`settled` waits for it)."""
         self._closed = True
         self._autoplay.stop()
+        if self._tell_later is not None:
+            self._tell_later.cancel()
         for task in self._tasks:
             task.cancel()
 
