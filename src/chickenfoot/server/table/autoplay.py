@@ -103,11 +103,13 @@ class Autoplay:
         for seat in seats:
             covered = table.covered(seat)  # an unseen seat stays gone while its bot plays
             if table.driving and not table.closed and not covered and seat not in self._grace:
-                # A countdown heard from the lease's previous holder goes on where it was.
-                heard = self.grace_until.get(seat)
-                delay = table.timing.grace if heard is None else max(0.0, heard - table.clock.now())
+                # A countdown heard from the lease's previous holder, or kept before a read-back, goes on
+                # where it was: its deadline stays (one already past covers the seat at once).
+                now = table.clock.now()
+                until = self.grace_until.get(seat, now + table.timing.grace)
+                delay = max(0.0, until - now)
                 self._grace[seat] = table.clock.call_later(delay, self._grace_over, seat)
-                self.grace_until[seat] = self.deadlines[seat] = table.clock.now() + delay
+                self.grace_until[seat] = self.deadlines[seat] = until
                 started = True
                 log.info("table %s: seat %d gone, covered in %.1f s", table.code, seat, delay)
         if started:  # the other processes' clients are shown the countdown too
