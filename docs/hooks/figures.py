@@ -200,13 +200,15 @@ def _floods_table(file: str) -> str:
 TABLES: dict[str, Callable[[], str]] = {
     "floods-smoke": lambda: _floods_table("floods-smoke.json"),
     "floods-proxy-smoke": lambda: _floods_table("floods-proxy-smoke.json"),
+    "floods-sockets": lambda: _floods_table("floods-sockets.json"),
+    "floods-sockets-grace": lambda: _floods_table("floods-sockets-grace.json"),
     "playout-speed": _playout_table,
     "search-speed": _search_table,
     "playout-distribution": _distribution_table,
     "levels-timing": _timing_table,
 }
 """The tables a page may show, each from its stored results (``levels-timing``: ``timing-LEVEL.json``;
-``floods-smoke``, ``floods-proxy-smoke``: the JSON file of that name)."""
+``floods-smoke``, ``floods-proxy-smoke``, ``floods-sockets``, ``floods-sockets-grace``: the JSON file of that name)."""
 
 
 def rendered(markdown: str) -> str:
