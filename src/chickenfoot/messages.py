@@ -826,6 +826,10 @@ class Code(Enum):
     HANDOVER_CLOSE = msg("handover.close", "Close")
     HANDOVER_ARRIVED = msg("handover.arrived", "Your seat is on this device now")
     # Bot API (server/botapi): tokens, refusals, the lobby's bots and the token list
+    BOTAPI_PLAYED_AS_PERSON = msg(
+        "botapi.played_as_person",
+        "An account that has sat at a table as a person cannot become a bot account: create a new account for the bot",
+    )
     BOTAPI_NOT_BOT_ACCOUNT = msg("botapi.not_bot_account", "only a bot account has API tokens")
     BOTAPI_UNKNOWN_SCOPE = msg("botapi.unknown_scope", "there is no scope {scope}")
     BOTAPI_TOO_MANY_TOKENS = msg("botapi.too_many_tokens", "an account has at most {limit} tokens: revoke one first")
@@ -859,6 +863,22 @@ class Code(Enum):
     LOBBY_NO_BOTS = msg("lobby.no_bots", "No bot account plays here yet.")
     LOBBY_CHALLENGE = msg("lobby.challenge", "Play")
     LOBBY_CHALLENGE_TITLE = msg("lobby.challenge_title", "Start a table and invite {name}")
+    BOT_ACCOUNT_TITLE = msg("bot_account.title", "Bot account")
+    BOT_ACCOUNT_NOTE = msg(
+        "bot_account.note",
+        "A program can play with this account through the Bot API, with API tokens you make here. "
+        "A bot account never sits at a table in the browser, and the change cannot be undone.",
+    )
+    BOT_ACCOUNT_HAS_PLAYED = msg(
+        "bot_account.has_played",
+        "This account has played at tables as a person, so it stays a player's account: "
+        "create a new account for your bot.",
+    )
+    BOT_ACCOUNT_MAKE = msg("bot_account.make", "Make this a bot account")
+    BOT_ACCOUNT_CONFIRM = msg(
+        "bot_account.confirm", "Make {name} a bot account for good? It will play only through the Bot API."
+    )
+    BOT_ACCOUNT_MADE = msg("bot_account.made", "This is now a bot account: make its first API token below.")
     TOKENS_TITLE = msg("tokens.title", "API tokens")
     TOKENS_NONE = msg("tokens.none", "No token yet.")
     TOKENS_LABEL = msg("tokens.label", "Name of the new token")

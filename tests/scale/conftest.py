@@ -132,6 +132,16 @@ class Fleet:
         except RuntimeError as exc:
             unavailable("nginx", exc)
 
+    def stop(self, port: int, bound: float) -> float:
+        """Stop the server on ``port`` as an orchestrator does, by SIGTERM; the seconds it took to exit
+        (``subprocess.TimeoutExpired`` past ``bound``)."""
+        process = self.processes.pop(port)
+        asked = time.monotonic()
+        process.terminate()
+        process.wait(timeout=bound)
+        self._stacks.pop(port).close()
+        return time.monotonic() - asked
+
     def kill(self, port: int) -> None:
         """SIGKILL the server on ``port``."""
         self.processes.pop(port).kill()

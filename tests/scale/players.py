@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import random
+import time
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -34,12 +35,18 @@ class Recorder:
         self.stream: list[tuple[str, int | None, str | None]] = []
         """Game events in the order received, over every connection."""
         self.versions: list[int] = []
+        self.arrivals: list[float] = []
+        """When each state arrived (``time.monotonic``): the gaps between them are the pauses its player saw."""
         self.state: dict[str, Any] = {}
         self.version = -1
         self.seen: dict[int, list[str]] = {}
         """Moves of each round acknowledged to this client."""
         self.connections = 0
         self.ws: ClientConnection | None = None
+
+    def longest_pause(self) -> float:
+        """The longest wait between two states while the match was on (seconds)."""
+        return max((b - a for a, b in zip(self.arrivals, self.arrivals[1:], strict=False)), default=0.0)
 
     def over(self) -> bool:
         return bool(self.state) and self.state["match_over"] is not None
@@ -74,6 +81,7 @@ class Recorder:
             return
         self.version, self.state = message["version"], message["state"]
         self.versions.append(self.version)
+        self.arrivals.append(time.monotonic())
         self.stream += [event for e in message["events"] if (event := game_event(e)) is not None]
         self.seen[self.state["round"]] = [entry["move"] for entry in self.state["log"]]
         await self._play(ws)

@@ -97,7 +97,7 @@ def served(
 
 def render_site(template: Path, listen: str, servers: Sequence[str]) -> str:
     """An nginx site file from ``template`` (see deploy/nginx.conf.template), as the nginx image renders it."""
-    upstreams = " ".join(f"server {server};" for server in servers)
+    upstreams = " ".join(f"server {server} max_fails=0;" for server in servers)
     return string.Template(template.read_text()).safe_substitute(
         CHICKENFOOT_LISTEN=listen, CHICKENFOOT_SERVERS=upstreams
     )

@@ -1,6 +1,7 @@
 // @ts-check
 // The account page (/account): the ways in (passkeys, a password), where the account is signed in,
-// the player's data and deleting the account, its notifications; a bot account's API tokens.
+// the player's data and deleting the account, its notifications; a bot account's API tokens, and for a
+// new account that has never sat at a table, turning it into a bot account for good.
 // /account#link=… is an operator's one-time sign-in link (`chickenfoot account reset`) and
 // /account#recover=… the one sent to a confirmed e-mail address: either signs this browser in, then the
 // page asks for a new way in. /account#confirm=… confirms an e-mail address (whoever opens it: the link
@@ -353,11 +354,23 @@ async function spendLink() {
 
 async function start() {
   const tokens = byId("tokens");
-  // Only a bot account has API tokens: a player's page has no such section.
-  const drawBotTokens = () => {
+  const botAccount = byId("bot-account");
+  // Only a bot account has API tokens: a player's page has no such section, but the way to become one.
+  const drawBotTokens = async () => {
     tokens.hidden = !account?.bot;
+    botAccount.hidden = !account || Boolean(account.bot);
     if (account?.bot) drawTokens(tokens);
+    if (botAccount.hidden) return;
+    /** @type {{ may_become_bot: boolean }} */
+    const { may_become_bot: may } = await api("GET", "/api/account/tokens");
+    byId("bot-account-note").textContent = t(may ? "bot_account.note" : "bot_account.has_played");
+    byId("make-bot").hidden = !may;
   };
+  byId("make-bot").addEventListener("click", async () => {
+    if (!account || !(await confirmAction(t("bot_account.confirm", { name: account.username }), t("bot_account.make")))) return;
+    await change(() => changeAccount("POST", "/api/account/bot"), "bot_account.made");
+    await drawBotTokens();
+  });
   const notifications = byId("notifications");
   const shell = await startShell(() => {
     if (byId("account").hidden) return;

@@ -60,6 +60,7 @@ def test_the_gravest_changes_ask_to_confirm_once_the_sign_in_is_old(
         ("DELETE", "/api/account/password", None),
         ("DELETE", "/api/account/passkeys/some-key", None),
         ("POST", "/api/account/passkeys/register", {}),
+        ("POST", "/api/account/bot", None),
         ("DELETE", "/api/account", None),
     ]
     for method, path, body in asks:

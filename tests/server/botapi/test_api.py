@@ -71,6 +71,35 @@ def test_a_bot_account_only_plays_through_the_api(bot_client: TestClient, databa
     assert asyncio.run(make_bot_account(database_url, "nobody", mint=False, clock=SystemClock())) is None
 
 
+def test_a_new_account_turns_itself_into_a_bot_account_for_good(bot_client: TestClient) -> None:
+    client = bot_client
+    sign_up(client, "carol")
+    assert client.get("/api/account/tokens").json() | {"scopes": [], "tokens": []} == {
+        "bot": False,
+        "may_become_bot": True,
+        "scopes": [],
+        "tokens": [],
+    }
+    assert client.post("/api/account/bot").json()["code"] == "account.cross_site"  # no CSRF token
+    assert client.get("/api/account/tokens").json()["bot"] is False
+    made = client.post("/api/account/bot", headers=csrf(client))
+    assert (made.status_code, made.json()) == (200, {"bot": True})
+    listed = client.get("/api/account/tokens").json()
+    assert (listed["bot"], listed["may_become_bot"]) == (True, False)
+    assert client.post("/api/account/bot", headers=csrf(client)).json() == {"bot": True}  # it stays one
+    minted = client.post("/api/account/tokens", json={"label": "laptop"}, headers=csrf(client))
+    assert client.get("/api/bot/account", headers=bearer(minted.json()["token"])).json()["name"] == "carol"
+    # A person who has sat at a table keeps a player's account: the matches were theirs.
+    client.cookies.clear()
+    assert client.post("/api/account/bot").status_code == 401
+    sign_up(client, "dora")
+    client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]})
+    assert client.get("/api/account/tokens").json()["may_become_bot"] is False
+    refused = client.post("/api/account/bot", headers=csrf(client))
+    assert (refused.status_code, refused.json()["code"]) == (409, "botapi.played_as_person")
+    assert client.get("/api/account/tokens").json()["bot"] is False
+
+
 def test_bad_tokens_and_missing_scopes_are_refused(bot_client: TestClient, database_url: str) -> None:
     client = bot_client
     reader = bot_account(client, database_url, "reader", scopes=["bot:play"])

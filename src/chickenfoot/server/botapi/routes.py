@@ -118,6 +118,7 @@ def bot_api_router(
     router.include_router(stream_routes(bot_api, table_lines, streams, holds))
     router.include_router(people_routes(bot_api, get_table))
     router.include_router(token_routes(bot_api, accounts))
+    router.include_router(upgrade_routes(bot_api, accounts))
     return router
 
 
@@ -305,7 +306,12 @@ def token_routes(bot_api: BotApi, accounts: Accounts) -> APIRouter:
     async def listed(request: Request) -> dict[str, Any]:
         me = await accounts.require(request, changing=False)
         owned = await bot_api.tokens.of(me.account.id) if me.account.bot else []
-        return {"bot": me.account.bot, "scopes": list(SCOPES), "tokens": [token_facts(t) for t in owned]}
+        return {
+            "bot": me.account.bot,
+            "may_become_bot": await bot_api.may_become_bot(me),
+            "scopes": list(SCOPES),
+            "tokens": [token_facts(t) for t in owned],
+        }
 
     @router.post("", status_code=201)
     async def mint(body: NewToken, request: Request) -> dict[str, Any]:
@@ -319,6 +325,22 @@ def token_routes(bot_api: BotApi, accounts: Accounts) -> APIRouter:
         me = await accounts.require(request, changing=True)
         await bot_api.revoke(me, token_id)
         return {"revoked": token_id}
+
+    return router
+
+
+def upgrade_routes(bot_api: BotApi, accounts: Accounts) -> APIRouter:
+    """``POST /api/account/bot``: a signed-in player turns a new account into a bot account, for good."""
+    router = APIRouter()
+
+    @router.post("/api/account/bot")
+    async def become_bot(request: Request) -> dict[str, Any]:
+        """Confirmed with the password or a passkey when the session is old, as every change that
+        cannot be undone is (``account.confirm_needed``)."""
+        me = await accounts.require(request, changing=True)
+        accounts.recently_confirmed(me)
+        await bot_api.become_bot(me)
+        return {"bot": True}
 
     return router
 

@@ -204,6 +204,17 @@ class BotApi:
         """The bot accounts, each with its rating in each family it has one."""
         return await self.bots.bots()
 
+    async def may_become_bot(self, me: SignedIn) -> bool:
+        """Whether the signed-in account may still turn itself into a bot account (:meth:`become_bot`)."""
+        return not me.account.bot and not await self.bots.has_sat(me.account.id)
+
+    async def become_bot(self, me: SignedIn) -> None:
+        """Turn the signed-in account into a bot account, for good (Lichess's one-way upgrade): it then
+        plays through the Bot API only. Refused for an account that has sat at a table as a person: its
+        matches and ratings were a person's."""
+        if not me.account.bot and not await self.bots.make_bot_of(me.account.id):
+            raise Refusal.conflict(Said.of(Code.BOTAPI_PLAYED_AS_PERSON))
+
     async def mint(self, me: SignedIn, label: str, scopes: list[str]) -> tuple[Token, str]:
         """A new token of the signed-in bot account, and its secret (shown once)."""
         if not me.account.bot:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chickenfoot.server.accounts.names import normalised, skeleton
 from chickenfoot.server.accounts.schema import account_seats, accounts
@@ -117,19 +118,30 @@ class BotStore:
         """Mark an account as a bot account: ``True`` done (or it was one), ``False`` refused (it has
         sat at a table as a person), ``None`` no such account."""
         async with self.storage.transaction() as conn:
-            query = sa.select(accounts.c.id, accounts.c.bot).where(
-                accounts.c.skeleton == skeleton(normalised(username)), ~accounts.c.deleted
-            )
-            row = (await conn.execute(query)).first()
-            if row is None:
-                return None
-            if row.bot:
-                return True
-            seats = sa.select(account_seats.c.seat).where(account_seats.c.account_id == row.id).limit(1)
-            if (await conn.execute(seats)).first() is not None:
-                return False
-            await conn.execute(accounts.update().where(accounts.c.id == row.id).values(bot=True))
-            return True
+            named = accounts.c.skeleton == skeleton(normalised(username))
+            row = (await conn.execute(sa.select(accounts.c.id).where(named, ~accounts.c.deleted))).first()
+            return None if row is None else await self._made_bot(conn, int(row.id))
+
+    async def make_bot_of(self, account_id: int) -> bool:
+        """:meth:`make_bot` for the account ``account_id``: ``False`` when it has sat at a table as a person."""
+        async with self.storage.transaction() as conn:
+            return await self._made_bot(conn, account_id)
+
+    async def has_sat(self, account_id: int) -> bool:
+        """Whether the account has ever sat at a table (as a person: a bot account never sits by a page)."""
+        async with self.storage.reading() as conn:
+            return await self._has_sat(conn, account_id)
+
+    @staticmethod
+    async def _has_sat(conn: AsyncConnection, account_id: int) -> bool:
+        seats = sa.select(account_seats.c.seat).where(account_seats.c.account_id == account_id).limit(1)
+        return (await conn.execute(seats)).first() is not None
+
+    async def _made_bot(self, conn: AsyncConnection, account_id: int) -> bool:
+        if await self._has_sat(conn, account_id):
+            return bool((await conn.execute(sa.select(accounts.c.bot).where(accounts.c.id == account_id))).scalar())
+        await conn.execute(accounts.update().where(accounts.c.id == account_id).values(bot=True))
+        return True
 
     async def bot_named(self, username: str) -> tuple[int, str] | None:
         """The id and name of the bot account called ``username`` (or a look-alike of it)."""
