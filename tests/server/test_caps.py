@@ -4,7 +4,9 @@ streams per token and per account (server/http/caps.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import gc
+from collections.abc import AsyncIterator, Callable
 from contextlib import ExitStack
 from typing import Any
 
@@ -13,8 +15,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server.accounts.sessions import COOKIE
+from chickenfoot.server.botapi.routes import releasing
 from chickenfoot.server.edge.client import CLOSE_TOO_MANY_OPEN
-from chickenfoot.server.http.caps import OpenCaps
+from chickenfoot.server.http.caps import Hold, OpenCaps, OpenHolds
 
 from .accounts import conftest as accounts_fixtures
 from .accounts.conftest import GENEROUS, PASSWORD, sign_up
@@ -106,3 +109,34 @@ def test_a_bot_api_stream_over_its_cap_is_refused(
     for path in ("/api/bot/stream", f"/api/bot/tables/{table}/stream"):
         response = client.get(path, headers=bearer(token))
         assert (response.status_code, response.json()["code"]) == (429, code)
+
+
+def test_a_bot_api_stream_gives_its_place_back_however_it_ends() -> None:
+    """When its lines end, when its client goes mid-stream, and when its response never began."""
+
+    async def lines() -> AsyncIterator[bytes]:
+        yield b"hello\n"
+        yield b"bye\n"
+
+    def held(holds: OpenHolds) -> Hold:
+        hold = holds.hold()
+        hold.take("token_streams", "token")
+        return hold
+
+    async def scenario() -> list[int]:
+        holds = OpenHolds(OpenCaps(token_streams=1))
+        open_after = []
+        assert [line async for line in releasing(lines(), held(holds))] == [b"hello\n", b"bye\n"]
+        open_after.append(holds.held("token_streams", "token"))
+        going = releasing(lines(), held(holds))
+        await anext(going)
+        open_after.append(holds.held("token_streams", "token"))
+        await going.aclose()  # the client went
+        open_after.append(holds.held("token_streams", "token"))
+        never = releasing(lines(), held(holds))
+        del never  # the response was never sent
+        gc.collect()
+        open_after.append(holds.held("token_streams", "token"))
+        return open_after
+
+    assert asyncio.run(scenario()) == [0, 1, 0, 0]

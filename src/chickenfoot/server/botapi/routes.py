@@ -143,15 +143,20 @@ def held_open(bearer: Bearer, holds: OpenHolds) -> Hold:
     return hold
 
 
-async def releasing(lines: AsyncIterator[bytes], hold: Hold) -> AsyncIterator[bytes]:
-    """``lines``, then what the stream held is given back (also when the response never began: the
-    iterator's end releases it)."""
-    ended = weakref.finalize(lines, hold.release)
-    try:
-        async for chunk in lines:
-            yield chunk
-    finally:
-        ended()
+def releasing(lines: AsyncIterator[bytes], hold: Hold) -> AsyncIterator[bytes]:
+    """``lines``, then what the stream held is given back: when they end, when the client goes, and
+    when the response never began (once the stream is let go of)."""
+
+    async def then_released() -> AsyncIterator[bytes]:
+        try:
+            async for chunk in lines:
+                yield chunk
+        finally:
+            hold.release()
+
+    stream = then_released()
+    weakref.finalize(stream, hold.release)
+    return stream
 
 
 def stream_routes(
