@@ -110,7 +110,10 @@ export class TablePage {
       changed: () => this.render(),
     });
     this.status = new StatusLine();
-    this.rating = new TableRating(code, () => this.render());
+    this.rating = new TableRating(code, () => {
+      this.hints.offer(this.rating.rated !== true); // a rated match is the players' own: no hints
+      this.render();
+    });
     this.results = new ResultsDialog(
       () => {
         this.dismissedRound = this.finished?.round ?? null;

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 
 from ..accounts.conftest import sign_up
-from ..conftest import claim_invite, create_table, play_out, seat_players
+from ..conftest import Player, claim_invite, create_table, play_out, seat_players, settle
 
 EASY_BOT = {"kind": "bot", "bot": "easy"}
 ME = {"kind": "human"}
@@ -91,3 +91,39 @@ def test_the_leaderboard_lists_the_bot_levels_at_their_fixed_ratings(ratings_cli
     assert [bot["level"] for bot in board["bots"]] == list(LEVEL_RATINGS["3-4"])
     assert [bot["rating"] for bot in board["bots"]] == [r.shown for r in LEVEL_RATINGS["3-4"].values()]
     assert ratings_client.get("/leaderboard").status_code == 200
+
+
+def test_a_rated_table_gives_no_engine_help_until_its_match_is_over(ratings_client: TestClient) -> None:
+    client = ratings_client
+    sign_up(client, "kim")
+    table = create_table(client, [ME, EASY_BOT], rated=True)
+    code = table["code"]
+    with ExitStack() as stack:
+        players = seat_players(client, table, stack)
+        me = players[0]
+        state = settle(players)
+        assert state["to_move"] == 0 and me.state["legal"]  # my turn: a hint would be answered elsewhere
+        me.send({"type": "hint"})
+        refused = me.until(lambda m: m["type"] in ("hint", "error"))
+        assert refused["type"] == "error" and refused["code"] == "rating.no_hints", refused
+        spectator = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}")))
+        spectator.send({"type": "hint"})
+        assert spectator.until(lambda m: m["type"] == "error")["code"] == "rating.no_hints"
+        # Nor a review, a replay or the record while the match is on: the hands would be face up.
+        for path in ("review", "replay", "record"):
+            assert refusal(client.get(f"/api/tables/{code}/{path}"), 403).endswith("_not_over"), path
+        play_out(players, random.Random(3))
+    assert client.get(f"/api/tables/{code}/replay").status_code == 200  # once it is over, everyone may look
+
+
+def test_one_account_cannot_take_two_seats_of_a_rated_table(ratings_client: TestClient) -> None:
+    client = ratings_client
+    sign_up(client, "kim")
+    table = create_table(client, [ME, ME, EASY_BOT], claim=False, rated=True, open=True)
+    code, claim = table["seats"][1]["invite"].removeprefix("/t/").split("?invite=")
+    assert refusal(client.post(f"/api/tables/{code}/claim", json={"invite": claim}), 403) == "rating.two_seats"
+    assert refusal(client.post(f"/api/tables/{code}/join", json={}), 403) == "rating.two_seats"
+    assert client.get(f"/api/tables/{code}").json()["seats"][1]["name"] is None  # nothing changed
+    client.cookies.clear()
+    sign_up(client, "sam")
+    assert claim_invite(client, table["seats"][1]["invite"])["seat"] == 1  # the invite still works for another

@@ -17,9 +17,12 @@ from typing import Any
 
 from starlette.datastructures import Address
 
+from chickenfoot.messages import Code, Said
+from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.clock import Clock, deadline
 from chickenfoot.server.edge.client import Connection, ConnectionLimits, SendWatch
 from chickenfoot.server.edge.transport import TableGone, attend
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.hints import HintSource
 from chickenfoot.server.table.registry import TableRegistry
@@ -106,15 +109,22 @@ def table_lines(
     client: Address | None,
     chat: ChatGate,
     hint: HintSource,
+    token: SessionWatch,
     keep: set[asyncio.Task[Any]],
 ) -> AsyncIterator[bytes]:
     """The messages of ``seat`` at ``table``, one a line: what the page's WebSocket gets (a state first,
-    then every change), served while the client reads (its task held in ``keep``)."""
+    then every change), served while the client reads (its task held in ``keep``) and while its API
+    token lives (``token`` watches it: revoked, the stream ends at once with an ``error`` line, and the
+    seat is absent as when a page closes)."""
     socket = LineSocket(client)
+    revoked = Refusal(Why.UNAUTHENTICATED, Said.of(Code.BOTAPI_TOKEN_REVOKED))
 
     async def serve() -> None:
         def connect(current: Table) -> Awaitable[int | None]:
-            return Connection(socket, current, seat, limits, chat, hint, sends).serve(None, tables.notice())
+            connection = Connection(
+                socket, current, seat, limits, chat, hint, sends, watch_session=token, session_ended=revoked
+            )
+            return connection.serve(None, tables.notice())
 
         with suppress(TableGone):  # gone from storage meanwhile: the stream ends
             await attend(tables, table, connect)

@@ -25,6 +25,7 @@ from chickenfoot.server.table.commands import ReplaceWithBot, Take
 from chickenfoot.server.table.config import TURN_TIMERS, Seat, TableConfig
 from chickenfoot.server.table.protocol import printable_name
 from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.seats import refuse_aborted
 
 Name = Annotated[str, AfterValidator(printable_name)]
 
@@ -155,7 +156,8 @@ class Seating:
         table = await self.tables(code)
         if not table.config.open:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_ONLY))
-        await admit(self.accounts, connection, table.config)
+        refuse_aborted(table.config)
+        await admit(self.accounts, connection, table.code, table.config)
         for seat in table.free_seats():
             token = await self.credentials.issue_seat(table.code, seat)
             if token is not None:
@@ -167,7 +169,8 @@ class Seating:
     async def claim(self, code: str, invite: str, name: str, connection: HTTPConnection) -> tuple[int, str]:
         """Exchange a single-use invite for the invited seat and its credential (a fresh secret)."""
         table = await self.tables(code)
-        await admit(self.accounts, connection, table.config)
+        refuse_aborted(table.config)
+        await admit(self.accounts, connection, table.code, table.config)
         claimed = await self.credentials.claim(table.code, invite)
         if claimed is None:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_USED))

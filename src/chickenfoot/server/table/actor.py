@@ -44,6 +44,7 @@ from chickenfoot.server.table import chat, readiness, rematch, renaming, seats
 from chickenfoot.server.table.attendance import Attendance
 from chickenfoot.server.table.autoplay import Autoplay
 from chickenfoot.server.table.commands import (
+    Abort,
     AcceptRematch,
     Announce,
     Attach,
@@ -67,6 +68,7 @@ from chickenfoot.server.table.commands import (
     Rename,
     Reopen,
     ReplaceWithBot,
+    Resign,
     Say,
     SeatBotAccount,
     SeatMoved,
@@ -226,6 +228,8 @@ class Table:
     def status(self) -> str:
         if self._match.is_over():
             return "finished"
+        if self._config.aborted:
+            return "aborted"
         if self._config.playing_since is not None or may_start(self._config):
             return "playing"  # a seat reopened once the match began is played by a bot meanwhile
         return "waiting"
@@ -282,7 +286,10 @@ class Table:
         return self._texts.state(seat, events, log_sent, watching)
 
     def hint_view(self, seat: int | None) -> SeatView:
-        """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask."""
+        """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask, and
+        never at a rated table (its match is the players' own play: refused before anything is searched)."""
+        if self._config.rated:
+            raise Refusal.forbidden(Said.of(Code.RATING_NO_HINTS))
         view = None if seat is None else self._match.round.view(seat)
         if view is None or not view.my_turn:
             raise Refusal.conflict(Said.of(Code.ERROR_HINT_NOT_YOUR_TURN), text="a hint is for the seat to move")
@@ -400,6 +407,10 @@ class Table:
                 await seats.take(port, seat, name, ready)
             case Leave(seat):
                 await seats.leave(port, seat)
+            case Resign(seat, level, revoke):
+                await seats.resign(port, seat, level, revoke)
+            case Abort(seat):
+                await seats.abort(port, seat)
             case Reopen(seat, revoke):
                 await seats.reopen(port, seat, revoke)
             case ReplaceWithBot(seat, level, revoke):
@@ -451,6 +462,8 @@ class Table:
             raise stale_version(version, self._version)
         if self.status == "waiting":
             raise Refusal.conflict(Said.of(Code.ERROR_NOT_STARTED))
+        if self.status == "aborted":
+            raise Refusal.conflict(Said.of(Code.ERROR_ABORTED))
         if action == NEXT_ROUND:
             if not match.round.is_over():
                 raise Refusal.conflict(Said.of(Code.ERROR_ROUND_NOT_OVER), text="the round is not over")

@@ -81,6 +81,8 @@ class TableConfig:
     """The match counts for its players' ratings (server/ratings/rated.py)."""
     series: Series | None = None
     """The matches before this one when this table is a rematch."""
+    aborted: bool = False
+    """Its creator called it off before the match began: it never starts (:func:`.seats.abort`)."""
 
     def bot_levels(self) -> list[str | None]:
         """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
@@ -98,6 +100,7 @@ class TableConfig:
             "playing_since": self.playing_since,
             "rated": self.rated,
             "series": None if self.series is None else asdict(self.series),
+            "aborted": self.aborted,
         }
 
     @classmethod
@@ -113,6 +116,7 @@ class TableConfig:
             playing_since=data.get("playing_since"),
             rated=bool(data.get("rated", False)),
             series=_series(data.get("series")),
+            aborted=bool(data.get("aborted", False)),
         )
 
 
