@@ -3,16 +3,20 @@ of a match, a player's history and rank, the leaderboards (SQLite and PostgreSQL
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.ratings.levels import LEVEL_RATINGS
 
-from ..accounts.conftest import sign_up
-from ..conftest import Player, claim_invite, create_table, play_out, seat_players, settle
+from ..accounts.conftest import GENEROUS, sign_up
+from ..conftest import INSTANT, Player, claim_invite, create_table, play_out, seat_players, settle
 
 EASY_BOT = {"kind": "bot", "bot": "easy"}
 ME = {"kind": "human"}
@@ -127,3 +131,50 @@ def test_one_account_cannot_take_two_seats_of_a_rated_table(ratings_client: Test
     client.cookies.clear()
     sign_up(client, "sam")
     assert claim_invite(client, table["seats"][1]["invite"])["seat"] == 1  # the invite still works for another
+
+
+def until(done: Callable[[], bool], tries: int = 1_000) -> bool:
+    """Ask ``done`` until it holds (each ask a request the server answers after what it had to do)."""
+    return any(done() for _ in range(tries))
+
+
+GRACE = 12.0
+"""The grace of docs/players/browser.md: a page closed this long is covered by its bot."""
+
+
+@pytest.mark.usefixtures("empty_ratings")
+def test_closing_the_page_of_a_rated_match_against_bots_counts_as_finishing_last(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = FakeClock()
+    client = make_client(dataclasses.replace(INSTANT, grace=GRACE), clock=clock, addresses=GENEROUS)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    sign_up(client, "kim")
+    table = create_table(client, [ME, EASY_BOT], rated=True)
+    code = table["code"]
+    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
+        Player(ws).until_state(lambda s: s["status"] == "playing")
+    # The page is closed: nobody is connected. A rated match does not pause: its player is gone, not yet
+    # absent for good (a phone switching apps comes back within the grace and nothing happened).
+    assert until(lambda: not client.get(f"/api/tables/{code}").json()["seats"][0]["connected"])
+    client.portal.call(clock.advance, GRACE - 0.1)  # type: ignore[union-attr]
+    assert code in hub.tables and hub.tables[code].absent() == []
+    client.portal.call(clock.advance, 0.1)  # type: ignore[union-attr]
+
+    def covered() -> bool:  # the grace's end is a command the table handles in its turn
+        return client.get("/api/presets").is_success and hub.tables[code].absent() == [0]
+
+    assert until(covered)  # covered by its bot, which plays the match to its end
+    for _ in range(20_000):  # each step runs the automatic move due now (the pauses are 0)
+        if client.get(f"/api/tables/{code}").json()["status"] == "finished":
+            break
+        client.portal.call(clock.advance, 0.0)  # type: ignore[union-attr]
+    assert client.get(f"/api/tables/{code}").json()["status"] == "finished"
+    for _ in range(1_000):  # the rating is recorded beside the table, once its match is over
+        heads_up = client.get("/api/ratings/kim").json()["families"]["2"]
+        if heads_up["matches"]:
+            break
+        client.portal.call(clock.advance, 0.0)  # type: ignore[union-attr]
+    assert heads_up["matches"] == 1 and heads_up["rating"] < 1500  # abandoned: last, whatever its bot made of it
+    (change,) = client.get(f"/api/ratings/tables/{code}").json()["changes"]
+    assert change["seat"] == 0 and change["delta"] < 0

@@ -7,7 +7,7 @@ and again at the end: a seat without an account makes the match count for nobody
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from chickenfoot.match import Match
@@ -53,11 +53,15 @@ class RatedMatch:
     seats: tuple[RatedSeat, ...]
 
 
-def rated_match(code: str, config: TableConfig, match: Match, accounts: Mapping[int, int]) -> RatedMatch | None:
+def rated_match(
+    code: str, config: TableConfig, match: Match, accounts: Mapping[int, int], absent: Collection[int] = ()
+) -> RatedMatch | None:
     """The finished match of a rated table as its ratings count it; ``None`` when nothing is to be rated.
 
     ``accounts``: the account that sat in each seat (a seat a bot took over keeps its account: its
-    player abandoned the match, and so did one who left and did not come back).
+    player abandoned the match, and so did one who left and did not come back); ``absent``: the seats
+    a bot covered at the end, their player gone (the page closed, the stream ended) and not back
+    before the match ended: abandoned too.
     """
     family = family_of(len(config.seats))
     if not config.rated or family is None or not match.is_over():
@@ -68,7 +72,9 @@ def rated_match(code: str, config: TableConfig, match: Match, accounts: Mapping[
     ranks = [0] * len(config.seats)
     for standing in match.standings():
         ranks[standing.seat] = standing.rank
-    abandoned = [s in accounts and (seat.kind == "bot" or seat.left) for s, seat in enumerate(config.seats)]
+    abandoned = [
+        s in accounts and (seat.kind == "bot" or seat.left or s in absent) for s, seat in enumerate(config.seats)
+    ]
     counted = placing(ranks, abandoned)
     return RatedMatch(
         code,

@@ -120,7 +120,8 @@ class Ratings:
             table = await tables(code)
             if table is None or not table.config.rated:
                 return
-            match = rated_match(code, table.config, table.match, await self.store.seat_accounts(code))
+            accounts = await self.store.seat_accounts(code)
+            match = rated_match(code, table.config, table.match, accounts, absent=table.absent())
             changes = None if match is None else await self.record(match)
             if changes:
                 await table.submit(Notify(rating_notice(code, changes)))

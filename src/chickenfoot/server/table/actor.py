@@ -241,6 +241,20 @@ class Table:
         entry = self._config.seats[seat]
         return entry.kind == "bot" or seat in self._attendance.covered or entry.left or not entry.taken
 
+    def plays_unwatched(self) -> bool:
+        """A rated match a person is absent from (gone, covered or left) goes on when nobody is connected,
+        and stays in memory: the bots covering its absent seats play it to its end, so that abandoning it
+        counts as finishing last (docs/bots/ratings.md). Any other table nobody watches pauses."""
+        if not self._config.rated or self.status != "playing":
+            return False
+        graces = self.graces()
+        people = [s for s, seat in enumerate(self._config.seats) if seat.kind == "human"]
+        return any(self.automatic(s) or graces[s] is not None for s in people)
+
+    def absent(self) -> list[int]:
+        """The people's seats a bot covers now, their player away."""
+        return sorted(self._attendance.covered)
+
     def free_seats(self) -> list[int]:
         """Human seats nobody has taken yet."""
         return [s for s, seat in enumerate(self._config.seats) if seat.kind == "human" and not seat.taken]
@@ -827,6 +841,9 @@ class Inside:
 
     def turn_deadline(self) -> float | None:
         return self._table.turn_deadline()
+
+    def plays_unwatched(self) -> bool:
+        return self._table.plays_unwatched()
 
     async def change_config(self, change: Callable[[TableConfig], None], events: Events | None = None) -> None:
         await self._table._change_config(change, events)

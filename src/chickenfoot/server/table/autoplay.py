@@ -125,7 +125,8 @@ class Autoplay:
         """The automatic action the table waits for now, with its pause; ``None`` when it waits for a person."""
         table, timing = self.table, self.table.timing
         match = table.match
-        if table.closed or not table.driving or table.counts.idle() or match.is_over():
+        unwatched = table.counts.idle() and not table.plays_unwatched()
+        if table.closed or not table.driving or unwatched or match.is_over():
             return None
         if table.status == "waiting":
             return None
