@@ -82,6 +82,7 @@ class Credentials:
             return None
         return seat, secret
 
-    async def revoke(self, code: str, seat: int) -> None:
-        """The seat's credential and any invite for it open nothing from now on."""
-        await self.storage.drop_secrets(code, seat)
+    async def revoke(self, code: str, seat: int, *, keep_account: bool = False) -> None:
+        """The seat's credential and any invite for it open nothing from now on; with ``keep_account``
+        the account the seat followed keeps it on record (a rated match its player abandoned)."""
+        await self.storage.drop_secrets(code, seat, keepers=not keep_account)

@@ -178,3 +178,23 @@ def test_closing_the_page_of_a_rated_match_against_bots_counts_as_finishing_last
     assert heads_up["matches"] == 1 and heads_up["rating"] < 1500  # abandoned: last, whatever its bot made of it
     (change,) = client.get(f"/api/ratings/tables/{code}").json()["changes"]
     assert change["seat"] == 0 and change["delta"] < 0
+
+
+def test_a_player_whose_seat_is_handed_to_a_bot_finishes_last(ratings_client: TestClient) -> None:
+    client = ratings_client
+    sign_up(client, "kim")
+    table = create_table(client, [ME, ME, EASY_BOT], claim=False, rated=True)
+    code = table["code"]
+    client.cookies.clear()
+    sign_up(client, "sam")
+    claim_invite(client, table["seats"][1]["invite"])  # Sam takes the seat, then never comes to the table
+    handed = client.post(f"/api/tables/{code}/seats/1/bot", json={"token": table["token"], "bot": "easy"})
+    assert handed.status_code == 200 and handed.json()["seats"][1]["kind"] == "bot"
+    with ExitStack() as stack:
+        kim = {0: Player(stack.enter_context(client.websocket_connect(f"/ws/{code}?token={table['token']}")))}
+        play_out(kim, random.Random(2))
+        notice = kim[0].until(lambda m: m["type"] == "rating")
+    changes = {change["seat"]: change for change in notice["changes"]}
+    assert set(changes) == {0, 1}  # Sam's abandoned seat counts, for Sam
+    assert changes[1]["delta"] < 0 and changes[1]["after"] < changes[1]["before"]
+    assert client.get("/api/ratings/sam").json()["families"]["3-4"]["matches"] == 1

@@ -187,7 +187,17 @@ class Seating:
         if not 0 <= seat < len(table.config.seats):
             raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_SEAT, number=seat))
         bot = bot_level(level)
-        await table.submit(ReplaceWithBot(seat, bot, revoke=lambda: self.credentials.revoke(table.code, seat)))
+
+        async def revoke() -> None:
+            if not table.config.rated:
+                await self.credentials.revoke(table.code, seat)
+                return
+            # At a rated table the seat stays its account's on record, opened by none of its sessions: the
+            # match counts it as abandoned (last), as the docs promise, rather than for nobody.
+            await self.credentials.revoke(table.code, seat, keep_account=True)
+            await self.accounts.store.handed_over(table.code, seat, None)
+
+        await table.submit(ReplaceWithBot(seat, bot, revoke=revoke))
         return table
 
     async def new_invites(self, table: Table, acting: int) -> dict[int, str]:
