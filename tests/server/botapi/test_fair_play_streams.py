@@ -29,6 +29,10 @@ def events_of(response: httpx.Response) -> Iterator[dict[str, Any]]:
     return (json.loads(line) for line in response.iter_lines() if line)
 
 
+def online(server: str) -> dict[str, bool]:
+    return {bot["name"]: bot["online"] for bot in httpx.get(f"{server}/api/bots").json()["bots"]}
+
+
 def test_invitations_declines_and_the_end_of_a_table_stream(tmp_path: Path) -> None:
     port, database_url = free_port(), f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
     server = f"http://127.0.0.1:{port}"
@@ -41,9 +45,13 @@ def test_invitations_declines_and_the_end_of_a_table_stream(tmp_path: Path) -> N
         )
         host = stack.enter_context(httpx.Client(base_url=server, headers={"Authorization": f"Bearer {host_token}"}))
         guest = stack.enter_context(httpx.Client(base_url=server, headers={"Authorization": f"Bearer {guest_token}"}))
+        assert online(server) == {"guestbot": False, "hostbot": False}
         guest_events = events_of(stack.enter_context(guest.stream("GET", "/api/bot/stream", timeout=STREAM)))
-        host_events = events_of(stack.enter_context(host.stream("GET", "/api/bot/stream", timeout=STREAM)))
-        assert next(guest_events)["type"] == next(host_events)["type"] == "hello"
+        assert next(guest_events)["type"] == "hello"
+        assert online(server) == {"guestbot": True, "hostbot": False}  # its stream is open: it hears invitations
+        host_stream = stack.enter_context(host.stream("GET", "/api/bot/stream", timeout=STREAM))
+        host_events = events_of(host_stream)
+        assert next(host_events)["type"] == "hello"
 
         # A person whose account is kim names their seat "hostbot": the invitation says kim.
         person = stack.enter_context(httpx.Client(base_url=server))
@@ -93,3 +101,5 @@ def test_invitations_declines_and_the_end_of_a_table_stream(tmp_path: Path) -> N
                     if answer.status_code == 200:
                         moved = message["version"]
         assert last is not None and last["type"] == "state" and last["state"]["match_over"] is not None
+        host_stream.close()
+        assert any(online(server)["hostbot"] is False for _ in range(100))  # closed: offline once the server saw it

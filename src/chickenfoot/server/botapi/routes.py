@@ -171,6 +171,7 @@ def stream_routes(bot_api: BotApi, table_lines: TableLines, streams: set[asyncio
 
             unsubscribe = bot_api.bus.subscribe(account_channel(bearer.account_id), heard)
             unwatch = bot_api.accounts.live.watch(bearer.digest, revoke)
+            await bot_api.stream_opened(bearer.account_id)
             try:
                 yield line({"type": "hello", "name": bearer.username})
                 for invitation in waiting:
@@ -189,6 +190,7 @@ def stream_routes(bot_api: BotApi, table_lines: TableLines, streams: set[asyncio
                         break
                     yield line(event)
             finally:
+                bot_api.stream_closed(bearer.account_id)
                 unwatch()
                 unsubscribe()
 
@@ -285,11 +287,17 @@ def people_routes(bot_api: BotApi, get_table: TableLookup) -> APIRouter:
 
     @router.get("/api/bots")
     async def bot_list() -> dict[str, Any]:
-        """The bot accounts, each with its rating in each family (a new account's default until it has played)."""
+        """The bot accounts, each with its rating in each family (a new account's default until it has
+        played), and whether it is online (its account stream open: it hears invitations now)."""
         return {
             "bots": [
-                {"name": name, "tag": BOT_TAG, "ratings": {f: rated.get(f, Rating()).wire() for f in FAMILIES}}
-                for name, rated in await bot_api.bot_accounts()
+                {
+                    "name": name,
+                    "tag": BOT_TAG,
+                    "online": online,
+                    "ratings": {f: rated.get(f, Rating()).wire() for f in FAMILIES},
+                }
+                for name, rated, online in await bot_api.bot_accounts()
             ]
         }
 

@@ -45,6 +45,11 @@ Configure = Callable[[dict[str, Any]], TableConfig]
 """A table's configuration from the body of ``POST /api/tables`` (already valid); raises :class:`Refusal`."""
 
 
+def online_key(account_id: int) -> str:
+    """Where the account streams a bot account has open are counted, like a table's sockets."""
+    return f"bot-online-{account_id}"
+
+
 def account_channel(account_id: int) -> str:
     """The channel of one account's events (invitations, tables starting and ending), in every process."""
     return f"account:{account_id}"
@@ -267,9 +272,26 @@ class BotApi:
 
     # --- for people -------------------------------------------------------------------------------
 
-    async def bot_accounts(self) -> list[tuple[str, dict[Family, Rating]]]:
-        """The bot accounts, each with its rating in each family it has one."""
-        return await self.bots.bots()
+    async def bot_accounts(self) -> list[tuple[str, dict[Family, Rating], bool]]:
+        """The bot accounts, each with its rating in each family it has one, and whether it is online."""
+        listed = await self.bots.bots()
+        online = await asyncio.gather(*(self.online(account_id) for account_id, _name, _rated in listed))
+        return [(name, rated, up) for (_id, name, rated), up in zip(listed, online, strict=True)]
+
+    # --- online: an account stream open, in any process ---------------------------------------------
+
+    async def online(self, account_id: int) -> bool:
+        """Whether the bot account has its account stream open (in any process): it can hear invitations."""
+        return (await self.hub.services.counts.counts(online_key(account_id), 1))[0] > 0
+
+    async def stream_opened(self, account_id: int) -> None:
+        await self.hub.services.counts.arrive(online_key(account_id), 0)
+
+    def stream_closed(self, account_id: int) -> None:
+        """Counted in a task of its own: a stream ends as its response is cancelled, where nothing awaits."""
+        task = asyncio.ensure_future(self.hub.services.counts.leave(online_key(account_id), 0))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def mint(self, me: SignedIn, label: str, scopes: list[str]) -> tuple[Token, str]:
         """A new token of the signed-in bot account, and its secret (shown once)."""

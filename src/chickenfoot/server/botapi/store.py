@@ -145,23 +145,25 @@ class BotStore:
             row = (await conn.execute(query)).first()
         return None if row is None else (int(row.id), str(row.username))
 
-    async def bots(self, limit: int = 200) -> list[tuple[str, dict[Family, Rating]]]:
-        """The bot accounts' names, alphabetically, each with its ratings (in the families it has one)."""
+    async def bots(self, limit: int = 200) -> list[tuple[int, str, dict[Family, Rating]]]:
+        """The bot accounts' ids and names, alphabetically, each with its ratings (in the families it has one)."""
         names = sa.select(accounts.c.id, accounts.c.username).where(accounts.c.bot, ~accounts.c.deleted)
         listed = names.order_by(accounts.c.username).limit(limit).subquery()
         query = (
-            sa.select(listed.c.username, ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+            sa.select(
+                listed.c.id, listed.c.username, ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches
+            )
             .select_from(listed.outerjoin(ratings, ratings.c.account_id == listed.c.id))
             .order_by(listed.c.username)
         )
-        found: dict[str, dict[Family, Rating]] = {}
+        found: dict[tuple[int, str], dict[Family, Rating]] = {}
         async with self.storage.reading() as conn:
             for row in await conn.execute(query):
-                rated = found.setdefault(str(row.username), {})
+                rated = found.setdefault((int(row.id), str(row.username)), {})
                 for family in FAMILIES:
                     if row.family == family:
                         rated[family] = Rating(float(row.mu), float(row.sigma), int(row.matches))
-        return list(found.items())
+        return [(account_id, name, rated) for (account_id, name), rated in found.items()]
 
     async def bot_seats(self, code: str) -> list[tuple[int, int]]:
         """The (seat, account id) of every bot account seated at table ``code``."""
