@@ -80,6 +80,8 @@ class Code(Enum):
     EVENT_DISCONNECTED = msg("event.disconnected", "{name} left the table")
     EVENT_COVERED = msg("event.covered", "A bot plays for {name} until they return")
     EVENT_RENAMED = msg("event.renamed", "{old} is now called {name}")
+    EVENT_RESIGNED = msg("event.resigned", "{name} resigned: a bot plays their seat to the end")
+    EVENT_ABORTED = msg("event.aborted", "The table was called off before the match began")
     EVENT_LEFT = msg("event.left", "{name} left the match: a bot plays for them until they come back")
     EVENT_TIME_REPLACED = msg(
         "event.time_replaced", "{name} ran out of time: a bot plays for them to the end of the match"
@@ -630,6 +632,10 @@ class Code(Enum):
     RATING_NOT_BOT = msg(
         "rating.not_bot", "at a rated table every bot is one of the levels: easy, medium, hard or expert"
     )
+    RATING_NO_HINTS = msg("rating.no_hints", "no hints at a rated table: a rated match is the player's own play")
+    RATING_TWO_SEATS = msg(
+        "rating.two_seats", "your account has a seat at this rated table already: a rated match is one seat each"
+    )
     RATING_NO_PLAYER = msg("rating.no_player", "no player '{name}'")
     RATING_NO_FAMILY = msg("rating.no_family", "no leaderboard '{family}'")
 
@@ -663,6 +669,8 @@ class Code(Enum):
     TABLE_INVITE_USED = msg("table.invite_used", "The invite for seat {seat} was used: {name} took it.")
     # --- a table's life: the ready step, a player's grace, spectators
     # (server/table/readiness.py, web/waiting.js, web/players.js, web/watching.js)
+    ERROR_ABORTED = msg("error.aborted", "this table was called off before its match began")
+    ERROR_ABORT_STARTED = msg("error.abort_started", "the match has begun: resign or leave instead")
     ERROR_READY_STARTED = msg("error.ready_started", "the match has begun already")
     ERROR_START_CREATOR_ONLY = msg("error.start_creator_only", "only the table's creator may start with bots")
     READY_BUTTON = msg("ready.button", "Ready")
@@ -865,6 +873,7 @@ class Code(Enum):
     BOTAPI_TOO_MANY_TOKENS = msg("botapi.too_many_tokens", "an account has at most {limit} tokens: revoke one first")
     BOTAPI_NO_TOKEN = msg("botapi.no_token", "your account has no such token")
     BOTAPI_BAD_TOKEN = msg("botapi.bad_token", "a missing, unknown or revoked API token")
+    BOTAPI_TOKEN_REVOKED = msg("botapi.token_revoked", "this API token was revoked: its streams end")
     BOTAPI_SCOPE_MISSING = msg("botapi.scope_missing", "this token lacks the scope {scope}")
     BOTAPI_TOO_MANY = msg(
         "botapi.too_many", "too many requests with this token (at most {limit} in {window} s): wait {seconds} s"

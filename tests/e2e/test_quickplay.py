@@ -89,3 +89,28 @@ def test_a_signed_in_player_plays_now_under_their_username_without_being_asked(p
     page.set_viewport_size({"width": 390, "height": 844})
     shot(page, "quickplay/signed-in-waiting-390")
     page.click("#quickplay-leave")
+
+
+def test_a_partner_whose_page_died_in_the_queue_is_covered_by_a_bot(browser: Browser, page: Page, server: str) -> None:
+    """Ann's page stops being heard while she waits (its heartbeats never arrive, as when a phone loses
+    its connection); Bo is paired with her first, and then does not wait at a table without her forever:
+    once her lease has run out a bot takes her seat and the match begins."""
+    play_now(page, server, "Ann")
+    page.locator("#quickplay-waiting").wait_for(state="visible")
+    page.route("**/api/quickplay/**", lambda route: route.abort())  # nothing from Ann's page arrives any more
+    bo_context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    bo_context.set_default_timeout(30_000)
+    try:
+        bo = bo_context.new_page()
+        play_now(bo, server, "Bo")
+        bo.wait_for_url(TABLE)
+        bo.wait_for_function("() => window.chickenfoot && window.chickenfoot.state", timeout=20_000)
+        assert state(bo)["status"] == "waiting"  # for Ann, who will not come
+        # Ann's lease (15 s) runs out: her seat goes to a bot and Bo's match begins, with nobody else queued.
+        bo.wait_for_function(
+            "() => window.chickenfoot.state.status === 'playing' && window.chickenfoot.state.kinds.includes('bot')",
+            timeout=60_000,
+        )
+        assert page.url.endswith("/") or "/t/" not in page.url  # Ann's page never heard of the table
+    finally:
+        bo_context.close()

@@ -20,7 +20,7 @@ from chickenfoot.server.ratings.service import Ratings
 from chickenfoot.server.storage import Storage
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
-from .helpers import ARTIFACTS, AUTOPLAY, api, open_lobby
+from .helpers import ARTIFACTS, AUTOPLAY, api, create_table, open_lobby
 
 IMAGES = ARTIFACTS / "ratings"  # docs/images/ratings/ copies one: scripts/screenshots.sh
 PASSWORD = "tile hub toe chicken"
@@ -168,3 +168,46 @@ def test_the_rating_chart_starts_before_the_first_match(browser: Browser, rated_
         assert "1500" in chart.locator("text.axis").all_text_contents()  # the top of the chart: where it began
         page.screenshot(path=str(ARTIFACTS / f"rating-chart-{width}.png"), full_page=True)
         page.context.close()
+
+
+HINTS_OFFERED = "() => !document.querySelector('#hints').closest('label').hidden"
+
+
+def test_a_rated_table_offers_no_hints_to_its_player_nor_to_a_spectator(
+    browser: Browser, rated_server: tuple[str, str]
+) -> None:
+    base, _database = rated_server
+    page = sized(browser, 1280)
+    open_lobby(page, base)
+    sign_up(page, "Hana")
+    open_lobby(page, base)
+    page.select_option("#seat-count", "2")
+    page.locator("#seats li").nth(1).locator(".seat-bot").select_option("easy")
+    page.check("#rated-table")
+    page.click("#create")
+    page.wait_for_selector(".topbar .rated-mark.rated")
+    page.wait_for_function(f"() => !({HINTS_OFFERED})()")
+    page.keyboard.press("h")  # the shortcut that turns hints on does nothing here
+    assert not page.locator("#hints").is_checked()
+    code = page.evaluate("() => window.chickenfoot.state.code")
+    answer = page.evaluate(  # asked anyway, over the page's own socket: refused with its code
+        """() => new Promise((resolve) => {
+             const socket = new WebSocket(`ws://${location.host}/ws/${window.chickenfoot.state.code}`);
+             socket.onopen = () => socket.send(JSON.stringify({type: 'hint'}));
+             socket.onmessage = (event) => {
+               const message = JSON.parse(event.data);
+               if (message.type === 'error') resolve(message.code);
+             };
+           })"""
+    )
+    assert answer == "rating.no_hints"
+    watcher = sized(browser, 390)  # another device, signed in as nobody: a spectator
+    watcher.goto(f"{base}/t/{code}")
+    watcher.wait_for_selector(".topbar .rated-mark.rated")
+    watcher.wait_for_function(f"() => !({HINTS_OFFERED})()")
+    page.screenshot(path=str(IMAGES / "rated-no-hints-1280.png"))
+    watcher.screenshot(path=str(IMAGES / "rated-no-hints-390.png"))
+    casual = sized(browser, 1280)  # a casual table still offers them
+    create_table(casual, base, ["human", "easy"])
+    casual.wait_for_selector(".topbar .rated-mark.casual")
+    assert casual.evaluate(HINTS_OFFERED)

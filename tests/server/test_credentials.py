@@ -145,7 +145,7 @@ class CountingStore:
         await asyncio.sleep(0)  # the read takes a while: the look-ups meanwhile wait for it
         return list(self.digests)
 
-    async def drop_secrets(self, code: str, seat: int) -> None:
+    async def drop_secrets(self, code: str, seat: int, keepers: bool = True) -> None:
         self.digests = [(s, kept) for s, kept in self.digests if s != seat]
 
 

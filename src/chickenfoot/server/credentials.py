@@ -136,10 +136,11 @@ class Credentials:
         self._changed(code)
         return seat, secret
 
-    async def revoke(self, code: str, seat: int) -> None:
-        """The seat's credential and any invite for it open nothing from now on."""
+    async def revoke(self, code: str, seat: int, *, keep_account: bool = False) -> None:
+        """The seat's credential and any invite for it open nothing from now on; with ``keep_account``
+        the account the seat followed keeps it on record (a rated match its player abandoned)."""
         self._changed(code)
-        await self.storage.drop_secrets(code, seat)
+        await self.storage.drop_secrets(code, seat, keepers=not keep_account)
         self._changed(code)  # a look-up that read meanwhile found the credential still there
 
 

@@ -1,6 +1,7 @@
 // @ts-check
 // Hints: with "Hints" on, the server is asked once per turn for a suggested move, shown in words
-// above the hand and outlined on the board. A hint holds for the turn it was asked in.
+// above the hand and outlined on the board. A hint holds for the turn it was asked in. A rated table
+// offers none: its match is the players' own play (the server refuses them there too).
 
 import { byId, setHidden } from "./dom.js";
 import { Drawn } from "./drawn.js";
@@ -45,13 +46,28 @@ export class Hints {
     this.turn = { mine: false, legal: [], forced: false, position: "" };
     /** @type {Drawn<{ hint: HintMessage | null, names: string[] }>} */
     this.drawn = new Drawn(({ hint, names }) => this.draw(hint, names));
+    /** the table offers hints (not a rated table's) */
+    this.offered = true;
     this.toggle.addEventListener("change", () => {
       this.follow(this.turn);
       this.port.changed();
     });
   }
 
+  /**
+   * Whether the table offers hints: a rated table does not, so the toggle goes and hints stop.
+   * @param {boolean} offered
+   */
+  offer(offered) {
+    if (offered === this.offered) return;
+    this.offered = offered;
+    setHidden(/** @type {HTMLElement} */ (this.toggle.closest("label")), !offered);
+    if (!offered) this.toggle.checked = false;
+    this.follow(this.turn); // the table draws again next
+  }
+
   turnOn() {
+    if (!this.offered) return;
     this.toggle.checked = true;
     this.follow(this.turn);
     this.port.changed();

@@ -119,7 +119,10 @@ export class TablePage {
     });
     this.status = new StatusLine();
     this.pace = new PaceLine(byId("pace"));
-    this.rating = new TableRating(code, () => this.render());
+    this.rating = new TableRating(code, () => {
+      this.hints.offer(this.rating.rated !== true); // a rated match is the players' own: no hints
+      this.render();
+    });
     this.results = new ResultsDialog(
       () => {
         this.dismissedRound = this.finished?.round ?? null;

@@ -167,7 +167,7 @@ def test_people_invite_a_bot_account_and_it_accepts_or_declines(bot_client: Test
     token = bot_account(client, database_url, "visitor")
     auth = bearer(token)
     new = {"rating": 1500, "provisional": True, "text": "1500?", "matches": 0, "mu": 25.0, "sigma": 8.333}
-    listed = {"name": "visitor", "tag": "BOT", "ratings": {"2": new, "3-4": new}}
+    listed = {"name": "visitor", "tag": "BOT", "online": False, "ratings": {"2": new, "3-4": new}}
     assert client.get("/api/bots").json() == {"bots": [listed]}
     table = create_table(client, [{"kind": "human"}, {"kind": "human"}], claim=False)
     code = table["code"]

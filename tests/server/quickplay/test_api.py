@@ -175,3 +175,40 @@ def test_players_at_their_own_pace_wait_in_a_pool_of_their_own_and_get_a_turn_ba
     assert beat(client, live)["status"] == "waiting"
     refused = client.post("/api/quickplay", json={"players": 2, "move_seconds": 60})
     assert refused.status_code == 400  # only the times per move a table may have
+
+
+def test_a_player_who_left_the_page_while_queued_is_not_paired(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    clock = FakeClock()
+    client = make_client(clock=clock, quick_play=QuickPlaySettings(lease_seconds=15))
+    ghost = join(client, name="Ghost")  # its page closes without a word: no leave, no heartbeat
+    client.portal.call(clock.advance, 8)  # type: ignore[union-attr]  # two heartbeats missed
+    ann = join(client, name="Ann")
+    heard = beat(client, ann)
+    assert heard["status"] == "waiting" and heard["waiting"] == 2  # counted until its lease runs out, never paired
+    client.portal.call(clock.advance, 8)  # type: ignore[union-attr]  # 16 s: the ghost's lease has run out
+    assert beat(client, ann) == {"status": "waiting", "waiting": 1, "waited": 8.0, "beat": 3.0}
+    bo = join(client, name="Bo")
+    seated = [beat(client, ann), beat(client, bo)]
+    assert [s["status"] for s in seated] == ["seated", "seated"] and seated[0]["code"] == seated[1]["code"]
+    assert client.post("/api/quickplay/beat", json={"ticket": ghost}).status_code == 404
+
+
+def test_a_partner_who_never_comes_is_covered_by_a_bot_though_nobody_else_waits(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    clock = FakeClock()
+    client = make_client(clock=clock, quick_play=QuickPlaySettings(lease_seconds=15))
+    ann, _bo = join(client, name="Ann"), join(client, name="Bo")  # paired at once; Bo's page then dies
+    seated = beat(client, ann)
+    code, bo_seat = seated["code"], 1 - seated["seat"]
+    table = client.get(f"/api/tables/{code}").json()
+    assert table["status"] == "waiting" and table["seats"][bo_seat]["kind"] == "human"
+    # Nobody else is in the queue, so no heartbeat runs a pass: the seat still goes to a bot, and Ann plays.
+    client.portal.call(clock.advance, 18)  # type: ignore[union-attr]  # Bo's lease (15 s) and a heartbeat more
+    for _ in range(1_000):  # the bot is seated by a command the table handles in its turn
+        table = client.get(f"/api/tables/{code}").json()
+        if table["seats"][bo_seat]["kind"] == "bot":
+            break
+    assert table["seats"][bo_seat]["kind"] == "bot" and table["status"] == "playing"

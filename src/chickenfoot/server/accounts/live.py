@@ -1,6 +1,7 @@
 """Table connections seated by a session (a signed-in device that brought no seat credential): when
 the session ends (signed out, ended from the account page, signed out everywhere, the account
-deleted), in whichever process, those connections end too, and their pages come back watching.
+deleted), in whichever process, those connections end too, and their pages come back watching. A
+bot's API token revoked ends its streams the same way, watched by the token's digest.
 
 The ended sessions' digests go over the cluster's bus (one channel for the whole server, a typed
 message of :mod:`~chickenfoot.server.cluster.messages`), so a process ends its own connections
@@ -25,6 +26,7 @@ class LiveSessions:
         self.bus = bus
         self._ends: dict[str, set[End]] = {}
         self._unsubscribe: Unsubscribe | None = None
+        self._hooks: list[Callable[[str], None]] = []
 
     def start(self) -> None:
         self._unsubscribe = self.bus.subscribe(CHANNEL, self._heard)
@@ -32,6 +34,10 @@ class LiveSessions:
     def stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+
+    def on_ended(self, hook: Callable[[str], None]) -> None:
+        """Call ``hook`` with every digest ended, in this process (a cache of what it opened forgets it)."""
+        self._hooks.append(hook)
 
     def watch(self, session_digest: str, end: End) -> Callable[[], None]:
         """Call ``end`` when the session ends; returns the function that stops watching."""
@@ -56,5 +62,7 @@ class LiveSessions:
         if heard is None or not isinstance(heard[1], SessionsEnded):
             return
         for digest in heard[1].digests:
+            for hook in self._hooks:
+                hook(digest)
             for end in list(self._ends.get(digest, ())):
                 end()

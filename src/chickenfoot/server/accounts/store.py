@@ -435,6 +435,14 @@ class AccountStore:
             found = (await conn.execute(query)).scalar()
         return None if found is None else int(found)
 
+    async def holds_seat(self, code: str, account_id: int) -> bool:
+        """Whether the account holds a seat at table ``code``, whichever device opens it."""
+        query = sa.select(account_seats.c.seat).where(
+            account_seats.c.table_code == code, account_seats.c.account_id == account_id
+        )
+        async with self.storage.reading() as conn:
+            return (await conn.execute(query.limit(1))).first() is not None
+
     async def handed_over(self, code: str, seat: int, taker: int | None) -> None:
         """``seat`` of table ``code`` went to another device by its link: the account it follows keeps
         it (its history, its rating) but its sessions open it no more; a seat that followed nobody

@@ -21,6 +21,7 @@ import asyncio
 import functools
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import suppress
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -31,9 +32,10 @@ from starlette.datastructures import Address
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
 from chickenfoot.rules import MAX_PLAYERS
+from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.botapi.gate import bearer_secret
-from chickenfoot.server.botapi.service import BotApi, account_channel, invitation_event
+from chickenfoot.server.botapi.service import DECLINE_REASONS, BotApi, DeclineReason, account_channel, invitation_event
 from chickenfoot.server.botapi.store import SCOPES, Bearer, Token
 from chickenfoot.server.clock import deadline
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
@@ -42,12 +44,12 @@ from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import Kind
 from chickenfoot.server.http.tables import TableLookup
 from chickenfoot.server.ratings.model import FAMILIES, Rating
-from chickenfoot.server.refusals import Refusal
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.chat import Listener
 from chickenfoot.server.table.hints import HintSource
 from chickenfoot.server.table.pace import NewPace
-from chickenfoot.server.table.protocol import MAX_VERSION, dumps, parse_client_message
+from chickenfoot.server.table.protocol import MAX_VERSION, dumps, error_message, parse_client_message
 from chickenfoot.server.table.requests import SeatChatGate, handle
 from chickenfoot.view import SeatView
 
@@ -60,11 +62,13 @@ KEEPALIVE_SECONDS = 10.0
 """An empty line this often on a quiet account stream: proxies keep it open, and a vanished client is noticed."""
 
 TableLines = Callable[
-    [Table, int, Address | None, SeatChatGate, HintSource, set[asyncio.Task[Any]], Listener], AsyncIterator[bytes]
+    [Table, int, Address | None, SeatChatGate, HintSource, SessionWatch, set[asyncio.Task[Any]], Listener],
+    AsyncIterator[bytes],
 ]
 """The lines of a seat's table stream (:func:`chickenfoot.server.edge.line_stream.table_lines`): the
-table, the seat, the client's address, its chat gate and hints, the set that keeps the stream's task,
-and who listens (the bot account, spared the chat lines of the accounts it blocks)."""
+table, the seat, the client's address, its chat gate and hints, the watch of its token (revoked, the
+stream ends), the set that keeps the stream's task, and who listens (the bot account, spared the chat
+lines of the accounts it blocks)."""
 
 
 class Opponent(BaseModel):
@@ -79,6 +83,17 @@ class NewTable(BaseModel):
     opponents: list[Opponent] = Field(min_length=1, max_length=MAX_PLAYERS - 1)
     turn_timer: Literal[30, 60, 120] | None = None
     pace: NewPace | None = Field(default=None, description="Turn-based at this pace; absent: real-time.")
+    rated: bool = Field(
+        default=False,
+        description="The match counts for the ratings: classic rules, bot levels easy to expert, bot accounts"
+        " invited (refused with why otherwise, never ignored).",
+    )
+
+
+class DeclineBody(BaseModel):
+    reason: DeclineReason = Field(
+        default="generic", description="Why, as Lichess's challenge reasons: " + ", ".join(DECLINE_REASONS) + "."
+    )
 
 
 class MoveBody(BaseModel):
@@ -205,7 +220,16 @@ def stream_routes(
                 except asyncio.QueueFull:
                     overflow.set()
 
+            revoked = asyncio.Event()
+
+            def revoke() -> None:
+                revoked.set()
+                with suppress(asyncio.QueueFull):
+                    queue.put_nowait({})  # wakes the wait for the next event
+
             unsubscribe = bot_api.bus.subscribe(account_channel(bearer.account_id), heard)
+            unwatch = bot_api.accounts.live.watch(bearer.digest, revoke)
+            await bot_api.stream_opened(bearer.account_id)
             try:
                 yield line({"type": "hello", "name": bearer.username})
                 for invitation in waiting:
@@ -219,8 +243,13 @@ def stream_routes(
                     except TimeoutError:
                         yield b"\n"
                         continue
+                    if revoked.is_set():  # the stream's last line, and its end
+                        yield line(error_message(Refusal(Why.UNAUTHENTICATED, Said.of(Code.BOTAPI_TOKEN_REVOKED))))
+                        break
                     yield line(event)
             finally:
+                bot_api.stream_closed(bearer.account_id)
+                unwatch()
                 unsubscribe()
 
         return StreamingResponse(releasing(events(), hold), media_type=MEDIA_TYPE)
@@ -237,7 +266,8 @@ def stream_routes(
             hold.release()
             raise
         listener = await bot_api.listening(bearer.account_id)
-        lines = table_lines(table, seat, request.client, says_nothing, no_hints, streams, listener)
+        watch = functools.partial(bot_api.accounts.live.watch, bearer.digest)
+        lines = table_lines(table, seat, request.client, says_nothing, no_hints, watch, streams, listener)
         return StreamingResponse(releasing(lines, hold), media_type=MEDIA_TYPE)
 
     return router
@@ -255,9 +285,10 @@ def play_routes(bot_api: BotApi, bot_chat: BotChat) -> APIRouter:
     async def create(body: NewTable, request: Request) -> dict[str, Any]:
         """A new table: the bot sits at seat 0; bot levels play their seats, bot accounts are invited to theirs."""
         bearer = await caller(request, "bot_table", "table:create")
-        wanted = body.model_dump(exclude={"opponents"}, exclude_unset=True)
-        table = await bot_api.create(bearer, wanted, [(opponent.bot, opponent.account) for opponent in body.opponents])
-        return {"table": table.code, "seat": 0}
+        wanted = body.model_dump(exclude={"opponents", "rated"}, exclude_unset=True)
+        opponents = [(opponent.bot, opponent.account) for opponent in body.opponents]
+        table = await bot_api.create(bearer, wanted, opponents, body.rated)
+        return {"table": table.code, "seat": 0, "rated": table.config.rated}
 
     @router.post("/api/bot/tables/{code}/accept")
     async def accept(code: str, request: Request) -> dict[str, Any]:
@@ -266,9 +297,26 @@ def play_routes(bot_api: BotApi, bot_chat: BotChat) -> APIRouter:
         return {"table": table.code, "seat": seat}
 
     @router.post("/api/bot/tables/{code}/decline")
-    async def decline(code: str, request: Request) -> dict[str, Any]:
-        """Decline an invitation: the seat stays free (its creator may invite another or give it to a bot)."""
-        return {"declined": await bot_api.decline(code, await caller(request, "bot_move"))}
+    async def decline(code: str, request: Request, body: DeclineBody | None = None) -> dict[str, Any]:
+        """Decline an invitation, with a reason: the seat stays free (its creator may invite another or give
+        it to a bot), and the inviting account hears ``invitation_declined`` on its stream."""
+        reason = "generic" if body is None else body.reason
+        return {"declined": await bot_api.decline(code, await caller(request, "bot_move"), reason)}
+
+    @router.post("/api/bot/tables/{code}/abort")
+    async def abort(code: str, request: Request) -> dict[str, Any]:
+        """Call off the table the bot created, before its match begins (invitations withdrawn)."""
+        return {"aborted": (await bot_api.abort(code, await caller(request, "bot_move"))).code}
+
+    @router.post("/api/bot/tables/{code}/resign")
+    async def resign(code: str, request: Request) -> dict[str, Any]:
+        """Resign the match in play: a bot level plays the seat to the end (at a rated table: last)."""
+        return {"resigned": (await bot_api.resign(code, await caller(request, "bot_move"))).code}
+
+    @router.post("/api/bot/tables/{code}/leave")
+    async def leave(code: str, request: Request) -> dict[str, Any]:
+        """Leave, as a page's "Leave the table": a bot plays the seat until the bot's table stream opens again."""
+        return {"left": (await bot_api.leave(code, await caller(request, "bot_move"))).code}
 
     @router.get("/api/bot/tables/{code}")
     async def view(code: str, request: Request) -> Response:
@@ -308,11 +356,17 @@ def people_routes(bot_api: BotApi, get_table: TableLookup) -> APIRouter:
 
     @router.get("/api/bots")
     async def bot_list() -> dict[str, Any]:
-        """The bot accounts, each with its rating in each family (a new account's default until it has played)."""
+        """The bot accounts, each with its rating in each family (a new account's default until it has
+        played), and whether it is online (its account stream open: it hears invitations now)."""
         return {
             "bots": [
-                {"name": name, "tag": BOT_TAG, "ratings": {f: rated.get(f, Rating()).wire() for f in FAMILIES}}
-                for name, rated in await bot_api.bot_accounts()
+                {
+                    "name": name,
+                    "tag": BOT_TAG,
+                    "online": online,
+                    "ratings": {f: rated.get(f, Rating()).wire() for f in FAMILIES},
+                }
+                for name, rated, online in await bot_api.bot_accounts()
             ]
         }
 

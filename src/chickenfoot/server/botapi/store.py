@@ -47,6 +47,8 @@ class Bearer:
     account_id: int
     username: str
     token: Token
+    digest: str
+    """The token's digest: what its revocation is announced by (its streams end)."""
 
 
 def new_token() -> str:
@@ -83,10 +85,11 @@ class TokenStore:
         async with self.storage.reading() as conn:
             return [_token(row) for row in await conn.execute(query)]
 
-    async def revoke(self, account_id: int, token_id: int) -> bool:
+    async def revoke(self, account_id: int, token_id: int) -> str | None:
+        """Delete the account's token ``token_id``; its digest (``None``: no such token)."""
         query = api_tokens.delete().where(api_tokens.c.account_id == account_id, api_tokens.c.id == token_id)
         async with self.storage.transaction() as conn:
-            return bool((await conn.execute(query)).rowcount)
+            return (await conn.execute(query.returning(api_tokens.c.digest))).scalar()
 
     async def bearer(self, secret: str) -> Bearer | None:
         """The live bot account and token a presented secret names, or ``None``."""
@@ -99,7 +102,7 @@ class TokenStore:
         )
         async with self.storage.reading() as conn:
             row = (await conn.execute(query)).first()
-        return None if row is None else Bearer(row.account_id, row.username, _token(row))
+        return None if row is None else Bearer(row.account_id, row.username, _token(row), row.digest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,8 @@ class Invitation:
     seat: int
     account_id: int
     inviter: str | None
+    """The inviting account's name (``None``: a guest invited): never a name typed at the table, which
+    anyone could choose."""
 
 
 class BotStore:
@@ -152,23 +157,25 @@ class BotStore:
             row = (await conn.execute(query)).first()
         return None if row is None else (int(row.id), str(row.username))
 
-    async def bots(self, limit: int = 200) -> list[tuple[str, dict[Family, Rating]]]:
-        """The bot accounts' names, alphabetically, each with its ratings (in the families it has one)."""
+    async def bots(self, limit: int = 200) -> list[tuple[int, str, dict[Family, Rating]]]:
+        """The bot accounts' ids and names, alphabetically, each with its ratings (in the families it has one)."""
         names = sa.select(accounts.c.id, accounts.c.username).where(accounts.c.bot, ~accounts.c.deleted)
         listed = names.order_by(accounts.c.username).limit(limit).subquery()
         query = (
-            sa.select(listed.c.username, ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+            sa.select(
+                listed.c.id, listed.c.username, ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches
+            )
             .select_from(listed.outerjoin(ratings, ratings.c.account_id == listed.c.id))
             .order_by(listed.c.username)
         )
-        found: dict[str, dict[Family, Rating]] = {}
+        found: dict[tuple[int, str], dict[Family, Rating]] = {}
         async with self.storage.reading() as conn:
             for row in await conn.execute(query):
-                rated = found.setdefault(str(row.username), {})
+                rated = found.setdefault((int(row.id), str(row.username)), {})
                 for family in FAMILIES:
                     if row.family == family:
                         rated[family] = Rating(float(row.mu), float(row.sigma), int(row.matches))
-        return list(found.items())
+        return [(account_id, name, rated) for (account_id, name), rated in found.items()]
 
     async def bot_seats(self, code: str) -> list[tuple[int, int]]:
         """The (seat, account id) of every bot account seated at table ``code``."""
@@ -209,6 +216,24 @@ class BotStore:
             if taken.rowcount != 1:
                 return None
         return Invitation(row.table_code, int(row.seat), int(row.account_id), row.inviter)
+
+    async def withdraw_invitations(self, code: str) -> list[Invitation]:
+        """Remove and return every invitation to table ``code`` (its creator called it off)."""
+        key = bot_invitations.c.table_code == code
+        async with self.storage.transaction() as conn:
+            rows = (await conn.execute(bot_invitations.delete().where(key).returning(*bot_invitations.c))).all()
+        return [Invitation(row.table_code, int(row.seat), int(row.account_id), row.inviter) for row in rows]
+
+    async def account_at(self, code: str, seat: int) -> tuple[int, str] | None:
+        """The id and name of the account holding ``seat`` of table ``code`` (a bot's or a person's), if any."""
+        query = (
+            sa.select(accounts.c.id, accounts.c.username)
+            .select_from(account_seats.join(accounts, accounts.c.id == account_seats.c.account_id))
+            .where(account_seats.c.table_code == code, account_seats.c.seat == seat, ~accounts.c.deleted)
+        )
+        async with self.storage.reading() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else (int(row.id), str(row.username))
 
     async def invitations_of(self, account_id: int, limit: int = 50) -> list[Invitation]:
         query = (

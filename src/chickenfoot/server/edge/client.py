@@ -222,6 +222,7 @@ class Connection:
         watching: str | None = None,
         watch_session: SessionWatch | None = None,
         listener: Listener | None = None,
+        session_ended: Refusal | None = None,
     ) -> None:
         self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
         self.listener = listener or Listener()
@@ -232,6 +233,10 @@ class Connection:
         """Why a client without a seat watches (``watching.reason`` of its states)."""
         self.watch_session = watch_session
         """For a client seated by its session: watches the session, calling back when it ends."""
+        self.session_ended = session_ended or Refusal(
+            Why.UNAUTHENTICATED, Said.of(Code.ERROR_SIGNED_OUT), text="you were signed out"
+        )
+        """What the client is told when that session ends (a bot's: its token was revoked)."""
         self.chat_gate, self.hint, self.sends = chat_gate, hint, sends
         self._sender: asyncio.Task[None] | None = None
         self.outbox = Outbox(limits.max_pending)
@@ -341,8 +346,7 @@ class Connection:
 
     def signed_out(self) -> None:
         """The session that seated this client ended: it is told, and reconnects to watch."""
-        signed_out = Refusal(Why.UNAUTHENTICATED, Said.of(Code.ERROR_SIGNED_OUT), text="you were signed out")
-        self._end(CLOSE_SIGNED_OUT, signed_out)
+        self._end(CLOSE_SIGNED_OUT, self.session_ended)
 
     def _end(self, code: int, error: Refusal) -> None:
         self.farewell = (code, error)

@@ -17,9 +17,12 @@ from typing import Any
 
 from starlette.datastructures import Address
 
+from chickenfoot.messages import Code, Said
+from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.clock import Clock, deadline
 from chickenfoot.server.edge.client import Connection, ConnectionLimits, SendWatch
 from chickenfoot.server.edge.transport import TableGone, attend
+from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.chat import Listener
 from chickenfoot.server.table.hints import HintSource
@@ -65,11 +68,29 @@ class LineSocket:
         return await self._lines.get()
 
 
+STATE = '{"type":"state",'
+RATING = '{"type":"rating",'
+
+
+def last_line(table: Table, text: str, over_before: bool) -> bool:
+    """Whether ``text`` is the last line of a table's stream: its match is over and the stream has said
+    so, with a state (a casual table, or one whose match was over before the stream opened) or with the
+    ``rating`` line that follows (a rated table)."""
+    if not table.match.is_over():
+        return False
+    return text.startswith(RATING) if table.config.rated and not over_before else text.startswith(STATE)
+
+
 async def ndjson(
-    socket: LineSocket, serve: Callable[[], Awaitable[Any]], keep: set[asyncio.Task[Any]], clock: Clock
+    socket: LineSocket,
+    serve: Callable[[], Awaitable[Any]],
+    keep: set[asyncio.Task[Any]],
+    clock: Clock,
+    last: Callable[[str], bool] = lambda _text: False,
 ) -> AsyncIterator[bytes]:
     """The lines of ``socket`` while ``serve`` runs (in a task of its own, held in ``keep``), with
-    keep-alives (every :data:`KEEPALIVE_SECONDS` of ``clock`` without a line).
+    keep-alives (every :data:`KEEPALIVE_SECONDS` of ``clock`` without a line), up to the line that
+    ``last`` says ends the stream.
 
     When the client disconnects the response is cancelled: ``serve`` is told (the socket is gone) and
     winds down by itself, leaving the table as a page's connection does.
@@ -94,6 +115,8 @@ async def ndjson(
             if text is None:
                 break
             yield text.encode() + b"\n"
+            if last(text):
+                break
     finally:
         socket.gone()
 
@@ -107,20 +130,38 @@ def table_lines(
     client: Address | None,
     chat: SeatChatGate,
     hint: HintSource,
+    token: SessionWatch,
     keep: set[asyncio.Task[Any]],
     listener: Listener | None = None,
 ) -> AsyncIterator[bytes]:
     """The messages of ``seat`` at ``table``, one a line: what the page's WebSocket gets (a state first,
-    then every change), served while the client reads (its task held in ``keep``); ``listener``: the
-    account behind the stream (said with its chat lines) and those whose lines it is spared."""
+    then every change), served while the client reads (its task held in ``keep``) and while its API
+    token lives (``token`` watches it: revoked, the stream ends at once with an ``error`` line, and the
+    seat is absent as when a page closes); ``listener``: the account behind the stream (said with its
+    chat lines) and those whose lines it is spared. It ends once the match is over (:func:`last_line`)."""
     socket = LineSocket(client)
+    revoked = Refusal(Why.UNAUTHENTICATED, Said.of(Code.BOTAPI_TOKEN_REVOKED))
+    serving = [table]  # the table the connection is at (read back from storage if it left memory)
 
     async def serve() -> None:
         def connect(current: Table) -> Awaitable[int | None]:
-            connection = Connection(socket, current, seat, limits, chat, hint, sends, listener=listener)
+            serving[0] = current
+            connection = Connection(
+                socket,
+                current,
+                seat,
+                limits,
+                chat,
+                hint,
+                sends,
+                watch_session=token,
+                session_ended=revoked,
+                listener=listener,
+            )
             return connection.serve(None, tables.notice())
 
         with suppress(TableGone):  # gone from storage meanwhile: the stream ends
             await attend(tables, table, connect)
 
-    return ndjson(socket, serve, keep, tables.clock)
+    over_before = table.match.is_over()
+    return ndjson(socket, serve, keep, tables.clock, lambda text: last_line(serving[0], text, over_before))

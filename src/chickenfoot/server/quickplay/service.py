@@ -105,6 +105,7 @@ class QuickPlay:
             raise Refusal.conflict(Said.of(Code.QUICKPLAY_GONE))
         await table.submit(Take(heard.seat, heard.name or ""))
         await self.accounts.sit(connection, heard.code, heard.seat)
+        self.queue.expire_later()  # a partner who never comes: their seat goes to a bot
         return SeatTaken(heard.code, heard.seat, token)
 
     async def leave(self, ticket: str) -> None:

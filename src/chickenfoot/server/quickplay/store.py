@@ -12,7 +12,10 @@ A row is held by its player's heartbeats: each one moves its lease on; a row who
 is gone (the page was left, the browser closed). Passes run on the back of those heartbeats, at
 most one per ``pass_seconds`` in each process, so a queue nobody waits in costs nothing. Two accounts
 of whom one blocks the other are never paired (``apart``, answered by server/social in the pass's
-own transaction).
+own transaction). A pass pairs only players heard from in the last half of the lease (two heartbeats
+missed: the page is gone, and a ghost is not paired, though it is counted until its lease runs out);
+and a seat found for a player who then never takes it goes to a bot once their lease has run out,
+even if nobody else's heartbeat comes by then (:meth:`Queue.expire_later`).
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ TURN_TIMER = 60
 @dataclass(frozen=True, slots=True)
 class QuickPlaySettings:
     lease_seconds: float = 15.0
-    """A queue entry without a heartbeat for this long is gone."""
+    """A queue entry without a heartbeat for this long is gone; one without a heartbeat for half of it
+    is not paired any more (its page has missed two heartbeats)."""
     beat_seconds: float = 3.0
     """How often a waiting page sends its heartbeat (told to it with every answer)."""
     pass_seconds: float = 1.0
@@ -157,6 +161,7 @@ class Queue:
         self.apart = apart
         self._last_pass: float | None = None
         self._passing = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def _lease(self, now: datetime) -> datetime:
         return now + timedelta(seconds=self.settings.lease_seconds)
@@ -219,6 +224,18 @@ class Queue:
             count = (await conn.execute(waiting)).scalar_one()
         return InQueue(count, (now - aware(row.joined_at)).total_seconds())
 
+    def expire_later(self) -> None:
+        """Drop, once every lease running now has run out, the entries nobody renewed: a seat found for a
+        player who never came to take it goes to a bot (its partners are at the table by then, and their
+        pages beat no more)."""
+        delay = self.settings.lease_seconds + self.settings.beat_seconds
+        self.clock.call_later(delay, self._expire)
+
+    def _expire(self) -> None:
+        task = asyncio.get_running_loop().create_task(self._drop(queue.c.lease_until < utc(self.clock)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def leave(self, ticket: str) -> None:
         """The player leaves the queue (a seat already found for them goes to a bot)."""
         await self._drop(queue.c.ticket == digest(ticket))
@@ -251,12 +268,13 @@ class Queue:
         """Pair the waiting players this process can lock, and store their tables; players seated."""
         now = utc(self.clock)
         await self._drop(queue.c.lease_until < now)
+        heard = now + timedelta(seconds=self.settings.lease_seconds / 2)  # a heartbeat in the last half-lease
         seated = 0
         async with self.storage.transaction() as conn:
             query = (
                 sa.select(queue.c.ticket, queue.c.players, queue.c.rated, queue.c.rating)
                 .add_columns(queue.c.joined_at, queue.c.bots_after, queue.c.owner, queue.c.move_seconds)
-                .where(queue.c.table_code.is_(None), queue.c.lease_until >= now)
+                .where(queue.c.table_code.is_(None), queue.c.lease_until >= heard)
                 .order_by(queue.c.joined_at)
                 .limit(self.settings.max_waiting)
                 .with_for_update(skip_locked=True)

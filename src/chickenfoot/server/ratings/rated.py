@@ -7,7 +7,7 @@ and again at the end: a seat without an account makes the match count for nobody
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from chickenfoot.match import Match
@@ -53,15 +53,18 @@ class RatedMatch:
     seats: tuple[RatedSeat, ...]
 
 
-def rated_match(code: str, config: TableConfig, match: Match, accounts: Mapping[int, int]) -> RatedMatch | None:
+def rated_match(
+    code: str, config: TableConfig, match: Match, accounts: Mapping[int, int], absent: Collection[int] = ()
+) -> RatedMatch | None:
     """The finished match of a rated table as its ratings count it; ``None`` when nothing is to be rated.
 
     ``accounts``: the account that sat in each seat (a seat a bot took over keeps its account: its
     player abandoned the match, and so did one who left and did not come back, or ran out of time at a
-    turn-based table whose rule gave the seat to a bot). A match of two lost on time ranks its loser
-    last, whatever the points so far. Turn-based matches share the families of real-time ones: the
-    game and its players are the same, and a pool split by pace would rate each player half as often
-    (docs/bots/ratings.md).
+    turn-based table whose rule gave the seat to a bot); ``absent``: the seats a bot covered at the end,
+    their player gone (the page closed, the stream ended) and not back before the match ended: abandoned
+    too. A match of two lost on time ranks its loser last, whatever the points so far. Turn-based
+    matches share the families of real-time ones: the game and its players are the same, and a pool
+    split by pace would rate each player half as often (docs/bots/ratings.md).
     """
     family = family_of(len(config.seats))
     lost = config.lost_on_time
@@ -76,7 +79,8 @@ def rated_match(code: str, config: TableConfig, match: Match, accounts: Mapping[
     if lost is not None:
         ranks = [2 if seat == lost else 1 for seat in range(len(config.seats))]
     abandoned = [
-        s in accounts and (seat.kind == "bot" or seat.left or seat.replaced) for s, seat in enumerate(config.seats)
+        s in accounts and (seat.kind == "bot" or seat.left or seat.replaced or s in absent)
+        for s, seat in enumerate(config.seats)
     ]
     counted = placing(ranks, abandoned)
     return RatedMatch(

@@ -143,7 +143,8 @@ class Ratings:
             table = await tables(code)
             if table is None or not table.config.rated:
                 return
-            match = rated_match(code, table.config, table.match, await self.store.seat_accounts(code))
+            accounts = await self.store.seat_accounts(code)
+            match = rated_match(code, table.config, table.match, accounts, absent=table.absent())
             changes = None if match is None else await self.record(match)
             if changes:
                 await table.submit(Notify(rating_notice(code, changes)))
@@ -167,7 +168,19 @@ async def make_rated(accounts: Accounts, connection: HTTPConnection, config: Tab
     config.rated = True
 
 
-async def admit(accounts: Accounts, connection: HTTPConnection, config: TableConfig) -> None:
-    """Refuse (forbidden) a guest a seat at a rated table: every person there plays as an account."""
-    if config.rated and await accounts.signed_in(connection) is None:
+async def admit(accounts: Accounts, connection: HTTPConnection, code: str, config: TableConfig) -> None:
+    """Refuse (forbidden) a guest a seat at the rated table ``code``, and an account a second seat there:
+    every person there plays as an account, one seat each."""
+    if not config.rated:
+        return
+    signed_in = await accounts.signed_in(connection)
+    if signed_in is None:
         raise Refusal(Why.FORBIDDEN, Said.of(Code.RATING_SIGN_IN))
+    await one_seat_each(accounts, code, config, signed_in.account.id)
+
+
+async def one_seat_each(accounts: Accounts, code: str, config: TableConfig, account_id: int) -> None:
+    """Refuse (forbidden) ``account_id`` a second seat at the rated table ``code``: a match it played
+    against itself would count for nobody (:func:`.rated.rated_match`), so it is not begun."""
+    if config.rated and await accounts.store.holds_seat(code, account_id):
+        raise Refusal(Why.FORBIDDEN, Said.of(Code.RATING_TWO_SEATS))

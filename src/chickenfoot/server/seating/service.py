@@ -31,6 +31,7 @@ from chickenfoot.server.table.config import TURN_TIMERS, Seat, TableConfig
 from chickenfoot.server.table.pace import NewPace, pace_facts, paced
 from chickenfoot.server.table.protocol import printable_name
 from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.seats import refuse_aborted
 
 Name = Annotated[str, AfterValidator(printable_name)]
 KeptOut = Callable[[str, int], Awaitable[bool]]
@@ -174,7 +175,8 @@ class Seating:
         table = await self.tables(code)
         if not table.config.open:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.ERROR_INVITE_ONLY))
-        await admit(self.accounts, connection, table.config)
+        refuse_aborted(table.config)
+        await admit(self.accounts, connection, table.code, table.config)
         if not await self._kept_out(table, connection):
             for seat in table.free_seats():
                 if (token := await self._sit(table, seat, name, connection)) is not None:
@@ -185,7 +187,8 @@ class Seating:
         """Take ``seat`` of table ``code``, kept for the one asking (a challenger coming to the table their
         accepted challenge made): a fresh credential."""
         table = await self.tables(code)
-        await admit(self.accounts, connection, table.config)
+        refuse_aborted(table.config)
+        await admit(self.accounts, connection, table.code, table.config)
         token = await self._sit(table, seat, name, connection)
         if token is None:
             raise Refusal.conflict(Said.of(Code.ERROR_NO_FREE_SEAT))
@@ -207,7 +210,8 @@ class Seating:
     async def claim(self, code: str, invite: str, name: str, connection: HTTPConnection) -> tuple[int, str]:
         """Exchange a single-use invite for the invited seat and its credential (a fresh secret)."""
         table = await self.tables(code)
-        await admit(self.accounts, connection, table.config)
+        refuse_aborted(table.config)
+        await admit(self.accounts, connection, table.code, table.config)
         kept_out = await self._kept_out(table, connection)
         claimed = None if kept_out else await self.credentials.claim(table.code, invite)
         if claimed is None:
@@ -225,7 +229,17 @@ class Seating:
         if not 0 <= seat < len(table.config.seats):
             raise Refusal(Why.NOT_FOUND, Said.of(Code.ERROR_NO_SEAT, number=seat))
         bot = bot_level(level)
-        await table.submit(ReplaceWithBot(seat, bot, revoke=lambda: self.credentials.revoke(table.code, seat)))
+
+        async def revoke() -> None:
+            if not table.config.rated:
+                await self.credentials.revoke(table.code, seat)
+                return
+            # At a rated table the seat stays its account's on record, opened by none of its sessions: the
+            # match counts it as abandoned (last), as the docs promise, rather than for nobody.
+            await self.credentials.revoke(table.code, seat, keep_account=True)
+            await self.accounts.store.handed_over(table.code, seat, None)
+
+        await table.submit(ReplaceWithBot(seat, bot, revoke=revoke))
         return table
 
     async def new_invites(self, table: Table, acting: int) -> dict[int, str]:

@@ -468,14 +468,14 @@ class Storage:
             return False
         return True
 
-    async def drop_secrets(self, code: str, seat: int) -> None:
+    async def drop_secrets(self, code: str, seat: int, keepers: bool = True) -> None:
         """The seat's credential and invite go, and so does what the seat keepers kept for it (the account
-        the seat followed)."""
+        the seat followed), unless not ``keepers``."""
         async with self._write() as conn:
             await conn.execute(
                 seat_secrets.delete().where((seat_secrets.c.table_code == code) & (seat_secrets.c.seat == seat))
             )
-            for keeper in self._seat_keepers:
+            for keeper in self._seat_keepers if keepers else ():
                 await keeper.seat_dropped(conn, code, seat)
 
     async def link_rematch(self, code: str, rematch: str, seats: Sequence[int]) -> None:

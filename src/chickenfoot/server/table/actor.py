@@ -45,6 +45,7 @@ from chickenfoot.server.table import chat, readiness, rematch, renaming, seats
 from chickenfoot.server.table.attendance import Attendance
 from chickenfoot.server.table.autoplay import Autoplay
 from chickenfoot.server.table.commands import (
+    Abort,
     AcceptRematch,
     Announce,
     Attach,
@@ -70,6 +71,7 @@ from chickenfoot.server.table.commands import (
     Rename,
     Reopen,
     ReplaceWithBot,
+    Resign,
     Say,
     SeatBotAccount,
     SeatMoved,
@@ -282,6 +284,8 @@ class Table:
     def status(self) -> str:
         if self._match.is_over() or self._config.lost_on_time is not None:
             return "finished"
+        if self._config.aborted:
+            return "aborted"
         if self._config.playing_since is not None or may_start(self._config):
             return "playing"  # a seat reopened once the match began is played by a bot meanwhile
         return "waiting"
@@ -300,6 +304,20 @@ class Table:
         entry = self._config.seats[seat]
         covered = seat in self._attendance.covered or entry.left or entry.replaced
         return entry.kind == "bot" or covered or not entry.taken
+
+    def plays_unwatched(self) -> bool:
+        """A rated match a person is absent from (gone, covered or left) goes on when nobody is connected,
+        and stays in memory: the bots covering its absent seats play it to its end, so that abandoning it
+        counts as finishing last (docs/bots/ratings.md). Any other table nobody watches pauses."""
+        if not self._config.rated or self.status != "playing":
+            return False
+        graces = self.graces()
+        people = [s for s, seat in enumerate(self._config.seats) if seat.kind == "human"]
+        return any(self.automatic(s) or graces[s] is not None for s in people)
+
+    def absent(self) -> list[int]:
+        """The people's seats a bot covers now, their player away."""
+        return sorted(self._attendance.covered)
 
     def free_seats(self) -> list[int]:
         """Human seats nobody has taken yet."""
@@ -366,7 +384,10 @@ class Table:
         return self._texts.state(seat, events, log_sent, watching)
 
     def hint_view(self, seat: int | None) -> SeatView:
-        """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask."""
+        """What a hint for ``seat`` is searched from (:mod:`.hints`); only the seat to move may ask, and
+        never at a rated table (its match is the players' own play: refused before anything is searched)."""
+        if self._config.rated:
+            raise Refusal.forbidden(Said.of(Code.RATING_NO_HINTS))
         view = None if seat is None else self._match.round.view(seat)
         if view is None or not view.my_turn:
             raise Refusal.conflict(Said.of(Code.ERROR_HINT_NOT_YOUR_TURN), text="a hint is for the seat to move")
@@ -507,6 +528,10 @@ class Table:
                 await seats.take(port, seat, name, ready)
             case Leave(seat):
                 await seats.leave(port, seat)
+            case Resign(seat, level, revoke):
+                await seats.resign(port, seat, level, revoke)
+            case Abort(seat):
+                await seats.abort(port, seat)
             case Reopen(seat, revoke):
                 await seats.reopen(port, seat, revoke)
             case ReplaceWithBot(seat, level, revoke):
@@ -565,6 +590,8 @@ class Table:
             raise stale_version(version, self._version)
         if self.status == "waiting":
             raise Refusal.conflict(Said.of(Code.ERROR_NOT_STARTED))
+        if self.status == "aborted":
+            raise Refusal.conflict(Said.of(Code.ERROR_ABORTED))
         if action == NEXT_ROUND:
             if not match.round.is_over():
                 raise Refusal.conflict(Said.of(Code.ERROR_ROUND_NOT_OVER), text="the round is not over")
@@ -1053,6 +1080,9 @@ class Inside:
 
     def time_ran_out(self, seat: int, version: int) -> None:
         self._table.tell(TimeRanOut(seat, version))
+
+    def plays_unwatched(self) -> bool:
+        return self._table.plays_unwatched()
 
     async def change_config(self, change: Callable[[TableConfig], None], events: Events | None = None) -> None:
         await self._table._change_config(change, events)

@@ -141,8 +141,10 @@ class Autoplay:
         """The automatic action the table waits for now, with its pause; ``None`` when it waits for a person."""
         table, timing = self.table, self.table.timing
         match, paced = table.match, table.config.pace is not None
-        # A turn-based table plays on with nobody watching: its players come back when they will.
-        if table.closed or not table.driving or (table.counts.idle() and not paced):
+        # A turn-based table plays on with nobody watching (its players come back when they will), and
+        # so does a rated match a person abandoned (table.plays_unwatched).
+        unwatched = table.counts.idle() and not paced and not table.plays_unwatched()
+        if table.closed or not table.driving or unwatched or match.is_over():
             return None
         if table.status != "playing":
             return None

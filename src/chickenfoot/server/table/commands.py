@@ -170,6 +170,22 @@ class Leave(Command[None]):
 
 
 @dataclass(frozen=True, slots=True)
+class Resign(Command[None]):
+    """The player of ``seat`` resigns: a bot at ``level`` plays the seat to the end (after ``revoke``)."""
+
+    seat: int
+    level: str
+    revoke: Revoke
+
+
+@dataclass(frozen=True, slots=True)
+class Abort(Command[None]):
+    """The creator (at ``seat``) calls the table off before its match begins: it never starts."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Reopen(Command[None]):
     """The creator frees an absent player's ``seat`` for someone else (after ``revoke``)."""
 

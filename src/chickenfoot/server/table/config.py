@@ -108,6 +108,8 @@ class TableConfig:
     lost_on_time: int | None = None
     """The seat whose time ran out at a turn-based table of two whose rule is "lost on time": the match
     is over and the other player won it."""
+    aborted: bool = False
+    """Its creator called it off before the match began: it never starts (:func:`.seats.abort`)."""
 
     def bot_levels(self) -> list[str | None]:
         """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
@@ -127,6 +129,7 @@ class TableConfig:
             "series": None if self.series is None else asdict(self.series),
             "pace": None if self.pace is None else asdict(self.pace),
             "lost_on_time": self.lost_on_time,
+            "aborted": self.aborted,
         }
 
     @classmethod
@@ -144,6 +147,7 @@ class TableConfig:
             series=_series(data.get("series")),
             pace=None if data.get("pace") is None else Pace(**data["pace"]),
             lost_on_time=data.get("lost_on_time"),
+            aborted=bool(data.get("aborted", False)),
         )
 
 

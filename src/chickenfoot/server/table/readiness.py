@@ -19,7 +19,8 @@ from chickenfoot.server.table.ports import ConfigPort
 
 
 def may_start(config: TableConfig) -> bool:
-    """Every human seat is taken and, when there are several people, each of them is ready.
+    """Every human seat is taken and, when there are several people, each of them is ready (and the
+    table was not called off).
 
     >>> from chickenfoot.rules import Rules
     >>> config = TableConfig(Rules(), [Seat("human", taken=True), Seat("bot", taken=True)], seed=1)
@@ -32,6 +33,8 @@ def may_start(config: TableConfig) -> bool:
     >>> may_start(config)
     True
     """
+    if config.aborted:
+        return False
     people = [seat for seat in config.seats if seat.kind == "human"]
     return all(seat.taken for seat in people) and (len(people) == 1 or all(seat.ready for seat in people))
 

@@ -197,6 +197,8 @@ class TableRegistry:
         self._finish_hooks.append(hook)
 
     def _match_finished(self, code: str) -> None:
+        if (table := self.tables.get(code)) is not None:
+            self._linger(table)  # a match played on unwatched leaves memory after its end
         for hook in self._finish_hooks:
             try:
                 hook(code)
@@ -233,6 +235,8 @@ class TableRegistry:
     def release(self, table: Table) -> None:
         """Drop a table nobody is connected to here from memory (storage holds all of it)."""
         if table.closed or table.watched_here() or self.tables.get(table.code) is not table:
+            return
+        if table.plays_unwatched():  # played to its end first; released once it is over (_match_finished)
             return
         self._drop(table)
         log.info("table %s: released from memory", table.code)

@@ -18,6 +18,12 @@ from chickenfoot.server.table.ports import ConfigPort
 from chickenfoot.server.table.readiness import ready
 
 
+def refuse_aborted(config: TableConfig) -> None:
+    """Refuse (a conflict) a seat at a table its creator called off (:func:`abort`): it never starts."""
+    if config.aborted:
+        raise Refusal.conflict(Said.of(Code.ERROR_ABORTED))
+
+
 async def take(table: ConfigPort, seat: int, name: str, ready: bool = True) -> None:
     """Record that a player now holds ``seat`` (its credential was issued) under ``name``; ``ready``:
     whether they are ready for the first deal already (a rematch's players accepted it)."""
@@ -48,6 +54,37 @@ async def leave(table: ConfigPort, seat: int) -> None:
 
         event = {"kind": "left", "seat": seat, "move": None} | Said.of(Code.EVENT_LEFT, seat=seat).wire()
         await table.change_config(away, [event])
+
+
+async def resign(table: ConfigPort, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
+    """The player of ``seat`` resigns: a bot at ``level`` plays it to the end and its player cannot come
+    back (at a rated table it counts as finishing last). Refuses (a conflict) a seat that is not a
+    player's, and a match that has not begun or is over."""
+    entry = table.config.seats[seat]
+    if entry.kind != "human" or not entry.taken:
+        raise Refusal.conflict(Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
+    if table.status != "playing":
+        raise Refusal.conflict(
+            Said.of(Code.ERROR_NOTHING_TO_LEAVE if table.match.is_over() else Code.ERROR_NOT_STARTED)
+        )
+    await _to_bot(table, seat, level, revoke, Said.of(Code.EVENT_RESIGNED, seat=seat))
+
+
+async def abort(table: ConfigPort, seat: int) -> None:
+    """The creator (at ``seat``) calls the table off before its match begins: it never starts, and it
+    leaves the lobby. Refuses anyone else (forbidden), and a match that has begun (a conflict: resign
+    or leave instead)."""
+    if seat != table.config.creator:
+        raise Refusal.forbidden(Said.of(Code.ERROR_CREATOR_ONLY))
+    if table.status != "waiting":
+        raise Refusal.conflict(Said.of(Code.ERROR_ABORT_STARTED))
+
+    def called_off(config: TableConfig) -> None:
+        config.aborted = True
+        config.public = config.open = False
+
+    event = {"kind": "aborted", "seat": seat, "move": None} | Said.of(Code.EVENT_ABORTED).wire()
+    await table.change_config(called_off, [event])
 
 
 async def reopen(table: ConfigPort, seat: int, revoke: Callable[[], Awaitable[None]]) -> None:
@@ -91,13 +128,16 @@ async def cover_unclaimed(table: ConfigPort, seat: int, level: str, revoke: Call
         await _to_bot(table, seat, level, revoke)
 
 
-async def _to_bot(table: ConfigPort, seat: int, level: str, revoke: Callable[[], Awaitable[None]]) -> None:
+async def _to_bot(
+    table: ConfigPort, seat: int, level: str, revoke: Callable[[], Awaitable[None]], said: Said | None = None
+) -> None:
     await revoke()
 
     def to_bot(config: TableConfig) -> None:
         config.seats[seat] = Seat("bot", bot=level, taken=True)
 
-    await table.change_config(to_bot)
+    events = None if said is None else [{"kind": "resigned", "seat": seat, "move": None} | said.wire()]
+    await table.change_config(to_bot, events)
 
 
 async def seat_bot_account(table: ConfigPort, seat: int) -> None:
