@@ -57,8 +57,9 @@ def open_lobby(page: Page, base: str) -> None:
     page.wait_for_selector("#preset option", state="attached")
 
 
-def create_table(page: Page, base: str, seats: list[str], preset: str = "classic") -> str:
-    """Create a table from the lobby: seat 0 is the player, the others bot levels or "human"."""
+def create_table(page: Page, base: str, seats: list[str], preset: str = "classic", rated: bool = False) -> str:
+    """Create a table from the lobby: seat 0 is the player, the others bot levels or "human"; a rated
+    one (for a signed-in player) when asked."""
     open_lobby(page, base)
     page.select_option("#preset", preset)
     page.select_option("#seat-count", str(len(seats)))
@@ -69,6 +70,8 @@ def create_table(page: Page, base: str, seats: list[str], preset: str = "classic
             row.locator(".seat-kind").select_option("human")
         else:
             row.locator(".seat-bot").select_option(kind)
+    if rated:
+        page.check("#rated-table")
     page.click("#create")
     page.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))  # no secret in the address
     page.wait_for_selector(".player")

@@ -187,6 +187,26 @@ def test_the_signed_in_table_and_lobby_at_390_px(device: Device, site: str, lang
     shot(phone, f"account-devices/table-signed-in-{language}-390")
 
 
+@pytest.mark.parametrize("language", ["en", "lt", "lv", "fy"])
+def test_a_rated_table_at_390_and_360_px(device: Device, site: str, language: str) -> None:
+    phone = device(390, language=language)
+    sign_up_with_password(phone, site, next(names))
+    code = create_table(phone, site, ["human", "easy"], rated=True)
+    for width in (390, 360):
+        phone.set_viewport_size({"width": width, "height": 844})
+        phone.goto(f"{site}/t/{code}")
+        phone.wait_for_selector("#account-menu summary")
+        # The match is said to be rated, in words, once and on the screen.
+        mark = phone.locator(".rated-mark.rated:visible")
+        mark.wait_for()
+        assert mark.count() == 1 and mark.text_content() == render(Code.RATING_RATED, language)
+        box = mark.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        facts = top_bar_fits(phone)
+        assert facts["scroll"] <= width and facts["bar"] <= width and facts["theme"] <= width, (width, facts)
+        shot(phone, f"account-devices/table-rated-{language}-{width}")
+
+
 def test_the_account_page_of_a_player(device: Device, site: str) -> None:
     page = device()
     sign_up_with_password(page, site, next(names), "/account")

@@ -80,13 +80,18 @@ export class ShareCard {
 }
 
 // The room's code in the top bar (struck through while the connection is lost), and beside it
-// whether the match is rated, once the server has said.
+// whether the match is rated, once the server has said. A phone's bar has no room for the word: there
+// the mark of a rated match stands beside the status line instead (style.css shows one of the two).
 export class RoomBadge {
-  /** @param {HTMLElement} room */
-  constructor(room) {
+  /**
+   * @param {HTMLElement} room the room's code in the top bar
+   * @param {HTMLElement} status the status line
+   */
+  constructor(room, status) {
     this.room = room;
-    /** @type {HTMLSpanElement | null} */
-    this.mark = null;
+    this.status = status;
+    /** @type {HTMLSpanElement[]} the marks beside the room's code and beside the status line */
+    this.marks = [];
     /** @type {Drawn<{ code: string, offline: boolean, rated: boolean | null }>} */
     this.drawn = new Drawn((slice) => this.draw(slice));
   }
@@ -101,11 +106,13 @@ export class RoomBadge {
     setHidden(this.room, false);
     setText(this.room, code);
     this.room.classList.toggle("offline", offline);
-    if (rated === null || this.mark?.classList.contains(rated ? "rated" : "casual")) return;
-    const mark = ratedMark(rated);
-    if (this.mark) this.mark.replaceWith(mark);
-    else this.room.after(mark);
-    this.mark = mark;
+    if (rated === null || this.marks[0]?.classList.contains(rated ? "rated" : "casual")) return;
+    for (const mark of this.marks) mark.remove();
+    this.marks = [this.room, this.status].map((beside) => {
+      const mark = ratedMark(rated);
+      beside.after(mark);
+      return mark;
+    });
   }
 }
 

@@ -83,7 +83,7 @@ export class TablePage {
     this.boardText = new BoardText(byId("board-text"));
     this.toasts = new Toasts(byId("toast"), byId("banner"));
     this.sounds = new Sounds(byId("sound", HTMLButtonElement));
-    this.room = new RoomBadge(byId("room"));
+    this.room = new RoomBadge(byId("room"), byId("status"));
     this.players = new PlayersBar(byId("players"), {
       rename: (chosen) => this.rename(chosen ?? ""),
       replace: (seat, name) => this.replaceWithBot(seat, name),
