@@ -202,13 +202,16 @@ TABLES: dict[str, Callable[[], str]] = {
     "floods-proxy-smoke": lambda: _floods_table("floods-proxy-smoke.json"),
     "floods-http": lambda: _floods_table("floods-http.json"),
     "floods-http-proxy": lambda: _floods_table("floods-http-proxy.json"),
+    "floods-sockets": lambda: _floods_table("floods-sockets.json"),
+    "floods-sockets-grace": lambda: _floods_table("floods-sockets-grace.json"),
     "playout-speed": _playout_table,
     "search-speed": _search_table,
     "playout-distribution": _distribution_table,
     "levels-timing": _timing_table,
 }
 """The tables a page may show, each from its stored results (``levels-timing``: ``timing-LEVEL.json``;
-``floods-smoke``, ``floods-proxy-smoke``, ``floods-http``, ``floods-http-proxy``: the JSON file of that name)."""
+``floods-smoke``, ``floods-proxy-smoke``, ``floods-http``, ``floods-http-proxy``, ``floods-sockets``,
+``floods-sockets-grace``: the JSON file of that name)."""
 
 
 def rendered(markdown: str) -> str:

@@ -555,6 +555,21 @@ class Code(Enum):
         "error.too_many_connections",
         "too many new connections from your address (at most {limit} in {window} s); try again in {seconds} s",
     )
+    ERROR_TABLE_SOCKETS_FULL = msg(
+        "error.table_sockets_full", "this table has as many connections open as it may ({limit}); try again later"
+    )
+    ERROR_SEAT_SOCKETS_FULL = msg(
+        "error.seat_sockets_full",
+        "your seat is open in as many places as it may be ({limit}); close one of them first",
+    )
+    ERROR_ACCOUNT_SOCKETS_FULL = msg(
+        "error.account_sockets_full",
+        "your account has as many connections open as it may ({limit}); close one of them first",
+    )
+    ERROR_ADDRESS_SOCKETS_FULL = msg(
+        "error.address_sockets_full",
+        "your address has as many connections open as it may ({limit}); close one of them first",
+    )
     ERROR_CUT_OFF = msg(
         "error.cut_off", "a connection from your address was cut off for abuse; try again in {seconds} s"
     )
@@ -853,6 +868,13 @@ class Code(Enum):
     BOTAPI_SCOPE_MISSING = msg("botapi.scope_missing", "this token lacks the scope {scope}")
     BOTAPI_TOO_MANY = msg(
         "botapi.too_many", "too many requests with this token (at most {limit} in {window} s): wait {seconds} s"
+    )
+    BOTAPI_TOKEN_STREAMS_FULL = msg(
+        "botapi.token_streams_full", "this token has as many streams open as it may ({limit}); close one first"
+    )
+    BOTAPI_ACCOUNT_STREAMS_FULL = msg(
+        "botapi.account_streams_full",
+        "this bot account has as many streams open as it may ({limit}); close one first",
     )
     BOTAPI_PAUSED = msg("botapi.paused", "this token kept going over its limits: it is paused for {seconds} s")
     BOTAPI_NOT_SEATED = msg("botapi.not_seated", "your bot has no seat at table {table}")

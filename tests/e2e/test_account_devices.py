@@ -193,7 +193,7 @@ def test_the_account_page_of_a_player(device: Device, site: str) -> None:
     page.wait_for_selector("#account:not([hidden])")
     # A player is no bot account: no API tokens to speak of.
     assert page.locator("#tokens").is_hidden()
-    assert render(Code.TOKENS_TITLE, "en") not in page.inner_text("body")
+    assert page.get_by_role("heading", name=render(Code.TOKENS_TITLE, "en"), exact=True).count() == 0
     # A disabled button looks it (one session: nothing to sign out elsewhere).
     others, everywhere = page.locator("#sign-out-others"), page.locator("#sign-out-everywhere")
     assert others.is_disabled() and everywhere.is_enabled()

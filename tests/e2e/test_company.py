@@ -51,7 +51,13 @@ def seated(page: Page, url: str) -> None:
 
 
 def chat_texts(page: Page) -> list[str]:
-    return [text.strip() for text in page.locator("#chat-log li").all_inner_texts()]
+    """Each chat line's words, without the time it was said."""
+    texts = page.locator("#chat-log li").evaluate_all(
+        "items => items.map(item => { const time = item.querySelector('time');"
+        " const text = item.innerText.trim();"
+        " return time && text.startsWith(time.innerText) ? text.slice(time.innerText.length).trim() : text })"
+    )
+    return [str(text) for text in texts]
 
 
 def test_chat_between_two_players_and_a_spectator(browser: Browser, page: Page, server: str) -> None:

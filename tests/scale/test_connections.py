@@ -47,6 +47,34 @@ def test_two_processes_see_the_sum_of_their_sockets(redis_url: str, prefix: str)
     assert asyncio.run(scenario()) == [[3, 1, 0], [3, 1, 0], [2, 0, 0], [0, 1]]
 
 
+def test_a_tables_grace_deadlines_kept_by_one_process_are_read_by_another(redis_url: str, prefix: str) -> None:
+    """The lease holder keeps them; whoever reads the table back next (here or elsewhere) continues them."""
+
+    async def scenario() -> list[dict[int, float]]:
+        holder, other = (RedisConnections(redis_url, prefix=prefix, clock=SYSTEM_CLOCK) for _ in range(2))
+        local = LocalConnections()
+        await holder.keep_graces("ABC", {1: 1_700_000_012.5, 3: 1_700_000_020.0})
+        await local.keep_graces("ABC", {1: 1_700_000_012.5})
+        seen = [await other.graces("ABC"), await other.graces("XYZ"), await local.graces("ABC")]
+        await holder.keep_graces("ABC", {3: 1_700_000_020.0})  # seat 1's player came back
+        seen.append(await other.graces("ABC"))
+        await holder.keep_graces("ABC", {})
+        await local.keep_graces("ABC", {})
+        seen += [await other.graces("ABC"), await local.graces("ABC")]
+        for connections in (holder, other):
+            await connections.close()
+        return seen
+
+    assert asyncio.run(scenario()) == [
+        {1: 1_700_000_012.5, 3: 1_700_000_020.0},
+        {},
+        {1: 1_700_000_012.5},
+        {3: 1_700_000_020.0},
+        {},
+        {},
+    ]
+
+
 def test_the_sockets_of_a_killed_process_stop_counting_within_its_ttl(redis_url: str, prefix: str) -> None:
     ttl = 1.0
     process = worker("connect", redis_url, prefix, "ABC", "1", str(ttl))

@@ -97,11 +97,15 @@ async def play_match(fleet: Fleet, ports: list[int], seats: list[dict[str, Any]]
     async with asyncio.timeout(180):
         await asyncio.gather(*(client.run() for client in clients))
     record = await record_of(fleet.base(ports[1]), table.code)
-    # Coming back with since=0 at every process: every event again, in the same order.
+    # Coming back with since=0 at every process: the same last version, round log and result, and the
+    # events sent with it (those a process still keeps; a full snapshot otherwise) end as the match did.
     for port in ports:
         late = Recorder(fleet.base(port), table.seats[0], 0, rng)
         await late.run()
-        assert late.stream == clients[0].stream
+        assert late.version == clients[0].version
+        assert late.state["log"] == clients[0].state["log"]
+        assert late.state["match_over"] == clients[0].state["match_over"]
+        assert clients[0].stream[len(clients[0].stream) - len(late.stream) :] == late.stream
     same_game(clients, record)
     return clients, Match.from_record(record)
 

@@ -16,12 +16,16 @@ from chickenfoot.server.cluster.connections import LocalConnections
 from chickenfoot.server.cluster.fanout import CatchUp, LocalBus, Message, Subscriber, Unsubscribe
 from chickenfoot.server.edge.client import FINAL_SEND_SECONDS, ConnectionLimits, SendWatch, serve_connection
 from chickenfoot.server.edge.line_stream import KEEPALIVE_SECONDS, LineSocket, ndjson
+from chickenfoot.server.http.caps import OpenCaps, OpenHolds
 from chickenfoot.server.storage import Storage, game_tables
 from chickenfoot.server.table.config import Seat, TableConfig
 from chickenfoot.server.table.registry import TableRegistry
 from chickenfoot.view import SeatView
 
 from .conftest import INSTANT
+
+ADDRESS = "127.0.0.1"
+"""The client address of every connection served here."""
 
 
 async def no_address_limit() -> None:
@@ -69,7 +73,17 @@ async def serve_to_the_end(hub: TableRegistry, code: str, token: str) -> FakeSoc
     close the hub and its storage."""
     socket = FakeSocket({"token": token})
     await asyncio.wait_for(
-        serve_connection(socket, code, hub, ConnectionLimits(), no_address_limit, no_hints, SendWatch(SYSTEM_CLOCK)),  # type: ignore[arg-type]
+        serve_connection(
+            socket,
+            code,
+            hub,
+            ConnectionLimits(),
+            no_address_limit,
+            no_hints,
+            SendWatch(SYSTEM_CLOCK),
+            OpenHolds(OpenCaps()),
+            ADDRESS,
+        ),  # type: ignore[arg-type]
         timeout=10,
     )
     await hub.close()
@@ -83,10 +97,10 @@ def test_a_table_gone_from_storage_while_connecting_ends_the_connection(tmp_path
         table = hub.tables[code]
         real_seat_of = hub.credentials.seat_of
 
-        async def seat_of_while_the_table_goes(code_: str, secret: str | None) -> int | None:
+        async def seat_of_while_the_table_goes(code_: str, secret: str | None, seating: int | None) -> int | None:
             # Once the credential is checked, the table leaves memory and its row leaves storage (its
             # credentials with it: they would open nothing after).
-            seat = await real_seat_of(code_, secret)
+            seat = await real_seat_of(code_, secret, seating)
             hub.release(table)
             await asyncio.sleep(0)
             async with hub.storage.engine.begin() as conn:
@@ -137,6 +151,8 @@ def test_a_spectator_whose_table_leaves_memory_while_connecting_watches_the_tabl
                 no_address_limit,
                 no_hints,
                 SendWatch(SYSTEM_CLOCK),
+                OpenHolds(OpenCaps()),
+                ADDRESS,
                 watching_reason=reason_while_the_table_goes,
             )
         )
@@ -222,7 +238,11 @@ def test_a_client_that_stops_reading_is_cut_off_once_its_message_waited_too_long
         socket = StuckSocket({"token": token})
         limits = ConnectionLimits(send_timeout=0.3)
         watch = SendWatch(clock)
-        serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, no_hints, watch))  # type: ignore[arg-type]
+        serving = asyncio.create_task(
+            serve_connection(
+                socket, code, hub, limits, no_address_limit, no_hints, watch, OpenHolds(OpenCaps()), ADDRESS
+            )
+        )  # type: ignore[arg-type]
         await socket.first_read.wait()
         table = hub.tables[code]
         await hub.fanout.publish(table.channel(), {"version": table.version, "events": []})
@@ -262,7 +282,11 @@ def test_the_final_error_to_a_client_that_reads_nothing_is_given_up_on_the_table
         socket = DeafSocket({"token": token})
         watch = SendWatch(clock)
         limits = ConnectionLimits(send_timeout=0.3)
-        serving = asyncio.create_task(serve_connection(socket, code, hub, limits, no_address_limit, no_hints, watch))  # type: ignore[arg-type]
+        serving = asyncio.create_task(
+            serve_connection(
+                socket, code, hub, limits, no_address_limit, no_hints, watch, OpenHolds(OpenCaps()), ADDRESS
+            )
+        )  # type: ignore[arg-type]
         await socket.first_read.wait()
         table = hub.tables[code]
         await hub.fanout.publish(table.channel(), {"version": table.version, "events": []})

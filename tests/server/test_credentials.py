@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from chickenfoot.server.credentials import digest
+from chickenfoot.server.credentials import Credentials, digest
 from chickenfoot.server.storage import game_tables, seat_secrets
 
 from .conftest import claim_invite, create_table
@@ -132,3 +132,36 @@ def test_a_credential_survives_an_app_restart(make_client: Callable[..., TestCli
     second = make_client()
     assert opens(second, created["code"], created["seats"][1]["token"]) == 1
     assert opens(second, created["code"], claim_of(created["seats"][1]["invite"])) is None
+
+
+class CountingStore:
+    """Seat digests in memory, counting the reads of them."""
+
+    def __init__(self, digests: list[tuple[int, str]]) -> None:
+        self.digests, self.reads = digests, 0
+
+    async def secrets_of(self, code: str, purpose: str) -> list[tuple[int, str]]:
+        self.reads += 1
+        await asyncio.sleep(0)  # the read takes a while: the look-ups meanwhile wait for it
+        return list(self.digests)
+
+    async def drop_secrets(self, code: str, seat: int) -> None:
+        self.digests = [(s, kept) for s, kept in self.digests if s != seat]
+
+
+def test_handshakes_at_one_seating_share_one_read_and_a_revoked_credential_opens_nothing() -> None:
+    async def scenario() -> tuple[set[int | None], int | None, int, int | None, int, int | None, int | None]:
+        store = CountingStore([(0, digest("alpha")), (1, digest("beta"))])
+        credentials = Credentials(store)  # type: ignore[arg-type]
+        crowd = await asyncio.gather(*(credentials.seat_of("T", "alpha", 7) for _ in range(50)))
+        other = await credentials.seat_of("T", "beta", 7)
+        reads = store.reads
+        unknown = await credentials.seat_of("T", "gamma", 7)  # perhaps new: looked up again
+        looked_again = store.reads - reads
+        await credentials.revoke("T", 0)  # here: what was kept goes
+        revoked_here = await credentials.seat_of("T", "alpha", 7)
+        store.digests = []  # revoked by another process: the table's seating moves on when it hears
+        revoked_elsewhere = await credentials.seat_of("T", "beta", 8)
+        return set(crowd), other, reads, unknown, looked_again, revoked_here, revoked_elsewhere
+
+    assert asyncio.run(scenario()) == ({0}, 1, 1, None, 1, None, None)

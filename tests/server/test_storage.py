@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 from datetime import UTC, datetime, timedelta
@@ -316,3 +317,34 @@ def test_a_full_batch_of_actions_is_stored_by_one_statement(database_url: str) -
 
     results, stored = asyncio.run(scenario())
     assert results == [None] * MAX_BATCH and stored == ["draw"] * MAX_BATCH
+
+
+def test_reads_holding_every_reader_neither_stop_a_write_nor_take_the_store_down(
+    sqlite_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's one writer has its own connection: a flood of reads waits for the readers, a read that
+    finds none free is refused as ``StorageUnavailable`` (never a raw timeout), the write goes through,
+    and the store is still judged up by its writer."""
+    from chickenfoot.server.storage import StorageUnavailable, store
+    from chickenfoot.testing.stores import copy_of
+
+    monkeypatch.setattr(store, "READ_WAIT_SECONDS", 0.05)
+
+    async def scenario() -> tuple[bool, bool, bool]:
+        storage = Storage(copy_of(sqlite_template, tmp_path), SystemClock())
+        code = secrets.token_hex(3).upper()
+        assert await storage.create_table(code, {"n": 1})
+        async with contextlib.AsyncExitStack() as readers:
+            for _ in range(store.READERS):
+                await readers.enter_async_context(storage.reading())
+            try:
+                await storage.secrets_of(code, "seat")
+            except StorageUnavailable:
+                refused = True
+            await storage.append_action(code, 1, "next_round")
+            answers = await storage._answers()
+        stored = await storage.load_actions(code, 0)
+        await storage.close()
+        return refused, answers and storage.available, [a.action for a in stored] == ["next_round"]
+
+    assert asyncio.run(scenario()) == (True, True, True)

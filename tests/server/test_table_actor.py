@@ -18,7 +18,7 @@ from chickenfoot.server.cluster.fanout import LocalBus
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.table import actor
 from chickenfoot.server.table.actor import Services, Table
-from chickenfoot.server.table.commands import Attach, CatchUp, Play, Wake
+from chickenfoot.server.table.commands import Attach, CatchUp, Detach, Play, Wake
 from chickenfoot.server.table.config import Seat, TableConfig, Timing
 from chickenfoot.server.table.ports import ALONE, Message
 from chickenfoot.server.table.protocol import NEXT_ROUND, LogSent, raw_events, round_start_events
@@ -57,12 +57,11 @@ class Page:
         self.states += "events" in message
 
 
-def playing(store: Any) -> Table:
+def playing(store: Any, clock: FakeClock | None = None) -> Table:
     seats = [Seat("human", f"P{s}", taken=True) for s in range(4)]
     config = TableConfig(Rules(), seats, seed=1, playing_since=1.0)
-    return Table.restore(
-        "ACTOR1", config, [], Services(store, LocalBus(), STILL, LocalConnections(), FakeClock()), ALONE
-    )
+    services = Services(store, LocalBus(), STILL, LocalConnections(), clock or FakeClock())
+    return Table.restore("ACTOR1", config, [], services, ALONE)
 
 
 def test_an_action_under_way_is_not_cut_off_when_its_sender_gives_up() -> None:
@@ -135,6 +134,37 @@ def test_a_burst_of_arrivals_is_told_once() -> None:
         return alone, watcher.states - alone, table.counts.spectators
 
     assert asyncio.run(scenario()) == (1, 1, 6)
+
+
+def test_a_crowd_coming_and_going_one_by_one_is_told_once_a_tick() -> None:
+    """Spectators arriving one after another (each handled before the next comes) and then leaving the
+    same way: past the first few, everyone hears of them once a tick, not once each."""
+
+    async def scenario() -> tuple[int, int, int, int, int]:
+        clock = FakeClock()
+        table = playing(SlowStore(), clock)
+        watcher = Page()
+        await table.submit(Attach(None, watcher))
+        await table.settled()
+        crowd = []
+        for _ in range(100):
+            crowd.append(await table.submit(Attach(None, Page())))
+            await table.settled()
+        arrivals = watcher.states
+        clock.advance(actor.PRESENCE_TICK)
+        await table.settled()
+        last_arrivals = watcher.states - arrivals
+        for attached in crowd:
+            attached.unsubscribe()
+            await table.submit(Detach(None))
+        departures = watcher.states - arrivals - last_arrivals
+        clock.advance(actor.PRESENCE_TICK)
+        await table.settled()
+        return arrivals, last_arrivals, departures, watcher.states - arrivals - last_arrivals, table.counts.spectators
+
+    arrivals, last_arrivals, departures, with_last_departures, spectators = asyncio.run(scenario())
+    assert arrivals <= actor.PRESENCE_TELLS and last_arrivals == 1  # the rest of the crowd in one state
+    assert departures == 0 and with_last_departures == 1 and spectators == 1
 
 
 def test_the_automatic_play_is_planned_after_every_command() -> None:

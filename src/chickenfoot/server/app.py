@@ -56,6 +56,7 @@ from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
 from chickenfoot.server.http.budget import CheapBudget
+from chickenfoot.server.http.caps import OpenCaps, OpenHolds
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, SpeakerLimits, TokenLimits
 from chickenfoot.server.http.pages import pages_router
@@ -160,6 +161,8 @@ class Settings:
     )
     """Where the players' reports land for the moderation page (server/moderation/reports.py): the
     reports the players file from profiles and chat lines (server/social)."""
+    open_caps: OpenCaps = field(default_factory=OpenCaps)
+    """The sockets and Bot API streams open at once per table, seat, account, address, token (server/http/caps.py)."""
 
 
 class PlayersReports:
@@ -224,6 +227,7 @@ class Server:
     tables: TableLookup
     limits: RateLimiter
     sends: SendWatch
+    holds: OpenHolds
     hints: Hints
     accounts: Accounts
     ratings: Ratings
@@ -302,11 +306,15 @@ def build(settings: Settings) -> Server:
     challenges = Challenges(social.challenges, social, seating, notifications, settings.challenges)
     hints, frames = Hints(lambda address: limits.refusal("hint", address)), ReplayFrames()
     reviews = ReviewWorker(storage, lambda code: review_job(hub.get, code), settings.review_budget)
+    holds = OpenHolds(settings.open_caps)
     readings = Readings(
         tables=lambda: len(hub.tables),
         queues=lambda: {"hints": hints.searching, "replays": frames.building, "reviews": reviews.queue.qsize()},
-        # The hashes not done (a full queue, a wait too long, a client gone) beside the limits' refusals.
-        refusals=lambda: limits.refused | {("hashing", why): n for why, n in accounts.hasher.dropped.items()},
+        refusals=lambda: (
+            limits.refused
+            | {("hashing", why): n for why, n in accounts.hasher.dropped.items()}
+            | {("open", scope): count for scope, count in holds.refused.items()}
+        ),
         storage_up=lambda: storage.available,
         quick_play_waiting=lambda: waiting(storage, clock),
     )
@@ -318,6 +326,7 @@ def build(settings: Settings) -> Server:
         tables=tables,
         limits=limits,
         sends=SendWatch(clock),
+        holds=holds,
         hints=hints,
         accounts=accounts,
         ratings=Ratings(storage, clock),
@@ -466,6 +475,7 @@ def routers(server: Server) -> list[APIRouter]:
             tables,
             functools.partial(table_lines, hub, settings.connection, server.sends),
             bot_chat(server),
+            server.holds,
         ),
         moderation_router(server.moderation, accounts, settings.web_dir),
         table_socket(server),
@@ -561,13 +571,13 @@ def table_socket(server: Server) -> APIRouter:
         async def hint(view: SeatView) -> tuple[Move, Said]:
             return await server.hints.suggest(view, address)
 
-        async def own_seat() -> tuple[int, SessionWatch] | None:
+        async def own_seat() -> tuple[int, SessionWatch, str] | None:
             """No seat credential: the seat of the signed-in account, if any, ended with its session."""
             found = await accounts.seat_and_session(websocket, code)
             if found is None:
                 return None
-            seat, session = found
-            return seat, functools.partial(accounts.live.watch, session)
+            seat, signed_in = found
+            return seat, functools.partial(accounts.live.watch, signed_in.session.digest), str(signed_in.account.id)
 
         async def watching_reason() -> str:
             return await accounts.watching_reason(websocket, code)
@@ -587,6 +597,8 @@ def table_socket(server: Server) -> APIRouter:
             chat_gate,
             hint,
             server.sends,
+            server.holds,
+            address,
             own_seat,
             server.handover_links.moved,
             watching_reason,

@@ -159,13 +159,13 @@ class Accounts:
         found = await self.seat_and_session(connection, code)
         return None if found is None else found[0]
 
-    async def seat_and_session(self, connection: HTTPConnection, code: str) -> tuple[int, str] | None:
-        """The account's seat at table ``code`` and the digest of the session that opens it, or ``None``."""
+    async def seat_and_session(self, connection: HTTPConnection, code: str) -> tuple[int, SignedIn] | None:
+        """The account's seat at table ``code`` and the session (of the account) that opens it, or ``None``."""
         signed_in = await self.signed_in(connection)
         if signed_in is None or signed_in.account.bot:  # a bot account plays through the Bot API only
             return None
         seat = await self.store.seat_at(code, signed_in.account.id)
-        return None if seat is None else (seat, signed_in.session.digest)
+        return None if seat is None else (seat, signed_in)
 
     async def watching_reason(self, connection: HTTPConnection, code: str) -> str:
         """Why a connection with no seat at table ``code`` watches: ``sign_in`` when it is signed in as

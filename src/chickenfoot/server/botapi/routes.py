@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
@@ -36,6 +37,7 @@ from chickenfoot.server.botapi.service import BotApi, account_channel, invitatio
 from chickenfoot.server.botapi.store import SCOPES, Bearer, Token
 from chickenfoot.server.clock import deadline
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
+from chickenfoot.server.http.caps import Hold, OpenHolds
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import Kind
 from chickenfoot.server.http.tables import TableLookup
@@ -117,15 +119,21 @@ moderation's gate (muted? filtered? throttled?); returns what refuses it, or ``N
 
 
 def bot_api_router(
-    bot_api: BotApi, accounts: Accounts, get_table: TableLookup, table_lines: TableLines, bot_chat: BotChat
+    bot_api: BotApi,
+    accounts: Accounts,
+    get_table: TableLookup,
+    table_lines: TableLines,
+    bot_chat: BotChat,
+    holds: OpenHolds,
 ) -> APIRouter:
     """The Bot API, the bot accounts' list and invitations for people, and the bot accounts' tokens;
     ``table_lines``: a seat's table stream, a page's WebSocket over a line stream; ``bot_chat``: what judges
-    a bot's chat line after its token counted it."""
+    a bot's chat line after its token counted it; ``holds``: the streams open per token and per account
+    (and the sockets per seat a table stream counts with)."""
     router = APIRouter()
     streams: set[asyncio.Task[Any]] = set()
     router.include_router(play_routes(bot_api, bot_chat))
-    router.include_router(stream_routes(bot_api, table_lines, streams))
+    router.include_router(stream_routes(bot_api, table_lines, streams, holds))
     router.include_router(people_routes(bot_api, get_table))
     router.include_router(token_routes(bot_api, accounts))
     router.include_router(upgrade_routes(bot_api, accounts))
@@ -141,15 +149,51 @@ def caller_of(bot_api: BotApi) -> Callable[..., Awaitable[Bearer]]:
     return caller
 
 
-def stream_routes(bot_api: BotApi, table_lines: TableLines, streams: set[asyncio.Task[Any]]) -> APIRouter:
-    """The event streams: the account's, and each table's seat (a page's WebSocket, one message a line)."""
+def held_open(bearer: Bearer, holds: OpenHolds) -> Hold:
+    """A new stream of ``bearer``'s, counted against its token and its account; refused at either cap."""
+    hold = holds.hold()
+    hold.take("token_streams", str(bearer.token.id))
+    try:
+        hold.take("account_streams", str(bearer.account_id))
+    except Refusal:
+        hold.release()
+        raise
+    return hold
+
+
+def releasing(lines: AsyncIterator[bytes], hold: Hold) -> AsyncIterator[bytes]:
+    """``lines``, then what the stream held is given back: when they end, when the client goes, and
+    when the response never began (once the stream is let go of)."""
+
+    async def then_released() -> AsyncIterator[bytes]:
+        try:
+            async for chunk in lines:
+                yield chunk
+        finally:
+            hold.release()
+
+    stream = then_released()
+    weakref.finalize(stream, hold.release)
+    return stream
+
+
+def stream_routes(
+    bot_api: BotApi, table_lines: TableLines, streams: set[asyncio.Task[Any]], holds: OpenHolds
+) -> APIRouter:
+    """The event streams: the account's, and each table's seat (a page's WebSocket, one message a line),
+    each counted against its token's and its account's caps while it is open."""
     router, caller = APIRouter(), caller_of(bot_api)
 
     @router.get("/api/bot/stream")
     async def account_stream(request: Request) -> StreamingResponse:
         """The account's events: invitations waiting, then each invitation, table starting and match ending."""
         bearer = await caller(request, "bot_stream")
-        waiting = await bot_api.bots.invitations_of(bearer.account_id)
+        hold = held_open(bearer, holds)
+        try:
+            waiting = await bot_api.bots.invitations_of(bearer.account_id)
+        except BaseException:
+            hold.release()
+            raise
 
         async def events() -> AsyncIterator[bytes]:
             queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(MAX_ACCOUNT_EVENTS)
@@ -179,16 +223,22 @@ def stream_routes(bot_api: BotApi, table_lines: TableLines, streams: set[asyncio
             finally:
                 unsubscribe()
 
-        return StreamingResponse(events(), media_type=MEDIA_TYPE)
+        return StreamingResponse(releasing(events(), hold), media_type=MEDIA_TYPE)
 
     @router.get("/api/bot/tables/{code}/stream")
     async def table_stream(code: str, request: Request) -> StreamingResponse:
         """The seat's messages, one a line: what the page's WebSocket gets (a state first, then every change)."""
         bearer = await caller(request, "bot_stream")
         table, seat = await bot_api.seated(code, bearer)
+        hold = held_open(bearer, holds)
+        try:
+            hold.take("seat", f"{table.code}:{seat}")
+        except Refusal:
+            hold.release()
+            raise
         listener = await bot_api.listening(bearer.account_id)
         lines = table_lines(table, seat, request.client, says_nothing, no_hints, streams, listener)
-        return StreamingResponse(lines, media_type=MEDIA_TYPE)
+        return StreamingResponse(releasing(lines, hold), media_type=MEDIA_TYPE)
 
     return router
 

@@ -7,6 +7,9 @@ the fields of live processes only and delete those of processes whose heartbeat 
 sockets of a killed process vanish within ``ttl``. Every process keeps its own counts in memory,
 so when its heartbeat is found missing (Redis restarted empty, or the process was paused past
 ``ttl`` and its fields were swept) it writes them all again.
+
+Beside the counts, each table's grace deadlines (when each absent seat is, or was, covered): a table
+read back from storage, in this process or another, continues them rather than starting afresh.
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ DEFAULT_TTL = 10.0
 """Seconds after its last heartbeat that a process's sockets stop counting: long enough that a
 process kept from the CPU a few seconds is not taken for dead (its tables would look deserted and
 pause), short beside the 20 s grace before an absent player is covered."""
+KEPT_GRACES = 10_000
+"""Tables whose grace deadlines one process keeps in memory at most; past them the oldest are forgotten."""
+GRACE_KEPT_SECONDS = 3600
+"""How long Redis keeps a table's grace deadlines after they were last written."""
 
 
 class Connections(Protocol):
@@ -44,12 +51,20 @@ class Connections(Protocol):
     async def counts(self, code: str, seats: int) -> list[int]:
         """The sockets of each of the table's ``seats`` seats, in every process."""
 
+    async def graces(self, code: str) -> dict[int, float]:
+        """When each absent seat of the table is (or was) covered, as last kept."""
+
+    async def keep_graces(self, code: str, graces: dict[int, float]) -> None:
+        """Keep the table's grace deadlines (none: forget them)."""
+
 
 class LocalConnections:
     """The sockets of this process, which is the only one."""
 
     def __init__(self) -> None:
         self.own: dict[str, Counter[int]] = {}
+        self.kept_graces: dict[str, dict[int, float]] = {}
+        """Each table's grace deadlines, the most recently written last."""
 
     async def arrive(self, code: str, seat: int) -> None:
         self.own.setdefault(code, Counter())[seat] += 1
@@ -67,6 +82,16 @@ class LocalConnections:
     async def counts(self, code: str, seats: int) -> list[int]:
         table = self.own.get(code, Counter())
         return [table[seat] for seat in range(seats)]
+
+    async def graces(self, code: str) -> dict[int, float]:
+        return dict(self.kept_graces.get(code, {}))
+
+    async def keep_graces(self, code: str, graces: dict[int, float]) -> None:
+        self.kept_graces.pop(code, None)
+        if graces:
+            self.kept_graces[code] = dict(graces)
+            if len(self.kept_graces) > KEPT_GRACES:
+                del self.kept_graces[next(iter(self.kept_graces))]
 
 
 class RedisConnections:
@@ -123,6 +148,19 @@ class RedisConnections:
             if alive[process] and 0 <= int(seat) < seats:
                 totals[int(seat)] += int(count)
         return totals
+
+    async def graces(self, code: str) -> dict[int, float]:
+        fields = cast(dict[str, str], await self._redis.hgetall(self._graces_key(code)))
+        return {int(seat): float(at) for seat, at in fields.items()}
+
+    async def keep_graces(self, code: str, graces: dict[int, float]) -> None:
+        key = self._graces_key(code)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if graces:
+                pipe.hset(key, mapping={str(seat): repr(at) for seat, at in graces.items()})
+                pipe.expire(key, GRACE_KEPT_SECONDS)
+            await pipe.execute()
 
     async def run(self) -> None:
         """Renew the heartbeat every third of ``ttl`` until cancelled; then take this process's sockets out."""
@@ -186,6 +224,9 @@ class RedisConnections:
 
     def _table_key(self, code: str) -> str:
         return f"{self.prefix}connections:{code}"
+
+    def _graces_key(self, code: str) -> str:
+        return f"{self.prefix}graces:{code}"
 
     def _heartbeat_key(self, process: str) -> str:
         return f"{self.prefix}process:{process}"

@@ -41,20 +41,23 @@ class LocalBus:
     """
 
     def __init__(self) -> None:
-        self._subscribers: dict[str, list[Subscriber]] = {}
+        # By subscription, in the order they came: a crowd leaving costs one step each, not a search each.
+        self._subscribers: dict[str, dict[object, Subscriber]] = {}
 
     async def publish(self, channel: str, message: Message) -> None:
-        for callback in list(self._subscribers.get(channel, ())):
+        for callback in list(self._subscribers.get(channel, {}).values()):
             callback(message)
 
     def subscribe(self, channel: str, callback: Subscriber, catch_up: CatchUp | None = None) -> Unsubscribe:
-        self._subscribers.setdefault(channel, []).append(callback)
+        subscription = object()
+        self._subscribers.setdefault(channel, {})[subscription] = callback
 
         def unsubscribe() -> None:
-            callbacks = self._subscribers.get(channel, [])
-            if callback in callbacks:
-                callbacks.remove(callback)
+            callbacks = self._subscribers.get(channel)
+            if callbacks is None:
+                return
+            callbacks.pop(subscription, None)
             if not callbacks:
-                self._subscribers.pop(channel, None)
+                del self._subscribers[channel]
 
         return unsubscribe

@@ -28,6 +28,7 @@ from chickenfoot.server.clock import Clock, Timer, deadline
 from chickenfoot.server.credentials import digest
 from chickenfoot.server.edge.transport import TableGone, Transport, attend
 from chickenfoot.server.handover import SEAT_ELSEWHERE
+from chickenfoot.server.http.caps import OpenHolds
 from chickenfoot.server.http.tables import no_table
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import StorageUnavailable
@@ -65,6 +66,8 @@ CLOSE_SEAT_ELSEWHERE = 4409
 """The seat's credential moved to another device (server/handover.py): the client reconnects and watches."""
 CLOSE_TRY_LATER = 1013
 """The game store is unavailable; the client may reconnect shortly."""
+CLOSE_TOO_MANY_OPEN = 4430
+"""As many sockets are open as the table, the seat, the account or the address may hold (server/http/caps.py)."""
 MAX_MERGED_EVENTS = 500
 """Events carried by coalesced states; beyond that the client gets the snapshot alone (``events: []``)."""
 FINAL_SEND_SECONDS = 10.0
@@ -431,7 +434,9 @@ async def serve_connection(
     chat_gate: SeatChatGate,
     hint: HintSource,
     sends: SendWatch,
-    own_seat: Callable[[], Awaitable[tuple[int, SessionWatch] | None]] | None = None,
+    holds: OpenHolds,
+    address: str,
+    own_seat: Callable[[], Awaitable[tuple[int, SessionWatch, str] | None]] | None = None,
     moved_away: Callable[[str, str], Awaitable[bool]] | None = None,
     watching_reason: Callable[[], Awaitable[str]] | None = None,
     listening: Listening | None = None,
@@ -442,9 +447,11 @@ async def serve_connection(
     ``chat_gate`` judges a chat line before the table takes it (the client's address's count over all its
     connections, and the moderation's);
     ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
-    ``sends`` watches the process's connections for clients that stop reading; ``own_seat`` finds
+    ``sends`` watches the process's connections for clients that stop reading; ``holds`` counts the
+    sockets open at each table, seat, account and address (``address``, the client's), each refused
+    at its cap before anything is read for it; ``own_seat`` finds
     the seat of a client that brought no seat credential (its signed-in account's, with a way to
-    watch the session that opens it; none: it watches);
+    watch the session that opens it, and the account's key; none: it watches);
     ``moved_away`` says whether an unknown credential is one that moved to another device (the
     client then watches, told why); ``watching_reason`` says why any other client without a seat
     watches (``no_seat`` when not given); ``listening`` says who listens at the connection (the account
@@ -453,6 +460,7 @@ async def serve_connection(
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
+    hold = holds.hold()
     try:
         table = await tables.get(code)
         if table is None:
@@ -463,10 +471,12 @@ async def serve_connection(
         except ValidationError as exc:
             await refuse(websocket, CLOSE_BAD_QUERY, one_line(exc, "query"))
             return None
+        hold.take("address", address)
+        hold.take("table", table.code)
         seat: int | None = None
         credential = watching = watch_session = None
         if query.token:
-            seat = await tables.credentials.seat_of(table.code, query.token)
+            seat = await tables.credentials.seat_of(table.code, query.token, table.seating)
             if seat is not None:
                 credential = digest(query.token)
             elif moved_away is not None and await moved_away(table.code, query.token):
@@ -475,7 +485,10 @@ async def serve_connection(
                 await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_UNKNOWN_TOKEN))
                 return None
         elif own_seat is not None and (own := await own_seat()) is not None:
-            seat, watch_session = own
+            seat, watch_session, account = own
+            hold.take("account", account)
+        if seat is not None:
+            hold.take("seat", f"{table.code}:{seat}")
         if seat is None and watching is None:
             watching = "no_seat" if watching_reason is None else await watching_reason()
         listener = None if listening is None else await listening(seat)
@@ -498,12 +511,17 @@ async def serve_connection(
             return connection.serve(query.since, tables.notice())
 
         return await attend(tables, table, connect)
+    except Refusal as refusal:  # a cap reached
+        await refuse(websocket, CLOSE_TOO_MANY_OPEN, refusal.said)
+        return None
     except TableGone:  # gone from storage meanwhile
         await refuse(websocket, CLOSE_NO_TABLE, no_table(code).said)
         return None
     except StorageUnavailable:
         await refuse(websocket, CLOSE_TRY_LATER, Said.of(Code.ERROR_STORE_UNAVAILABLE))
         return None
+    finally:
+        hold.release()
 
 
 async def reply(

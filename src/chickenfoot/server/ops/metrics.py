@@ -73,7 +73,9 @@ class Readings:
     """Work waiting for (or in) the worker processes, by worker (``hints``, ``replays``, ``reviews``)."""
     refusals: Callable[[], Mapping[tuple[str, str], int]]
     """Requests refused by a rate limit so far, by what the limit counts per (``address``, ``name``, ``token``,
-    ``account``) and the kind of request (or ``cutoff``, ``paused``)."""
+    ``account``) and the kind of request (or ``cutoff``, ``paused``); and by a cap on what is open at
+    once (``open``, and the cap: ``table``, ``seat``, ``account``, ``address``, ``token_streams``,
+    ``account_streams``)."""
     storage_up: Callable[[], bool]
     """The game store answers (as the server last found)."""
     quick_play_waiting: Callable[[], Awaitable[int]]

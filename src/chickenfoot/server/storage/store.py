@@ -8,6 +8,11 @@ When the database stops answering, :class:`Storage` says so (``available``, and 
 availability listener), probes it until it answers again, and meanwhile refuses reads with
 :class:`StorageUnavailable`; a failed query replaces the pool's connections, and a connection idle
 for a while is tested before use, so the server recovers without a restart of its own.
+
+On SQLite (in WAL mode) the one writer has a connection of its own and reads have a small pool of
+theirs: a flood of reads waits for a reader, never for the writer, and the probe that judges whether
+the store answers asks the writer's connection. A read that finds every reader busy for
+:data:`READ_WAIT_SECONDS` is refused with :class:`StorageUnavailable` (the store is busy, not down).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
@@ -46,6 +51,11 @@ from chickenfoot.server.storage.schema import (
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 PROBE_SECONDS = 0.5
 """Pause between two probes of a database that stopped answering."""
+
+READERS = 4
+"""Connections reading an SQLite file beside its one writer (WAL lets them read while it writes)."""
+READ_WAIT_SECONDS = 3.0
+"""How long a read waits for a free reader before it is refused as busy (never a queue without end)."""
 
 MAX_BATCH = 500
 """Actions written by one statement at most (:mod:`.new_actions`; on SQLite four parameters each, well
@@ -116,15 +126,23 @@ class Storage:
     def __init__(self, url: str, clock: Clock) -> None:
         self.url, self.clock = url, clock
         self.is_sqlite = url.startswith("sqlite")
+        self._readers: AsyncEngine | None = None
         if self.is_sqlite:
-            # One connection: SQLite has a single writer anyway, and a lock keeps writers in line.
+            # One writer: SQLite has a single writer anyway, and a lock keeps writers in line.
             self.engine: AsyncEngine = create_async_engine(url, pool_size=1, max_overflow=0)
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            self._reader: AsyncEngine = self.engine
+            if not _in_memory(url):  # a database in memory is one connection's own: it has no readers
+                self._readers = create_async_engine(
+                    url, pool_size=READERS, max_overflow=0, pool_timeout=READ_WAIT_SECONDS
+                )
+                sa.event.listen(self._readers.sync_engine, "connect", _sqlite_pragmas)
+                self._reader = self._readers
         else:
             self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
             _test_when_idle(self.engine, clock)
-        # Reads take no transaction of their own: one round trip each instead of three (BEGIN, ROLLBACK).
-        self._reader = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            # Reads take no transaction of their own: one round trip each instead of three (BEGIN, ROLLBACK).
+            self._reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self._lock = asyncio.Lock() if self.is_sqlite else None
         dialect_insert = sqlite.insert if self.is_sqlite else postgresql.insert
         # A version already stored is left as it is and not returned: the batch goes on without it.
@@ -178,8 +196,9 @@ class Storage:
                 self._failed(ConnectionError("the database does not answer"))
 
     async def _answers(self) -> bool:
+        """Whether the writer's connection answers: its health is the store's, whatever queue reads fill."""
         try:
-            async with asyncio.timeout(5), self._reader.connect() as conn:
+            async with asyncio.timeout(5), self.engine.connect() as conn:
                 await conn.execute(sa.text("SELECT 1"))
         except Exception:
             return False
@@ -221,6 +240,8 @@ class Storage:
     async def close(self) -> None:
         if self._probe is not None:
             self._probe.cancel()
+        if self._readers is not None:
+            await self._readers.dispose()
         await self.engine.dispose()
 
     @asynccontextmanager
@@ -267,6 +288,8 @@ class Storage:
         try:
             async with self._reader.connect() as conn:
                 yield conn
+        except sa.exc.TimeoutError as exc:  # every reader busy: this read is refused, the store is not down
+            raise StorageUnavailable from exc
         except Exception as exc:
             self._failed(exc)
             raise StorageUnavailable from exc
@@ -398,7 +421,7 @@ class Storage:
 
     async def last_action_time(self, code: str) -> datetime | None:
         """When the table's latest action was stored (``None``: no action, or stored before times were)."""
-        async with self._reader.connect() as conn:
+        async with self._read() as conn:
             query = sa.select(actions.c.at).where(actions.c.table_code == code).order_by(actions.c.version.desc())
             row = (await conn.execute(query.limit(1))).first()
             at = row[0] if row is not None else (await _archived(conn, code))[1]
@@ -406,7 +429,7 @@ class Storage:
 
     async def secrets_of(self, code: str, purpose: str) -> list[tuple[int, str]]:
         """The (seat, digest) pairs of one table for one purpose."""
-        async with self._reader.connect() as conn:
+        async with self._read() as conn:
             rows = await conn.execute(
                 sa.select(seat_secrets.c.seat, seat_secrets.c.digest).where(
                     seat_secrets.c.table_code == code, seat_secrets.c.purpose == purpose
@@ -472,7 +495,7 @@ class Storage:
             )
 
     async def load_review(self, code: str) -> dict[str, Any] | None:
-        async with self._reader.connect() as conn:
+        async with self._read() as conn:
             row = (await conn.execute(sa.select(reviews.c.review).where(reviews.c.table_code == code))).first()
             return None if row is None else dict(json.loads(row[0]))
 
@@ -598,6 +621,12 @@ def _test_when_idle(engine: AsyncEngine, clock: Clock) -> None:
             dbapi_connection.ping()
         except Exception as exc:
             raise sa.exc.DisconnectionError from exc  # the pool replaces it and checks out another
+
+
+def _in_memory(url: str) -> bool:
+    """An SQLite database that lives in its connection's memory (every connection has its own)."""
+    database = make_url(url).database
+    return database in (None, "", ":memory:") or "mode=memory" in url
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -25,6 +25,7 @@ table applies the action that ends the match, it calls the ``finished`` hook of 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
@@ -36,7 +37,7 @@ from chickenfoot.i18n import english
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.move import Move
-from chickenfoot.server.clock import Clock, utc
+from chickenfoot.server.clock import Clock, Timer, utc
 from chickenfoot.server.ops.context import context_of_table
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage, StoredAction, VersionTaken
@@ -120,10 +121,19 @@ twenty of a replay's cost, and a process that stopped sends its tables' clients 
 each at most a few versions behind (an older one gets a full snapshot)."""
 MAILBOX = 64
 """Commands a table holds waiting; past them a person's command is refused (slow down)."""
+PRESENCE_TELLS = 8
+"""Arrivals and departures told at once, one after another; past them they are told once a
+:data:`PRESENCE_TICK`, all of a tick's in one message: a crowd coming or going costs each client one
+state a tick, not one per socket."""
+PRESENCE_TICK = 0.25
 
 
 def nobody_listens(_code: str) -> None:
     """The default ``finished`` hook: nothing happens when a match ends."""
+
+
+_SEATINGS = itertools.count(1)
+"""Seating generations, unique in the process: a table read back never reuses one of its earlier self."""
 
 
 class TableClosed(Exception):
@@ -176,9 +186,19 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         self._deadline_kept: tuple[int, float | None, int | None] | None = None
         """The version, deadline and seat waited for that this table last stored (turn-based tables only)."""
+        self._seating = next(_SEATINGS)
+        self._recall_graces = False
+        """The grace deadlines kept with the counts are read at the next recount (after a read-back)."""
+        self._kept_graces: dict[int, float] = {}
+        """The grace deadlines as last kept with the counts."""
         self._comings: Events | None = None
         """Arrivals and departures counted but not told yet: a burst of them (a reconnecting crowd)
         is told once, with all their events, before the next command of another kind."""
+        self._tells = float(PRESENCE_TELLS)
+        """Arrivals and departures that may be told at once now (refilled one a tick)."""
+        self._tells_at = services.clock.monotonic()
+        self._tell_later: Timer | None = None
+        """Wakes the table when the comings held back are due (:data:`PRESENCE_TICK`)."""
 
     # --- building -----------------------------------------------------------------------------
 
@@ -242,6 +262,12 @@ class Table:
     @property
     def clock(self) -> Clock:
         return self._services.clock
+
+    @property
+    def seating(self) -> int:
+        """Moves whenever who may hold which seat may have changed (a configuration adopted, a seat's
+        credential moved): what was learnt of the seats' credentials under an older one is stale."""
+        return self._seating
 
     @property
     def counts(self) -> Counts:
@@ -399,7 +425,7 @@ class Table:
                 command, answer = self._mailbox.popleft()
                 try:
                     result = await self._handle(command)
-                    if self._comings is not None and not self._more_comings():
+                    if self._comings is not None and not self._more_comings() and self._may_tell():
                         await self._tell_comings()
                 except Exception as exc:
                     if answer is not None and not answer.done():
@@ -420,6 +446,24 @@ class Table:
 
     def _more_comings(self) -> bool:
         return bool(self._mailbox) and isinstance(self._mailbox[0][0], Announce | Detach)
+
+    def _may_tell(self) -> bool:
+        """Whether the comings may be told now; if not, the table is woken when they may."""
+        if self._tell_later is not None:
+            return False  # held back already: told when the tick is over
+        now = self.clock.monotonic()
+        self._tells = min(PRESENCE_TELLS, self._tells + (now - self._tells_at) / PRESENCE_TICK)
+        self._tells_at = now
+        if self._tells >= 1:
+            self._tells -= 1
+            return True
+        self._tell_later = self.clock.call_later((1 - self._tells) * PRESENCE_TICK, self._tick_over)
+        return False
+
+    def _tick_over(self) -> None:
+        self._tell_later = None
+        if not self._closed:
+            self.tell(Wake())
 
     def _handle_at_once(self, command: Command[Any]) -> Any:
         """A command that waits for nothing, handled on arrival (then the automatic play is planned)."""
@@ -455,8 +499,8 @@ class Table:
                 await self._set_away(seat, since, until)
             case Wake():
                 pass
-            case Announce(seat):
-                await self._announce(seat)
+            case Announce(seat, first):
+                await self._announce(seat, first)
             case Detach(seat):
                 await self._detach(seat)
             case Take(seat, name, ready):
@@ -679,6 +723,7 @@ class Table:
         await self._peers.notice(self._version, notice)
 
     async def _seat_moved(self, seat: int, credential: str) -> None:
+        self._seating = next(_SEATINGS)
         moved = {"seat": seat, "to": credential}
         await self._services.fanout.publish(self.channel(), {"moved": moved})
         await self._peers.seat_moved(self._version, seat, credential)
@@ -687,6 +732,8 @@ class Table:
         """Another process's notice or seat move: tell this process's connections."""
         if "notice" in message:
             self._chat.heard(message["notice"])
+        if "moved" in message:
+            self._seating = next(_SEATINGS)
         self._spawn(self._services.fanout.publish(self.channel(), message))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -742,6 +789,7 @@ class Table:
 
     def _adopt(self, config: TableConfig) -> None:
         """Take ``config`` (as stored) as the table's configuration."""
+        self._seating = next(_SEATINGS)
         for seat in self._autoplay.adopt(config):
             self._attendance.covered.discard(seat)  # its own bot plays it now
         if config.playing_since is not None and self._config.playing_since is None:
@@ -803,6 +851,7 @@ class Table:
     def _attach(self, seat: int | None, listener: Listener, since: int | None, watching: str | None) -> Attached:
         if self._closed:
             raise TableClosed(self._code)
+        seat_was_empty = seat is None or self._attendance.connections[seat] == 0
         self._attendance.arrive(seat)
         if seat is not None:
             self._autoplay.returned([seat])
@@ -810,10 +859,10 @@ class Table:
         first, log_sent = self._texts.state(seat, self.events_since(since) or [], watching=watching)
         listener.attached(first, log_sent)
         attached = Attached(self._services.fanout.subscribe(self.channel(), listener.on_change))
-        self._post(Announce(seat), None)  # before any command a later arrival or this connection sends
+        self._post(Announce(seat, seat_was_empty), None)  # before any command a later arrival or this connection sends
         return attached
 
-    async def _announce(self, seat: int | None) -> None:
+    async def _announce(self, seat: int | None, first: bool) -> None:
         """Tell everyone that ``seat`` connected (after :class:`Attach`)."""
         await self._services.counts.arrive(self._code, self._attendance.slot(seat))
         await self._recount(list(self._attendance.connections))
@@ -826,7 +875,8 @@ class Table:
                 config.seats[seat].left = False
 
             await self._change_config(back)
-        self._came_or_went([{"kind": "connected", "seat": seat, "move": None}])
+        # The seat's other devices learn of one more (``devices``); the others, only of its first.
+        self._came_or_went([{"kind": "connected", "seat": seat, "move": None}] if first else [])
 
     async def _detach(self, seat: int | None) -> None:
         fallback = self._attendance.depart(seat)
@@ -872,11 +922,38 @@ class Table:
         except Exception as exc:
             log.warning("table %s: connections not counted (%s)", self._code, exc)
             counts = [*fallback, attendance.watching()]
+        if self._recall_graces:
+            self._recall_graces = False
+            kept = await self._kept_graces_read()
+            self._autoplay.recall({seat: at for seat, at in kept.items() if seat in attendance.unseen})
         present, gone = attendance.recounted(counts)
         log.debug("table %s: sockets %s, present %s, gone %s", self._code, counts, present, gone)
         self._turn.follow(self._mover_present(), self.clock.now())
         self._autoplay.returned(present)
         self._autoplay.gone(gone)
+        await self._keep_graces()
+
+    async def _kept_graces_read(self) -> dict[int, float]:
+        seats = len(self._config.seats)
+        try:
+            kept = await self._services.counts.graces(self._code)
+        except Exception as exc:
+            log.warning("table %s: grace deadlines not read (%s)", self._code, exc)
+            return {}
+        self._kept_graces = {seat: at for seat, at in kept.items() if 0 <= seat < seats}
+        return self._kept_graces
+
+    async def _keep_graces(self) -> None:
+        """Keep the grace deadlines with the counts when they changed (a read-back continues them)."""
+        deadlines = self._autoplay.deadlines
+        if deadlines == self._kept_graces or not self.driving:  # the lease holder's are the table's
+            return
+        try:
+            await self._services.counts.keep_graces(self._code, dict(deadlines))
+        except Exception as exc:
+            log.warning("table %s: grace deadlines not kept (%s)", self._code, exc)
+            return
+        self._kept_graces = dict(deadlines)
 
     async def _cover(self, seat: int) -> None:
         """A grace is over: a bot covers ``seat`` if its player did not come back; tell everyone."""
@@ -893,12 +970,15 @@ class Table:
         seats_ = self._config.seats
         people = [s for s, seat in enumerate(seats_) if seat.kind == "human" and seat.taken and not seat.left]
         self._attendance.read_back(people)
+        self._recall_graces = True
 
     def _close(self) -> None:
         """Stop automatic play and refuse actions from now on; the command in progress, if any, ends
         as it would (:meth:`settled` waits for it)."""
         self._closed = True
         self._autoplay.stop()
+        if self._tell_later is not None:
+            self._tell_later.cancel()
         for task in self._tasks:
             task.cancel()
 

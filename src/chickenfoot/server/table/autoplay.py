@@ -50,6 +50,9 @@ class Autoplay:
         """Seats whose player has gone, each with the timer that covers it when its grace is over."""
         self.grace_until: dict[int, float] = {}
         """When each of those seats is covered (wall time): the others are shown the countdown."""
+        self.deadlines: dict[int, float] = {}
+        """When each seat whose player has gone is, or was, covered, until the player is back: kept with
+        the table's counts, so that a table read back continues the grace instead of starting it again."""
 
     def adopt(self, config: TableConfig) -> list[int]:
         """A new configuration: a seat given to a bot gets its bot; returns those seats (no longer
@@ -58,6 +61,7 @@ class Autoplay:
         for seat, entry in enumerate(config.seats):
             if entry.kind == "bot" and seat not in self.bots:
                 self.bots[seat] = make_bot(entry.bot or DEFAULT_LEVEL, config.seed + seat)
+                self.deadlines.pop(seat, None)
                 given.append(seat)
         return given
 
@@ -68,6 +72,13 @@ class Autoplay:
     def grace_periods(self) -> list[tuple[int, float]]:
         """The grace periods running: each seat and when it is covered."""
         return sorted(self.grace_until.items())
+
+    def recall(self, deadlines: dict[int, float]) -> None:
+        """The grace deadlines kept for the table (it was read back, or this process won its lease): a
+        seat still gone is covered when its deadline comes (at once if it is past), not a grace later."""
+        for seat, at in deadlines.items():
+            self.deadlines.setdefault(seat, at)
+            self.grace_until.setdefault(seat, at)
 
     def heard_graces(self, graces: dict[int, float]) -> None:
         """The lease holder (another process) says when it covers the seats whose player has gone."""
@@ -83,6 +94,7 @@ class Autoplay:
                 timer.cancel()
                 log.info("table %s: seat %d back within its grace", self.table.code, seat)
             self.grace_until.pop(seat, None)
+            self.deadlines.pop(seat, None)
 
     def gone(self, seats: list[int]) -> None:
         """``seats`` lost their last socket: each is covered once its grace period is over."""
@@ -93,11 +105,13 @@ class Autoplay:
         for seat in seats:
             covered = table.covered(seat)  # an unseen seat stays gone while its bot plays
             if table.driving and not table.closed and not covered and seat not in self._grace:
-                # A countdown heard from the lease's previous holder goes on where it was.
-                heard = self.grace_until.get(seat)
-                delay = table.timing.grace if heard is None else max(0.0, heard - table.clock.now())
+                # A countdown heard from the lease's previous holder, or kept before a read-back, goes on
+                # where it was: its deadline stays (one already past covers the seat at once).
+                now = table.clock.now()
+                until = self.grace_until.get(seat, now + table.timing.grace)
+                delay = max(0.0, until - now)
                 self._grace[seat] = table.clock.call_later(delay, self._grace_over, seat)
-                self.grace_until[seat] = table.clock.now() + delay
+                self.grace_until[seat] = self.deadlines[seat] = until
                 started = True
                 log.info("table %s: seat %d gone, covered in %.1f s", table.code, seat, delay)
         if started:  # the other processes' clients are shown the countdown too

@@ -136,6 +136,9 @@ class Announce(Command[None]):
 
     bounded: ClassVar[bool] = False
     seat: int | None
+    first: bool
+    """The seat had no connection before this one: everyone is told it connected (else only the seat's
+    devices learn that they are one more)."""
 
 
 @dataclass(frozen=True, slots=True)

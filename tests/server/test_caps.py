@@ -1,0 +1,142 @@
+"""Each cap on what is open at once refuses one more with its own code, at once, and counts again once
+something held is closed: table WebSockets per table, per seat, per account and per address, Bot API
+streams per token and per account (server/http/caps.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import AsyncIterator, Callable
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from chickenfoot.server.accounts.sessions import COOKIE
+from chickenfoot.server.botapi.routes import releasing
+from chickenfoot.server.edge.client import CLOSE_TOO_MANY_OPEN
+from chickenfoot.server.http.caps import Hold, OpenCaps, OpenHolds
+
+from .accounts import conftest as accounts_fixtures
+from .accounts.conftest import GENEROUS, PASSWORD, sign_up
+from .botapi.conftest import bearer, bot_account
+from .conftest import create_table
+
+no_accounts_yet = accounts_fixtures.no_accounts_yet
+
+HUMAN_AND_BOT = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+
+
+def opened(stack: ExitStack, client: TestClient, path: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """Open a socket held until ``stack`` closes; its first state."""
+    ws = stack.enter_context(client.websocket_connect(path, headers=headers or {}))
+    message = ws.receive_json()
+    assert message["type"] == "state", message
+    return dict(message["state"])
+
+
+def refused(client: TestClient, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    """The close code and the error's code of a socket the server refuses."""
+    with client.websocket_connect(path, headers=headers or {}) as ws:
+        message = ws.receive_json()
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert message["type"] == "error", message
+    return closed.value.code, message["code"]
+
+
+def test_a_table_holds_at_most_its_cap_of_sockets(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(open_caps=OpenCaps(table=2))
+    code = create_table(client, HUMAN_AND_BOT)["code"]
+    with ExitStack() as stack:
+        opened(stack, client, f"/ws/{code}")
+        opened(stack, client, f"/ws/{code}")
+        assert refused(client, f"/ws/{code}") == (CLOSE_TOO_MANY_OPEN, "error.table_sockets_full")
+    with ExitStack() as stack:  # the spectators left: their places are free again
+        opened(stack, client, f"/ws/{code}")
+
+
+def test_a_seat_is_open_in_at_most_its_cap_of_places(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(open_caps=OpenCaps(seat=1))
+    table = create_table(client, HUMAN_AND_BOT)
+    code, token = table["code"], table["seats"][0]["token"]
+    with ExitStack() as stack:
+        assert opened(stack, client, f"/ws/{code}?token={token}")["seat"] == 0
+        assert refused(client, f"/ws/{code}?token={token}") == (CLOSE_TOO_MANY_OPEN, "error.seat_sockets_full")
+        assert opened(stack, client, f"/ws/{code}")["seat"] is None  # a spectator still comes in
+
+
+def test_an_address_holds_at_most_its_cap_of_sockets(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(open_caps=OpenCaps(address=2))
+    first, second = (create_table(client, HUMAN_AND_BOT)["code"] for _ in range(2))
+    with ExitStack() as stack:
+        opened(stack, client, f"/ws/{first}")
+        opened(stack, client, f"/ws/{second}")
+        assert refused(client, f"/ws/{first}") == (CLOSE_TOO_MANY_OPEN, "error.address_sockets_full")
+
+
+def test_an_account_holds_at_most_its_cap_of_sockets(
+    make_client: Callable[..., TestClient], no_accounts_yet: None
+) -> None:
+    client = make_client(addresses=GENEROUS, open_caps=OpenCaps(account=1))
+    sign_up(client, "kim")
+    first, second = (client.post("/api/tables", json={"seats": HUMAN_AND_BOT}).json()["code"] for _ in range(2))
+    session = client.post("/api/account/signin", json={"username": "kim", "password": PASSWORD})
+    device = {"cookie": f"{COOKIE}={session.cookies[COOKIE]}"}
+    client.cookies.clear()
+    with ExitStack() as stack:
+        assert opened(stack, client, f"/ws/{first}", device)["seat"] == 0  # the account's seat, by its session
+        assert refused(client, f"/ws/{second}", device) == (CLOSE_TOO_MANY_OPEN, "error.account_sockets_full")
+
+
+@pytest.mark.parametrize(
+    ("caps", "code"),
+    [
+        (OpenCaps(token_streams=0), "botapi.token_streams_full"),
+        (OpenCaps(account_streams=0), "botapi.account_streams_full"),
+    ],
+    ids=["per-token", "per-account"],
+)
+def test_a_bot_api_stream_over_its_cap_is_refused(
+    make_client: Callable[..., TestClient], database_url: str, no_accounts_yet: None, caps: OpenCaps, code: str
+) -> None:
+    client = make_client(addresses=GENEROUS, open_caps=caps)
+    token = bot_account(client, database_url, "capped")
+    created = client.post("/api/bot/tables", json={"opponents": [{"bot": "random"}]}, headers=bearer(token))
+    table = created.json()["table"]
+    for path in ("/api/bot/stream", f"/api/bot/tables/{table}/stream"):
+        response = client.get(path, headers=bearer(token))
+        assert (response.status_code, response.json()["code"]) == (429, code)
+
+
+def test_a_bot_api_stream_gives_its_place_back_however_it_ends() -> None:
+    """When its lines end, when its client goes mid-stream, and when its response never began."""
+
+    async def lines() -> AsyncIterator[bytes]:
+        yield b"hello\n"
+        yield b"bye\n"
+
+    def held(holds: OpenHolds) -> Hold:
+        hold = holds.hold()
+        hold.take("token_streams", "token")
+        return hold
+
+    async def scenario() -> list[int]:
+        holds = OpenHolds(OpenCaps(token_streams=1))
+        open_after = []
+        assert [line async for line in releasing(lines(), held(holds))] == [b"hello\n", b"bye\n"]
+        open_after.append(holds.held("token_streams", "token"))
+        going = releasing(lines(), held(holds))
+        await anext(going)
+        open_after.append(holds.held("token_streams", "token"))
+        await going.aclose()  # the client went
+        open_after.append(holds.held("token_streams", "token"))
+        never = releasing(lines(), held(holds))
+        del never  # the response was never sent
+        gc.collect()
+        open_after.append(holds.held("token_streams", "token"))
+        return open_after
+
+    assert asyncio.run(scenario()) == [0, 1, 0, 0]
