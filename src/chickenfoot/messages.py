@@ -1185,6 +1185,7 @@ class Code(Enum):
 
     # --- moderation (server/moderation, web/admin.js): what players are told, and the operators' page
     MODERATION_MUTED = msg("moderation.muted", "The operators muted you in chat until {moment}")
+    MODERATION_UNMUTED = msg("moderation.unmuted", "The operators lifted your mute: you may chat again")
     MODERATION_FILTERED = msg(
         "moderation.filtered", "Your chat line has a word that is not allowed here: nobody saw it. Say it otherwise."
     )

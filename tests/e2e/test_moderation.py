@@ -1,7 +1,8 @@
 """Moderation in Chromium against a real server: an operator (the role granted by ``chickenfoot account op``)
 and a player, each in a browser context of their own. Every action is taken on the moderation page with a
 reason (a player's report handled from the page too, on a server whose desk holds one), the player
-meets it in their own page (a mute saying until when, the filter, a table ended, a
+meets it in their own page (a mute saying until when, as the table opens and when a line is refused, and
+gone when it is lifted; the filter, a table ended, a
 suspension, a new name, a closed account), and its line appears in the audit log. The page is photographed
 at 390 and 1280 px (``artifacts/moderation/``; ``docs/images/moderation/`` copies them).
 """
@@ -26,6 +27,11 @@ SHOTS = ARTIFACTS / "moderation"
 NEW_TABLE = """() => fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
   body: JSON.stringify({seats: [{kind: 'bot', bot: 'easy'}, {kind: 'human'}]})})
   .then(r => r.json()).then(t => t.code)"""
+
+
+MUTE_NOTE = """() => { const note = document.querySelector('#chat-refused');
+  return note && !note.hidden && note.textContent.includes('The operators muted you in chat until'); }"""
+"""Under the chat form, the note that the operators muted the player and until when."""
 
 
 def grant(database_url: str, name: str) -> None:
@@ -127,8 +133,18 @@ def test_each_moderation_action_end_to_end(device: Device, served_site: tuple[st
     act(admin, "mute", "insults in chat")
     audited(admin, "mute", "Muted in chat until", "insults in chat")
     assert "Muted in chat until" in admin.locator("#player-status").inner_text()
-    say(player, "you are all idiots")
+    # The open page says so at once, and so does the table opened again, before the player says anything.
+    player.wait_for_function(MUTE_NOTE)
+    player.reload()
+    player.wait_for_function("() => window.chickenfoot?.state?.seat === 1")
+    player.wait_for_function(MUTE_NOTE)
     SHOTS.mkdir(parents=True, exist_ok=True)
+    player.set_viewport_size({"width": 390, "height": 844})
+    player.locator("#chat-refused").scroll_into_view_if_needed()
+    player.screenshot(path=str(SHOTS / "muted-note-390.png"))
+    player.set_viewport_size({"width": 1280, "height": 800})
+    player.evaluate("document.querySelector('#chat-refused').textContent = ''")  # the refusal below says it again
+    say(player, "you are all idiots")
     player.wait_for_function("() => document.querySelector('#chat-refused')?.textContent.includes('muted you')")
     player.screenshot(path=str(SHOTS / "muted-1280.png"))
     assert "The operators muted you in chat until" in player.locator("#chat-refused").inner_text()
@@ -141,6 +157,9 @@ def test_each_moderation_action_end_to_end(device: Device, served_site: tuple[st
 
     act(admin, "unmute", "apologised")
     audited(admin, "unmute", "Mute lifted", "apologised")
+    # Lifted: the note goes from the open page, and the player is told they may chat again.
+    player.wait_for_function("() => document.querySelector('#chat-refused')?.hidden")
+    told(player, "lifted your mute")
 
     # A table ended: its match stops, its people are told, the table is gone.
     admin.fill("#end-code", code)

@@ -16,6 +16,7 @@ from chickenfoot.server.cluster.messages import (
     AskCovering,
     ChatWordsChanged,
     ConfigChanged,
+    MuteChanged,
     Notice,
     PeerMessage,
     PresenceChanged,
@@ -37,6 +38,8 @@ EVERY_KIND: list[PeerMessage] = [
     TableEnded(9),
     SessionsEnded(("digest-1", "digest-2")),
     ChatWordsChanged(),
+    MuteChanged(42, "2026-12-08T06:00+00:00"),
+    MuteChanged(42, None),
 ]
 
 
@@ -90,6 +93,8 @@ def test_sessions_ended_by_a_process_of_the_release_before_are_read_and_it_reads
         {"v": WIRE, "kind": "notice", "from": "b", "version": 7, "notice": "hello"},
         {"v": WIRE, "kind": "config", "from": "b", "version": 7, "events": "none"},
         {"v": WIRE, "kind": "ask", "version": 7, "ask": "covering"},  # no sender
+        {"v": WIRE, "kind": "mute", "from": "b", "version": None, "account": "42", "until": None},
+        {"v": WIRE, "kind": "mute", "from": "b", "version": None, "account": 42, "until": "9" * 41},
         {"version": 7, "from": "b"},  # no kind at all
         ["not", "an", "object"],
     ],

@@ -65,6 +65,7 @@ from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.moderation import reports as moderation_reports
 from chickenfoot.server.moderation.gate import ChatModeration, ChatWords, Speaker
+from chickenfoot.server.moderation.mutes import LiveMutes
 from chickenfoot.server.moderation.reports import ReportDesk
 from chickenfoot.server.moderation.routes import moderation_router
 from chickenfoot.server.moderation.service import Moderation, TableEnd
@@ -250,6 +251,7 @@ class Server:
         """Start what runs in the background, and stop it all in order when the application stops."""
         await self.storage.migrate()
         await self.chat_moderation.words.start()
+        self.moderation.mutes.start()
         await self.notifications.start()
         self.cluster.start()
         self.accounts.live.start()
@@ -269,6 +271,7 @@ class Server:
         await self.ratings.settle()
         await self.notifications.stop()
         self.chat_moderation.words.stop()
+        self.moderation.mutes.stop()
         self.frames.close()
         self.hints.close()
         await self.hub.close()
@@ -374,7 +377,8 @@ def moderation_of(
     async def end_table(code: str) -> TableEnd:
         return TableEnd(await hub.end(code))
 
-    return Moderation(store, accounts, words, reports, end_table, settings.clock), chat
+    mutes = LiveMutes(store, cluster.bus, settings.clock)
+    return Moderation(store, accounts, words, mutes, reports, end_table, settings.clock), chat
 
 
 def unrated_match_over(hub: TableRegistry, notifications: Notifications) -> Callable[[str], None]:
@@ -529,7 +533,7 @@ def bot_chat(server: Server) -> Callable[[int, str | None], Awaitable[Refusal | 
 def table_socket(server: Server) -> APIRouter:
     """A table's WebSocket (docs/protocol.md): its per-address limits, origin check and the services a
     connection asks (chat counted per address and judged by the moderation, hints, the signed-in account's
-    seat, handovers)."""
+    seat, handovers, the account's mute in chat)."""
     router = APIRouter()
     settings, limits, accounts = server.settings, server.limits, server.accounts
 
@@ -599,6 +603,7 @@ def table_socket(server: Server) -> APIRouter:
             server.handover_links.moved,
             watching_reason,
             listening,
+            server.moderation.mutes.watch,
         )
         if served in (CLOSE_FLOODING, CLOSE_NOT_READING):
             await limits.cut_off(address)

@@ -51,8 +51,10 @@ export class Chat {
     this.mutedNote = byId("chat-muted");
     this.badge = byId("chat-badge");
     this.refusal = byId("chat-refused");
+    /** @type {number | undefined} when the operators' mute of the reader ends (ms since the epoch), while its note shows */
+    this.muteEnds = undefined;
     /** @type {number | undefined} */
-    this.refusalEnds = undefined;
+    this.muteTimer = undefined;
     /** @type {Drawn<{ lines: ChatLine[], names: string[], muted: boolean, unseen: number }>} */
     this.drawnLog = new Drawn((slice) => this.drawLog(slice));
     /** @type {Drawn<{ unread: number, muted: boolean }>} */
@@ -74,7 +76,7 @@ export class Chat {
       text.value = "";
     });
     text.addEventListener("input", () => {
-      if (this.refusalEnds === undefined) setHidden(this.refusal, true); // a filtered line: said otherwise now
+      if (this.muteEnds === undefined) setHidden(this.refusal, true); // a filtered line: said otherwise now
     });
     new IntersectionObserver(([entry]) => {
       this.inView = entry.isIntersecting;
@@ -100,18 +102,34 @@ export class Chat {
    * @param {string | undefined} moment
    */
   refused(text, moment) {
-    clearTimeout(this.refusalEnds);
-    this.refusalEnds = undefined;
+    clearTimeout(this.muteTimer);
     setText(this.refusal, text);
     setHidden(this.refusal, false);
-    const left = moment ? new Date(moment).getTime() - Date.now() : NaN;
-    if (left > 0 && left < 2 ** 31 - 1) {
-      this.refusalEnds = window.setTimeout(() => {
-        this.refusalEnds = undefined;
-        setHidden(this.refusal, true);
-      }, left);
-    }
+    const ends = moment ? new Date(moment).getTime() : NaN;
+    this.muteEnds = ends > Date.now() ? ends : undefined;
+    if (this.muteEnds === undefined) return;
+    // A timer waits at most 2^31 - 1 ms (24.8 days): a longer mute's note is looked at again then.
+    const look = () => (Date.now() < ends ? this.refused(text, moment) : this.mutedUntil("", null));
+    this.muteTimer = window.setTimeout(look, Math.min(ends - Date.now(), 2 ** 31 - 1));
   }
+
+  /**
+   * The operators muted the reader in chat until `moment`: the note stays under the form until then, from
+   * the moment the table opens; `null`: the mute ended or was lifted, and its note goes.
+   * @param {string} text
+   * @param {string | null} moment
+   */
+  mutedUntil(text, moment) {
+    if (moment !== null) {
+      this.refused(text, moment);
+      return;
+    }
+    if (this.muteEnds === undefined) return;
+    clearTimeout(this.muteTimer);
+    this.muteEnds = undefined;
+    setHidden(this.refusal, true);
+  }
+
   /**
    * A `chat` message of the server: the kept lines on connecting, or one new line.
    * @param {ChatMessage} message

@@ -3,7 +3,7 @@
 
 import { say } from "./i18n.js";
 
-/** @import { ChatMessage, ConnectionStatus, HintMessage, Invite, RatingMessage, RematchMessage, Said, SeriesMessage, State, GameEvent } from "./protocol.js" */
+/** @import { ChatMessage, ConnectionStatus, HintMessage, Invite, MuteMessage, RatingMessage, RematchMessage, Said, SeriesMessage, State, GameEvent } from "./protocol.js" */
 
 // A request the server refused: worded in the reader's language; its `said` is the server's message
 // ({code, ...params, detail}, docs/protocol.md), to word again in another language.
@@ -109,6 +109,7 @@ const SILENCE = 10_000;
  *   | ({ type: "rematch" } & RematchMessage)
  *   | ({ type: "rating" } & RatingMessage)
  *   | ({ type: "series" } & SeriesMessage)
+ *   | ({ type: "mute" } & MuteMessage)
  *   | { type: "pong" | "watching" }} ServerMessage
  */
 
@@ -123,6 +124,7 @@ const SILENCE = 10_000;
  * @property {(message: RematchMessage) => void} rematch
  * @property {(message: RatingMessage) => void} rating
  * @property {(message: SeriesMessage) => void} series
+ * @property {(message: MuteMessage) => void} mute
  */
 
 export class TableSocket {
@@ -198,6 +200,7 @@ export class TableSocket {
       else if (msg.type === "rematch") this.handlers.rematch(msg);
       else if (msg.type === "rating") this.handlers.rating(msg);
       else if (msg.type === "series") this.handlers.series(msg);
+      else if (msg.type === "mute") this.handlers.mute(msg);
     });
     ws.addEventListener("close", (e) => {
       if (ws !== this.ws || this.closed || FINAL.has(e.code)) return;

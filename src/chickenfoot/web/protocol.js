@@ -86,6 +86,8 @@
 
 /** The rematches before this match and each seat's wins among them. @typedef {{ played: number, wins: number[], previous: string }} SeriesMessage */
 
+/** The operators muted the reader in chat until `moment` (an instant), or lifted the mute (`moment: null`). @typedef {Said & { moment: string | null }} MuteMessage */
+
 /** @typedef {{ seat: number, before: number, after: number, delta: number, provisional: boolean }} RatingChange */
 
 /** @typedef {{ code: string, changes: RatingChange[] }} RatingMessage */

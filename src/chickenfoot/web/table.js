@@ -146,6 +146,11 @@ export class TablePage {
       rematch: (message) => this.onRematch(message),
       rating: (message) => this.rating.receive(message),
       series: (message) => this.onSeries(message),
+      mute: (message) => {
+        const text = say(message);
+        if (message.moment === null) this.toast(text);
+        this.chat.mutedUntil(text, message.moment);
+      },
       state: (state, events) => this.onState(state, events),
       hint: (hint) => this.hints.receive(hint),
       error: (message) => {
@@ -193,6 +198,7 @@ export class TablePage {
   /** @param {ConnectionStatus} status */
   onConnection(status) {
     this.connection.update(status);
+    if (status.up) this.chat.mutedUntil("", null); // a mute still in force is said again after the first state
     if (status.up) this.reconnected();
     if (!status.up) this.selected = null;
     this.render();

@@ -158,6 +158,56 @@ def test_a_muted_player_is_told_until_when_and_says_nothing_until_it_is_lifted(
     ]
 
 
+def until_told(ws: Any, kind: str) -> tuple[list[str], dict[str, Any]]:
+    """The types of the messages a socket is sent before one of type ``kind``, and that one."""
+    before = []
+    while (message := ws.receive_json())["type"] != kind:
+        before.append(message["type"])
+    return before, dict(message)
+
+
+def told_no_mute(ws: Any) -> None:
+    """Nothing about a mute waits for the socket: a ping's pong comes after all it was sent so far."""
+    ws.send_json({"type": "ping"})
+    before, _ = until_told(ws, "pong")
+    assert "mute" not in before
+
+
+def test_a_muted_player_sees_the_mute_and_its_end_as_the_table_opens_and_nobody_else_does(
+    moderated: TestClient, database_url: str
+) -> None:
+    client = moderated
+    player, watcher = signed_up(client, "kim"), signed_up(client, "ann")
+    op = operator(client, database_url)
+    code = table_of(client, player)
+    kim, ann = player_id(client, op, "kim"), player_id(client, op, "ann")
+    muted = act(client, op, kim, "mute", reason="insults at table", minutes=60)
+    with (
+        client.websocket_connect(f"/ws/{code}", headers=player) as ws,
+        client.websocket_connect(f"/ws/{code}", headers=watcher) as watching,
+    ):
+        # As the table opens, after its state: the mute and its end, to the muted player's connection alone.
+        before, note = until_told(ws, "mute")
+        assert before[0] == "state" and "mute" not in before
+        assert (note["code"], note["moment"]) == ("moderation.muted", muted["details"]["until"])
+        assert note["message"].startswith("The operators muted you in chat until ")  # its English, for older clients
+        assert watching.receive_json()["state"]["watching"] is not None
+        told_no_mute(watching)
+        # Lifted while the page is open: the note goes.
+        act(client, op, kim, "unmute", reason="apologised")
+        _, lifted = until_told(ws, "mute")
+        assert (lifted["code"], lifted["moment"]) == ("moderation.unmuted", None)
+        told_no_mute(watching)
+        # A spectator muted while watching is told too, and the player is not.
+        again = act(client, op, ann, "mute", reason="spam", minutes=30)
+        _, note = until_told(watching, "mute")
+        assert (note["code"], note["moment"]) == ("moderation.muted", again["details"]["until"])
+        told_no_mute(ws)
+    # A player not muted is told nothing as the table opens.
+    with client.websocket_connect(f"/ws/{code}", headers=player) as ws:
+        told_no_mute(ws)
+
+
 def test_a_suspension_ends_the_players_sessions_at_once_and_refuses_their_sign_in(
     moderated: TestClient, database_url: str
 ) -> None:

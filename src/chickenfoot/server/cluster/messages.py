@@ -5,8 +5,9 @@ itself, so the others apply it without reading it back), the configuration chang
 (with the lease holder's decisions: who is covered and when each grace ends), a notice for the clients
 (a chat line, a rematch), a seat's credential moved to another device, a process asking the holder for
 its decisions, a process asking the others to count a table's sockets again, and an operator's
-ending of the table. Beside a table's, two messages for the whole server: sessions that ended (their
-connections end wherever they are), and the chat filter's words changed.
+ending of the table. Beside a table's, three messages for the whole server: sessions that ended (their
+connections end wherever they are), the chat filter's words changed, and an account's mute in chat
+started or lifted (its own connections say so, wherever they are).
 
 On the wire (Redis pub/sub, JSON) every message carries the format's version ``v``, its ``kind``, the
 sender ``from`` and the table's ``version``. The rule that lets processes of two releases serve the
@@ -42,6 +43,8 @@ MAX_LISTED = 16
 """Events and grace periods read from one message at most: a table has at most a few seats."""
 MAX_SESSIONS = 1000
 """Sessions read from one message at most (one account's, or a few accounts')."""
+MAX_MOMENT = 40
+"""Characters of an instant (ISO 8601) read from one message at most."""
 
 Events = list[dict[str, Any]]
 
@@ -125,9 +128,19 @@ class ChatWordsChanged:
     version: None = None
 
 
+@dataclass(frozen=True, slots=True)
+class MuteChanged:
+    """The operators muted ``account`` in chat until ``until`` (ISO 8601), or lifted its mute (``None``):
+    its table connections tell their client alone, in every process (server/moderation/mutes.py)."""
+
+    account: int
+    until: str | None
+    version: None = None
+
+
 TableMessage = ActionStored | ConfigChanged | PresenceChanged | Notice | SeatMoved | AskCovering | TableEnded
 """What a table's channel carries."""
-PeerMessage = TableMessage | SessionsEnded | ChatWordsChanged
+PeerMessage = TableMessage | SessionsEnded | ChatWordsChanged | MuteChanged
 
 _KINDS: dict[type[Any], str] = {
     ActionStored: "action",
@@ -139,6 +152,7 @@ _KINDS: dict[type[Any], str] = {
     TableEnded: "table_ended",
     SessionsEnded: "sessions_ended",
     ChatWordsChanged: "words",
+    MuteChanged: "mute",
 }
 
 
@@ -168,6 +182,8 @@ def encode(message: PeerMessage, sender: str) -> dict[str, Any]:
             wire["ended"] = list(digests)  # the field's name from before ``v``: older processes read it too
         case ChatWordsChanged():
             wire["words"] = "changed"
+        case MuteChanged(account, until):
+            wire |= {"account": account, "until": until}
     return wire
 
 
@@ -283,6 +299,13 @@ def _words(wire: dict[str, Any], version: int | None) -> ChatWordsChanged:
     return ChatWordsChanged()
 
 
+def _mute(wire: dict[str, Any], version: int | None) -> MuteChanged:
+    account, until = wire["account"], wire["until"]
+    if not _is_int(account) or not (until is None or (isinstance(until, str) and len(until) <= MAX_MOMENT)):
+        raise ValueError("mute")
+    return MuteChanged(account, until)
+
+
 _READERS: dict[str, Callable[[dict[str, Any], int | None], PeerMessage]] = {
     "action": _action,
     "config": _config,
@@ -293,4 +316,5 @@ _READERS: dict[str, Callable[[dict[str, Any], int | None], PeerMessage]] = {
     "table_ended": _table_ended,
     "sessions_ended": _sessions_ended,
     "words": _words,
+    "mute": _mute,
 }

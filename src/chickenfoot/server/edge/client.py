@@ -43,6 +43,7 @@ from chickenfoot.server.table.protocol import (
     LogSent,
     dumps,
     error_message,
+    mute_message,
     one_line,
     parse_client_message,
 )
@@ -92,6 +93,9 @@ class ConnectionLimits:
 
 Listening = Callable[[int | None], Awaitable[Listener]]
 """Who listens at a connection to ``seat`` (``None``: watching): the account behind it and those it blocks."""
+MuteWatch = Callable[[int, Callable[[str | None], None]], Awaitable[Callable[[], None]]]
+"""Watches an account's mute in chat (server/moderation/mutes.py): calls its second argument with the mute's
+end when it is muted now, and with each change (``None``: lifted); returns the function that stops watching."""
 
 
 class TokenBucket:
@@ -223,8 +227,11 @@ class Connection:
         watch_session: SessionWatch | None = None,
         listener: Listener | None = None,
         session_ended: Refusal | None = None,
+        mute_watch: MuteWatch | None = None,
     ) -> None:
         self.websocket, self.table, self.seat, self.limits = websocket, table, seat, limits
+        self.mute_watch = mute_watch
+        """Tells the client alone that the account behind it is muted in chat, and until when."""
         self.listener = listener or Listener()
         """The account behind the client (said with its chat lines) and the accounts whose lines it is not sent."""
         self.credential = credential
@@ -287,15 +294,19 @@ class Connection:
         unwatch = self.watch_session(self.signed_out) if self.watch_session is not None else None
         sender = self._sender = asyncio.create_task(self._send_all())
         receiver = asyncio.create_task(self._receive_all())
+        account, unmute = self.listener.account, None
         try:
             for greeting in await table.greetings():
                 if (said := heard(greeting, self.listener)) is not None:
                     self.outbox.put(dumps(said))
+            if self.mute_watch is not None and account is not None:
+                unmute = await self.mute_watch(account, self.muted)
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
         finally:
             attached.unsubscribe()
-            if unwatch is not None:
-                unwatch()
+            for stop in (unwatch, unmute):
+                if stop is not None:
+                    stop()
             sender.cancel()
             receiver.cancel()
             await table.submit(Detach(seat))
@@ -317,6 +328,10 @@ class Connection:
                     await self.websocket.send_text(text)
                 finally:
                     self.sends.stop(self)
+
+    def muted(self, until: str | None) -> None:
+        """The account behind the client is muted in chat until ``until`` (``None``: no longer): it alone is told."""
+        self.outbox.put(dumps(mute_message(until)))
 
     def stalled(self) -> None:
         """A message waited over the send timeout: the client is cut off as not reading."""
@@ -429,6 +444,7 @@ async def serve_connection(
     moved_away: Callable[[str, str], Awaitable[bool]] | None = None,
     watching_reason: Callable[[], Awaitable[str]] | None = None,
     listening: Listening | None = None,
+    mute_watch: MuteWatch | None = None,
 ) -> int | None:
     """One client's socket: an initial state, then its requests and every change of the table.
 
@@ -443,7 +459,8 @@ async def serve_connection(
     ``moved_away`` says whether an unknown credential is one that moved to another device (the
     client then watches, told why); ``watching_reason`` says why any other client without a seat
     watches (``no_seat`` when not given); ``listening`` says who listens at the connection (the account
-    behind it, said with its chat lines, and those whose lines it is spared; none: a guest who blocks nobody).
+    behind it, said with its chat lines, and those whose lines it is spared; none: a guest who blocks nobody);
+    ``mute_watch`` tells the client alone when that account is muted in chat, and until when.
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
@@ -492,7 +509,8 @@ async def serve_connection(
                 credential,
                 watching,
                 watch_session,
-                listener,
+                listener=listener,
+                mute_watch=mute_watch,
             )
             return connection.serve(query.since, tables.notice())
 

@@ -4,7 +4,8 @@ log, which nothing changes afterwards. Every refusal is a :class:`~chickenfoot.s
 
 The actions:
 
-- **mute** a player in chat for a time: their lines are refused, saying until when (:mod:`.gate`);
+- **mute** a player in chat for a time: their lines are refused, saying until when (:mod:`.gate`), and
+  their open table pages say so at once, in every process (:mod:`.mutes`);
 - **suspend** their sign-in for a time: their sessions end at once, live in every process (their
   table connections come back watching), and signing in is refused until then, saying until when;
 - **close** their account, as its player deletes it (every way in and session gone, its name erased
@@ -34,6 +35,7 @@ from chickenfoot.server.accounts import names
 from chickenfoot.server.accounts.service import Accounts
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.moderation.gate import ChatWords, moment
+from chickenfoot.server.moderation.mutes import LiveMutes
 from chickenfoot.server.moderation.reports import PAGE, Outcome, Report, ReportDesk
 from chickenfoot.server.moderation.store import (
     AddedWord,
@@ -142,11 +144,12 @@ class Moderation:
         store: ModerationStore,
         accounts: Accounts,
         words: ChatWords,
+        mutes: LiveMutes,
         reports: ReportDesk,
         end_table: EndTable,
         clock: Clock,
     ) -> None:
-        self.store, self.accounts, self.words, self.reports = store, accounts, words, reports
+        self.store, self.accounts, self.words, self.mutes, self.reports = store, accounts, words, mutes, reports
         self.end_table_of, self.clock = end_table, clock
 
     # --- looking --------------------------------------------------------------------------------
@@ -184,8 +187,11 @@ class Moderation:
     # --- acting on a player -----------------------------------------------------------------------
 
     async def mute(self, operator: Operator, account_id: int, minutes: int, reason: str) -> AuditLine:
-        """No chat line of the player's is taken for ``minutes``, in any process, from the next line on."""
-        return await self._restrict(operator, account_id, Restricted.MUTE, Action.MUTE, minutes, reason)
+        """No chat line of the player's is taken for ``minutes``, in any process, from the next line on; their
+        open table pages say so at once."""
+        line = await self._restrict(operator, account_id, Restricted.MUTE, Action.MUTE, minutes, reason)
+        await self.mutes.changed(account_id, line.details["until"])
+        return line
 
     async def suspend(self, operator: Operator, account_id: int, minutes: int, reason: str) -> AuditLine:
         """The player cannot sign in for ``minutes``; every session of theirs ends now, in every process."""
@@ -204,7 +210,9 @@ class Moderation:
         return await self._write(operator, action, player, reason, details)
 
     async def unmute(self, operator: Operator, account_id: int, reason: str) -> AuditLine:
-        return await self._lift(operator, account_id, Restricted.MUTE, Action.UNMUTE, reason)
+        line = await self._lift(operator, account_id, Restricted.MUTE, Action.UNMUTE, reason)
+        await self.mutes.changed(account_id, None)
+        return line
 
     async def unsuspend(self, operator: Operator, account_id: int, reason: str) -> AuditLine:
         return await self._lift(operator, account_id, Restricted.SUSPEND, Action.UNSUSPEND, reason)

@@ -49,6 +49,19 @@ def error_message(refusal: Refusal) -> dict[str, Any]:
     return {"type": "error", "message": str(refusal)} | refusal.said.wire()
 
 
+def mute_message(until: str | None) -> dict[str, Any]:
+    """The ``mute`` message, to a muted player's own connections: the operators muted them in chat until
+    ``until`` (its ``moment``), or lifted the mute (``None``).
+
+    >>> mute_message("2026-12-08T06:00+00:00")["message"]
+    'The operators muted you in chat until 2026-12-08 06:00 UTC'
+    >>> mute_message(None)["moment"], mute_message(None)["code"]
+    (None, 'moderation.unmuted')
+    """
+    said = Said.of(Code.MODERATION_UNMUTED) if until is None else Said.of(Code.MODERATION_MUTED, moment=until)
+    return {"type": "mute", "message": english(said)} | said.wire() | {"moment": until}
+
+
 def stale_version(version: int, current: int) -> Refusal:
     """The refusal of an action chosen at ``version`` when the table is at ``current``."""
     return Refusal.conflict(Said.of(Code.ERROR_STALE_VERSION, version=version, current=current))
