@@ -3,8 +3,9 @@ online and then at a table (with the way to watch it) on the friends page, and c
 there; the challenged player accepts in the lobby, and both land at the new table, each in their own
 seat, and play its round out; each follows the other from the match's results or its replay. A
 challenge at one's own pace, sent from a profile, shows its pace in the lobby, and the table it makes
-shows it too (photographed at 390 px, ``artifacts/friends/challenge-pace-*``). The friends page is
-photographed at 390 and 1280 px in every language (``artifacts/friends/``) and scanned with axe-core.
+shows it too (photographed at 390 px, ``artifacts/friends/challenge-pace-*``; ``docs/images/friends/``
+copies the form and the lobby). The friends page is photographed at 390 and 1280 px in every language
+(``artifacts/friends/``) and scanned with axe-core.
 
 This module runs its own server, so its sign-ups never meet the shared server's per-address limits.
 """
