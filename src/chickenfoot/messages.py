@@ -1336,6 +1336,10 @@ class Code(Enum):
     SOCIAL_CHALLENGED_YOU = msg("social.challenged_you", "{name} challenges you")
     SOCIAL_TABLE_RATED = nmsg("social.table_rated", "{count} player, rated", "{count} players, rated")
     SOCIAL_TABLE_CASUAL = nmsg("social.table_casual", "{count} player, casual", "{count} players, casual")
+    SOCIAL_TABLE_PACE = msg("social.table_pace", "{table}. {pace}")
+    SOCIAL_PACE_WAITS = msg(
+        "social.pace_waits", "A challenge at your own pace waits for its answer as long as one move's time."
+    )
     SOCIAL_ACCEPT = msg("social.accept", "Accept")
     SOCIAL_DECLINE = msg("social.decline", "Decline")
     SOCIAL_WAITING_FOR = msg("social.waiting_for", "Your challenge of {name} waits for an answer")

@@ -1,9 +1,11 @@
 """Friends in Chromium against a real server: a player follows another from their profile, sees them
 online and then at a table (with the way to watch it) on the friends page, and challenges them from
 there; the challenged player accepts in the lobby, and both land at the new table, each in their own
-seat, and play its round out; each follows the other from the match's results or its replay. The
-friends page is photographed at 390 and 1280 px in every language (``artifacts/friends/``) and scanned
-with axe-core.
+seat, and play its round out; each follows the other from the match's results or its replay. A
+challenge at one's own pace, sent from a profile, shows its pace in the lobby, and the table it makes
+shows it too (photographed at 390 px, ``artifacts/friends/challenge-pace-*``; ``docs/images/friends/``
+copies the form and the lobby). The friends page is photographed at 390 and 1280 px in every language
+(``artifacts/friends/``) and scanned with axe-core.
 
 This module runs its own server, so its sign-ups never meet the shared server's per-address limits.
 """
@@ -121,6 +123,48 @@ def test_follow_see_them_at_a_table_challenge_accept_and_play(device: Device, si
     ann.goto(f"{site}/r/{new_code}")
     ann.locator("#follows").get_by_role("button", name="Follow the player bobby").click()
     ann.wait_for_selector("#follow-notice:has-text('You follow bobby now.')")
+
+
+def test_a_challenge_at_ones_own_pace_makes_a_table_at_that_pace(device: Device, site: str) -> None:
+    cyd, dora = device(390), device(390)
+    sign_up_with_password(cyd, site, "cydonia")
+    sign_up_with_password(dora, site, "dorota")
+    # From Dora's profile Cyd challenges her to a match of two at her own pace: 12 hours a move, lost on time.
+    cyd.goto(f"{site}/u/dorota")
+    cyd.locator("#social").get_by_role("button", name="Challenge", exact=True).click()
+    cyd.select_option("#challenge-players", "2")
+    cyd.fill("#challenge-rounds", "1")
+    assert cyd.locator("#challenge-pace-details").is_hidden()
+    cyd.select_option("#challenge-pace-kind", "turn")
+    assert "as long as one move's time" in cyd.locator("#challenge-pace-details").inner_text()
+    cyd.select_option("#challenge-pace-time", "43200")
+    cyd.select_option("#challenge-pace-rule", "lose")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    cyd.screenshot(path=str(SHOTS / "challenge-pace-form-390.png"))
+    cyd.click("#challenge-dialog button[value=send]")
+    cyd.wait_for_selector("#social-notice:has-text('Challenge sent')")
+    # Dora's lobby says the pace; she accepts, and the table she lands at says it too.
+    pace = "At your own pace: 12 hours per move; when time runs out, they lose the match (two players)"
+    dora.goto(f"{site}/")
+    challenged = dora.locator("#news .news-line", has_text="cydonia challenges you")
+    challenged.wait_for()
+    assert f"2 players, casual. {pace}" in challenged.inner_text()
+    assert dora.locator("#pace-kind option").count() == 2  # the create form's own pace, of the same fields
+    dora.screenshot(path=str(SHOTS / "challenge-pace-lobby-390.png"))
+    challenged.get_by_role("button", name="Accept").click()
+    dora.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))
+    code = dora.url.rsplit("/t/", 1)[1]
+    assert fetch(dora, "GET", f"/api/tables/{code}")["pace"] == {"move_seconds": 43200, "on_timeout": "lose"}
+    dora.wait_for_selector(f"#pace:has-text('{pace}')")
+    dora.screenshot(path=str(SHOTS / "challenge-pace-table-390.png"))
+    # Cyd's friends page takes him to his seat there, where the same pace is said.
+    cyd.goto(f"{site}/friends")
+    cyd.locator("#news .news-line", has_text="dorota accepted your challenge").get_by_role(
+        "button", name="Go to the table"
+    ).click()
+    cyd.wait_for_url(f"{site}/t/{code}")
+    cyd.wait_for_selector(f"#pace:has-text('{pace}')")
+    assert seat_of(cyd) == 1
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,8 @@ updates the one kept.
 >>> challenge = Challenge(None, challenge=12, challenger="Ann", players=3)
 >>> challenge.key, challenge.params(), page_of(challenge.kind, challenge.table)
 ('challenge:12', {'name': 'Ann', 'players': 3, 'rated': 0}, '/friends')
+>>> Challenge(None, challenge=13, challenger="Ann", move_seconds=86400, on_timeout="replace").params()
+{'name': 'Ann', 'players': 2, 'rated': 0, 'move_seconds': 86400, 'on_timeout': 'replace'}
 >>> ChallengeAnswered("ABC123", challenge=12, by="Bo", answer="accepted").params()
 {'name': 'Bo', 'answer': 'accepted'}
 >>> YourTurn("abc 123", turn=1)
@@ -133,12 +135,15 @@ class Invited(_Notice):
 @dataclass(frozen=True, slots=True)
 class Challenge(_Notice):
     """Someone (``challenger``) challenges the account to a match of ``players`` (``challenge``: its
-    number); its table is made when it is accepted."""
+    number), real-time or at its own pace (``move_seconds`` per move, ``on_timeout`` its rule for a
+    time run out); its table is made when it is accepted."""
 
     challenge: int = 0
     challenger: str = ""
     players: int = 2
     rated: bool = False
+    move_seconds: int | None = None
+    on_timeout: str | None = None
     kind: ClassVar[Kind] = Kind.CHALLENGE
 
     @property
@@ -146,7 +151,11 @@ class Challenge(_Notice):
         return f"{self.kind}:{self.challenge}"
 
     def params(self) -> dict[str, Param]:
-        return {"name": _name(self.challenger) or "", "players": self.players, "rated": int(self.rated)}
+        said: dict[str, Param] = {"name": _name(self.challenger) or "", "players": self.players}
+        said["rated"] = int(self.rated)
+        if self.move_seconds is not None:
+            said |= {"move_seconds": self.move_seconds, "on_timeout": self.on_timeout or "move"}
+        return said
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,21 +9,24 @@ import { changeAccount } from "./account-api.js";
 import { h, setHidden } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { Refusal, api, refusalText, rememberSeat } from "./net.js";
+import { paceWords } from "./pace.js";
 import { action } from "./social.js";
 
-/** A challenge the player received, open. @typedef {{ id: number, name: string, players: number, rated: boolean, expires: string }} Received */
+/** @import { Pace } from "./protocol.js" */
+/** A challenge the player received, open (`pace`: null for real-time). @typedef {{ id: number, name: string, players: number, rated: boolean, pace: Pace | null, expires: string }} Received */
 /** A challenge of the player's, accepted: its seat waits. @typedef {{ id: number, name: string, table: string }} Accepted */
-/** A challenge of the player's waiting for its answer. @typedef {{ id: number, to: string, players: number, rated: boolean, expires: string }} Waiting */
+/** A challenge of the player's waiting for its answer. @typedef {{ id: number, to: string, players: number, rated: boolean, pace: Pace | null, expires: string }} Waiting */
 /** @typedef {{ received: Received[], accepted: Accepted[], waiting: Waiting[], poll: number }} News */
 /** A seat at a challenge's table and its credential. @typedef {{ code: string, seat: number, token: string }} Seat */
 
 /**
- * "2 players, rated" in the reader's language.
- * @param {number} players
- * @param {boolean} rated
+ * "2 players, rated" in the reader's language, and the pace of a table at one's own pace (a real-time
+ * one, as every table is unless it says otherwise, says none), as the notification says it.
+ * @param {Received | Waiting} offered
  */
-function kind(players, rated) {
-  return t(rated ? "social.table_rated" : "social.table_casual", { count: players });
+function kind(offered) {
+  const table = t(offered.rated ? "social.table_rated" : "social.table_casual", { count: offered.players });
+  return offered.pace ? t("social.table_pace", { table, pace: paceWords(offered.pace) }) : table;
 }
 
 /**
@@ -126,7 +129,7 @@ export class NewsCard {
     const accept = action("social.accept", async () => sitDown(await changeAccount("POST", `${path}/accept`)), this.onError);
     accept.classList.add("primary");
     const decline = this.button("social.decline", () => changeAccount("POST", `${path}/decline`));
-    return this.line(t("social.challenged_you", { name: received.name }), kind(received.players, received.rated), [accept, decline]);
+    return this.line(t("social.challenged_you", { name: received.name }), kind(received), [accept, decline]);
   }
 
   /** @param {Accepted} accepted */
@@ -146,7 +149,7 @@ export class NewsCard {
           ...news.received.map((received) => this.receivedLine(received)),
           ...news.accepted.map((accepted) => this.acceptedLine(accepted)),
           ...news.waiting.map((mine) =>
-            this.line(t("social.waiting_for", { name: mine.to }), kind(mine.players, mine.rated), [
+            this.line(t("social.waiting_for", { name: mine.to }), kind(mine), [
               this.button("social.withdraw", () => changeAccount("POST", `/api/social/challenges/${mine.id}/withdraw`)),
             ]),
           ),

@@ -1,7 +1,7 @@
 // @ts-check
 // Friends and blocks as every page asks for them (server/social/routes.py, docs/api/social.md): follow,
 // block (after "are you sure?"), report with a reason (pages/_report.html), challenge with a table's
-// options (pages/_challenge.html). Every request changes the account: it carries the session's CSRF token.
+// options and pace (pages/_challenge.html, the pace chosen as the lobby's create form chooses it). Every request changes the account: it carries the session's CSRF token.
 
 import { changeAccount } from "./account-api.js";
 import { confirmAction } from "./confirm.js";
@@ -9,6 +9,7 @@ import { byId, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { LEVEL_WORDS } from "./lobby.js";
 import { api, refusalText } from "./net.js";
+import { paceChoice } from "./pace.js";
 
 /** A player a request names: by name, by their seat at a table, or by a chat line they said. @typedef {{ name?: string, table?: string, seat?: number, line?: number }} Target */
 /** What a profile's buttons show (GET /api/social/players/NAME). @typedef {{ you: boolean, following: boolean, blocking: boolean, challenge: boolean }} Relation */
@@ -120,6 +121,8 @@ export async function report(target, title) {
 
 /** @type {Presets | null} */
 let presets = null;
+/** The challenge dialog's pace, once its choices are filled. @type {ReturnType<typeof paceChoice> | null} */
+let pace = null;
 
 /** Fill the challenge dialog's choices from the server's presets and bots (once). */
 async function challengeChoices() {
@@ -141,8 +144,19 @@ async function challengeChoices() {
   bot.replaceChildren(...levels);
   if (presets.default_bot) bot.value = presets.default_bot;
   const botRow = byId("challenge-bot-row");
-  players.addEventListener("change", () => (botRow.hidden = players.value === "2"));
+  const choice = paceChoice(
+    byId("challenge-pace-kind", HTMLSelectElement),
+    byId("challenge-pace-time", HTMLSelectElement),
+    byId("challenge-pace-rule", HTMLSelectElement),
+    byId("challenge-pace-details"),
+    () => Number(players.value),
+  );
+  players.addEventListener("change", () => {
+    botRow.hidden = players.value === "2";
+    choice.draw(); // losing on time is a rule for two players only
+  });
   botRow.hidden = true;
+  pace = choice;
 }
 
 /**
@@ -161,6 +175,7 @@ export async function challenge(name) {
       players: Number(byId("challenge-players", HTMLSelectElement).value),
       bot: byId("challenge-bot", HTMLSelectElement).value,
       rated: byId("challenge-rated", HTMLInputElement).checked,
+      pace: pace?.chosen() ?? null,
     }),
   );
   return sent?.id ?? null;

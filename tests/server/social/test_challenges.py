@@ -120,11 +120,70 @@ def test_the_challenged_players_choices_decide_who_may_challenge(social_client: 
     itself = ann.post("/api/social/challenges", {"to": "ann"})
     assert (itself.status_code, itself.json()["code"]) == (400, "social.not_yourself")
     turn_based = ann.post("/api/social/challenges", {"to": "bob", "pace": "turn-based"})
-    assert turn_based.status_code == 400  # not a pace there is yet
+    assert turn_based.status_code == 400  # a pace is a time per move and a rule, as a new table's
     for path in ("/api/social/challenges/99999999999/accept", "/api/social/challenges/0/decline"):
         assert bob.post(path).status_code == 400, path  # refused before any query: no number the database holds not
     huge_line = ann.post("/api/social/follows", {"table": "ABC123", "line": 2**40})
     assert huge_line.status_code == 400
+
+
+def test_a_challenge_at_ones_own_pace_makes_a_table_at_that_pace(social_client: TestClient) -> None:
+    ann, bob = Person(social_client, "ann"), Person(social_client, "bob")
+    pace = {"move_seconds": 86400, "on_timeout": "lose"}
+    made = challenge(ann, "bob", pace=pace, turn_timer=30)
+    assert [(r["id"], r["pace"]) for r in bob.news()["received"]] == [(made, pace)]
+    assert [(w["id"], w["pace"]) for w in ann.news()["waiting"]] == [(made, pace)]
+    detail = "2 players, casual. "
+    detail += "At your own pace: 1 day per move; when time runs out, they lose the match (two players)"
+    assert bell(bob) == [("challenge", "ann challenges you to a match", detail, "/friends")]
+    lt = bob.ok("get", "/api/notifications?lang=lt")["notices"][0]["detail"]
+    assert lt.startswith("2 žaidėjai, be reitingo. Savo tempu: 1 diena vienam ėjimui; kai laikas baigiasi, ")
+    code = bob.ok("post", f"/api/social/challenges/{made}/accept")["code"]
+    table = social_client.get(f"/api/tables/{code}").json()
+    assert (table["pace"], table["turn_timer"]) == (pace, None)  # its time per move instead of a turn timer
+    live = challenge(bob, "ann")
+    assert [(r["id"], r["pace"]) for r in ann.news()["received"]] == [(live, None)]
+    assert bell(ann)[0][2] == "2 players, casual"  # real-time, as every table is unless it says otherwise
+    code = ann.ok("post", f"/api/social/challenges/{live}/accept")["code"]
+    table = social_client.get(f"/api/tables/{code}").json()
+    assert (table["pace"], table["turn_timer"]) == (None, 60)
+
+
+def test_losing_on_time_is_refused_at_more_than_two_players(social_client: TestClient) -> None:
+    ann, bob = Person(social_client, "ann"), Person(social_client, "bob")
+    for players, on_timeout in ((3, "lose"), (4, "lose"), (2, "sometimes")):
+        pace = {"move_seconds": 3600, "on_timeout": on_timeout}
+        refused = ann.post("/api/social/challenges", {"to": "bob", "players": players, "pace": pace})
+        assert refused.status_code == 400, refused.text
+        assert (refused.json()["code"] == "error.lose_on_time_two") == (on_timeout == "lose"), refused.text
+    assert bob.news()["received"] == [] and bell(bob) == []  # nothing kept, nobody told
+    for rule in ("move", "replace"):
+        made = challenge(ann, "bob", players=3, pace={"move_seconds": 3600, "on_timeout": rule})
+        code = bob.ok("post", f"/api/social/challenges/{made}/accept")["code"]
+        table = social_client.get(f"/api/tables/{code}").json()
+        assert (table["players"], table["pace"]) == (3, {"move_seconds": 3600, "on_timeout": rule})
+
+
+def test_a_challenge_at_ones_own_pace_waits_one_moves_time_for_its_answer(
+    make_client: Callable[..., TestClient], no_accounts_yet: None
+) -> None:
+    clock = FakeClock()
+    client = make_client(addresses=GENEROUS, account_limits=EVERYTHING, clock=clock)
+    ann, bob, cyd = Person(client, "ann"), Person(client, "bob"), Person(client, "cyd")
+    hour = challenge(ann, "bob", pace={"move_seconds": 3600})
+    challenge(ann, "cyd")
+    client.portal.call(clock.advance, ChallengeSettings().challenge_seconds)  # type: ignore[union-attr]
+    assert [r[0] for r in received(bob)] == [hour] and received(cyd) == []  # the real-time one ran out
+    client.portal.call(clock.advance, 3600 - ChallengeSettings().challenge_seconds - 1)  # type: ignore[union-attr]
+    assert [r[0] for r in received(bob)] == [hour]
+    client.portal.call(clock.advance, 1)  # type: ignore[union-attr]
+    assert received(bob) == []
+    assert bell(ann)[0] == ("answer", "bob did not answer your challenge in time", None, "/friends")
+    assert bob.post(f"/api/social/challenges/{hour}/accept").status_code == 409
+    week = challenge(ann, "bob", pace={"move_seconds": 604800, "on_timeout": "replace"})
+    client.portal.call(clock.advance, 6 * 86400)  # type: ignore[union-attr]
+    code = bob.ok("post", f"/api/social/challenges/{week}/accept")["code"]
+    assert client.get(f"/api/tables/{code}").json()["pace"] == {"move_seconds": 604800, "on_timeout": "replace"}
 
 
 def test_a_rated_challenge_makes_a_rated_table(social_client: TestClient) -> None:

@@ -9,6 +9,8 @@ players, counts, a rating change) and the catalogs: nothing else reaches a push 
 ('3 naujos pokalbio žinutės prie stalo ABC123', 'Paskutinę parašė Ann')
 >>> Item(Kind.CHALLENGE, None, {"name": "Ann", "players": 2, "rated": 1}).text("en")
 ('Ann challenges you to a match', '2 players, rated')
+>>> Item(Kind.CHALLENGE, None, {"name": "Ann", "players": 2, "move_seconds": 43200, "on_timeout": "lose"}).text("en")[1]
+'2 players, casual. At your own pace: 12 hours per move; when time runs out, they lose the match (two players)'
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 from chickenfoot.i18n import render
 from chickenfoot.messages import Code
 from chickenfoot.server.notices import Kind, Param, page_of
+from chickenfoot.server.table.config import DAY, HOUR
 
 PUSH_BYTES = 3000
 """A push's payload at most (the push services take 4 KiB once encrypted)."""
@@ -40,6 +43,20 @@ ANSWERS = {
     "expired": Code.SOCIAL_ANSWER_EXPIRED,
 }
 """The words of each answer to a challenge."""
+RULES = {"move": Code.PACE_RULE_MOVE, "replace": Code.PACE_RULE_REPLACE, "lose": Code.PACE_RULE_LOSE}
+"""The words of each rule for a time run out at a table at one's own pace."""
+
+
+def pace_words(move_seconds: int, on_timeout: str, lang: str) -> str:
+    """A pace as a table at one's own pace shows it: its time per move and its rule for a time run out.
+
+    >>> pace_words(2 * 86400, "replace", "fy")
+    'Op dyn eigen tempo: 2 dagen per set; as de tiid om is, spilet in bot op dat plak oant de ein fan de partij'
+    """
+    days, hours = divmod(move_seconds, DAY)
+    time = render(Code.PACE_HOURS, lang, count=hours // HOUR) if hours else render(Code.PACE_DAYS, lang, count=days)
+    rule = render(RULES.get(on_timeout, Code.PACE_RULE_MOVE), lang)
+    return render(Code.PACE_SUMMARY, lang, time=time, rule=rule)
 
 
 def signed(change: int) -> str:
@@ -74,7 +91,11 @@ class Item:
             case Kind.CHALLENGE:
                 players, rated = int(self.params.get("players", 2)), bool(self.params.get("rated"))
                 table_kind = Code.SOCIAL_TABLE_RATED if rated else Code.SOCIAL_TABLE_CASUAL
-                return render(Code.NOTIFY_CHALLENGE, lang, name=name), render(table_kind, lang, count=players)
+                detail: str | None = render(table_kind, lang, count=players)
+                if (move_seconds := self.params.get("move_seconds")) is not None:  # else real-time
+                    pace = pace_words(int(move_seconds), str(self.params.get("on_timeout")), lang)
+                    detail = render(Code.SOCIAL_TABLE_PACE, lang, table=detail, pace=pace)
+                return render(Code.NOTIFY_CHALLENGE, lang, name=name), detail
             case Kind.ANSWER:
                 answer = ANSWERS.get(str(self.params.get("answer")), Code.SOCIAL_ANSWER_DECLINED)
                 return render(answer, lang, name=name), None

@@ -4,8 +4,10 @@ seating feature's own path), declined, withdrawn or expired, and the challenger 
 The challenged player, accepting, makes the table: they are its creator at seat 0, with their seat's
 credential in the answer, and the challenger's seat 1 is kept for them (nobody holds its invite).
 The challenger, told of the acceptance, takes that seat once (``take_seat``): a fresh credential.
-The seats beyond the two are bots. A challenge waits ``challenge_seconds`` for an answer; an answered
-one is kept ``kept_days``, then forgotten.
+The seats beyond the two are bots. A challenge is real-time or at its own pace, as a new table is (the
+same ``pace``, refused as a new table's); a real-time one waits ``challenge_seconds`` for an answer, one
+at its own pace as long as one move's time (at least as long), since its player may be away for hours
+(:func:`answer_seconds`). An answered one is kept ``kept_days``, then forgotten.
 
 Players are told through the notify port (server/notices.py): the challenged player of a challenge
 received, the challenger of its answer; the notifications keep it in the bell and send it by push and
@@ -38,6 +40,7 @@ from chickenfoot.server.social.challenges import AlreadyPending, Caps, Challenge
 from chickenfoot.server.social.service import Social, Target
 from chickenfoot.server.social.store import Capped
 from chickenfoot.server.storage import StorageUnavailable
+from chickenfoot.server.table.pace import NewPace
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +51,7 @@ FULL_RETRY_SECONDS = 60
 @dataclass(frozen=True, slots=True)
 class ChallengeSettings:
     challenge_seconds: float = 300.0
-    """How long a challenge waits for its answer."""
+    """How long a real-time challenge waits for its answer (one at its own pace waits at least as long)."""
     sweep_seconds: float = 15.0
     """How often each process expires the challenges whose time ran out (and tells their challengers)."""
     caps: Caps = field(default_factory=Caps)
@@ -66,15 +69,21 @@ class ChallengeOptions(BaseModel):
     """The level of the bots in the seats beyond the two players."""
     rated: bool = False
     turn_timer: Literal[30, 60, 120] | None = 60
-    pace: Literal["realtime"] = "realtime"
-    """Real time, the only pace there is; turn-based tables will add theirs."""
+    """Seconds per turn at a real-time table (none at one at its own pace)."""
+    pace: NewPace | None = None
+    """At one's own pace, with a time per move and a rule for a time run out; absent: real-time."""
 
     def table(self, challenged: str, challenger: str) -> CreateRequest:
         """The table's request: the challenged player at seat 0 (its creator), the challenger at seat 1, bots after."""
         seats = [NewSeat(kind="human", name=challenged), NewSeat(kind="human", name=challenger)]
         seats += [NewSeat(kind="bot", bot=self.bot) for _ in range(self.players - 2)]
         return CreateRequest(
-            preset=self.preset, rounds=self.rounds, seats=seats, rated=self.rated, turn_timer=self.turn_timer
+            preset=self.preset,
+            rounds=self.rounds,
+            seats=seats,
+            rated=self.rated,
+            turn_timer=self.turn_timer,
+            pace=self.pace,
         )
 
 
@@ -120,7 +129,7 @@ class Challenges:
         options = ChallengeOptions.model_validate(request.model_dump(exclude={"to"}))
         checked(options, name, me.account.username)
         now = utc(self.clock)
-        expires = now + timedelta(seconds=self.settings.challenge_seconds)
+        expires = now + timedelta(seconds=answer_seconds(options, self.settings))
         try:
             made = await self.store.make(me.account.id, them, options.model_dump(), now, expires, self.settings.caps)
         except AlreadyPending:
@@ -131,7 +140,16 @@ class Challenges:
         except Capped as capped:
             said = Said.of(Code.SOCIAL_CHALLENGES_FULL, limit=capped.limit)
             raise Refusal(Why.TOO_MANY, said, retry_after=FULL_RETRY_SECONDS) from None
-        notice = Challenged(None, made.id, me.account.username, options.players, options.rated)
+        pace = options.pace
+        notice = Challenged(
+            None,
+            made.id,
+            me.account.username,
+            options.players,
+            options.rated,
+            move_seconds=None if pace is None else pace.move_seconds,
+            on_timeout=None if pace is None else pace.on_timeout,
+        )
         try:
             await self.notifier.notify(them, notice, sender=me.account.id)
         except Refusal:
@@ -197,6 +215,7 @@ class Challenges:
                 "id": c.id,
                 "players": c.options.get("players", 2),
                 "rated": bool(c.options.get("rated")),
+                "pace": c.options.get("pace"),
                 "expires": c.expires_at.isoformat(timespec="seconds"),
             }
 
@@ -239,6 +258,14 @@ class Challenges:
                 await self.sweep()
             except StorageUnavailable:
                 log.warning("challenges not expired: the game store is unavailable (the next sweep tries again)")
+
+
+def answer_seconds(options: ChallengeOptions, settings: ChallengeSettings) -> float:
+    """How long a challenge waits for its answer: a real-time one ``settings.challenge_seconds``, one at
+    its own pace one move's time (never less), as its player answers a move when they can."""
+    if options.pace is None:
+        return settings.challenge_seconds
+    return max(settings.challenge_seconds, float(options.pace.move_seconds))
 
 
 def checked(options: ChallengeOptions, challenged: str, challenger: str) -> None:
