@@ -174,6 +174,10 @@ def test_nginx_accepts_the_main_file_and_the_site(tmp_path: Path) -> None:
 SOCKETS = 600
 """More table sockets than one nginx worker carries with the default worker_connections (1024, two
 connections a socket)."""
+ADDRESSES = [f"127.0.0.{n}" for n in range(2, 12)]
+"""The watchers' addresses: 60 sockets from each, under the caps of one address (nginx's and the server's, 64)."""
+TABLES = 4
+"""Tables the watchers spread over: 150 sockets at each, under a table's cap (200)."""
 
 
 def test_the_main_file_carries_more_sockets_than_nginxs_default_and_the_client_address(tmp_path: Path) -> None:
@@ -190,15 +194,25 @@ def test_the_main_file_carries_more_sockets_than_nginxs_default_and_the_client_a
     main.write_text(MAIN.read_text().replace("worker_processes auto;", "worker_processes 1;"))
     with served(backend, database, options=[*trusted, *others]), proxied(port, [backend], TEMPLATE, main=main):
         base = f"http://127.0.0.1:{port}"
-        created = httpx.post(f"{base}/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
-        assert created.status_code == 201
+        seats = {"seats": [{"kind": "human"}, {"kind": "human"}]}
+        codes = []
+        for address in ADDRESSES[:TABLES]:  # one table a minute from each address
+            transport = httpx.HTTPTransport(local_address=address)
+            with httpx.Client(base_url=base, transport=transport) as client:
+                created = client.post("/api/tables", json=seats)
+            assert created.status_code == 201
+            codes.append(created.json()["code"])
         # nginx replaces the X-Forwarded-For a client sends: a forged one is no new client.
-        forged = httpx.post(f"{base}/api/tables", json={"seats": [{"kind": "human"}] * 2}, headers=FORGED)
+        assert httpx.post(f"{base}/api/tables", json=seats).status_code == 201
+        forged = httpx.post(f"{base}/api/tables", json=seats, headers=FORGED)
         assert forged.status_code == 429 and forged.json()["code"] == "error.too_many_tables"
 
         async def watchers() -> int:
-            url = f"ws://127.0.0.1:{port}/ws/{created.json()['code']}"
-            sockets = [await connect(url) for _ in range(SOCKETS)]
+            sockets = [
+                await connect(f"ws://127.0.0.1:{port}/ws/{codes[n % TABLES]}", local_addr=(address, 0))
+                for n in range(SOCKETS)
+                for address in [ADDRESSES[n % len(ADDRESSES)]]
+            ]
             try:
                 states = [json.loads(await ws.recv())["type"] for ws in sockets]
             finally:
