@@ -54,7 +54,7 @@ def open_lobby(page: Page, base: str) -> None:
     """Open the lobby and wait until it is ready: its form filled in from the server's presets, its
     handlers attached (typed text or events before then would be lost)."""
     page.goto(f"{base}/")
-    page.wait_for_selector("#preset option", state="attached")
+    page.wait_for_selector("#lobby[data-ready]", state="attached")
 
 
 def create_table(page: Page, base: str, seats: list[str], preset: str = "classic", rated: bool = False) -> str:

@@ -85,7 +85,8 @@ def test_a_rated_match_ends_with_the_rating_change(browser: Browser, rated_serve
     sign_up(page, "Ann")
     open_lobby(page, base)
     page.select_option("#seat-count", "2")
-    page.fill("#my-name", "Ann")
+    # The lobby gives a signed-in player the account's name (typing while it does would add to it).
+    page.wait_for_function("() => document.querySelector('#my-name').value === 'Ann'")
     page.locator("#seats li").nth(1).locator(".seat-bot").select_option("easy")
     assert page.locator("#rated-kind").inner_text().strip() == "CASUAL"  # text-transform: shown in capitals
     page.check("#rated-table")

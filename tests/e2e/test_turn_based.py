@@ -252,6 +252,8 @@ def test_the_turn_based_table_in_four_languages(browser: Browser, site: Site) ->
         ann.wait_for_function("() => window.chickenfoot.state.to_move === window.chickenfoot.state.seat")
         bo.evaluate("() => clearInterval(window.autoplay)")
     token = ann.evaluate(f"() => localStorage.getItem('cf-token-{code}')")
+    # The table stores what it waits for just after it tells the move: the top bar's count reads that.
+    ann.wait_for_function("() => fetch('/api/turns').then((r) => r.json()).then((w) => w.count > 0)", polling=200)
     for language in LANGUAGES:
         for width in (390, 1280):
             page = device(browser, width, language)

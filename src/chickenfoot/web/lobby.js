@@ -182,6 +182,7 @@ export async function showLobby(account) {
   showQuickPlay(byId("quickplay"), async () => myName.value.trim() || (await askName()), account);
   showOpenTables(name, showError);
   showBots(within(document, "section:has(#open-tables)"), name, showError);
+  byId("lobby").dataset.ready = ""; // its form filled in and its handlers attached (the browser tests wait for it)
   // A signed-in player's challenges, received and made, come first.
   if (await account) new NewsCard(byId("news"), showError).refresh();
 }

@@ -49,6 +49,8 @@ export class Bell {
     this.menu = h("details", { class: "notices-menu" });
     this.summary = h("summary", {}, this.menu);
     this.summary.append(bellIcon());
+    this.summary.setAttribute("aria-label", t("notify.title")); // named before its list comes
+    this.summary.title = t("notify.title");
     this.badge = h("span", { class: "badge-count" }, this.summary);
     this.panel = h("div", { class: "notices-panel" }, this.menu);
     document.addEventListener("click", (e) => {
