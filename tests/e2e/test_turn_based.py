@@ -199,6 +199,8 @@ def test_a_match_of_two_played_over_days_with_a_restart(browser: Browser, site: 
     assert "a bot plays that one move" in ann.inner_text("#pace")
     # Whoever is to move is told so in the top bar of every page, and the link leads to the table.
     mover = ann if reading(ann, "to_move") == reading(ann, "seat") else bo
+    # The table stores what it waits for just after it tells the move: the top bar's count reads that.
+    mover.wait_for_function("() => fetch('/api/turns').then((r) => r.json()).then((w) => w.count > 0)", polling=200)
     mover.goto(f"{mover.url.split('/t/')[0]}/matches")
     mover.wait_for_selector("#turns:not([hidden])")
     assert (

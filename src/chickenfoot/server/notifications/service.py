@@ -397,6 +397,8 @@ class Notifications:
         way (it tells nobody whether an account exists or has an address)."""
         await self.limits.check("mail", client)
         name = skeleton(normalised(username))
+        if not name.isprintable():  # no account is named so, and PostgreSQL refuses a NUL byte in a query
+            return
         await self.limits.check("sign_in_name", name)
         found = await self.store.account_named(name)
         if found is None or found[2] is None or self.mailer is None:
