@@ -84,11 +84,11 @@ def test_the_friends_list_says_who_is_online_and_at_which_table(
     table = cyd.ok("post", "/api/tables", {"seats": [{"kind": "human"}, {"kind": "bot"}]})
     with cyd.socket(table["code"], table["token"]) as ws:
         ws.receive_json()
-        clock.advance(SocialSettings().friends_kept_seconds)
+        client.portal.call(clock.advance, SocialSettings().friends_kept_seconds)  # type: ignore[union-attr]
         listed = ann.friends()
         assert (listed["bob"]["online"], listed["bob"]["table"]) == (True, None)
         assert (listed["cyd"]["online"], listed["cyd"]["table"]) == (True, table["code"])
-    clock.advance(SocialSettings().online_seconds + 1)
+    client.portal.call(clock.advance, SocialSettings().online_seconds + 1)  # type: ignore[union-attr]
     listed = ann.friends()
     assert not listed["bob"]["online"] and not listed["cyd"]["online"] and listed["cyd"]["table"] is None
 
@@ -103,7 +103,7 @@ def test_the_status_shows_only_to_whom_its_player_chose(
     bob.news()
 
     def seen() -> tuple[bool, bool]:
-        clock.advance(SocialSettings().friends_kept_seconds)
+        client.portal.call(clock.advance, SocialSettings().friends_kept_seconds)  # type: ignore[union-attr]
         friend = ann.friends()["bob"]
         return friend["online"], friend["challenge"]
 
