@@ -15,9 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server.edge.client import ConnectionLimits
 from chickenfoot.server.http.limits import AddressLimits
-from chickenfoot.server.table import chat, rematch
-from chickenfoot.server.table.commands import Say
-from chickenfoot.server.table.protocol import ChatMessage
+from chickenfoot.server.table import chat
 
 from .conftest import Player, claim_invite, create_table, play_out, ready, seat_players
 
@@ -380,39 +378,3 @@ def test_the_next_matchs_table_carries_the_series_and_gives_unheld_seats_bots() 
         Rules.preset("classic"), [Seat("human", "Ann", taken=True), Seat("bot", bot="easy")], 4, rated=True
     )
     assert new_config(rated, 5, "RATED", winners=[1]).rated  # the same accounts and rules: rated again
-
-
-def test_a_line_said_while_the_kept_lines_are_read_comes_once_and_after_them(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A client's kept lines are read after it is subscribed: a line said meanwhile may be among them and
-    also heard live. It comes once, after the kept lines; one said after the read comes live."""
-    table = create_table(client, [HUMAN, BOT])
-    code = table["code"]
-    read_kept_lines = rematch.greetings
-    racing = {"on": False}
-
-    async def lines_said_around_the_read(at: Any, storage: Any, history: Callable[[], Any]) -> list[dict[str, Any]]:
-        if not racing["on"]:
-            return await read_kept_lines(at, storage, history)
-        racing["on"] = False
-        await at.submit(Say(0, ChatMessage(type="chat", text="meanwhile")))
-        greetings = await read_kept_lines(at, storage, history)
-        await at.submit(Say(0, ChatMessage(type="chat", text="after the read")))
-        return greetings
-
-    monkeypatch.setattr(rematch, "greetings", lines_said_around_the_read)
-    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as ws:
-        ann = Player(ws)
-        ann.send({"type": "chat", "text": "first"})
-        assert chat_of(ann)["line"]["text"] == "first"
-        racing["on"] = True
-        with client.websocket_connect(f"/ws/{code}") as watching:
-            watcher = Player(watching)
-            heard: list[Any] = []
-            while "after the read" not in heard:  # the kept lines and the live ones, in the order they came
-                message = watcher.until(lambda m: m["type"] == "chat")
-                heard.append(
-                    [line["text"] for line in message["lines"]] if "lines" in message else message["line"]["text"]
-                )
-            assert heard == [["first", "meanwhile"], "after the read"]  # "meanwhile" once, the kept lines first

@@ -256,9 +256,6 @@ class Connection:
         self.log_sent: LogSent | None = None
         """What this client was sent of the log: each state carries only the entries after it."""
         self._notice: dict[str, Any] | None = None
-        self._held_lines: list[dict[str, Any]] | None = []
-        """Chat lines heard while the kept lines are read for the greeting (``None``: greeted): a line said
-        meanwhile may be among the kept ones, and is sent once, after them."""
 
     def attached(self, first: str, log_sent: LogSent) -> None:
         """The first state, the snapshot the protocol promises, with no later event merged in (and
@@ -280,11 +277,7 @@ class Connection:
             return
         notice = message.get("notice")
         if notice is not None:
-            if (notice := heard(notice, self.listener)) is None:
-                return
-            if self._held_lines is not None and "line" in notice and notice.get("type") == "chat":
-                self._held_lines.append(notice)
-            else:
+            if (notice := heard(notice, self.listener)) is not None:
                 self.outbox.put(dumps(notice))
         else:
             self.outbox.put_state(message["events"])
@@ -303,7 +296,9 @@ class Connection:
         receiver = asyncio.create_task(self._receive_all())
         account, unmute = self.listener.account, None
         try:
-            self._greet(await table.greetings())
+            for greeting in await table.greetings():
+                if (said := heard(greeting, self.listener)) is not None:
+                    self.outbox.put(dumps(said))
             if self.mute_watch is not None and account is not None:
                 unmute = await self.mute_watch(account, self.muted)
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
@@ -319,19 +314,6 @@ class Connection:
             return None
         await self._say_goodbye(*self.farewell)
         return self.farewell[0]
-
-    def _greet(self, greetings: list[dict[str, Any]]) -> None:
-        """Send what follows the first state, then the chat lines held back meanwhile that it lacks."""
-        sent = -1
-        for greeting in greetings:
-            if (said := heard(greeting, self.listener)) is not None:
-                self.outbox.put(dumps(said))
-                if said.get("type") == "chat":
-                    sent = max((line["n"] for line in greeting.get("lines", ())), default=sent)
-        held, self._held_lines = self._held_lines or [], None
-        for notice in held:
-            if notice["line"]["n"] > sent:
-                self.outbox.put(dumps(notice))
 
     async def _send_all(self) -> None:
         with suppress(WebSocketDisconnect, RuntimeError, OSError):
