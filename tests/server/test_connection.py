@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -68,24 +69,34 @@ async def hub_with_table(
     return hub, table.code, token
 
 
+def connection_of(
+    socket: Any,
+    hub: TableRegistry,
+    code: str,
+    limits: ConnectionLimits | None = None,
+    watch: SendWatch | None = None,
+    **options: Any,
+) -> Coroutine[Any, Any, int | None]:
+    """``socket``'s connection to table ``code``, with no limit per address, no hints and no caps reached."""
+    return serve_connection(
+        socket,
+        code,
+        hub,
+        limits or ConnectionLimits(),
+        no_address_limit,
+        no_hints,
+        watch or SendWatch(SYSTEM_CLOCK),
+        OpenHolds(OpenCaps()),
+        ADDRESS,
+        **options,
+    )
+
+
 async def serve_to_the_end(hub: TableRegistry, code: str, token: str) -> FakeSocket:
     """Serve a client of ``token`` (it disconnects at its first read) until the connection ends; then
     close the hub and its storage."""
     socket = FakeSocket({"token": token})
-    await asyncio.wait_for(
-        serve_connection(
-            socket,
-            code,
-            hub,
-            ConnectionLimits(),
-            no_address_limit,
-            no_hints,
-            SendWatch(SYSTEM_CLOCK),
-            OpenHolds(OpenCaps()),
-            ADDRESS,
-        ),  # type: ignore[arg-type]
-        timeout=10,
-    )
+    await asyncio.wait_for(connection_of(socket, hub, code), timeout=10)
     await hub.close()
     await hub.storage.close()
     return socket
@@ -142,20 +153,7 @@ def test_a_spectator_whose_table_leaves_memory_while_connecting_watches_the_tabl
             return "no_seat"
 
         socket = StayingSocket({})
-        serving = asyncio.create_task(
-            serve_connection(
-                socket,  # type: ignore[arg-type]
-                code,
-                hub,
-                ConnectionLimits(),
-                no_address_limit,
-                no_hints,
-                SendWatch(SYSTEM_CLOCK),
-                OpenHolds(OpenCaps()),
-                ADDRESS,
-                watching_reason=reason_while_the_table_goes,
-            )
-        )
+        serving = asyncio.create_task(connection_of(socket, hub, code, watching_reason=reason_while_the_table_goes))
         await asyncio.wait_for(socket.served.wait(), 10)
         table = hub.tables[code]
         # Watching the table in memory (which hears every later change), not the released one.
@@ -238,11 +236,7 @@ def test_a_client_that_stops_reading_is_cut_off_once_its_message_waited_too_long
         socket = StuckSocket({"token": token})
         limits = ConnectionLimits(send_timeout=0.3)
         watch = SendWatch(clock)
-        serving = asyncio.create_task(
-            serve_connection(
-                socket, code, hub, limits, no_address_limit, no_hints, watch, OpenHolds(OpenCaps()), ADDRESS
-            )
-        )  # type: ignore[arg-type]
+        serving = asyncio.create_task(connection_of(socket, hub, code, limits, watch))
         await socket.first_read.wait()
         table = hub.tables[code]
         await hub.fanout.publish(table.channel(), {"version": table.version, "events": []})
@@ -282,11 +276,7 @@ def test_the_final_error_to_a_client_that_reads_nothing_is_given_up_on_the_table
         socket = DeafSocket({"token": token})
         watch = SendWatch(clock)
         limits = ConnectionLimits(send_timeout=0.3)
-        serving = asyncio.create_task(
-            serve_connection(
-                socket, code, hub, limits, no_address_limit, no_hints, watch, OpenHolds(OpenCaps()), ADDRESS
-            )
-        )  # type: ignore[arg-type]
+        serving = asyncio.create_task(connection_of(socket, hub, code, limits, watch))
         await socket.first_read.wait()
         table = hub.tables[code]
         await hub.fanout.publish(table.channel(), {"version": table.version, "events": []})
