@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import shutil
@@ -17,6 +18,7 @@ import pytest
 import redis
 
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, proxied, served
+from chickenfoot.testing.stores import database_of, drop_database, fresh_database, migrated
 from services import unavailable
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -161,9 +163,17 @@ class Fleet:
 
 
 @pytest.fixture(scope="session")
-def scale_database(pg_url: str) -> str:
-    """The PostgreSQL database of the several-process tests: the session's own."""
-    return pg_url
+def scale_database(pg_url: str) -> Iterator[str]:
+    """The PostgreSQL database of the several-process tests, beside the session's own: the servers they
+    start run their background work (the notifications' outbox, the sweeps) by the real clock, which
+    must not reach the rows of the tests that move a fake clock over the session's database."""
+    name = f"{database_of(pg_url)}_fleet"
+    try:
+        url = asyncio.run(fresh_database(pg_url, name))
+    except Exception as exc:  # asyncpg's InsufficientPrivilegeError and the like
+        unavailable("a PostgreSQL role that may create databases", exc)
+    yield asyncio.run(migrated(url))
+    asyncio.run(drop_database(pg_url, name))
 
 
 LOG_LINES_SHOWN = 60
