@@ -30,7 +30,10 @@ pytestmark = pytest.mark.timeout(600, func_only=True)
 
 TABLES = int(os.environ.get("CHICKENFOOT_ROLL_TABLES", "12"))
 THINK = 0.6
-"""A player's longest thought (seconds): matches last through the roll."""
+"""A player's longest thought (seconds)."""
+ROUNDS = 2
+"""A round lasts half a minute with the server's bot delays, several times the roll (about 6 s here):
+every match is played through the whole roll, and then to its end."""
 EXIT_BOUND = 20.0
 """A stopping process's bound: its sockets told to reconnect at once, its requests given 10 s, then
 its leases handed over and its stores closed."""
@@ -40,8 +43,8 @@ process taking the table's lease over for its bot, on a machine shared with the 
 
 
 def test_a_rolling_restart_keeps_every_acknowledged_move(fleet: Fleet) -> None:
-    async def scenario() -> tuple[list[Recorder], list[dict[str, Any]], list[float], float]:
-        tables = await asyncio.gather(*(new_table(fleet.base(), [HUMAN, BOT], rounds=6) for _ in range(TABLES)))
+    async def scenario() -> tuple[list[Recorder], list[dict[str, Any]], list[float], float, int]:
+        tables = await asyncio.gather(*(new_table(fleet.base(), [HUMAN, BOT], rounds=ROUNDS) for _ in range(TABLES)))
         rng = random.Random(11)
         clients = [
             Recorder(fleet.base(), path, seat, random.Random(rng.random()), think=THINK)
@@ -56,24 +59,27 @@ def test_a_rolling_restart_keeps_every_acknowledged_move(fleet: Fleet) -> None:
             exits.append(await asyncio.to_thread(fleet.stop, port, EXIT_BOUND))
             await asyncio.to_thread(fleet.start, port)
         rolled = time.monotonic() - began
+        playing = sum(not client.over() for client in clients)
         async with asyncio.timeout(300):
             await asyncio.gather(*tasks)  # every match played to its end
         records = [await record_of(fleet.base(), table.code) for table in tables]
-        return clients, records, exits, rolled
+        return clients, records, exits, rolled, playing
 
-    clients, records, exits, rolled = asyncio.run(scenario())
+    clients, records, exits, rolled, playing = asyncio.run(scenario())
     for client, record in zip(clients, records, strict=True):
         assert client.versions == sorted(client.versions), "versions out of order"
         assert client.over() and [r["points"] for r in record["rounds"]] == client.state["scores"]
         for number, seen in client.seen.items():
             stored = record["rounds"][number - 1]["moves"]
             assert stored[: len(seen)] == seen, "a move acknowledged to a player is not the stored one"
+    assert playing == len(clients), "a match ended before the roll did: it proves nothing of the later stops"
     assert sum(client.connections for client in clients) > len(clients), "nobody was asked to reconnect"
     pauses = sorted(client.longest_pause() for client in clients)
     figures = {
         "tables": len(clients),
         "seconds_to_exit": [round(seconds, 2) for seconds in exits],
         "roll_seconds": round(rolled, 1),
+        "playing_after_roll": playing,
         "reconnects": sum(client.connections for client in clients) - len(clients),
         "moves_checked": sum(len(seen) for client in clients for seen in client.seen.values()),
         "longest_pause": {
