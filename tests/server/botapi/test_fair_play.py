@@ -72,6 +72,7 @@ def test_a_bot_resigns_a_rated_match_and_finishes_last(
     code = client.post("/api/bot/tables", json={"opponents": [EASY], "rated": True}, headers=auth).json()["table"]
     with ExitStack() as stack:  # a spectator: the table runs while someone watches
         watcher = Player(stack.enter_context(client.websocket_connect(f"/ws/{code}")))
+        watcher.until_state(lambda state: True)  # attached: it hears every event from here on
         assert client.post(f"/api/bot/tables/{code}/resign", headers=auth).json() == {"resigned": code}
         final = watcher.until_state(lambda s: s["match_over"] is not None)
         assert final["kinds"][0] == "bot" and "event.resigned" in json.dumps(watcher.messages)
