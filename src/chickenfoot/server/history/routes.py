@@ -50,8 +50,9 @@ def profiles_router(history: MatchHistory, accounts: Accounts, limits: RateLimit
         if answer is None:
             await limits.check("profile", client_address(request))
             await history.backfill(account.id, BACKFILL)
+            generation = history.kept.generation
             answer = await asyncio.to_thread(orjson.dumps, await build())
-            history.kept.keep(key, answer)
+            history.kept.keep(key, answer, generation)
         return Response(answer, media_type="application/json", headers={"Cache-Control": "no-store"})
 
     @router.get("/u/{name}", include_in_schema=False)

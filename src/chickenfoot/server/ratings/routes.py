@@ -52,8 +52,9 @@ def ratings_router(
         answer = ratings.kept.get(key)
         if answer is None:
             await limits.check("profile", client_address(request))
+            generation = ratings.kept.generation
             answer = orjson.dumps(await build(), option=orjson.OPT_NON_STR_KEYS)  # the families are StrEnums
-            ratings.kept.keep(key, answer)
+            ratings.kept.keep(key, answer, generation)
         return Response(answer, media_type="application/json", headers={"Cache-Control": "no-store"})
 
     @router.get("/api/ratings/tables/{code}")
