@@ -119,7 +119,7 @@ def test_the_clock_runs_with_the_page_closed_and_a_bot_plays_the_move_that_ran_o
             table = await server.until(table.code, lambda t: t.version >= 1)
             assert table.match.round.history[0].seat == mover
             assert not table.config.seats[mover].replaced and not table.automatic(mover)  # only that one move
-            await table.settled()  # the table stores what it waits for next after it has told the move
+            # The table stored what it waits for next before it told the move.
             assert (await book.due_at(table.code)) == (1, clock.now() + DAY)  # the next player's day
 
     asyncio.run(scenario())

@@ -1,17 +1,25 @@
 """Turn-based tables over the API: made at creation (and refused losing on time with more than two), the
-tables waiting for an account listed by the time left, and vacations within the days of a year."""
+tables waiting for an account listed by the time left (and right as soon as a move is acknowledged), and
+vacations within the days of a year."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
-from chickenfoot.server.table.config import DAY
+from chickenfoot.server.clock import FakeClock
+from chickenfoot.server.table.config import DAY, HOUR, Timing
+from chickenfoot.server.table.deadlines import DeadlineBook
+from chickenfoot.server.table.ports import table_channel
+from chickenfoot.server.turns.store import TurnStore, Waiting
 from chickenfoot.testing.waiting import until
 
-from .conftest import sign_up
+from ..conftest import Player
+from .conftest import GENEROUS, sign_up
 
 PACE = {"move_seconds": DAY, "on_timeout": "move"}
 
@@ -68,3 +76,53 @@ def test_a_vacation_counts_its_days_and_stands_the_clocks(accounts_client: TestC
     back = client.delete("/api/vacation", headers=csrf)
     assert back.json()["until"] is None and back.json()["left"] == 29  # a day begun counts as one
     assert client.post("/api/vacation", json={"days": 1}).status_code == 403  # a change needs the CSRF token
+
+
+def test_the_count_of_tables_waiting_is_right_as_soon_as_a_move_is_acknowledged(
+    make_client: Callable[..., TestClient], no_accounts_yet: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the table waits for is stored before the move is told: the top bar, asking ``/api/turns`` as soon
+    as the move is acknowledged, reads the table waiting for whom the acknowledged state says. A deadline stored
+    after the move was told is held back until the count has been asked (it would be read stale)."""
+    clock = FakeClock()
+    paused = Timing(bot_delay=60, forced_delay=60, next_round_delay=60, grace=0, bot_seconds=0.05)
+    client = make_client(addresses=GENEROUS, timing=paused, clock=clock)
+    sign_up(client, "ann")
+    created = turn_based(client)
+    code, seat = created["code"], created["seat"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    told: set[int] = set()  # the versions whose news went out to the table's connections
+    moved: list[int] = []  # the version of Ann's move, once she makes it
+    asked = asyncio.Event()  # the count was asked after her move
+    keep, waiting = DeadlineBook.keep, TurnStore.waiting
+
+    async def kept_once_told(book: DeadlineBook, table: str, version: int, due: float | None, to: int | None) -> None:
+        if version in moved and version in told:
+            await asked.wait()
+        await keep(book, table, version, due, to)
+
+    async def counted(store: TurnStore, account_id: int, limit: int) -> list[Waiting]:
+        answer = await waiting(store, account_id, limit)
+        if moved:
+            asked.set()
+        return answer
+
+    monkeypatch.setattr(DeadlineBook, "keep", kept_once_told)
+    monkeypatch.setattr(TurnStore, "waiting", counted)
+    client.portal.call(hub.fanout.subscribe, table_channel(code), lambda m: told.add(m.get("version")))  # type: ignore[union-attr]
+    with client.websocket_connect(f"/ws/{code}?token={created['token']}") as ws:
+        ann = Player(ws)
+        state = ann.until_state(lambda s: True)
+        while not (state["to_move"] == seat and state["round_over"] is None and state["forced"] is None):
+            before = ann.version
+            client.portal.call(clock.advance, 60)  # type: ignore[union-attr]  # the bot's (or a forced) move is due
+            state = ann.until_state(lambda s, v=before: ann.version > v)
+        client.portal.call(clock.advance, HOUR)  # type: ignore[union-attr]  # her next deadline differs from this one
+        plays = [move for move in state["legal"] if move not in ("draw", "pass")]
+        moved.append(ann.version + 1)
+        ann.move((plays or state["legal"])[0])
+        state = ann.until_state(lambda s: ann.version >= moved[0])
+        answer = client.get("/api/turns").json()
+    hers = state["to_move"] == seat and state["round_over"] is None and state["forced"] is None
+    expected = [{"table": code, "seat": seat, "due": state["turn_deadline"]}] if hers else []
+    assert answer == {"count": len(expected), "tables": expected}

@@ -636,6 +636,9 @@ class Table:
             raise Refusal.busy(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
         events = self._apply(canonical)
         self._turn_begins(at)  # as stored: a restart resumes the same clock
+        # What the table waits for now is stored before anyone hears of the move: the top bar's count of
+        # the tables waiting for a player (``/api/turns``) and the "your turn" notice read it.
+        await self._keep_deadline()
         await self._publish(events)
         # The stored action itself: the others apply it without reading it back.
         await self._peers.action_stored(self._version, canonical, at)
@@ -800,6 +803,7 @@ class Table:
             return config.to_json()
 
         self._adopt(TableConfig.from_json(await self._services.storage.edit_config(self._code, edit)))
+        await self._keep_deadline()  # a match begun, a seat given to a bot, one lost on time: before it is told
         await self._publish(events or [], presence=True)
         await self._peers.config_changed(self._version, events or [])
 
