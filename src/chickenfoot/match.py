@@ -51,8 +51,10 @@ from chickenfoot.tiles import Tile
 from chickenfoot.view import MatchStanding, SeatView
 
 RECORD_FORMAT = "chickenfoot-match/1"
-_RECORD_FIELDS = ("format", "rules", "players", "seed", "rounds", "seats")
-"""The top-level fields of a match record; ``seats``, the seat kinds, only in a saved terminal game."""
+_RECORD_FIELDS = ("format", "rules", "players", "seed", "rounds", "seats", "lost_on_time")
+"""The top-level fields of a match record; ``seats``, the seat kinds, only in a saved terminal game;
+``lost_on_time``, the seat to move where the record ends, only in a match the server's table ended when
+that player's time ran out (a rule of the table, not of the game: the match read back is not over)."""
 _ROUND_FIELDS = ("start_double", "hands", "boneyard", "moves", "points")
 
 
@@ -301,6 +303,10 @@ class Match:
             if k and not match.round.is_over():
                 raise PositionError(f"round {k} is not over but round {k + 1} follows")
             match._replay_round(k, object_field(entry, f"rounds[{k}]"), size)
+        if "lost_on_time" in data:
+            lost = whole_number(data["lost_on_time"], "lost_on_time", 0, players - 1)
+            if match.round.is_over() or lost != match.to_move:
+                raise PositionError(f"lost_on_time must be the seat to move where the record ends, got {lost}")
         return match
 
     def _replay_round(self, k: int, entry: Mapping[str, Any], size: int) -> None:

@@ -199,7 +199,7 @@ def test_a_match_of_two_played_over_days_with_a_restart(browser: Browser, site: 
     assert "a bot plays that one move" in ann.inner_text("#pace")
     # Whoever is to move is told so in the top bar of every page, and the link leads to the table.
     mover = ann if reading(ann, "to_move") == reading(ann, "seat") else bo
-    # The table stores what it waits for just after it tells the move: the top bar's count reads that.
+    # A forced draw or pass is the server's to make: the table waits for the player once it is made.
     mover.wait_for_function("() => fetch('/api/turns').then((r) => r.json()).then((w) => w.count > 0)", polling=200)
     mover.goto(f"{mover.url.split('/t/')[0]}/matches")
     mover.wait_for_selector("#turns:not([hidden])")
@@ -254,7 +254,7 @@ def test_the_turn_based_table_in_four_languages(browser: Browser, site: Site) ->
         ann.wait_for_function("() => window.chickenfoot.state.to_move === window.chickenfoot.state.seat")
         bo.evaluate("() => clearInterval(window.autoplay)")
     token = ann.evaluate(f"() => localStorage.getItem('cf-token-{code}')")
-    # The table stores what it waits for just after it tells the move: the top bar's count reads that.
+    # A forced draw or pass is the server's to make: the table waits for the player once it is made.
     ann.wait_for_function("() => fetch('/api/turns').then((r) => r.json()).then((w) => w.count > 0)", polling=200)
     for language in LANGUAGES:
         for width in (390, 1280):
@@ -277,3 +277,18 @@ def test_the_turn_based_table_in_four_languages(browser: Browser, site: Site) ->
     assert ann.inner_text("#status") == "Ann ran out of time and lost the match"
     assert reading(bo, "lost_on_time") == reading(ann, "seat") and reading(bo, "match_over") is None
     shot(bo, "turn-based-lost-on-time-1280")
+    # The match is finished on every road: its replay ends where her time ran out and says so, and her
+    # matches list it as lost, saying who ran out of time.
+    late = bo.request.get(f"{base}/api/tables/{code}/replay").json()["lost_on_time"]
+    assert late["seat"] == reading(ann, "seat")
+    bo.goto(f"{base}/r/{code}#r{late['round']}m{late['move']}")
+    bo.wait_for_selector(f"#replay[data-round='{late['round']}'][data-move='{late['move']}']")
+    assert bo.inner_text("#status") == "Ann ran out of time and lost the match"
+    shot(bo, "turn-based-lost-on-time-replay-1280")
+    mine = "fetch('/api/matches').then((r) => r.json())"
+    listed = f"c => {mine}.then((d) => d.matches.some((m) => m.code === c && m.result))"
+    ann.wait_for_function(listed, arg=code, polling=200)  # its results are stored once the match is over
+    ann.goto(f"{base}/matches")
+    result = f"tr[data-code='{code}'] td.result.lost"
+    ann.wait_for_selector(result)
+    assert ann.get_attribute(result, "title") == "ann ran out of time and lost the match"

@@ -13,6 +13,7 @@ import pytest
 
 from chickenfoot.errors import PositionError
 from chickenfoot.match import Match, read_match
+from chickenfoot.rules import Rules
 from tui.helpers import played
 
 
@@ -56,6 +57,23 @@ def test_the_fields_a_record_may_hold_are_read(tmp_path: Path) -> None:
     plain = tmp_path / "download.json"
     plain.write_text(json.dumps(data | {"seed": None}))
     assert read_match(plain)[1] is None
+
+
+def test_a_record_lost_on_time_names_the_seat_to_move_where_it_ends() -> None:
+    """A server's table may end a match of two when the time of the player to move runs out: its record says
+    who, and is read back as the engine's unfinished match; any other seat, or a finished round, is refused."""
+    unfinished = Match(Rules(max_pip=6), 2, seed=3)
+    for _ in range(3):
+        unfinished.push(unfinished.legal_moves()[0])
+    data, mover = unfinished.record(), unfinished.to_move
+    match = Match.from_record(data | {"lost_on_time": mover})
+    assert match.record() == data and not match.is_over() and match.to_move == mover
+    for lost, words in ((1 - mover, f"got {1 - mover}"), (2, "from 0 to 1, got 2"), (True, "whole number, got true")):
+        with pytest.raises(PositionError, match="lost_on_time must be") as refused:
+            Match.from_record(data | {"lost_on_time": lost})
+        assert words in str(refused.value)
+    with pytest.raises(PositionError, match="lost_on_time must be the seat to move where the record ends"):
+        Match.from_record(record() | {"lost_on_time": 0})  # every round played: nobody was to move
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -3,6 +3,7 @@ public tables in the lobby, and the rematch."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Callable
@@ -16,6 +17,9 @@ from starlette.websockets import WebSocketDisconnect
 from chickenfoot.server.edge.client import ConnectionLimits
 from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.table import chat
+from chickenfoot.server.table.commands import Say
+from chickenfoot.server.table.ports import table_channel
+from chickenfoot.server.table.protocol import ChatMessage
 
 from .conftest import Player, claim_invite, create_table, play_out, ready, seat_players
 
@@ -55,6 +59,54 @@ def test_players_and_spectators_chat_and_a_reconnect_reads_the_lines(client: Tes
     with client.websocket_connect(f"/ws/{code}?token={table['seats'][1]['token']}") as ws:
         kept = history(Player(ws))
         assert [line["n"] for line in kept] == [1, 2] and kept[0]["at"] == said_at
+
+
+def test_a_line_said_while_a_connecting_clients_kept_lines_are_read_reaches_it_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connecting client is subscribed to the live lines before its kept lines are read. Lines said in
+    between are heard live and stored before the read: one said by another player, and the client's own,
+    said at once on connecting (the read waits for both). Each reaches it once, its own at once, and a line
+    said after the read comes live."""
+    table = create_table(client, [{"kind": "human", "name": "Ann"}, BOT])
+    code = table["code"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    read, racing, own_line_told = chat.recent, [False], asyncio.Event()
+
+    def on_news(message: dict[str, Any]) -> None:
+        if message.get("notice", {}).get("line", {}).get("text") == "at once":
+            own_line_told.set()
+
+    async def lines_said_around_the_read(storage: Any, code_: str) -> list[dict[str, Any]]:
+        if not racing.pop():
+            return await read(storage, code_)
+        await hub.tables[code].submit(Say(0, ChatMessage(type="chat", text="meanwhile")))
+        await own_line_told.wait()
+        kept = await read(storage, code_)
+        await hub.tables[code].submit(Say(0, ChatMessage(type="chat", text="after the read")))
+        return kept
+
+    monkeypatch.setattr(chat, "recent", lines_said_around_the_read)
+    client.portal.call(hub.fanout.subscribe, table_channel(code), on_news)  # type: ignore[union-attr]
+    with client.websocket_connect(f"/ws/{code}?token={table['token']}") as first:
+        ann = Player(first)
+        ann.send({"type": "chat", "text": "first"})
+        assert chat_of(ann)["line"]["text"] == "first"
+        racing.append(True)
+        with client.websocket_connect(f"/ws/{code}?token={table['token']}") as second:  # her other device
+            device = Player(second)
+            device.send({"type": "chat", "text": "at once"})
+            heard: list[str] = []
+            kept = False
+            while not kept or "after the read" not in heard:
+                message = device.until(lambda m: m["type"] == "chat")
+                kept = kept or "lines" in message
+                heard += [line["text"] for line in message.get("lines", [message.get("line")])]
+            device.send({"type": "chat", "text": "later"})
+            while heard[-1] != "later":
+                heard.append(chat_of(device)["line"]["text"])
+    assert sorted(heard) == sorted(["first", "meanwhile", "at once", "after the read", "later"])  # each once
+    assert heard.index("at once") < heard.index("after the read")  # her own line came live, not held back
 
 
 def test_only_the_last_lines_are_kept(make_client: Callable[..., TestClient]) -> None:

@@ -18,6 +18,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.server.clock import FakeClock
 from chickenfoot.server.cluster.connections import LocalConnections
 from chickenfoot.server.cluster.fanout import LocalBus, Message
+from chickenfoot.server.edge.line_stream import last_line
 from chickenfoot.server.ratings.model import family_of
 from chickenfoot.server.ratings.rated import rated_match
 from chickenfoot.server.refusals import Refusal
@@ -119,7 +120,7 @@ def test_the_clock_runs_with_the_page_closed_and_a_bot_plays_the_move_that_ran_o
             table = await server.until(table.code, lambda t: t.version >= 1)
             assert table.match.round.history[0].seat == mover
             assert not table.config.seats[mover].replaced and not table.automatic(mover)  # only that one move
-            await table.settled()  # the table stores what it waits for next after it has told the move
+            # The table stored what it waits for next before it told the move.
             assert (await book.due_at(table.code)) == (1, clock.now() + DAY)  # the next player's day
 
     asyncio.run(scenario())
@@ -152,6 +153,7 @@ def test_the_lose_rule_ends_a_match_of_two_on_time(tmp_path: Path) -> None:
             table = await server.until(table.code, lambda t: t.status == "finished")
             assert table.config.lost_on_time == late and finished == [table.code]
             assert table.winners() == [1 - late]  # whatever the points so far
+            assert last_line(table, table.state_text(1 - late, [])[0], over_before=False)  # a Bot API stream ends
             with pytest.raises(Refusal):
                 await move_by_hand(table)
             assert await DeadlineBook(storage, clock).due_at(table.code) is None  # nothing waits any more

@@ -17,6 +17,7 @@ import { language, seatName, t } from "./i18n.js";
  * @property {number | null} seat the account's seat
  * @property {MatchPlayer[]} players
  * @property {"won" | "lost" | null} result
+ * @property {number | null} [lost_on_time] the seat whose time ran out, at a match of two lost on time
  * @property {number | null} accuracy
  * @property {string | null} finished_at
  * @property {string} created_at
@@ -36,14 +37,20 @@ export function percent(value) {
   return new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 1 }).format(value / 100);
 }
 
+// A player's name as the list shows it.
+/** @param {MatchPlayer} p */
+function named(p) {
+  return p.deleted ? t("player.deleted") : (p.account ?? seatName(p.seat, p.name, p.bot));
+}
+
 /**
  * @param {MatchPlayer} p
  * @param {HTMLElement} parent
  */
 function player(p, parent) {
-  if (p.deleted) return h("span", { class: "deleted" }, parent, t("player.deleted"));
-  if (p.account) return h("a", { href: `/u/${encodeURIComponent(p.account)}` }, parent, p.account);
-  return h("span", {}, parent, seatName(p.seat, p.name, p.bot));
+  if (p.deleted) return h("span", { class: "deleted" }, parent, named(p));
+  if (p.account) return h("a", { href: `/u/${encodeURIComponent(p.account)}` }, parent, named(p));
+  return h("span", {}, parent, named(p));
 }
 
 /**
@@ -73,7 +80,9 @@ export function matchTable(matches) {
     h("td", {}, row, day(match.finished_at ?? match.created_at));
     players(match, row);
     const result = t(match.result === "won" ? "history.won" : match.result === "lost" ? "history.lost" : "history.unfinished");
-    h("td", { class: `result ${match.result ?? "unfinished"}` }, row, result);
+    const cell = h("td", { class: `result ${match.result ?? "unfinished"}` }, row, result);
+    const late = match.players.find((p) => p.seat === match.lost_on_time);
+    if (late) cell.title = t("event.lost_on_time", { name: named(late) }); // who ran out of time
     h("td", {}, row, match.accuracy === null ? "–" : percent(match.accuracy));
     const links = h("td", { class: "links" }, row);
     if (match.links.return) h("a", { href: match.links.return, class: "return" }, links, t("history.return"));

@@ -18,7 +18,8 @@ import { el, tileSvg } from "./tiles.js";
 /**
  * The finished match's overview (REPLAY, docs/protocol.md).
  * @typedef {{ names: (string | null)[], bots?: (string | null)[], bot_accounts?: boolean[], deleted?: number[], players: number,
- *   rules: Rules, rounds: { round: number, start_double: number, moves: number }[] }} Overview
+ *   rules: Rules, rounds: { round: number, start_double: number, moves: number }[],
+ *   lost_on_time?: { seat: number, round: number, move: number, at: number } | null }} Overview
  */
 /**
  * One position of a round, hands face up (FRAME).
@@ -259,9 +260,14 @@ class ReplayPage {
     $("replay").dataset.move = String(this.move);
     const { hub_arms: arms = 4, toes = 3 } = m.rules;
     this.board.update({ layout: f.layout, arms, toes, openEnds: f.open_ends, targets: [], hint: null });
-    $("status").textContent = f.points
-      ? t("replay.round_over", { round: this.round, points: f.points.map((p, s) => `${this.names[s]} ${p}`).join(", ") })
-      : t("replay.status", { round: this.round, name: this.names[f.to_move] });
+    const late = m.lost_on_time;
+    const ranOut = late && late.round === this.round && late.move === this.move; // where the match ended
+    $("status").textContent = ranOut
+      ? t("event.lost_on_time", { name: this.names[late.seat] })
+      : f.points
+        ? t("replay.round_over", { round: this.round, points: f.points.map((p, s) => `${this.names[s]} ${p}`).join(", ") })
+        : t("replay.status", { round: this.round, name: this.names[f.to_move] });
+    $("status").classList.toggle("lost-on-time", Boolean(ranOut));
     this.renderHands(f);
     this.renderMove(f);
     this.renderLog();

@@ -289,7 +289,7 @@ class BotApi:
 
         async def announce() -> None:
             table = self.hub.tables.get(code)
-            winners = table.match.winners() if table is not None else None
+            winners = table.winners() if table is not None else None  # a match lost on time: the other player
             for seat, account_id in await self.bots.bot_seats(code):
                 await self.tell(account_id, {"type": "match_over", "table": code, "seat": seat, "winners": winners})
 

@@ -33,7 +33,7 @@ from chickenfoot.server.http.tables import no_table
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import StorageUnavailable
 from chickenfoot.server.table.actor import Table
-from chickenfoot.server.table.chat import Listener, heard
+from chickenfoot.server.table.chat import Listener, SentLines, heard
 from chickenfoot.server.table.commands import Attach, CatchUp, Detach
 from chickenfoot.server.table.hints import HintSource
 from chickenfoot.server.table.ports import Message
@@ -256,6 +256,8 @@ class Connection:
         self.log_sent: LogSent | None = None
         """What this client was sent of the log: each state carries only the entries after it."""
         self._notice: dict[str, Any] | None = None
+        self.lines = SentLines()
+        """The chat lines sent, kept and live: none twice."""
 
     def attached(self, first: str, log_sent: LogSent) -> None:
         """The first state, the snapshot the protocol promises, with no later event merged in (and
@@ -277,6 +279,8 @@ class Connection:
             return
         notice = message.get("notice")
         if notice is not None:
+            if "line" in notice and notice.get("type") == "chat" and not self.lines.live(notice["line"]):
+                return
             if (notice := heard(notice, self.listener)) is not None:
                 self.outbox.put(dumps(notice))
         else:
@@ -297,8 +301,13 @@ class Connection:
         account, unmute = self.listener.account, None
         try:
             for greeting in await table.greetings():
+                if greeting.get("type") == "chat" and "lines" in greeting:
+                    greeting = self.lines.kept(greeting)
+                    if not greeting["lines"]:
+                        continue  # every one was heard live already
                 if (said := heard(greeting, self.listener)) is not None:
                     self.outbox.put(dumps(said))
+            self.lines.greeted()
             if self.mute_watch is not None and account is not None:
                 unmute = await self.mute_watch(account, self.muted)
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)

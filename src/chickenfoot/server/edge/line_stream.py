@@ -75,8 +75,8 @@ RATING = '{"type":"rating",'
 def last_line(table: Table, text: str, over_before: bool) -> bool:
     """Whether ``text`` is the last line of a table's stream: its match is over and the stream has said
     so, with a state (a casual table, or one whose match was over before the stream opened) or with the
-    ``rating`` line that follows (a rated table)."""
-    if not table.match.is_over():
+    ``rating`` line that follows (a rated table). A match lost on time is over too."""
+    if not table.over:
         return False
     return text.startswith(RATING) if table.config.rated and not over_before else text.startswith(STATE)
 
@@ -163,5 +163,5 @@ def table_lines(
         with suppress(TableGone):  # gone from storage meanwhile: the stream ends
             await attend(tables, table, connect)
 
-    over_before = table.match.is_over()
+    over_before = table.over
     return ndjson(socket, serve, keep, tables.clock, lambda text: last_line(serving[0], text, over_before))

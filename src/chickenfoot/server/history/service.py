@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from chickenfoot.review import Review
@@ -74,6 +74,7 @@ def listed(entry: SeatAt, accounts_at: dict[int, str | None]) -> dict[str, Any]:
         "finished_at": iso(entry.finished_at),
         "over": entry.over,
         "result": None if entry.won is None else ("won" if entry.won else "lost"),
+        "lost_on_time": entry.config.lost_on_time,
         "accuracy": entry.accuracy,
         "players": players,
         "links": links,
@@ -101,9 +102,11 @@ class MatchHistory:
 
     async def _record_from_table(self, code: str) -> None:
         table = await self.tables(code)
-        if table is not None and table.match.is_over():
+        if table is not None and table.over:  # played out, or lost on time (then its other player won)
+            ran_out = table.config.lost_at  # a match lost on time ended then, not at its last move
             at = await self.store.storage.last_action_time(code)
-            await self.store.record(code, table.match, at or utc(self.clock))
+            at = at if ran_out is None else datetime.fromtimestamp(ran_out, UTC)
+            await self.store.record(code, table.match.players, set(table.winners()), at or utc(self.clock))
 
     async def deleted_seats(self, code: str) -> list[int]:
         """The seats of table ``code`` whose account has been deleted since ("deleted player")."""

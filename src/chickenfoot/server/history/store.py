@@ -4,7 +4,7 @@ match went (``match_results``); everything a profile lists is one or two indexed
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -12,7 +12,6 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from chickenfoot.match import Match
 from chickenfoot.server.accounts.schema import account_seats, accounts
 from chickenfoot.server.history.schema import match_results
 from chickenfoot.server.storage import Storage, aware, chat_lines, game_tables, reviews
@@ -40,12 +39,11 @@ class Tally:
     won: int
 
 
-def result_rows(code: str, match: Match, at: datetime) -> list[dict[str, Any]]:
-    """``match_results`` rows of a finished match: one per seat."""
-    winners = set(match.winners())
+def result_rows(code: str, players: int, winners: Collection[int], at: datetime) -> list[dict[str, Any]]:
+    """``match_results`` rows of a finished match of ``players`` seats won by ``winners``: one per seat."""
     return [
-        {"table_code": code, "seat": s, "players": match.players, "won": s in winners, "finished_at": at}
-        for s in range(match.players)
+        {"table_code": code, "seat": s, "players": players, "won": s in winners, "finished_at": at}
+        for s in range(players)
     ]
 
 
@@ -53,11 +51,11 @@ class HistoryStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    async def record(self, code: str, match: Match, at: datetime) -> None:
+    async def record(self, code: str, players: int, winners: Collection[int], at: datetime) -> None:
         """Store a finished match's results (once: another process may have stored them first)."""
         try:
             async with self.storage.transaction() as conn:
-                await conn.execute(match_results.insert(), result_rows(code, match, at))
+                await conn.execute(match_results.insert(), result_rows(code, players, winners, at))
         except sa.exc.IntegrityError:
             pass
 

@@ -2,8 +2,10 @@
 record, the review), each written once and kept.
 
 Every position is computed by the engine, replaying the match record; hands and boneyard are shown
-face up only once the match is over (refused before). Nothing here is a rule of the game. Writing an
-answer not kept yet is counted against the asker (``allowed``, the edge's limit).
+face up only once the match is over (refused before). A match of two lost on time is over too, though
+the engine's is not (its rounds are not all played): its answers say who lost on time, and when
+(:func:`time_loss`). Nothing here is a rule of the game. Writing an answer not kept yet is counted
+against the asker (``allowed``, the edge's limit).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from chickenfoot.i18n import DEFAULT, render, seat_names
+from chickenfoot.i18n import DEFAULT, english, render, seat_names
 from chickenfoot.match import Match
 from chickenfoot.messages import Code, Said
 from chickenfoot.review import Review
@@ -30,9 +32,22 @@ Allowed = Callable[[], Awaitable[None]]
 BUSY_RETRY_SECONDS = 2
 
 
+def time_loss(table: Table) -> dict[str, Any] | None:
+    """Who lost the match on time, and when: in which round, after how many of its moves, and at what time
+    (seconds since the epoch); ``None``: nobody. Nothing is played after it, so the table's last position is
+    where their time ran out."""
+    seat = table.config.lost_on_time
+    if seat is None:
+        return None
+    match = table.match
+    return {"seat": seat, "round": match.round_number, "move": len(match.round.history), "at": table.config.lost_at}
+
+
 def overview(table: Table) -> dict[str, Any]:
     match = table.match
     seats = table.config.seats
+    lost = time_loss(table)
+    why = match.winner_reason() if lost is None else Said.of(Code.EVENT_LOST_ON_TIME, seat=lost["seat"])
     return {
         "code": table.code,
         "rules": match.rules.to_dict(),
@@ -46,8 +61,9 @@ def overview(table: Table) -> dict[str, Any]:
             for n, r in enumerate(match.rounds, start=1)
         ],
         "totals": match.totals(),
-        "winners": match.winners(),
-        "explanation": match.explain_winner(),
+        "winners": table.winners(),
+        "explanation": english(why),
+        "lost_on_time": lost,
     }
 
 
@@ -58,7 +74,7 @@ def human_seats(table: Table) -> list[int]:
 async def review_job(get_table: TableGetter, code: str) -> tuple[Match, list[int]] | None:
     """What the review worker needs of a finished table: its match and its human seats."""
     table = await get_table(code)
-    if table is None or not table.match.is_over():
+    if table is None or not table.over:
         return None
     return table.match, human_seats(table)
 
@@ -68,9 +84,9 @@ class Replays:
         self.tables, self.reviews, self.frames, self.deleted = tables, reviews, frames, deleted
 
     async def finished(self, code: str, not_over: Code = Code.ERROR_REPLAY_NOT_OVER) -> Table:
-        """Table ``code``, refused (forbidden) while its match is not over."""
+        """Table ``code``, refused (forbidden) while its match is not over (one lost on time is)."""
         table = await self.tables(code)
-        if not table.match.is_over():
+        if not table.over:
             raise Refusal(Why.FORBIDDEN, Said.of(not_over))
         return table
 
@@ -118,9 +134,15 @@ class Replays:
         return built
 
     async def record(self, code: str, allowed: Allowed) -> bytes:
-        """The match record (tens of milliseconds to write for a long match)."""
+        """The match record (tens of milliseconds to write for a long match), with the seat that lost it on time
+        if one did (its field ``lost_on_time``: the seat to move where the record ends)."""
         table = await self.finished(code, Code.ERROR_RECORD_NOT_OVER)
-        return await self.kept(f"record:{table.code}", allowed, lambda: orjson.dumps(table.match.record()))
+
+        def write() -> bytes:
+            lost = table.config.lost_on_time
+            return orjson.dumps(table.match.record() | ({} if lost is None else {"lost_on_time": lost}))
+
+        return await self.kept(f"record:{table.code}", allowed, write)
 
     async def review(self, code: str, allowed: Allowed) -> bytes | dict[str, Any]:
         """The stored review (kept once read), or how far it has come (polled by the page: not counted)."""

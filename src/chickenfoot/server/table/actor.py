@@ -281,8 +281,14 @@ class Table:
         return self._peers.driving
 
     @property
+    def over(self) -> bool:
+        """The match is finished: played to its end, or lost on time (which the engine's match, its rounds
+        not all played, does not know: the table's rule ended it)."""
+        return self._match.is_over() or self._config.lost_on_time is not None
+
+    @property
     def status(self) -> str:
-        if self._match.is_over() or self._config.lost_on_time is not None:
+        if self.over:
             return "finished"
         if self._config.aborted:
             return "aborted"
@@ -598,7 +604,7 @@ class Table:
             if match.is_over():
                 raise Refusal.conflict(Said.of(Code.ERROR_MATCH_OVER), text="the match is over")
             return action
-        if match.is_over() or self._config.lost_on_time is not None:
+        if self.over:
             raise Refusal.conflict(Said.of(Code.ERROR_MATCH_OVER), text="the match is over")
         if match.round.is_over():
             raise Refusal.conflict(Said.of(Code.ILLEGAL_ROUND_OVER), text="the round is over")
@@ -636,6 +642,9 @@ class Table:
             raise Refusal.busy(Said.of(Code.ERROR_MOVE_NOT_STORED)) from None
         events = self._apply(canonical)
         self._turn_begins(at)  # as stored: a restart resumes the same clock
+        # What the table waits for now is stored before anyone hears of the move: the top bar's count of
+        # the tables waiting for a player (``/api/turns``) and the "your turn" notice read it.
+        await self._keep_deadline()
         await self._publish(events)
         # The stored action itself: the others apply it without reading it back.
         await self._peers.action_stored(self._version, canonical, at)
@@ -681,7 +690,7 @@ class Table:
         if pace.on_timeout == "lose" and len(self._config.seats) == 2:
 
             def lost(config: TableConfig) -> None:
-                config.lost_on_time = seat
+                config.lost_on_time, config.lost_at = seat, deadline
 
             said = Said.of(Code.EVENT_LOST_ON_TIME, seat=seat)
             await self._change_config(lost, [{"kind": "lost_on_time", "seat": seat, "move": None} | said.wire()])
@@ -773,7 +782,7 @@ class Table:
 
     async def _end(self) -> bool:
         """Delete the table unless its match is over, and tell everyone, in every process (:class:`End`)."""
-        if self._match.is_over():
+        if self.over:
             return False
         await self._services.storage.delete_table(self._code)
         await self._ended()
@@ -800,6 +809,7 @@ class Table:
             return config.to_json()
 
         self._adopt(TableConfig.from_json(await self._services.storage.edit_config(self._code, edit)))
+        await self._keep_deadline()  # a match begun, a seat given to a bot, one lost on time: before it is told
         await self._publish(events or [], presence=True)
         await self._peers.config_changed(self._version, events or [])
 
@@ -1068,6 +1078,9 @@ class Inside:
 
     def free_seats(self) -> list[int]:
         return self._table.free_seats()
+
+    def winners(self) -> list[int]:
+        return self._table.winners()
 
     def automatic(self, seat: int) -> bool:
         return self._table.automatic(seat)

@@ -7,6 +7,12 @@ the line, live or kept (:func:`heard`). A line is stored (numbered per table, th
 :data:`KEPT` kept) before it is published on the table's channel, so every process's clients get it
 and a client connecting later reads it back. Text is stored and sent as it was typed: the page
 shows it as text, never as markup.
+
+A connecting client is subscribed first, then sent the kept lines, read after: a line said in between is
+heard live and may be stored before the read too. Each connection's :class:`SentLines` sends every line
+once: the kept lines only those not heard live already, and live only those not among the kept ones (a
+line read back before another process's news of it arrives). Live lines are never held back: a client
+that speaks at once hears its own line at once.
 """
 
 from __future__ import annotations
@@ -66,6 +72,42 @@ def heard(message: dict[str, Any], listener: Listener) -> dict[str, Any] | None:
         return None if line.get(SPEAKER) in listener.muted else message | {"line": unsaid(line)}
     kept = [unsaid(line) for line in message.get("lines", ()) if line.get(SPEAKER) not in listener.muted]
     return message | {"lines": kept}
+
+
+@dataclass(slots=True)
+class SentLines:
+    """The chat lines one connection was sent, so that it is sent none twice and misses none.
+
+    >>> sent = SentLines()
+    >>> sent.live({"n": 7}), sent.kept({"type": "chat", "lines": [{"n": 6}, {"n": 7}]})
+    (True, {'type': 'chat', 'lines': [{'n': 6}]})
+    >>> sent.live({"n": 6}), sent.live({"n": 8})  # line 6 was among the kept ones; line 8 is new
+    (False, True)
+    """
+
+    heard_live: set[int] | None = field(default_factory=set)
+    """The lines heard live before the kept ones were sent (``None``: they were)."""
+    sent_kept: frozenset[int] = frozenset()
+    """The kept lines sent (at most :data:`KEPT`)."""
+
+    def live(self, line: Line) -> bool:
+        """Whether a line heard live is to be sent: not when it was sent among the kept lines."""
+        if self.heard_live is not None:
+            self.heard_live.add(line["n"])
+            return True
+        return line["n"] not in self.sent_kept
+
+    def kept(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The kept lines (a ``chat`` message of ``lines``) less those heard live already; from now on a line
+        heard live is sent unless it is among them."""
+        already, self.heard_live = self.heard_live or set(), None
+        lines = [line for line in message["lines"] if line["n"] not in already]
+        self.sent_kept = frozenset(line["n"] for line in lines)
+        return message | {"lines": lines}
+
+    def greeted(self) -> None:
+        """The greeting is over (with kept lines or without: none were kept, or they could not be read)."""
+        self.heard_live = None
 
 
 @dataclass(slots=True)

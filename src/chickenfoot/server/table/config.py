@@ -108,6 +108,8 @@ class TableConfig:
     lost_on_time: int | None = None
     """The seat whose time ran out at a turn-based table of two whose rule is "lost on time": the match
     is over and the other player won it."""
+    lost_at: float | None = None
+    """When that seat's time ran out (seconds since the epoch): when the match ended."""
     aborted: bool = False
     """Its creator called it off before the match began: it never starts (:func:`.seats.abort`)."""
 
@@ -129,6 +131,7 @@ class TableConfig:
             "series": None if self.series is None else asdict(self.series),
             "pace": None if self.pace is None else asdict(self.pace),
             "lost_on_time": self.lost_on_time,
+            "lost_at": self.lost_at,
             "aborted": self.aborted,
         }
 
@@ -147,6 +150,7 @@ class TableConfig:
             series=_series(data.get("series")),
             pace=None if data.get("pace") is None else Pace(**data["pace"]),
             lost_on_time=data.get("lost_on_time"),
+            lost_at=data.get("lost_at"),
             aborted=bool(data.get("aborted", False)),
         )
 

@@ -3,7 +3,8 @@
 A turn-based table that nobody has open is in no process's memory, yet its clock runs: when a
 player's time runs out, or a bot is to move after them, someone must act. Each turn-based table keeps
 one row (:data:`~chickenfoot.server.storage.turn_deadlines`): its version and when its next automatic
-action is due. The process driving the table writes it after every change (:meth:`DeadlineBook.keep`).
+action is due. The process driving the table writes it with every change, before the change is told
+(:meth:`DeadlineBook.keep`): whoever hears of a move reads the table waiting for the right seat.
 Every process sweeps the rows due (:class:`DeadlineSweeper`); of several, one claims a row (a
 conditional update: the claim is the row's, for a while) and reads the table into memory, where the
 table's lease holder acts as on any table's timer. A row behind its table's latest action (its writer

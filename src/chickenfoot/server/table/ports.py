@@ -100,6 +100,10 @@ class ConfigPort(TableView, Protocol):
     @property
     def storage(self) -> Storage: ...
 
+    def winners(self) -> list[int]:
+        """The seats that won the finished match (the other player of one lost on time)."""
+        ...
+
     async def change_config(self, change: Callable[[TableConfig], None], events: Events | None = None) -> None:
         """Apply ``change`` to the stored configuration and tell every client (with ``events``)."""
         ...

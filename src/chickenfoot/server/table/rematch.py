@@ -117,7 +117,7 @@ async def accept(table: ConfigPort, seat: int, tables: TableMaker) -> dict[str, 
     rematch is made.
     """
     entry = table.config.seats[seat]
-    if not table.match.is_over():
+    if table.status != "finished":  # played out, or lost on time
         raise Refusal.conflict(Said.of(Code.ERROR_REMATCH_NOT_YET))
     if entry.kind != "human" or not entry.taken:
         raise Refusal.conflict(Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
@@ -138,7 +138,7 @@ async def accept(table: ConfigPort, seat: int, tables: TableMaker) -> dict[str, 
 
 
 async def _make(table: ConfigPort, tables: TableMaker) -> None:
-    config = new_config(table.config, tables.seeds(), table.code, table.match.winners())
+    config = new_config(table.config, tables.seeds(), table.code, table.winners())
     new = await tables.create(config)
     await chat.carry(table.storage, table.code, new.code)
     # The accounts that sat at the old table sit in the same seats of the new one (a bot's seat follows nobody).
@@ -175,7 +175,7 @@ async def greetings(
     try:
         lines = await chat_history()
         messages = ([told] if told else []) + ([lines] if lines["lines"] else [])
-        if table.match.is_over() and (offer := await asyncio.shield(status(storage, table))) is not None:
+        if table.status == "finished" and (offer := await asyncio.shield(status(storage, table))) is not None:
             messages.append(offer)
     except StorageUnavailable:
         return [told] if told else []  # the client is told of the outage; the lines come with its next connection

@@ -45,7 +45,7 @@ async def leave(table: ConfigPort, seat: int) -> None:
     entry = table.config.seats[seat]
     if entry.kind != "human" or not entry.taken:
         raise Refusal.conflict(Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
-    if table.match.is_over():
+    if table.status == "finished":  # played out, or lost on time
         raise Refusal.conflict(Said.of(Code.ERROR_NOTHING_TO_LEAVE))
     if not entry.left:
 
@@ -65,7 +65,7 @@ async def resign(table: ConfigPort, seat: int, level: str, revoke: Callable[[], 
         raise Refusal.conflict(Said.of(Code.ERROR_NOT_PLAYERS_SEAT, number=seat))
     if table.status != "playing":
         raise Refusal.conflict(
-            Said.of(Code.ERROR_NOTHING_TO_LEAVE if table.match.is_over() else Code.ERROR_NOT_STARTED)
+            Said.of(Code.ERROR_NOTHING_TO_LEAVE if table.status == "finished" else Code.ERROR_NOT_STARTED)
         )
     await _to_bot(table, seat, level, revoke, Said.of(Code.EVENT_RESIGNED, seat=seat))
 
@@ -98,7 +98,7 @@ async def reopen(table: ConfigPort, seat: int, revoke: Callable[[], Awaitable[No
         raise Refusal.conflict(Said.of(Code.ERROR_NOT_FRIENDS_SEAT, number=seat))
     if table.counts.connections[seat]:
         raise Refusal.conflict(Said.of(Code.ERROR_SEAT_CONNECTED, number=seat))
-    if table.match.is_over():
+    if table.status == "finished":
         raise Refusal.conflict(Said.of(Code.ERROR_MATCH_OVER))
     await revoke()
 
