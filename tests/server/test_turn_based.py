@@ -26,7 +26,7 @@ from chickenfoot.server.storage import Storage
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.commands import Attach, Detach, Play, Say, SetAway, Wake
 from chickenfoot.server.table.config import DAY, HOUR, Pace, Seat, TableConfig, TimeoutRule
-from chickenfoot.server.table.deadlines import DeadlineBook
+from chickenfoot.server.table.deadlines import BEHIND_SECONDS, DeadlineBook
 from chickenfoot.server.table.protocol import ChatMessage, LogSent
 from chickenfoot.server.table.registry import TableRegistry
 
@@ -182,6 +182,26 @@ def test_a_deadline_survives_a_restart_and_one_process_of_two_claims_it(tmp_path
     asyncio.run(scenario())
 
 
+def test_a_claimed_deadline_stays_claimed_when_a_process_loading_its_table_keeps_the_same(tmp_path: Path) -> None:
+    """The process that claimed a due deadline reads its table back and stores what it waits for, which is
+    what the row says already: the row stays claimed, and another process's sweep leaves it alone."""
+
+    async def scenario() -> None:
+        async with one_server(tmp_path) as (clock, storage, server):
+            code = (await server.hub.create(paced("move", clock, move=DAY))).code
+            await server.hub.close()
+            book = DeadlineBook(storage, clock)
+            await book.keep(code, 3, clock.now() + 60, 1)
+            clock.advance(60)
+            assert await book.claim(10) == [code]
+            await book.keep(code, 3, clock.now(), 1)  # the same deadline, kept by the table read back
+            assert await book.claim(10) == []
+            await book.keep(code, 4, clock.now(), 0)  # a new one: free to claim
+            assert await book.claim(10) == [code]
+
+    asyncio.run(scenario())
+
+
 def test_a_deadline_row_left_behind_by_a_killed_process_is_found(tmp_path: Path) -> None:
     """A process killed between storing a move and its deadline leaves the row behind the table's actions:
     the sweep treats it as due, and the table read back stores the right one."""
@@ -199,6 +219,9 @@ def test_a_deadline_row_left_behind_by_a_killed_process_is_found(tmp_path: Path)
             await server.hub.close()
             await book.keep(code, version - 1, clock.now() + 7 * DAY, 0)  # as if the last write never came
             revived = Server(storage, clock)
+            clock.advance(BEHIND_SECONDS - 1)
+            assert await revived.hub.deadline_sweeper.sweep() == []  # the driving process may be storing it
+            clock.advance(1)
             assert await revived.hub.deadline_sweeper.sweep() == [code]
             await revived.until(code, lambda t: t.version == version)
             await (await revived.table(code)).settled()

@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 CLAIM_SECONDS = 60.0
 """How long a claimed row is left to its claimer before another process may claim it."""
+BEHIND_SECONDS = 30.0
+"""How long a row may stay behind its table's latest action before it is taken for one a killed process
+left (the process driving the table stores the action, then the row: a moment, unless it died between)."""
 
 
 def _at(seconds: float) -> datetime:
@@ -47,6 +50,11 @@ class DeadlineBook:
         time of ``seat``'s player running out, or (``seat`` ``None``) an automatic action."""
         row = turn_deadlines.c.table_code == code
         async with self.storage.transaction() as conn:
+            stored = (await conn.execute(sa.select(turn_deadlines).where(row))).first()
+            if stored is not None and due is not None and (stored.version, stored.seat) == (version, seat):
+                same = abs(_aware(stored.due_at).timestamp() - due) < 0.001
+                if same:
+                    return  # a process that loads the table keeps what the row says: its claim stays
             await conn.execute(turn_deadlines.delete().where(row))
             if due is not None:
                 values = {"table_code": code, "version": version, "due_at": _at(due), "seat": seat}
@@ -63,8 +71,11 @@ class DeadlineBook:
         """Claim up to ``limit`` rows due now (or behind their table's latest action) that nobody holds;
         returns their tables' codes."""
         now = utc(self.clock)
+        stored_before = _at(now.timestamp() - BEHIND_SECONDS)
         newer = sa.exists().where(
-            actions.c.table_code == turn_deadlines.c.table_code, actions.c.version > turn_deadlines.c.version
+            actions.c.table_code == turn_deadlines.c.table_code,
+            actions.c.version > turn_deadlines.c.version,
+            sa.or_(actions.c.at.is_(None), actions.c.at <= stored_before),
         )
         free = sa.or_(turn_deadlines.c.claimed_until.is_(None), turn_deadlines.c.claimed_until < now)
         query = (
