@@ -44,6 +44,7 @@ from chickenfoot.server.edge.client import (
     CLOSE_NOT_READING,
     ConnectionLimits,
     SendWatch,
+    admit,
     refuse,
     serve_connection,
 )
@@ -56,11 +57,11 @@ from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
 from chickenfoot.server.http.budget import CheapBudget
-from chickenfoot.server.http.caps import OpenCaps, OpenHolds
+from chickenfoot.server.http.caps import Hold, OpenCaps, OpenHolds
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, SpeakerLimits, TokenLimits
 from chickenfoot.server.http.pages import pages_router
-from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
+from chickenfoot.server.http.security import SESSION_COOKIE, HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.moderation import reports as moderation_reports
@@ -539,17 +540,33 @@ def table_socket(server: Server) -> APIRouter:
 
     @router.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
+        # Refused before the upgrade is accepted (an HTTP answer, docs/protocol.md): a cap reached in this
+        # process's counts, then the address's rate of new connections.
+        address = client_address(websocket)
+        credential = websocket.query_params.get("token") or websocket.cookies.get(SESSION_COOKIE)
         try:
-            await limits.check("connection", client_address(websocket))
+            hold = admit(server.holds, code, address, credential)
         except Refusal as refused:
             await websocket.send_denial_response(answers.refusal_answer(refused))
             return
-        await websocket.accept()
-        if not origin_allowed(websocket.scope, settings.allowed_origins):
-            origin = quoted(websocket.headers.get("origin", "")[:100])
-            await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_FOREIGN_ORIGIN, origin=origin))
+        try:
+            await limits.check("connection", address)
+        except Refusal as refused:
+            hold.release()
+            await websocket.send_denial_response(answers.refusal_answer(refused))
             return
-        address = client_address(websocket)
+        try:
+            await websocket.accept()
+            if origin_allowed(websocket.scope, settings.allowed_origins):
+                await served(websocket, code, address, hold)
+            else:
+                origin = quoted(websocket.headers.get("origin", "")[:100])
+                await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_FOREIGN_ORIGIN, origin=origin))
+        finally:
+            hold.release()
+
+    async def served(websocket: WebSocket, code: str, address: str, hold: Hold) -> None:
+        """The accepted socket served at its table, the services it asks for bound to its client."""
 
         speakers: dict[int | None, int | None] = {}
 
@@ -597,7 +614,7 @@ def table_socket(server: Server) -> APIRouter:
             chat_gate,
             hint,
             server.sends,
-            server.holds,
+            hold,
             address,
             own_seat,
             server.handover_links.moved,

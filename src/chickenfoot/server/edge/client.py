@@ -25,10 +25,10 @@ from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.clock import Clock, Timer, deadline
-from chickenfoot.server.credentials import digest
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
 from chickenfoot.server.edge.transport import TableGone, Transport, attend
 from chickenfoot.server.handover import SEAT_ELSEWHERE
-from chickenfoot.server.http.caps import OpenHolds
+from chickenfoot.server.http.caps import Hold, OpenHolds
 from chickenfoot.server.http.tables import no_table
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import StorageUnavailable
@@ -47,7 +47,7 @@ from chickenfoot.server.table.protocol import (
     one_line,
     parse_client_message,
 )
-from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.registry import TableRegistry, possible_code
 from chickenfoot.server.table.requests import ChatGate, SeatChatGate, handle
 
 CLOSE_NO_TABLE = 4404
@@ -430,6 +430,31 @@ async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
     await websocket.close(code)
 
 
+def admit(holds: OpenHolds, code: str, address: str, credential: str | None) -> Hold:
+    """What a table WebSocket holds from before its upgrade is accepted, or the :class:`Refusal` of the
+    cap it would pass (nothing is then held): decided from this process's counts alone, before anything
+    is read for it, so that a flood of handshakes costs little more than their refusals.
+
+    Counted: its address, its table (by the code asked for), the credential it brings (a seat's token or
+    a session's cookie, by its digest), this process's sockets and its handshakes in progress (given
+    back by :func:`serve_connection` once the connection is at its table). The seat and the account,
+    which need the credential looked up, are counted once it is.
+    """
+    hold = holds.hold()
+    try:
+        hold.take("address", address)
+        if possible_code(code):
+            hold.take("table", code.upper())
+        if credential:
+            hold.take("credential", digest(credential[:MAX_SECRET_LENGTH]))  # a longer one opens nothing
+        hold.take("sockets")
+        hold.take("opening")
+    except Refusal:
+        hold.release()
+        raise
+    return hold
+
+
 async def serve_connection(
     websocket: WebSocket,
     code: str,
@@ -438,7 +463,7 @@ async def serve_connection(
     chat_gate: SeatChatGate,
     hint: HintSource,
     sends: SendWatch,
-    holds: OpenHolds,
+    hold: Hold,
     address: str,
     own_seat: Callable[[], Awaitable[tuple[int, SessionWatch, str] | None]] | None = None,
     moved_away: Callable[[str, str], Awaitable[bool]] | None = None,
@@ -451,9 +476,9 @@ async def serve_connection(
     ``chat_gate`` judges a chat line before the table takes it (the client's address's count over all its
     connections, and the moderation's);
     ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
-    ``sends`` watches the process's connections for clients that stop reading; ``holds`` counts the
-    sockets open at each table, seat, account and address (``address``, the client's), each refused
-    at its cap before anything is read for it; ``own_seat`` finds
+    ``sends`` watches the process's connections for clients that stop reading; ``hold`` is what the
+    socket holds open since :func:`admit` let it in (``address``, the client's), to which its seat and
+    account are added, each refused at its cap, and which is given back when it ends; ``own_seat`` finds
     the seat of a client that brought no seat credential (its signed-in account's, with a way to
     watch the session that opens it, and the account's key; none: it watches);
     ``moved_away`` says whether an unknown credential is one that moved to another device (the
@@ -464,7 +489,6 @@ async def serve_connection(
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
-    hold = holds.hold()
     try:
         table = await tables.get(code)
         if table is None:
@@ -496,6 +520,7 @@ async def serve_connection(
         if seat is None and watching is None:
             watching = "no_seat" if watching_reason is None else await watching_reason()
         listener = None if listening is None else await listening(seat)
+        hold.give_back("opening")  # the handshake is done: what is left is the table's Attach
 
         def connect(current: Table) -> Awaitable[int | None]:
             connection = Connection(

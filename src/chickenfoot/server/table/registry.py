@@ -61,6 +61,11 @@ def service_notice(available: bool) -> dict[str, Any]:
     } | said.wire()
 
 
+def possible_code(code: str) -> bool:
+    """Whether some table could have ``code`` (in any case): the others are refused without a look."""
+    return code.isascii() and code.isalnum() and len(code) <= 16
+
+
 def new_code() -> str:
     """A random table code (storing it fails in the rare case it is taken already)."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
@@ -126,7 +131,7 @@ class TableRegistry:
     async def get(self, code: str) -> Table | None:
         """The table (read from storage when not in memory); raises ``StorageUnavailable`` during an outage."""
         code = code.upper()
-        if not (code.isascii() and code.isalnum() and len(code) <= 16):
+        if not possible_code(code):
             return None  # no table was ever given such a code (and storage need not see it)
         table = self.tables.get(code)
         if table is not None:
