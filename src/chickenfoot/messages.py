@@ -987,6 +987,13 @@ class Code(Enum):
     QUICKPLAY_ADDRESS_FULL = msg(
         "quickplay.address_full", "too many players are waiting from your address; try again shortly"
     )
+    QUICKPLAY_UNPLAYED_FULL = msg(
+        "quickplay.unplayed_full",
+        "you have been seated at {limit} quick play tables that nobody has played yet; play at one of them first",
+    )
+    QUICKPLAY_TABLES_FULL = msg(
+        "quickplay.tables_full", "too many quick play tables are waiting for their players right now; try again later"
+    )
     QUICKPLAY_GONE = msg("quickplay.gone", "you are no longer waiting: choose Play now again")
     QUICKPLAY_TOO_MANY_JOINS = msg(
         "quickplay.too_many_joins",

@@ -494,7 +494,15 @@ def quick_play(server: Server) -> QuickPlay:
         settings = dataclasses.replace(settings, ratings=server.ratings.shown_of, bots=LevelRatings())
     hub, storage, clock = server.hub, server.storage, server.settings.clock
     abandoned = bots_cover(hub, settings.bots)
-    queue = Queue(storage, clock, settings, hub.seeds, abandoned=abandoned, apart=server.social.apart)
+    queue = Queue(
+        storage,
+        clock,
+        settings,
+        hub.seeds,
+        abandoned=abandoned,
+        apart=server.social.apart,
+        sweep_unplayed_after=hub.sweep_unplayed_after,
+    )
     return QuickPlay(queue, hub, server.accounts, settings)
 
 
