@@ -19,7 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server.accounts.sessions import COOKIE
 from chickenfoot.server.botapi.routes import releasing
-from chickenfoot.server.edge.client import CLOSE_TOO_MANY_OPEN, admit
+from chickenfoot.server.edge.client import CLOSE_TOO_MANY_OPEN, admit, upgrade_gate
 from chickenfoot.server.http.caps import Hold, OpenCaps, OpenHolds
 from chickenfoot.server.refusals import Refusal, Why
 
@@ -213,3 +213,19 @@ def test_a_bot_api_stream_gives_its_place_back_however_it_ends() -> None:
         return open_after
 
     assert asyncio.run(scenario()) == [0, 1, 0, 0]
+
+
+def test_the_gate_below_the_application_refuses_what_admission_would_and_counts_nothing() -> None:
+    holds = OpenHolds(OpenCaps(table=1, credential=1))
+    held = admit(holds, "ABC", "10.0.0.1", "a seat token")
+    counted = dict(holds.open)
+    gate = upgrade_gate(holds)
+    table_full = gate("/ws/abc", {}, {}, "10.0.0.2")
+    assert table_full is not None and table_full.said.code.id == "error.table_sockets_full"
+    credential_full = gate("/ws/XYZ", {"token": "a seat token"}, {}, None)  # from a trusted proxy: no address
+    assert credential_full is not None and credential_full.said.code.id == "error.credential_sockets_full"
+    assert gate("/ws/XYZ", {}, {}, "10.0.0.2") is None
+    assert gate("/api/tables", {}, {}, "10.0.0.2") is None  # not a table's socket
+    assert holds.open == counted
+    held.release()
+    assert gate("/ws/ABC", {}, {}, "10.0.0.2") is None

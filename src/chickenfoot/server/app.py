@@ -42,11 +42,14 @@ from chickenfoot.server.edge.client import (
     CLOSE_BAD_TOKEN,
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
+    SOCKET_PATH,
     ConnectionLimits,
     SendWatch,
     admit,
+    credential_of,
     refuse,
     serve_connection,
+    upgrade_gate,
 )
 from chickenfoot.server.edge.line_stream import table_lines
 from chickenfoot.server.handover.routes import handover_router
@@ -61,7 +64,7 @@ from chickenfoot.server.http.caps import Hold, OpenCaps, OpenHolds
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, SpeakerLimits, TokenLimits
 from chickenfoot.server.http.pages import pages_router
-from chickenfoot.server.http.security import SESSION_COOKIE, HostCheck, SecurityHeaders, origin_allowed
+from chickenfoot.server.http.security import HostCheck, SecurityHeaders, origin_allowed
 from chickenfoot.server.http.tables import TableLookup, table_lookup
 from chickenfoot.server.lobby import Lobby
 from chickenfoot.server.moderation import reports as moderation_reports
@@ -546,12 +549,12 @@ def table_socket(server: Server) -> APIRouter:
     router = APIRouter()
     settings, limits, accounts = server.settings, server.limits, server.accounts
 
-    @router.websocket("/ws/{code}")
+    @router.websocket(SOCKET_PATH + "{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         # Refused before the upgrade is accepted (an HTTP answer, docs/protocol.md): a cap reached in this
         # process's counts, then the address's rate of new connections.
         address = client_address(websocket)
-        credential = websocket.query_params.get("token") or websocket.cookies.get(SESSION_COOKIE)
+        credential = credential_of(websocket.query_params, websocket.cookies)
         try:
             hold = admit(server.holds, code, address, credential)
         except Refusal as refused:
@@ -656,6 +659,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     server.ops.install(app)
     app.state.hub, app.state.storage = server.hub, server.storage
+    app.state.upgrades = upgrade_gate(server.holds)  # for the HTTP protocol below the application (run.py)
     app.state.notifications = server.notifications
     app.state.readiness = server.ops.readiness
     answers.install(app, challenges={BOT_API: "Bearer"})

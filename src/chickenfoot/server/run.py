@@ -216,7 +216,7 @@ def run(
         # h11, not httptools: httptools buffers a request's head without limit (200 MiB of headers
         # sent slowly cost the server 200 MiB); h11 answers 400 past HEAD_BYTES. Its head's time and
         # the connections of one address are capped by the protocol itself (server/http/connections.py).
-        http=guarded_h11(connections or ConnectionCaps(), settings.clock, proxies),
+        http=guarded_h11(connections or ConnectionCaps(), settings.clock, proxies, app.state.upgrades),
         h11_max_incomplete_event_size=HEAD_BYTES,
         access_log=access_log,
         ws_max_size=1 << 20,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +28,9 @@ from chickenfoot.server.clock import Clock, Timer, deadline
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
 from chickenfoot.server.edge.transport import TableGone, Transport, attend
 from chickenfoot.server.handover import SEAT_ELSEWHERE
-from chickenfoot.server.http.caps import Hold, OpenHolds
+from chickenfoot.server.http.caps import Hold, OpenHolds, Scope
+from chickenfoot.server.http.connections import UpgradeGate
+from chickenfoot.server.http.security import SESSION_COOKIE
 from chickenfoot.server.http.tables import no_table
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import StorageUnavailable
@@ -68,6 +70,8 @@ CLOSE_TRY_LATER = 1013
 """The game store is unavailable; the client may reconnect shortly."""
 CLOSE_TOO_MANY_OPEN = 4430
 """As many sockets are open as the table, the seat, the account or the address may hold (server/http/caps.py)."""
+SOCKET_PATH = "/ws/"
+"""Where a table's WebSocket is: ``/ws/{code}``."""
 MAX_MERGED_EVENTS = 500
 """Events carried by coalesced states; beyond that the client gets the snapshot alone (``events: []``)."""
 FINAL_SEND_SECONDS = 10.0
@@ -430,29 +434,53 @@ async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
     await websocket.close(code)
 
 
-def admit(holds: OpenHolds, code: str, address: str, credential: str | None) -> Hold:
-    """What a table WebSocket holds from before its upgrade is accepted, or the :class:`Refusal` of the
-    cap it would pass (nothing is then held): decided from this process's counts alone, before anything
-    is read for it, so that a flood of handshakes costs little more than their refusals.
+def credential_of(query: Mapping[str, str], cookies: Mapping[str, str]) -> str | None:
+    """What a table WebSocket's handshake brings to open a seat: its ``token``, or else its session's cookie."""
+    return query.get("token") or cookies.get(SESSION_COOKIE)
 
-    Counted: its address, its table (by the code asked for), the credential it brings (a seat's token or
-    a session's cookie, by its digest), this process's sockets and its handshakes in progress (given
-    back by :func:`serve_connection` once the connection is at its table). The seat and the account,
-    which need the credential looked up, are counted once it is.
+
+def handshake_keys(code: str, address: str | None, credential: str | None) -> list[tuple[Scope, str]]:
+    """What a table WebSocket is counted against from before its upgrade is accepted: its address
+    (``None``: not known yet), its table (by the code asked for), the credential it brings (by its
+    digest), this process's sockets and its handshakes in progress."""
+    keys: list[tuple[Scope, str]] = [] if address is None else [("address", address)]
+    if possible_code(code):
+        keys.append(("table", code.upper()))
+    if credential:
+        keys.append(("credential", digest(credential[:MAX_SECRET_LENGTH])))  # a longer one opens nothing
+    return [*keys, ("sockets", ""), ("opening", "")]
+
+
+def admit(holds: OpenHolds, code: str, address: str, credential: str | None) -> Hold:
+    """What a table WebSocket holds from before its upgrade is accepted (:func:`handshake_keys`), or the
+    :class:`Refusal` of the cap it would pass (nothing is then held): decided from this process's counts
+    alone, before anything is read for it. The handshake's place is given back by
+    :func:`serve_connection` once the connection is at its table; the seat and the account, which need
+    the credential looked up, are counted once it is.
     """
     hold = holds.hold()
     try:
-        hold.take("address", address)
-        if possible_code(code):
-            hold.take("table", code.upper())
-        if credential:
-            hold.take("credential", digest(credential[:MAX_SECRET_LENGTH]))  # a longer one opens nothing
-        hold.take("sockets")
-        hold.take("opening")
+        for scope, key in handshake_keys(code, address, credential):
+            hold.take(scope, key)
     except Refusal:
         hold.release()
         raise
     return hold
+
+
+def upgrade_gate(holds: OpenHolds) -> UpgradeGate:
+    """What refuses a table WebSocket's upgrade as soon as its request is read, below the application
+    (server/http/connections.py), when a cap :func:`admit` would refuse it at is reached already: a flood
+    of handshakes then costs their requests' parsing and a written answer each, not the application's
+    middlewares and routing. Nothing is counted here; :func:`admit` counts what it lets through."""
+
+    def refusal(path: str, query: Mapping[str, str], cookies: Mapping[str, str], address: str | None) -> Refusal | None:
+        if not path.startswith(SOCKET_PATH):
+            return None
+        code = path.removeprefix(SOCKET_PATH)
+        return holds.refusal(handshake_keys(code, address, credential_of(query, cookies)))
+
+    return refusal
 
 
 async def serve_connection(

@@ -22,6 +22,7 @@ error.seat_sockets_full your seat is open in as many places as it may be (1); cl
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -95,6 +96,21 @@ class OpenHolds:
     def held(self, scope: Scope, key: str = "") -> int:
         return self.open[scope, key]
 
+    def full(self, scope: Scope, key: str) -> Refusal | None:
+        """The refusal of one more against ``scope``'s ``key`` (counted as refused), if it is at its cap."""
+        cap = getattr(self.caps, scope)
+        if self.open[scope, key] < cap:
+            return None
+        self.refused[scope] += 1
+        said = Said.of(CODES[scope], limit=cap)
+        if scope in PROCESS_WIDE:
+            return Refusal.busy(said, retry_after=PROCESS_WIDE[scope])
+        return Refusal.too_many(said, retry_after=RETRY_SECONDS)
+
+    def refusal(self, keys: Iterable[tuple[Scope, str]]) -> Refusal | None:
+        """The refusal of one more counted against each of ``keys``, if one is at its cap; nothing counted."""
+        return next((refused for scope, key in keys if (refused := self.full(scope, key)) is not None), None)
+
     def drop(self, scope: Scope, key: str) -> None:
         """One fewer held against ``scope``'s ``key``."""
         self.open[scope, key] -= 1
@@ -117,13 +133,8 @@ class Hold:
         holds = self._holds
         if (scope, key) in self._taken:
             return
-        cap = getattr(holds.caps, scope)
-        if holds.open[scope, key] >= cap:
-            holds.refused[scope] += 1
-            said = Said.of(CODES[scope], limit=cap)
-            if scope in PROCESS_WIDE:
-                raise Refusal.busy(said, retry_after=PROCESS_WIDE[scope])
-            raise Refusal.too_many(said, retry_after=RETRY_SECONDS)
+        if (refused := holds.full(scope, key)) is not None:
+            raise refused
         holds.open[scope, key] += 1
         self._taken.append((scope, key))
 
