@@ -2,7 +2,7 @@
 something held is closed: table WebSockets per table, per seat, per account, per address and per
 credential, and this process's sockets and handshakes in progress, Bot API streams per token and per
 account (server/http/caps.py). What the process counts before a socket's upgrade is accepted is refused
-with an HTTP answer instead of the upgrade (server/edge/client.py ``admit``)."""
+with an HTTP answer instead of the upgrade (server/edge/client.py ``Admission``)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server.accounts.sessions import COOKIE
 from chickenfoot.server.botapi.routes import releasing
-from chickenfoot.server.edge.client import CLOSE_TOO_MANY_OPEN, admit, upgrade_gate
+from chickenfoot.server.edge.client import CLOSE_TOO_MANY_OPEN, Admission
 from chickenfoot.server.http.caps import Hold, OpenCaps, OpenHolds
+from chickenfoot.server.http.security import SESSION_COOKIE
 from chickenfoot.server.refusals import Refusal, Why
 
 from .accounts import conftest as accounts_fixtures
@@ -113,12 +114,17 @@ def test_a_handshake_gives_its_place_back_once_at_its_table(make_client: Callabl
             opened(stack, client, f"/ws/{code}")
 
 
+def nothing_kept(code: str, token: str) -> int | None:
+    return None
+
+
 def test_handshakes_in_progress_past_the_cap_are_refused_as_busy() -> None:
     holds = OpenHolds(OpenCaps(opening=1))
-    opening = admit(holds, "ABC", "10.0.0.1", "a seat token")
+    admission = Admission(holds, nothing_kept)
+    opening = admission.admit("ABC", "10.0.0.1", {"token": "a seat token"}, {})
     held = dict(holds.open)
     with pytest.raises(Refusal) as busy:
-        admit(holds, "XYZ", "10.0.0.2", None)
+        admission.admit("XYZ", "10.0.0.2", {}, {})
     assert (busy.value.why, busy.value.said.code.id, busy.value.retry_after) == (
         Why.UNAVAILABLE,
         "error.server_opening_full",
@@ -126,18 +132,20 @@ def test_handshakes_in_progress_past_the_cap_are_refused_as_busy() -> None:
     )
     assert holds.open == held  # the refused one holds nothing
     opening.give_back("opening")  # the first is at its table
-    admit(holds, "XYZ", "10.0.0.2", None).release()
+    admission.admit("XYZ", "10.0.0.2", {}, {}).release()
     opening.release()
     assert not holds.open
 
 
 def test_a_seat_is_open_in_at_most_its_cap_of_places(make_client: Callable[..., TestClient]) -> None:
+    """Its token's seat is known from the digests kept for the table once a first socket has looked it up:
+    one more is refused before its upgrade is accepted."""
     client = make_client(open_caps=OpenCaps(seat=1))
     table = create_table(client, HUMAN_AND_BOT)
     code, token = table["code"], table["seats"][0]["token"]
     with ExitStack() as stack:
         assert opened(stack, client, f"/ws/{code}?token={token}")["seat"] == 0
-        assert refused(client, f"/ws/{code}?token={token}") == (CLOSE_TOO_MANY_OPEN, "error.seat_sockets_full")
+        assert denied(client, f"/ws/{code}?token={token}") == (429, "error.seat_sockets_full", "30")
         assert opened(stack, client, f"/ws/{code}")["seat"] is None  # a spectator still comes in
 
 
@@ -216,16 +224,34 @@ def test_a_bot_api_stream_gives_its_place_back_however_it_ends() -> None:
 
 
 def test_the_gate_below_the_application_refuses_what_admission_would_and_counts_nothing() -> None:
-    holds = OpenHolds(OpenCaps(table=1, credential=1))
-    held = admit(holds, "ABC", "10.0.0.1", "a seat token")
+    holds = OpenHolds(OpenCaps(table=3, seat=1, credential=1))
+    admission = Admission(holds, lambda code, token: 0 if (code, token) == ("XYZ", "seat zero") else None)
+    held = [
+        admission.admit("ABC", "10.0.0.1", {"token": "a seat token"}, {}),
+        *(admission.admit("ABC", "10.0.0.1", {}, {}) for _ in range(2)),
+        admission.admit("XYZ", "10.0.0.1", {}, {SESSION_COOKIE: "a session"}),  # its seat not known yet
+    ]
     counted = dict(holds.open)
-    gate = upgrade_gate(holds)
-    table_full = gate("/ws/abc", {}, {}, "10.0.0.2")
-    assert table_full is not None and table_full.said.code.id == "error.table_sockets_full"
-    credential_full = gate("/ws/XYZ", {"token": "a seat token"}, {}, None)  # from a trusted proxy: no address
-    assert credential_full is not None and credential_full.said.code.id == "error.credential_sockets_full"
-    assert gate("/ws/XYZ", {}, {}, "10.0.0.2") is None
+    gate = admission.refusal
+    refused = {
+        "table": gate("/ws/abc", {}, {}, "10.0.0.2"),
+        "credential": gate("/ws/QRS", {"token": "a seat token"}, {}, None),  # from a trusted proxy: no address
+        "session": gate("/ws/QRS", {}, {SESSION_COOKIE: "a seat token"}, None),  # a credential however brought
+        "seat": gate("/ws/xyz", {"token": "seat zero"}, {}, None),  # its seat known from the kept digests
+    }
+    assert {name: None if refusal is None else refusal.said.code.id for name, refusal in refused.items()} == {
+        "table": "error.table_sockets_full",
+        "credential": "error.credential_sockets_full",
+        "session": "error.credential_sockets_full",
+        "seat": None,  # nobody holds seat 0 yet (the session's seat is looked up after the upgrade)
+    }
+    assert gate("/ws/XYZ", {"token": "another"}, {}, "10.0.0.2") is None
     assert gate("/api/tables", {}, {}, "10.0.0.2") is None  # not a table's socket
     assert holds.open == counted
-    held.release()
+    held.append(admission.admit("XYZ", "10.0.0.1", {"token": "seat zero"}, {}))
+    seat_full = gate("/ws/xyz", {"token": "seat zero"}, {}, None)
+    assert seat_full is not None and seat_full.said.code.id == "error.seat_sockets_full"
+    for hold in held:
+        hold.release()
     assert gate("/ws/ABC", {}, {}, "10.0.0.2") is None
+    assert not holds.open

@@ -43,13 +43,11 @@ from chickenfoot.server.edge.client import (
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
     SOCKET_PATH,
+    Admission,
     ConnectionLimits,
     SendWatch,
-    admit,
-    credential_of,
     refuse,
     serve_connection,
-    upgrade_gate,
 )
 from chickenfoot.server.edge.line_stream import table_lines
 from chickenfoot.server.handover.routes import handover_router
@@ -232,6 +230,8 @@ class Server:
     limits: RateLimiter
     sends: SendWatch
     holds: OpenHolds
+    admission: Admission
+    """What a table WebSocket is counted against before its upgrade is accepted, and what refuses it then."""
     hints: Hints
     accounts: Accounts
     ratings: Ratings
@@ -331,6 +331,7 @@ def build(settings: Settings) -> Server:
         limits=limits,
         sends=SendWatch(clock),
         holds=holds,
+        admission=Admission(holds, hub.credentials.kept_seat),
         hints=hints,
         accounts=accounts,
         ratings=Ratings(storage, clock),
@@ -554,9 +555,8 @@ def table_socket(server: Server) -> APIRouter:
         # Refused before the upgrade is accepted (an HTTP answer, docs/protocol.md): a cap reached in this
         # process's counts, then the address's rate of new connections.
         address = client_address(websocket)
-        credential = credential_of(websocket.query_params, websocket.cookies)
         try:
-            hold = admit(server.holds, code, address, credential)
+            hold = server.admission.admit(code, address, websocket.query_params, websocket.cookies)
         except Refusal as refused:
             await websocket.send_denial_response(answers.refusal_answer(refused))
             return
@@ -659,7 +659,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     server.ops.install(app)
     app.state.hub, app.state.storage = server.hub, server.storage
-    app.state.upgrades = upgrade_gate(server.holds)  # for the HTTP protocol below the application (run.py)
+    app.state.upgrades = server.admission.refusal  # for the HTTP protocol below the application (run.py)
     app.state.notifications = server.notifications
     app.state.readiness = server.ops.readiness
     answers.install(app, challenges={BOT_API: "Bearer"})

@@ -29,7 +29,6 @@ from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
 from chickenfoot.server.edge.transport import TableGone, Transport, attend
 from chickenfoot.server.handover import SEAT_ELSEWHERE
 from chickenfoot.server.http.caps import Hold, OpenHolds, Scope
-from chickenfoot.server.http.connections import UpgradeGate
 from chickenfoot.server.http.security import SESSION_COOKIE
 from chickenfoot.server.http.tables import no_table
 from chickenfoot.server.refusals import Refusal, Why
@@ -434,53 +433,63 @@ async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
     await websocket.close(code)
 
 
-def credential_of(query: Mapping[str, str], cookies: Mapping[str, str]) -> str | None:
-    """What a table WebSocket's handshake brings to open a seat: its ``token``, or else its session's cookie."""
-    return query.get("token") or cookies.get(SESSION_COOKIE)
+KeptSeat = Callable[[str, str], int | None]
+"""The seat a seat credential opens at a table by what this process keeps in memory (``None``: not known
+here): ``Credentials.kept_seat``."""
 
 
-def handshake_keys(code: str, address: str | None, credential: str | None) -> list[tuple[Scope, str]]:
-    """What a table WebSocket is counted against from before its upgrade is accepted: its address
-    (``None``: not known yet), its table (by the code asked for), the credential it brings (by its
-    digest), this process's sockets and its handshakes in progress."""
-    keys: list[tuple[Scope, str]] = [] if address is None else [("address", address)]
-    if possible_code(code):
-        keys.append(("table", code.upper()))
-    if credential:
-        keys.append(("credential", digest(credential[:MAX_SECRET_LENGTH])))  # a longer one opens nothing
-    return [*keys, ("sockets", ""), ("opening", "")]
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """Which caps a table WebSocket is counted against from before its upgrade is accepted, decided from
+    this process's counts alone (``holds``) before anything is read for it: its address, its table (by
+    the code asked for), the seat its token opens when the table's seat digests are kept in memory
+    (``kept_seat``), the credential it brings (its token, or else its session's cookie, by its digest),
+    this process's sockets and its handshakes in progress. The seat of a session's account, and the
+    account, need the store: they are counted once looked up (:func:`serve_connection`)."""
 
+    holds: OpenHolds
+    kept_seat: KeptSeat
 
-def admit(holds: OpenHolds, code: str, address: str, credential: str | None) -> Hold:
-    """What a table WebSocket holds from before its upgrade is accepted (:func:`handshake_keys`), or the
-    :class:`Refusal` of the cap it would pass (nothing is then held): decided from this process's counts
-    alone, before anything is read for it. The handshake's place is given back by
-    :func:`serve_connection` once the connection is at its table; the seat and the account, which need
-    the credential looked up, are counted once it is.
-    """
-    hold = holds.hold()
-    try:
-        for scope, key in handshake_keys(code, address, credential):
-            hold.take(scope, key)
-    except Refusal:
-        hold.release()
-        raise
-    return hold
+    def keys(
+        self, code: str, address: str | None, query: Mapping[str, str], cookies: Mapping[str, str]
+    ) -> list[tuple[Scope, str]]:
+        """What a handshake for table ``code`` is counted against (``address``: ``None`` when not known yet)."""
+        keys: list[tuple[Scope, str]] = [] if address is None else [("address", address)]
+        token = query.get("token", "")[:MAX_SECRET_LENGTH]  # a longer one opens nothing
+        credential = token or cookies.get(SESSION_COOKIE, "")[:MAX_SECRET_LENGTH]
+        if possible_code(code):
+            table = code.upper()
+            keys.append(("table", table))
+            if token and (seat := self.kept_seat(table, token)) is not None:
+                keys.append(("seat", f"{table}:{seat}"))
+        if credential:
+            keys.append(("credential", digest(credential)))
+        return [*keys, ("sockets", ""), ("opening", "")]
 
+    def admit(self, code: str, address: str, query: Mapping[str, str], cookies: Mapping[str, str]) -> Hold:
+        """What the handshake holds from now on (its place among the handshakes is given back by
+        :func:`serve_connection` once the connection is at its table), or the :class:`Refusal` of the
+        cap it would pass (nothing is then held)."""
+        hold = self.holds.hold()
+        try:
+            for scope, key in self.keys(code, address, query, cookies):
+                hold.take(scope, key)
+        except Refusal:
+            hold.release()
+            raise
+        return hold
 
-def upgrade_gate(holds: OpenHolds) -> UpgradeGate:
-    """What refuses a table WebSocket's upgrade as soon as its request is read, below the application
-    (server/http/connections.py), when a cap :func:`admit` would refuse it at is reached already: a flood
-    of handshakes then costs their requests' parsing and a written answer each, not the application's
-    middlewares and routing. Nothing is counted here; :func:`admit` counts what it lets through."""
-
-    def refusal(path: str, query: Mapping[str, str], cookies: Mapping[str, str], address: str | None) -> Refusal | None:
+    def refusal(
+        self, path: str, query: Mapping[str, str], cookies: Mapping[str, str], address: str | None
+    ) -> Refusal | None:
+        """The :data:`~chickenfoot.server.http.connections.UpgradeGate`: the refusal of an upgrade to a
+        table's socket past a cap :meth:`admit` would refuse it at, as soon as its request is read below
+        the application (server/http/connections.py), so that a flood of handshakes costs their requests'
+        parsing and a written answer each, not the application's middlewares and routing. Nothing is
+        counted here; :meth:`admit` counts what it lets through."""
         if not path.startswith(SOCKET_PATH):
             return None
-        code = path.removeprefix(SOCKET_PATH)
-        return holds.refusal(handshake_keys(code, address, credential_of(query, cookies)))
-
-    return refusal
+        return self.holds.refusal(self.keys(path.removeprefix(SOCKET_PATH), address, query, cookies))
 
 
 async def serve_connection(
