@@ -68,7 +68,8 @@ CLOSE_SEAT_ELSEWHERE = 4409
 CLOSE_TRY_LATER = 1013
 """The game store is unavailable; the client may reconnect shortly."""
 CLOSE_TOO_MANY_OPEN = 4430
-"""As many sockets are open as the table, the seat, the account or the address may hold (server/http/caps.py)."""
+"""As many sockets are open as the seat or the account may hold, found once the credential is looked up
+(server/http/caps.py); the caps known before the upgrade refuse it with an HTTP answer instead (:class:`Admission`)."""
 SOCKET_PATH = "/ws/"
 """Where a table's WebSocket is: ``/ws/{code}``."""
 MAX_MERGED_EVENTS = 500
@@ -514,7 +515,7 @@ async def serve_connection(
     connections, and the moderation's);
     ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
     ``sends`` watches the process's connections for clients that stop reading; ``hold`` is what the
-    socket holds open since :func:`admit` let it in (``address``, the client's), to which its seat and
+    socket holds open since :meth:`Admission.admit` let it in (``address``, the client's), to which its seat and
     account are added, each refused at its cap, and which is given back when it ends; ``own_seat`` finds
     the seat of a client that brought no seat credential (its signed-in account's, with a way to
     watch the session that opens it, and the account's key; none: it watches);
