@@ -197,6 +197,21 @@ def _floods_table(file: str) -> str:
     return "\n".join(lines)
 
 
+def _ping_table(file: str) -> str:
+    """The honest player's pings in each phase of each run of a flood run: p50 / p95 / max, and the longest
+    wait for any answer (a ping or a move)."""
+    lines = [
+        "| attack | tree | phase | ping ms p50 / p95 / max | longest wait ms |",
+        "| --- | --- | --- | ---: | ---: |",
+    ]
+    for run in result(file)["results"]:
+        for name, figures in run["phases"].items():
+            ping = figures["ping_ms"]
+            shown = "–" if not ping.get("n") else f"{ping['p50']:g} / {ping['p95']:g} / {ping['max']:g}"
+            lines.append(f"| `{run['attack']}` | {run['side']} | {name} | {shown} | {figures['pause_ms']:g} |")
+    return "\n".join(lines)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "floods-smoke": lambda: _floods_table("floods-smoke.json"),
     "floods-proxy-smoke": lambda: _floods_table("floods-proxy-smoke.json"),
@@ -204,6 +219,10 @@ TABLES: dict[str, Callable[[], str]] = {
     "floods-http-proxy": lambda: _floods_table("floods-http-proxy.json"),
     "floods-sockets": lambda: _floods_table("floods-sockets.json"),
     "floods-sockets-grace": lambda: _floods_table("floods-sockets-grace.json"),
+    "floods-handshake": lambda: _floods_table("floods-handshake.json"),
+    "floods-handshake-pings": lambda: _ping_table("floods-handshake.json"),
+    "floods-handshake-proxy": lambda: _floods_table("floods-handshake-proxy.json"),
+    "floods-handshake-proxy-pings": lambda: _ping_table("floods-handshake-proxy.json"),
     "playout-speed": _playout_table,
     "search-speed": _search_table,
     "playout-distribution": _distribution_table,
@@ -211,7 +230,8 @@ TABLES: dict[str, Callable[[], str]] = {
 }
 """The tables a page may show, each from its stored results (``levels-timing``: ``timing-LEVEL.json``;
 ``floods-smoke``, ``floods-proxy-smoke``, ``floods-http``, ``floods-http-proxy``, ``floods-sockets``,
-``floods-sockets-grace``: the JSON file of that name)."""
+``floods-sockets-grace``, ``floods-handshake``, ``floods-handshake-proxy``: the JSON file of that name;
+``…-pings``: the honest player's pings in each phase of that file's runs)."""
 
 
 def rendered(markdown: str) -> str:

@@ -269,6 +269,16 @@ def serve(
             min=1, help="HTTP connections one client address may hold open at once (a trusted proxy's are not counted)."
         ),
     ] = 64,
+    open_sockets: Annotated[
+        int,
+        typer.Option(min=1, help="Table WebSockets this process holds open or opening at once; past it, 503."),
+    ] = 10_000,
+    opening_sockets: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Table WebSocket handshakes in progress at once in this process; past it, 503 at once."
+        ),
+    ] = 64,
     cutoff_pause: Annotated[
         str,
         typer.Option(
@@ -349,6 +359,7 @@ def serve(
     note_pure_core()
     from chickenfoot.server.accounts.service import AccountSettings
     from chickenfoot.server.accounts.sessions import SessionPolicy
+    from chickenfoot.server.http.caps import OpenCaps
     from chickenfoot.server.http.connections import ConnectionCaps
     from chickenfoot.server.http.limits import AddressLimits
     from chickenfoot.server.moderation.words import from_file
@@ -401,6 +412,7 @@ def serve(
             review_budget=review_budget,
             addresses=addresses,
             connections=ConnectionCaps(head_timeout, open_connections),
+            open_caps=OpenCaps(sockets=open_sockets, opening=opening_sockets),
             expiry=Expiry(idle_seconds=idle_seconds, unjoined_seconds=unplayed_ttl, sweep_seconds=sweep_seconds),
             gc_log=gc_log,
             accounts=AccountSettings(public_origin, SessionPolicy(secure_cookies=secure_cookies)),

@@ -572,6 +572,17 @@ class Code(Enum):
         "error.address_sockets_full",
         "your address has as many connections open as it may ({limit}); close one of them first",
     )
+    ERROR_CREDENTIAL_SOCKETS_FULL = msg(
+        "error.credential_sockets_full",
+        "your seat or sign-in is open in as many places as it may be ({limit}); close one of them first",
+    )
+    ERROR_SERVER_SOCKETS_FULL = msg(
+        "error.server_sockets_full", "the server has as many connections open as it may ({limit}); try again later"
+    )
+    ERROR_SERVER_OPENING_FULL = msg(
+        "error.server_opening_full",
+        "the server is opening as many connections as it may at once ({limit}); try again in a moment",
+    )
     ERROR_CUT_OFF = msg(
         "error.cut_off", "a connection from your address was cut off for abuse; try again in {seconds} s"
     )
@@ -975,6 +986,13 @@ class Code(Enum):
     QUICKPLAY_FULL = msg("quickplay.full", "too many players are waiting right now; try again shortly")
     QUICKPLAY_ADDRESS_FULL = msg(
         "quickplay.address_full", "too many players are waiting from your address; try again shortly"
+    )
+    QUICKPLAY_UNPLAYED_FULL = msg(
+        "quickplay.unplayed_full",
+        "you have been seated at {limit} quick play tables that nobody has played yet; play at one of them first",
+    )
+    QUICKPLAY_TABLES_FULL = msg(
+        "quickplay.tables_full", "too many quick play tables are waiting for their players right now; try again later"
     )
     QUICKPLAY_GONE = msg("quickplay.gone", "you are no longer waiting: choose Play now again")
     QUICKPLAY_TOO_MANY_JOINS = msg(

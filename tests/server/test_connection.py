@@ -86,7 +86,7 @@ def connection_of(
         no_address_limit,
         no_hints,
         watch or SendWatch(SYSTEM_CLOCK),
-        OpenHolds(OpenCaps()),
+        OpenHolds(OpenCaps()).hold(),
         ADDRESS,
         **options,
     )

@@ -120,6 +120,26 @@ def test_the_sweep_deletes_old_unplayed_tables_only(database_url: str) -> None:
     assert kept == [True, True, False, False] and {codes[2], codes[3]} <= set(deleted)
 
 
+def test_unplayed_tables_are_told_and_swept_among_given_codes_alone(database_url: str) -> None:
+    async def scenario() -> tuple[list[str], set[str], list[str], list[bool]]:
+        storage = Storage(database_url, SystemClock())
+        await storage.migrate()
+        codes = [secrets.token_hex(3).upper() for _ in range(3)]
+        for code in codes:
+            assert await storage.create_table(code, {"n": code})
+        await storage.append_action(codes[0], 1, "9-9")
+        unplayed = await storage.unplayed_among([*codes, "NOSUCH"])
+        future = datetime.now(UTC) + timedelta(hours=1)
+        deleted = await storage.delete_unplayed(future, 1000, keep=set(), among=codes[:2])
+        kept = [await storage.load_table(code) is not None for code in codes]
+        await storage.close()
+        return codes, unplayed, deleted, kept
+
+    codes, unplayed, deleted, kept = asyncio.run(scenario())
+    assert unplayed == {codes[1], codes[2]}
+    assert deleted == [codes[1]] and kept == [True, False, True]
+
+
 def test_a_swept_table_leaves_no_invitation_handover_or_followed_seat_behind(database_url: str) -> None:
     """Every row that belongs to a table goes with it when the sweep deletes it: a bot account's
     invitation to a seat, a link to continue on another device, a seat that followed an account."""

@@ -42,6 +42,8 @@ from chickenfoot.server.edge.client import (
     CLOSE_BAD_TOKEN,
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
+    SOCKET_PATH,
+    Admission,
     ConnectionLimits,
     SendWatch,
     refuse,
@@ -56,7 +58,7 @@ from chickenfoot.server.history.service import MatchHistory
 from chickenfoot.server.history.store import HistoryStore
 from chickenfoot.server.http import answers
 from chickenfoot.server.http.budget import CheapBudget
-from chickenfoot.server.http.caps import OpenCaps, OpenHolds
+from chickenfoot.server.http.caps import Hold, OpenCaps, OpenHolds
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import AccountLimits, AddressLimits, RateLimiter, SpeakerLimits, TokenLimits
 from chickenfoot.server.http.pages import pages_router
@@ -228,6 +230,8 @@ class Server:
     limits: RateLimiter
     sends: SendWatch
     holds: OpenHolds
+    admission: Admission
+    """What a table WebSocket is counted against before its upgrade is accepted, and what refuses it then."""
     hints: Hints
     accounts: Accounts
     ratings: Ratings
@@ -327,6 +331,7 @@ def build(settings: Settings) -> Server:
         limits=limits,
         sends=SendWatch(clock),
         holds=holds,
+        admission=Admission(holds, hub.credentials.kept_seat),
         hints=hints,
         accounts=accounts,
         ratings=Ratings(storage, clock),
@@ -493,7 +498,15 @@ def quick_play(server: Server) -> QuickPlay:
         settings = dataclasses.replace(settings, ratings=server.ratings.shown_of, bots=LevelRatings())
     hub, storage, clock = server.hub, server.storage, server.settings.clock
     abandoned = bots_cover(hub, settings.bots)
-    queue = Queue(storage, clock, settings, hub.seeds, abandoned=abandoned, apart=server.social.apart)
+    queue = Queue(
+        storage,
+        clock,
+        settings,
+        hub.seeds,
+        abandoned=abandoned,
+        apart=server.social.apart,
+        sweep_unplayed_after=hub.sweep_unplayed_after,
+    )
     return QuickPlay(queue, hub, server.accounts, settings)
 
 
@@ -537,19 +550,34 @@ def table_socket(server: Server) -> APIRouter:
     router = APIRouter()
     settings, limits, accounts = server.settings, server.limits, server.accounts
 
-    @router.websocket("/ws/{code}")
+    @router.websocket(SOCKET_PATH + "{code}")
     async def play(websocket: WebSocket, code: str) -> None:
+        # Refused before the upgrade is accepted (an HTTP answer, docs/protocol.md): a cap reached in this
+        # process's counts, then the address's rate of new connections.
+        address = client_address(websocket)
         try:
-            await limits.check("connection", client_address(websocket))
+            hold = server.admission.admit(code, address, websocket.query_params, websocket.cookies)
         except Refusal as refused:
             await websocket.send_denial_response(answers.refusal_answer(refused))
             return
-        await websocket.accept()
-        if not origin_allowed(websocket.scope, settings.allowed_origins):
-            origin = quoted(websocket.headers.get("origin", "")[:100])
-            await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_FOREIGN_ORIGIN, origin=origin))
+        try:
+            await limits.check("connection", address)
+        except Refusal as refused:
+            hold.release()
+            await websocket.send_denial_response(answers.refusal_answer(refused))
             return
-        address = client_address(websocket)
+        try:
+            await websocket.accept()
+            if origin_allowed(websocket.scope, settings.allowed_origins):
+                await served(websocket, code, address, hold)
+            else:
+                origin = quoted(websocket.headers.get("origin", "")[:100])
+                await refuse(websocket, CLOSE_BAD_TOKEN, Said.of(Code.ERROR_FOREIGN_ORIGIN, origin=origin))
+        finally:
+            hold.release()
+
+    async def served(websocket: WebSocket, code: str, address: str, hold: Hold) -> None:
+        """The accepted socket served at its table, the services it asks for bound to its client."""
 
         speakers: dict[int | None, int | None] = {}
 
@@ -597,7 +625,7 @@ def table_socket(server: Server) -> APIRouter:
             chat_gate,
             hint,
             server.sends,
-            server.holds,
+            hold,
             address,
             own_seat,
             server.handover_links.moved,
@@ -631,6 +659,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders, without_csp=("/docs", "/redoc") if docs else ())
     server.ops.install(app)
     app.state.hub, app.state.storage = server.hub, server.storage
+    app.state.upgrades = server.admission.refusal  # for the HTTP protocol below the application (run.py)
     app.state.notifications = server.notifications
     app.state.readiness = server.ops.readiness
     answers.install(app, challenges={BOT_API: "Bearer"})

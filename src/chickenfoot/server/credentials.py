@@ -101,6 +101,16 @@ class Credentials:
         self._kept.pop(code, None)
         self._reading.pop(code, None)
 
+    def kept_seat(self, code: str, secret: str) -> int | None:
+        """The seat ``secret`` opens at table ``code`` by the digests kept for it, without a read (``None``:
+        none kept, or none matches). The seating they were read under is not checked: another process may
+        have changed it since, so this decides what a socket is counted against, never what it opens."""
+        kept = self._kept.get(code)
+        if kept is None or not secret or len(secret) > MAX_SECRET_LENGTH:
+            return None
+        found = _match(kept[1], digest(secret))
+        return found[0] if found else None
+
     async def seat_of(self, code: str, secret: str | None, seating: int | None = None) -> int | None:
         """The seat this secret opens at table ``code``, or ``None``.
 

@@ -18,6 +18,7 @@ from chickenfoot.review import DEFAULT_BUDGET
 from chickenfoot.server import collector
 from chickenfoot.server.accounts.service import AccountSettings
 from chickenfoot.server.app import Settings, create_app
+from chickenfoot.server.http.caps import OpenCaps
 from chickenfoot.server.http.connections import ConnectionCaps, guarded_h11
 from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.http.security import checked_origin, checked_proxy, redact_logs
@@ -124,6 +125,7 @@ def run(
     review_budget: int = DEFAULT_BUDGET,
     addresses: AddressLimits | None = None,
     connections: ConnectionCaps | None = None,
+    open_caps: OpenCaps | None = None,
     expiry: Expiry | None = None,
     gc_log: Path | None = None,
     accounts: AccountSettings | None = None,
@@ -145,6 +147,7 @@ def run(
     ``metrics_port``: also listen on ``metrics_host:metrics_port``, answering ``GET /metrics`` alone there;
     ``review_budget``: sampled deals per move of the reviews of finished matches;
     ``connections``: the time a request's head may take, the connections one address may hold open;
+    ``open_caps``: the table WebSockets and Bot API streams that may be open at once (server/http/caps.py);
     ``gc_log``: a file to which each garbage collection's pause is appended (:mod:`.collector`);
     ``accounts``: session cookies and the passkeys' relying party;
     ``quick_play``: quick play's queue (its bounds);
@@ -181,6 +184,7 @@ def run(
         debug=debug,
         review_budget=review_budget,
         addresses=addresses or AddressLimits(),
+        open_caps=open_caps or OpenCaps(),
         expiry=expiry or Expiry(),
         accounts=accounts or AccountSettings(),
         quick_play=quick_play or QuickPlaySettings(),
@@ -212,7 +216,7 @@ def run(
         # h11, not httptools: httptools buffers a request's head without limit (200 MiB of headers
         # sent slowly cost the server 200 MiB); h11 answers 400 past HEAD_BYTES. Its head's time and
         # the connections of one address are capped by the protocol itself (server/http/connections.py).
-        http=guarded_h11(connections or ConnectionCaps(), settings.clock, proxies),
+        http=guarded_h11(connections or ConnectionCaps(), settings.clock, proxies, app.state.upgrades),
         h11_max_incomplete_event_size=HEAD_BYTES,
         access_log=access_log,
         ws_max_size=1 << 20,

@@ -212,3 +212,20 @@ def test_a_partner_who_never_comes_is_covered_by_a_bot_though_nobody_else_waits(
         if table["seats"][bo_seat]["kind"] == "bot":
             break
     assert table["seats"][bo_seat]["kind"] == "bot" and table["status"] == "playing"
+
+
+def test_a_table_its_players_never_come_to_is_swept_soon(
+    make_client: Callable[..., TestClient], empty_queue: str
+) -> None:
+    clock = FakeClock()
+    client = make_client(clock=clock, quick_play=QuickPlaySettings(unplayed_seconds=600))
+    ann, bo = join(client), join(client)
+    code = beat(client, ann)["code"]
+    assert beat(client, bo)["code"] == code
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    client.portal.call(clock.advance, 599)  # type: ignore[union-attr]  # on the app's loop: its timers fire there
+    client.portal.call(hub.sweep)  # type: ignore[union-attr]
+    assert client.get(f"/api/tables/{code}").status_code == 200
+    client.portal.call(clock.advance, 2)  # type: ignore[union-attr]
+    client.portal.call(hub.sweep)  # type: ignore[union-attr]
+    assert client.get(f"/api/tables/{code}").status_code == 404

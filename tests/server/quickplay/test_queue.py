@@ -1,5 +1,6 @@
 """The queue in the database, on the fake clock: the window widens as time passes, leases run out,
-a pass seats each player once at a stored table, bots fill a patient 4-player table."""
+a pass seats each player once at a stored table, bots fill a patient 4-player table; a player, and a
+process, have only so many tables nobody has played."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ import json
 import sqlalchemy as sa
 
 from chickenfoot.server.clock import FakeClock
-from chickenfoot.server.quickplay.store import Entry, InQueue, Queue, QueueFull, QuickPlaySettings, Seated
+from chickenfoot.server.quickplay.store import (
+    Entry,
+    InQueue,
+    Queue,
+    QueueFull,
+    QuickPlaySettings,
+    Seated,
+    TooManyUnplayed,
+)
 from chickenfoot.server.storage import Storage, game_tables
 
 
@@ -124,3 +133,54 @@ def test_passes_of_two_processes_at_once_seat_everyone_once(empty_queue: str) ->
     assert len(seated) == 20
     assert len({(s.code, s.seat) for s in seated}) == 20  # nobody shares a seat
     assert sorted(len([s for s in seated if s.code == code]) for code in {s.code for s in seated}) == [2] * 10
+
+
+def test_a_player_is_seated_at_only_so_many_tables_nobody_has_played(empty_queue: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        storage, line = await opened(empty_queue, clock, QuickPlaySettings(unplayed_per_owner=1))
+        ann = await line.join(entry("ann"))
+        await line.join(entry("bo"))
+        seated = await line.beat(ann)
+        assert isinstance(seated, Seated)
+        for owner in ("ann", "bo"):  # both seated at a table nobody has played, and never came
+            try:
+                await line.join(entry(owner))
+            except TooManyUnplayed as exc:
+                assert not exc.whole
+            else:
+                raise AssertionError(f"{owner} joined again with a table nobody played")
+        await line.join(entry("cy"))  # another player is let in
+        await storage.append_action(seated.code, 1, "9-9")  # its first move
+        await line.join(entry("ann"))
+        await storage.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_process_makes_only_so_many_tables_nobody_has_played(empty_queue: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        settings = QuickPlaySettings(lease_seconds=60, unplayed_per_process=1)
+        storage, line = await opened(empty_queue, clock, settings)
+        # Two pairs that come within reach of each other at 20 s, both at once: one table is made, and
+        # the other pair waits.
+        tickets = [await line.join(entry(name, rating)) for name, rating in (("a", 1000), ("b", 1300))]
+        tickets += [await line.join(entry(name, rating)) for name, rating in (("c", 2000), ("d", 2300))]
+        for _ in range(4):
+            clock.advance(5)
+            heard = [await line.beat(ticket) for ticket in tickets]
+        seated = [h for h in heard if isinstance(h, Seated)]
+        assert len(seated) == 2 and len({s.code for s in seated}) == 1
+        assert [h for h in heard if isinstance(h, InQueue)] == [InQueue(2, 20)] * 2
+        try:
+            await line.join(entry("eve"))
+        except TooManyUnplayed as exc:
+            assert exc.whole
+        else:
+            raise AssertionError("a join was let in with the process's unplayed tables at their cap")
+        await storage.delete_table(seated[0].code)  # swept: the process may make another
+        await line.join(entry("eve"))
+        await storage.close()
+
+    asyncio.run(scenario())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -25,10 +25,11 @@ from chickenfoot.i18n import english
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.live import SessionWatch
 from chickenfoot.server.clock import Clock, Timer, deadline
-from chickenfoot.server.credentials import digest
+from chickenfoot.server.credentials import MAX_SECRET_LENGTH, digest
 from chickenfoot.server.edge.transport import TableGone, Transport, attend
 from chickenfoot.server.handover import SEAT_ELSEWHERE
-from chickenfoot.server.http.caps import OpenHolds
+from chickenfoot.server.http.caps import Hold, OpenHolds, Scope
+from chickenfoot.server.http.security import SESSION_COOKIE
 from chickenfoot.server.http.tables import no_table
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.storage import StorageUnavailable
@@ -47,7 +48,7 @@ from chickenfoot.server.table.protocol import (
     one_line,
     parse_client_message,
 )
-from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.registry import TableRegistry, possible_code
 from chickenfoot.server.table.requests import ChatGate, SeatChatGate, handle
 
 CLOSE_NO_TABLE = 4404
@@ -67,7 +68,10 @@ CLOSE_SEAT_ELSEWHERE = 4409
 CLOSE_TRY_LATER = 1013
 """The game store is unavailable; the client may reconnect shortly."""
 CLOSE_TOO_MANY_OPEN = 4430
-"""As many sockets are open as the table, the seat, the account or the address may hold (server/http/caps.py)."""
+"""As many sockets are open as the seat or the account may hold, found once the credential is looked up
+(server/http/caps.py); the caps known before the upgrade refuse it with an HTTP answer instead (:class:`Admission`)."""
+SOCKET_PATH = "/ws/"
+"""Where a table's WebSocket is: ``/ws/{code}``."""
 MAX_MERGED_EVENTS = 500
 """Events carried by coalesced states; beyond that the client gets the snapshot alone (``events: []``)."""
 FINAL_SEND_SECONDS = 10.0
@@ -439,6 +443,65 @@ async def refuse(websocket: WebSocket, code: int, reason: Said | str) -> None:
     await websocket.close(code)
 
 
+KeptSeat = Callable[[str, str], int | None]
+"""The seat a seat credential opens at a table by what this process keeps in memory (``None``: not known
+here): ``Credentials.kept_seat``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """Which caps a table WebSocket is counted against from before its upgrade is accepted, decided from
+    this process's counts alone (``holds``) before anything is read for it: its address, its table (by
+    the code asked for), the seat its token opens when the table's seat digests are kept in memory
+    (``kept_seat``), the credential it brings (its token, or else its session's cookie, by its digest),
+    this process's sockets and its handshakes in progress. The seat of a session's account, and the
+    account, need the store: they are counted once looked up (:func:`serve_connection`)."""
+
+    holds: OpenHolds
+    kept_seat: KeptSeat
+
+    def keys(
+        self, code: str, address: str | None, query: Mapping[str, str], cookies: Mapping[str, str]
+    ) -> list[tuple[Scope, str]]:
+        """What a handshake for table ``code`` is counted against (``address``: ``None`` when not known yet)."""
+        keys: list[tuple[Scope, str]] = [] if address is None else [("address", address)]
+        token = query.get("token", "")[:MAX_SECRET_LENGTH]  # a longer one opens nothing
+        credential = token or cookies.get(SESSION_COOKIE, "")[:MAX_SECRET_LENGTH]
+        if possible_code(code):
+            table = code.upper()
+            keys.append(("table", table))
+            if token and (seat := self.kept_seat(table, token)) is not None:
+                keys.append(("seat", f"{table}:{seat}"))
+        if credential:
+            keys.append(("credential", digest(credential)))
+        return [*keys, ("sockets", ""), ("opening", "")]
+
+    def admit(self, code: str, address: str, query: Mapping[str, str], cookies: Mapping[str, str]) -> Hold:
+        """What the handshake holds from now on (its place among the handshakes is given back by
+        :func:`serve_connection` once the connection is at its table), or the :class:`Refusal` of the
+        cap it would pass (nothing is then held)."""
+        hold = self.holds.hold()
+        try:
+            for scope, key in self.keys(code, address, query, cookies):
+                hold.take(scope, key)
+        except Refusal:
+            hold.release()
+            raise
+        return hold
+
+    def refusal(
+        self, path: str, query: Mapping[str, str], cookies: Mapping[str, str], address: str | None
+    ) -> Refusal | None:
+        """The :data:`~chickenfoot.server.http.connections.UpgradeGate`: the refusal of an upgrade to a
+        table's socket past a cap :meth:`admit` would refuse it at, as soon as its request is read below
+        the application (server/http/connections.py), so that a flood of handshakes costs their requests'
+        parsing and a written answer each, not the application's middlewares and routing. Nothing is
+        counted here; :meth:`admit` counts what it lets through."""
+        if not path.startswith(SOCKET_PATH):
+            return None
+        return self.holds.refusal(self.keys(path.removeprefix(SOCKET_PATH), address, query, cookies))
+
+
 async def serve_connection(
     websocket: WebSocket,
     code: str,
@@ -447,7 +510,7 @@ async def serve_connection(
     chat_gate: SeatChatGate,
     hint: HintSource,
     sends: SendWatch,
-    holds: OpenHolds,
+    hold: Hold,
     address: str,
     own_seat: Callable[[], Awaitable[tuple[int, SessionWatch, str] | None]] | None = None,
     moved_away: Callable[[str, str], Awaitable[bool]] | None = None,
@@ -460,9 +523,9 @@ async def serve_connection(
     ``chat_gate`` judges a chat line before the table takes it (the client's address's count over all its
     connections, and the moderation's);
     ``hint`` finds the hint for the client's view (searched off the loop, counted against its address);
-    ``sends`` watches the process's connections for clients that stop reading; ``holds`` counts the
-    sockets open at each table, seat, account and address (``address``, the client's), each refused
-    at its cap before anything is read for it; ``own_seat`` finds
+    ``sends`` watches the process's connections for clients that stop reading; ``hold`` is what the
+    socket holds open since :meth:`Admission.admit` let it in (``address``, the client's), to which its seat and
+    account are added, each refused at its cap, and which is given back when it ends; ``own_seat`` finds
     the seat of a client that brought no seat credential (its signed-in account's, with a way to
     watch the session that opens it, and the account's key; none: it watches);
     ``moved_away`` says whether an unknown credential is one that moved to another device (the
@@ -473,7 +536,6 @@ async def serve_connection(
 
     Returns the close code when the server cut the client off for flooding or not reading.
     """
-    hold = holds.hold()
     try:
         table = await tables.get(code)
         if table is None:
@@ -505,6 +567,7 @@ async def serve_connection(
         if seat is None and watching is None:
             watching = "no_seat" if watching_reason is None else await watching_reason()
         listener = None if listening is None else await listening(seat)
+        hold.give_back("opening")  # the handshake is done: what is left is the table's Attach
 
         def connect(current: Table) -> Awaitable[int | None]:
             connection = Connection(

@@ -1,5 +1,6 @@
 """Caps on what one client may hold open at once in this process: table WebSockets per table, per
-seat, per account and per address, and Bot API streams per token and per account.
+seat, per account, per address and per credential, and Bot API streams per token and per account; and
+what the whole process holds: its table WebSockets, and their handshakes in progress.
 
 The rate limits (:mod:`.limits`) bound how often something new may be opened; these bound how many
 stay open, whatever the number of addresses a flood comes from. One over a cap is refused at once
@@ -21,16 +22,22 @@ error.seat_sockets_full your seat is open in as many places as it may be (1); cl
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.refusals import Refusal
 
-Scope = Literal["table", "seat", "account", "address", "token_streams", "account_streams"]
+Scope = Literal[
+    "table", "seat", "account", "address", "credential", "sockets", "opening", "token_streams", "account_streams"
+]
 
 RETRY_SECONDS = 30
 """What a refusal suggests waiting: until one of the connections held open has ended."""
+PROCESS_WIDE: dict[Scope, int] = {"sockets": RETRY_SECONDS, "opening": 2}
+"""The caps on what the whole process holds, with the wait each refusal suggests (a handshake takes
+milliseconds): reaching one is the server busy (503), not one client's excess (429)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +52,15 @@ class OpenCaps:
     """Sockets of one signed-in account, over every table."""
     address: int = 64
     """Sockets from one client address, over every table (a household or a school shares one)."""
+    credential: int = 24
+    """Sockets that bring one credential (a seat's token, or a session's cookie), over every table: one
+    credential opens one seat or one account, so this is never less than those caps allow; it is what a
+    handshake can count before anything is read for it (which seat or account the credential opens)."""
+    sockets: int = 10_000
+    """Table WebSockets in this process, open or opening (each one a file descriptor and its buffers)."""
+    opening: int = 64
+    """Table WebSocket handshakes in progress at once in this process, from the upgrade until the
+    connection is at its table (each may read the store: the table, its seat, the account)."""
     token_streams: int = 16
     """Bot API streams (the account's and its tables') open with one token."""
     account_streams: int = 64
@@ -56,6 +72,9 @@ CODES: dict[Scope, Code] = {
     "seat": Code.ERROR_SEAT_SOCKETS_FULL,
     "account": Code.ERROR_ACCOUNT_SOCKETS_FULL,
     "address": Code.ERROR_ADDRESS_SOCKETS_FULL,
+    "credential": Code.ERROR_CREDENTIAL_SOCKETS_FULL,
+    "sockets": Code.ERROR_SERVER_SOCKETS_FULL,
+    "opening": Code.ERROR_SERVER_OPENING_FULL,
     "token_streams": Code.BOTAPI_TOKEN_STREAMS_FULL,
     "account_streams": Code.BOTAPI_ACCOUNT_STREAMS_FULL,
 }
@@ -74,8 +93,29 @@ class OpenHolds:
         """What one new connection or stream will hold (nothing yet)."""
         return Hold(self)
 
-    def held(self, scope: Scope, key: str) -> int:
+    def held(self, scope: Scope, key: str = "") -> int:
         return self.open[scope, key]
+
+    def full(self, scope: Scope, key: str) -> Refusal | None:
+        """The refusal of one more against ``scope``'s ``key`` (counted as refused), if it is at its cap."""
+        cap = getattr(self.caps, scope)
+        if self.open[scope, key] < cap:
+            return None
+        self.refused[scope] += 1
+        said = Said.of(CODES[scope], limit=cap)
+        if scope in PROCESS_WIDE:
+            return Refusal.busy(said, retry_after=PROCESS_WIDE[scope])
+        return Refusal.too_many(said, retry_after=RETRY_SECONDS)
+
+    def refusal(self, keys: Iterable[tuple[Scope, str]]) -> Refusal | None:
+        """The refusal of one more counted against each of ``keys``, if one is at its cap; nothing counted."""
+        return next((refused for scope, key in keys if (refused := self.full(scope, key)) is not None), None)
+
+    def drop(self, scope: Scope, key: str) -> None:
+        """One fewer held against ``scope``'s ``key``."""
+        self.open[scope, key] -= 1
+        if self.open[scope, key] <= 0:
+            del self.open[scope, key]
 
 
 class Hold:
@@ -87,21 +127,25 @@ class Hold:
         self._holds = holds
         self._taken: list[tuple[Scope, str]] = []
 
-    def take(self, scope: Scope, key: str) -> None:
-        """Count this connection against ``scope``'s ``key``; raises :class:`Refusal` (too many) at the cap."""
+    def take(self, scope: Scope, key: str = "") -> None:
+        """Count this connection against ``scope``'s ``key`` (once: taking it again does nothing); raises
+        :class:`Refusal` at the cap: too many (429), or for what the whole process holds, busy (503)."""
         holds = self._holds
-        cap = getattr(holds.caps, scope)
-        if holds.open[scope, key] >= cap:
-            holds.refused[scope] += 1
-            raise Refusal.too_many(Said.of(CODES[scope], limit=cap), retry_after=RETRY_SECONDS)
+        if (scope, key) in self._taken:
+            return
+        if (refused := holds.full(scope, key)) is not None:
+            raise refused
         holds.open[scope, key] += 1
         self._taken.append((scope, key))
 
+    def give_back(self, scope: Scope, key: str = "") -> None:
+        """Give back what was taken for ``scope``'s ``key`` alone (if it was)."""
+        if (scope, key) in self._taken:
+            self._taken.remove((scope, key))
+            self._holds.drop(scope, key)
+
     def release(self) -> None:
         """Give back everything taken (once: a second call does nothing)."""
-        open_ = self._holds.open
-        for taken in self._taken:
-            open_[taken] -= 1
-            if open_[taken] <= 0:
-                del open_[taken]
+        for scope, key in self._taken:
+            self._holds.drop(scope, key)
         self._taken.clear()

@@ -8,7 +8,9 @@ makes uvicorn's h11 protocol that does both: a head not complete :attr:`Connecti
 after the connection opened (or after the first byte of a later request's head on a kept-alive
 connection) closes the connection; a connection from an address (its key, :func:`address_key`) that
 holds :attr:`ConnectionCaps.per_address` open already is answered 429 ``error.too_many_open_connections``
-at once and closed. A connection that becomes a WebSocket leaves the count: sockets have caps of their own.
+at once and closed. A connection that becomes a WebSocket leaves the count: sockets have caps of their own,
+and an upgrade past one of them is answered here (an ``UpgradeGate``: server/edge/client.py) as the
+application would answer it, before the application is called at all.
 
 Connections from a proxy the server believes (``--forwarded-allow-ips``) are neither capped nor counted
 here: every client of the proxy arrives from its address, and the proxy caps them itself
@@ -19,21 +21,26 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
+from urllib.parse import parse_qsl, unquote
 
 import h11
 import orjson
+from starlette.requests import cookie_parser
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.clock import Clock, Timer
-from chickenfoot.server.http.answers import body
+from chickenfoot.server.http.answers import STATUS, body
 from chickenfoot.server.http.client import address_key
+from chickenfoot.server.refusals import Refusal
 
 RETRY_SECONDS = 10
 """When a client refused for holding too many connections may try again."""
@@ -49,12 +56,29 @@ class ConnectionCaps:
     a school or an office behind one address opens more)."""
 
 
+UpgradeGate = Callable[[str, Mapping[str, str], Mapping[str, str], str | None], Refusal | None]
+"""What refuses a WebSocket upgrade as soon as its request is read: given its path, its query, its
+cookies and its client's address key (``None`` from a trusted proxy: the application knows it), the
+refusal (``None``: the application decides)."""
+
+
 def too_many_open(limit: int) -> bytes:
     """The whole answer to a connection over the cap: 429, its message, ``Retry-After``, and the end."""
-    content = orjson.dumps(body(Said.of(Code.ERROR_TOO_MANY_OPEN_CONNECTIONS, limit=limit)))
+    return whole_answer(429, Said.of(Code.ERROR_TOO_MANY_OPEN_CONNECTIONS, limit=limit), RETRY_SECONDS)
+
+
+def refused(refusal: Refusal) -> bytes:
+    """The whole answer to a refused request, written below the application: as the application answers it."""
+    return whole_answer(STATUS[refusal.why], refusal.said, refusal.retry_after, str(refusal))
+
+
+def whole_answer(status: int, said: Said, retry_after: float | None, detail: str | None = None) -> bytes:
+    """An error answer's bytes (its message as JSON, ``Retry-After`` in whole seconds), closing the connection."""
+    content = orjson.dumps(body(said, detail))
+    retry = "" if retry_after is None else f"retry-after: {max(1, math.ceil(retry_after))}\r\n"
     head = (
-        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(content)}\r\nretry-after: {RETRY_SECONDS}\r\nconnection: close\r\n\r\n"
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(content)}\r\n{retry}connection: close\r\n\r\n"
     )
     return head.encode() + content
 
@@ -68,9 +92,11 @@ def trusted(host: str, proxies: Sequence[str]) -> bool:
     return any(address in ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
 
 
-def guarded_h11(caps: ConnectionCaps, clock: Clock, proxies: Sequence[str] = ()) -> type[H11Protocol]:
+def guarded_h11(
+    caps: ConnectionCaps, clock: Clock, proxies: Sequence[str] = (), upgrades: UpgradeGate | None = None
+) -> type[H11Protocol]:
     """uvicorn's h11 protocol with ``caps`` (``uvicorn.Config(http=...)``), timed on ``clock``; ``proxies``:
-    the trusted proxies."""
+    the trusted proxies; ``upgrades``: what refuses a WebSocket upgrade before the application sees it."""
     open_by_address = Counter[str]()
 
     class GuardedH11(H11Protocol):
@@ -107,7 +133,22 @@ def guarded_h11(caps: ConnectionCaps, clock: Clock, proxies: Sequence[str] = ())
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._uncount()
+            if upgrades is not None and (refusal := upgrades(*self._upgrade_asked(event))) is not None:
+                self.transport.write(refused(refusal))
+                self.transport.close()
+                return
             super().handle_websocket_upgrade(event)
+
+        def _upgrade_asked(self, event: h11.Request) -> tuple[str, dict[str, str], dict[str, str], str | None]:
+            """An upgrade request's path, query, cookies and client's address key (see :data:`UpgradeGate`)."""
+            path, _, query = event.target.decode("latin-1").partition("?")
+            cookies: dict[str, str] = {}
+            for name, value in event.headers:
+                if name == b"cookie":
+                    cookies.update(cookie_parser(value.decode("latin-1")))
+            host = self.client[0] if self.client is not None else "unknown"
+            address = None if trusted(host, proxies) else address_key(host)
+            return unquote(path), dict(parse_qsl(query)), cookies, address
 
         def _await_head(self) -> None:
             if self._head_timer is None:

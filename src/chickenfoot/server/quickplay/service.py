@@ -19,6 +19,7 @@ from chickenfoot.server.quickplay.store import (
     Queue,
     QueueFull,
     QuickPlaySettings,
+    TooManyUnplayed,
     Unclaimed,
 )
 from chickenfoot.server.refusals import Refusal, Why
@@ -27,6 +28,8 @@ from chickenfoot.server.table.registry import TableRegistry
 
 FULL_RETRY_SECONDS = 10
 """When a player refused by a full queue may try again."""
+UNPLAYED_RETRY_SECONDS = 60
+"""When a player refused for unplayed tables may try again: once one is played, or swept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,12 @@ class QuickPlay:
             if exc.whole:
                 raise Refusal.busy(Said.of(Code.QUICKPLAY_FULL), FULL_RETRY_SECONDS) from None
             raise Refusal(Why.TOO_MANY, Said.of(Code.QUICKPLAY_ADDRESS_FULL), retry_after=FULL_RETRY_SECONDS) from None
+        except TooManyUnplayed as exc:
+            if exc.whole:
+                raise Refusal.busy(Said.of(Code.QUICKPLAY_TABLES_FULL), UNPLAYED_RETRY_SECONDS) from None
+            limit = self.settings.unplayed_per_owner
+            said = Said.of(Code.QUICKPLAY_UNPLAYED_FULL, limit=limit)
+            raise Refusal(Why.TOO_MANY, said, retry_after=UNPLAYED_RETRY_SECONDS) from None
 
     async def beat(self, ticket: str, connection: HTTPConnection) -> InQueue | SeatTaken:
         """The waiting page's heartbeat: how many wait and for how long, or the seat found, taken now (once)."""

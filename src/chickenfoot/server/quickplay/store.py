@@ -38,6 +38,7 @@ from chickenfoot.server.credentials import digest
 from chickenfoot.server.quickplay.pairing import Group, Schedule, Waiting, pair
 from chickenfoot.server.quickplay.ratings import BotRatings, EqualRatings, LevelOrder, RatingLookup
 from chickenfoot.server.quickplay.schema import queue
+from chickenfoot.server.quickplay.unplayed import UnplayedTables
 from chickenfoot.server.storage import Storage, aware
 from chickenfoot.server.table.config import Pace, Seat, TableConfig
 from chickenfoot.server.table.registry import new_code
@@ -62,6 +63,15 @@ class QuickPlaySettings:
     """The queue's bound: a join beyond it is refused until someone leaves or is seated."""
     per_address: int = 8
     """Entries one client address may hold at once (several players behind one router)."""
+    unplayed_per_owner: int = 2
+    """Tables made by this process's passes, nobody having played them yet, one player (an account, or a
+    guest's browser) may be seated at; past it their join is refused (server/quickplay/unplayed.py)."""
+    unplayed_per_process: int = 100
+    """Such tables one process may have made; past it joins are refused and passes make no more."""
+    unplayed_seconds: float = 600.0
+    """A real-time table a pass made is deleted at the first sweep this long after, unless played or
+    someone is at it (players seated at one come to it within seconds; at one's own pace they may come
+    later, and such a table waits for the sweep of every unplayed table)."""
     bots_after: float = 30.0
     """The default wait before bots may fill a 4-player table's empty seats."""
     schedule: Schedule = field(default_factory=Schedule)
@@ -77,6 +87,14 @@ class QueueFull(LookupError):
 
     def __init__(self, whole: bool) -> None:
         super().__init__("the quick play queue is full" if whole else "too many queue entries from this address")
+        self.whole = whole
+
+
+class TooManyUnplayed(LookupError):
+    """The player (or this process) has as many quick play tables nobody has played as it may."""
+
+    def __init__(self, whole: bool) -> None:
+        super().__init__("too many unplayed quick play tables" + ("" if whole else " of this player"))
         self.whole = whole
 
 
@@ -154,11 +172,17 @@ class Queue:
         seeds: Callable[[], int],
         abandoned: Abandoned | None = None,
         apart: Apart = nobody_apart,
+        sweep_unplayed_after: Callable[[str, float], None] | None = None,
     ) -> None:
         self.storage, self.clock, self.settings, self.seeds = storage, clock, settings, seeds
         self.abandoned = abandoned
         """Told of each seat found for a player who then left without taking it."""
         self.apart = apart
+        self.sweep_unplayed_after = sweep_unplayed_after
+        """Has a real-time table a pass made deleted after a while if nobody plays it."""
+        self.unplayed = UnplayedTables(
+            storage.unplayed_among, settings.unplayed_per_owner, settings.unplayed_per_process
+        )
         self._last_pass: float | None = None
         self._passing = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -169,8 +193,13 @@ class Queue:
     async def join(self, entry: Entry) -> str:
         """Put ``entry`` in the queue (replacing its owner's earlier entry); its ticket.
 
-        Raises :class:`QueueFull` when the queue or the address's share of it is full.
+        Raises :class:`QueueFull` when the queue or the address's share of it is full, and
+        :class:`TooManyUnplayed` when the player, or this process, has as many unplayed tables as it may.
         """
+        if await self.unplayed.full_for(entry.owner):
+            raise TooManyUnplayed(whole=False)
+        if not await self.unplayed.room():
+            raise TooManyUnplayed(whole=True)
         ticket, now = new_ticket(), utc(self.clock)
         live = queue.c.lease_until >= now
         async with self.storage.transaction() as conn:
@@ -269,7 +298,10 @@ class Queue:
         now = utc(self.clock)
         await self._drop(queue.c.lease_until < now)
         heard = now + timedelta(seconds=self.settings.lease_seconds / 2)  # a heartbeat in the last half-lease
-        seated = 0
+        room = await self.unplayed.room()
+        if not room:
+            return 0  # no table made until some are played or swept: the players wait
+        seated, made = 0, []
         async with self.storage.transaction() as conn:
             query = (
                 sa.select(queue.c.ticket, queue.c.players, queue.c.rated, queue.c.rating)
@@ -281,15 +313,18 @@ class Queue:
             )
             pools: dict[Pool, list[Waiting]] = defaultdict(list)
             tickets: dict[int, str] = {}
+            owners: dict[str, str] = {}
             for ticket, players, rated, rating, joined, bots_after, owner, move in await conn.execute(query):
                 pools[Pool(players, rated, move)].append(Waiting(ticket, rating, aware(joined).timestamp(), bots_after))
+                owners[ticket] = owner
                 if owner.startswith(ACCOUNT):
                     tickets[int(owner.removeprefix(ACCOUNT))] = ticket
             apart = {frozenset(tickets[a] for a in pair) for pair in await self.apart(conn, tickets.keys())}
             # Sorting and bisecting a thousand players is more than a millisecond: off the event loop.
             paired = await asyncio.to_thread(self._pair, pools, now.timestamp(), apart)
-            for pool, group in paired:
+            for pool, group in paired[:room]:  # the others wait for the next pass
                 code = new_code()
+                made.append((code, pool, [owners[ticket] for ticket in group.tickets]))
                 await conn.execute(self.storage.new_table(code, self._config(pool, group).to_json()))
                 for seat, ticket in enumerate(group.tickets):
                     mine = (queue.c.ticket == ticket) & queue.c.table_code.is_(None)
@@ -297,6 +332,10 @@ class Queue:
                     if done.rowcount != 1:
                         raise LookupError(f"queue entry {ticket[:8]} was seated meanwhile")  # rolls all back
                 seated += len(group.tickets)
+        for code, pool, seated_owners in made:  # stored: each counts until played, and is swept if never
+            self.unplayed.add(code, seated_owners)
+            if pool.move_seconds is None and self.sweep_unplayed_after is not None:
+                self.sweep_unplayed_after(code, self.settings.unplayed_seconds)
         return seated
 
     def _pair(

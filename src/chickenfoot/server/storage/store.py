@@ -21,7 +21,7 @@ import asyncio
 import json
 import logging
 import math
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
@@ -505,26 +505,36 @@ class Storage:
         async with self._write() as conn:
             return bool((await conn.execute(game_tables.delete().where(game_tables.c.code == code))).rowcount)
 
-    async def delete_unplayed(self, created_before: datetime, limit: int, keep: set[str]) -> list[str]:
-        """Delete up to ``limit`` tables created before ``created_before`` without a single action; their codes.
+    async def delete_unplayed(
+        self, created_before: datetime, limit: int, keep: set[str], among: Collection[str] | None = None
+    ) -> list[str]:
+        """Delete up to ``limit`` tables created before ``created_before`` without a single action (of
+        ``among`` alone, when given); their codes.
 
         Finished (and unfinished) matches have actions and are never touched: they are replays.
         """
-        played = sa.or_(
-            sa.exists().where(actions.c.table_code == game_tables.c.code),
-            sa.exists().where(archived_actions.c.table_code == game_tables.c.code),
-        )
+        played = _played()
         query = (
             sa.select(game_tables.c.code)
             .where(game_tables.c.created_at < created_before, ~played)
             .order_by(game_tables.c.created_at)
             .limit(limit + len(keep))
         )
+        if among is not None:
+            query = query.where(game_tables.c.code.in_(among))
         async with self._write() as conn:
             codes = [code for code in (await conn.execute(query)).scalars() if code not in keep][:limit]
             if codes:  # every row naming them goes too (their foreign keys cascade)
                 await conn.execute(game_tables.delete().where(game_tables.c.code.in_(codes), ~played))
         return codes
+
+    async def unplayed_among(self, codes: Collection[str]) -> set[str]:
+        """Those of ``codes`` that are stored without a single action (one read)."""
+        if not codes:
+            return set()
+        query = sa.select(game_tables.c.code).where(game_tables.c.code.in_(codes), ~_played())
+        async with self._read() as conn:
+            return set((await conn.execute(query)).scalars())
 
     # Retention of finished matches (chickenfoot storage prune)
 
@@ -594,6 +604,14 @@ def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
 
 class _Refused(Exception):
     """Rolls back a transaction whose precondition no longer holds."""
+
+
+def _played() -> sa.ColumnElement[bool]:
+    """Whether a table has an action (in its rows or archived): a match begun is a replay, never swept."""
+    return sa.or_(
+        sa.exists().where(actions.c.table_code == game_tables.c.code),
+        sa.exists().where(archived_actions.c.table_code == game_tables.c.code),
+    )
 
 
 def _public(config: dict[str, Any]) -> bool:

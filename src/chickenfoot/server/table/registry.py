@@ -61,6 +61,11 @@ def service_notice(available: bool) -> dict[str, Any]:
     } | said.wire()
 
 
+def possible_code(code: str) -> bool:
+    """Whether some table could have ``code`` (in any case): the others are refused without a look."""
+    return code.isascii() and code.isalnum() and len(code) <= 16
+
+
 def new_code() -> str:
     """A random table code (storing it fails in the rare case it is taken already)."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
@@ -119,6 +124,8 @@ class TableRegistry:
         self._lingering: dict[str, Timer] = {}
         """Each table's release, due ``idle_seconds`` after its last use unless someone is connected here."""
         self._closing: dict[str, asyncio.Task[None]] = {}
+        self._unplayed_due: dict[str, float] = {}
+        """Tables to delete at the first sweep past their time (on :attr:`clock`) if nobody has played them."""
         self._lock = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         storage.on_availability(self._availability_changed)
@@ -126,7 +133,7 @@ class TableRegistry:
     async def get(self, code: str) -> Table | None:
         """The table (read from storage when not in memory); raises ``StorageUnavailable`` during an outage."""
         code = code.upper()
-        if not (code.isascii() and code.isalnum() and len(code) <= 16):
+        if not possible_code(code):
             return None  # no table was ever given such a code (and storage need not see it)
         table = self.tables.get(code)
         if table is not None:
@@ -274,14 +281,27 @@ class TableRegistry:
             except Exception:
                 log.exception("sweeping tables failed")
 
+    def sweep_unplayed_after(self, code: str, seconds: float) -> None:
+        """Table ``code`` is deleted at the first sweep ``seconds`` from now unless it has been played by then
+        or someone is at it (it is looked at again at the next sweep); otherwise at the sweep of every table
+        nobody played (:attr:`Expiry.unjoined_seconds`)."""
+        self._unplayed_due[code] = self.clock.monotonic() + seconds
+
     async def sweep(self) -> int:
         """Delete from storage the tables nobody played; returns the deletions."""
         if not self.storage.available:
             return 0
-        cutoff = utc(self.clock) - timedelta(seconds=self.expiry.unjoined_seconds)
+        now = utc(self.clock)
+        cutoff = now - timedelta(seconds=self.expiry.unjoined_seconds)
+        moment = self.clock.monotonic()
+        due = [code for code, at in self._unplayed_due.items() if at <= moment][: self.expiry.sweep_batch]
         async with self._lock:  # no table is read back while its row may go
             in_use = {code for code, table in self.tables.items() if not table.idle()}
             deleted = await self.storage.delete_unplayed(cutoff, self.expiry.sweep_batch, keep=in_use)
+            if due:
+                deleted += await self.storage.delete_unplayed(now, len(due), keep=in_use, among=due)
+                for code in set(due) - in_use:  # deleted, or played: either way not to be looked at again
+                    del self._unplayed_due[code]
             for code in deleted:
                 if (table := self.tables.get(code)) is not None:
                     self.release(table)
