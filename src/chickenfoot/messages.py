@@ -1417,6 +1417,48 @@ class Code(Enum):
     SOCIAL_TOO_MANY_REPORTED = msg(
         "social.too_many_reported", "too many reports (at most {limit} in {window} s); try again in {seconds} s"
     )
+    # --- tournaments (server/tournaments): what refuses a request about an event
+    TOURNAMENT_BAD_FORMAT = msg("tournament.bad_format", "a tournament is an arena, a Swiss or a round-robin")
+    TOURNAMENT_BAD_TABLE_SIZE = msg("tournament.bad_table_size", "a tournament's tables seat 2, 3 or 4 players")
+    TOURNAMENT_BAD_BOT = msg("tournament.bad_bot", "there is no such bot level")
+    TOURNAMENT_BAD_TURN_TIMER = msg("tournament.bad_turn_timer", "a turn lasts 30, 60 or 120 seconds")
+    TOURNAMENT_BAD_RULES = msg("tournament.bad_rules", "these rules cannot be played at tables of this size")
+    TOURNAMENT_NOT_RATED = msg("tournament.not_rated", "this tournament cannot be rated: {reason}")
+    TOURNAMENT_BAD_MINUTES = msg("tournament.bad_minutes", "an arena lasts from half a minute to a day")
+    TOURNAMENT_BAD_WAIT = msg(
+        "tournament.bad_wait", "the arena's closing time must be shorter than the arena, and its wait 5 to 300 s"
+    )
+    TOURNAMENT_ARENA_ROUNDS = msg(
+        "tournament.arena_rounds", "an arena has a length, not rounds, and its tables never play duplicate deals"
+    )
+    TOURNAMENT_BAD_ROUNDS = msg("tournament.bad_rounds", "this tournament plays from 1 to {most} rounds")
+    TOURNAMENT_ROUNDS_NOT_MINUTES = msg("tournament.rounds_not_minutes", "this tournament has rounds, not a length")
+    TOURNAMENT_PAR_NOT_DUPLICATE = msg("tournament.par_not_duplicate", "a par plays only in a duplicate tournament")
+    TOURNAMENT_BAD_START = msg("tournament.bad_start", "a tournament starts in the next 60 days")
+    TOURNAMENT_NO_NAME = msg("tournament.no_name", "a tournament needs a name")
+    TOURNAMENT_NOT_FOUND = msg("tournament.not_found", "there is no such tournament")
+    TOURNAMENT_NO_BOT_ACCOUNTS = msg("tournament.no_bot_accounts", "this tournament does not take bot accounts")
+    TOURNAMENT_BOTS_BY_API = msg("tournament.bots_by_api", "a bot account joins tournaments through the Bot API")
+    TOURNAMENT_OVER = msg("tournament.over", "this tournament is over")
+    TOURNAMENT_STARTED = msg("tournament.started", "this tournament has started: nobody can join it now")
+    TOURNAMENT_FULL = msg("tournament.full", "this tournament is full (at most {limit} players)")
+    TOURNAMENT_NOT_ENTERED = msg("tournament.not_entered", "you are not in this tournament")
+    TOURNAMENT_PAUSE_ARENA = msg("tournament.pause_arena", "only an arena can be paused")
+    TOURNAMENT_CREATOR_ONLY = msg("tournament.creator_only", "only the tournament's creator can do this")
+    TOURNAMENT_TOO_MANY_OPEN = msg(
+        "tournament.too_many_open", "you have too many tournaments to come or in play (at most {limit})"
+    )
+    TOURNAMENT_TOO_MANY = msg(
+        "tournament.too_many",
+        "too many tournament requests from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    TOURNAMENT_TOO_MANY_MADE = msg(
+        "tournament.too_many_made",
+        "you have made too many tournaments (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    TOURNAMENT_TOO_MANY_WATCHING = msg(
+        "tournament.too_many_watching", "too many pages follow tournaments from your address at once"
+    )
 
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")

@@ -110,6 +110,9 @@ class TableConfig:
     is over and the other player won it."""
     aborted: bool = False
     """Its creator called it off before the match began: it never starts (:func:`.seats.abort`)."""
+    organised: bool = False
+    """A tournament's table: it plays to its end with nobody watching, a bot covering each absent player
+    (an event waits for nobody)."""
 
     def bot_levels(self) -> list[str | None]:
         """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
@@ -130,6 +133,7 @@ class TableConfig:
             "pace": None if self.pace is None else asdict(self.pace),
             "lost_on_time": self.lost_on_time,
             "aborted": self.aborted,
+            "organised": self.organised,
         }
 
     @classmethod
@@ -148,6 +152,7 @@ class TableConfig:
             pace=None if data.get("pace") is None else Pace(**data["pace"]),
             lost_on_time=data.get("lost_on_time"),
             aborted=bool(data.get("aborted", False)),
+            organised=bool(data.get("organised", False)),
         )
 
 
