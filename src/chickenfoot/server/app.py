@@ -415,7 +415,7 @@ def tournaments_of(
         tell_bot,
         fenced=not cluster.alone,
     )
-    return Tournaments(organiser.store, organiser, cluster.bus, clock, ratings.shown_of, storage.load_review)
+    return Tournaments(organiser.store, organiser, cluster.bus, clock, ratings.shown_of)
 
 
 def table_outcome(hub: TableRegistry, clock: Clock, alone: bool) -> Outcome:

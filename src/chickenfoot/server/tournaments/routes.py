@@ -157,11 +157,6 @@ def event_routes(tournaments: Tournaments, accounts: Accounts, limits: RateLimit
     async def cancel(code: str, request: Request) -> dict[str, Any]:
         return {"version": await tournaments.cancel(code, await person(request))}
 
-    @router.get("/{code}/deals/{deal}/marks")
-    async def marks(code: str, deal: int) -> dict[str, Any]:
-        """The review's marks on the moves that decided each table of a duplicate deal (tables reviewed so far)."""
-        return {"tables": await tournaments.marks(code, deal)}
-
     return router
 
 

@@ -1,7 +1,7 @@
 """What the tournaments do for the routes and the rest of the server: events made, listed and shown (their
 standings served from a cache every process keeps per version), entrants joining, leaving and pausing,
-the creator starting or cancelling a private event, the comparisons of a duplicate deal with the
-review's marks, and the match-finished hook. Every refusal is a :class:`~chickenfoot.server.refusals.Refusal`.
+the creator starting or cancelling a private event, and the match-finished hook. Every refusal is a
+:class:`~chickenfoot.server.refusals.Refusal`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import asyncio
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,6 @@ from typing import Any
 import orjson
 
 from chickenfoot.messages import Code, Said
-from chickenfoot.review import Review
 from chickenfoot.server.accounts.service import SignedIn
 from chickenfoot.server.clock import Clock, utc
 from chickenfoot.server.cluster.fanout import Bus
@@ -38,12 +36,6 @@ MAX_MADE = 5
 """Private events one account may have scheduled or running at once."""
 SHOWN_FINISHED = 60
 """An arena's finished tables listed on its page (the latest; every result is in the standings)."""
-MARKED = ("mistake", "blunder")
-"""The review's marks a duplicate deal's page shows: the moves that decided it."""
-REVIEWS_KEPT = 512
-
-LoadReview = Callable[[str], Awaitable[dict[str, Any] | None]]
-"""A finished table's stored review (``None``: not reviewed yet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,17 +73,6 @@ def facts(event: Event) -> dict[str, Any]:
     }
 
 
-def decisive_moves(review: dict[str, Any]) -> list[dict[str, Any]]:
-    """The moves a review marked as mistakes or blunders, each seat's costliest first."""
-    marked = []
-    for summary in Review.from_dict(review).summary():
-        for number, move in summary.costliest:
-            if move.mark in MARKED:
-                marked.append({"seat": move.seat, "round": number, "ply": move.ply, "mark": move.mark})
-                marked[-1]["line"] = move.costly().wire()
-    return marked
-
-
 class Tournaments:
     def __init__(
         self,
@@ -100,17 +81,15 @@ class Tournaments:
         bus: Bus,
         clock: Clock,
         rating_of: RatingOf,
-        load_review: LoadReview,
     ) -> None:
         self.store, self.organiser, self.bus, self.clock = store, organiser, bus, clock
-        self.rating_of, self.load_review = rating_of, load_review
+        self.rating_of = rating_of
         self._pages: OrderedDict[int, Page] = OrderedDict()
         self._ids: dict[str, int] = {}
         """Each event's id by its code (an event's code never changes)."""
         self._heard: dict[int, int] = {}
         """The latest version each event's watchers in this process heard of (a page older is built again)."""
         self._building: dict[int, asyncio.Lock] = {}
-        self._marks: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
@@ -333,23 +312,3 @@ class Tournaments:
     async def _changed(self, event: Event, version: int) -> None:
         self.heard(event.id, version)
         await self.bus.publish(event_channel(event.id), {"version": version})
-
-    # --- duplicate ----------------------------------------------------------------------------------
-
-    async def marks(self, code: str, deal: int) -> dict[str, list[dict[str, Any]]]:
-        """The review's marks on the decisive moves of every table that played ``deal``, by table (a table
-        not reviewed yet is left out; its review is made in the background)."""
-        event = await self.event(code)
-        found: dict[str, list[dict[str, Any]]] = {}
-        for table in await self.store.tables(event.id):
-            if table.deal != deal or table.finished_at is None:
-                continue
-            if table.code not in self._marks:
-                review = await self.load_review(table.code)
-                if review is None:
-                    continue
-                self._marks[table.code] = decisive_moves(review)
-                while len(self._marks) > REVIEWS_KEPT:
-                    self._marks.popitem(last=False)
-            found[table.code] = self._marks[table.code]
-        return found
