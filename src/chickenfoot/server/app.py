@@ -538,7 +538,9 @@ def routers(server: Server) -> list[APIRouter]:
             bot_chat(server),
             server.holds,
         ),
-        tournaments_router(server.tournaments, accounts, limits, settings.clock, bot_account(caller_of(bots))),
+        tournaments_router(
+            server.tournaments, accounts, limits, settings.clock, settings.web_dir, bot_account(caller_of(bots))
+        ),
         moderation_router(server.moderation, accounts, settings.web_dir),
         table_socket(server),
         pages_router(settings.web_dir),

@@ -1,6 +1,6 @@
-"""The tournaments over HTTP: the API under ``/api/tournaments``, its live news (server-sent events: "the
-event changed", then the reader asks again) and the Bot API's entry (``/api/bot/tournaments/CODE/join``,
-by a bot account's token).
+"""The tournaments over HTTP: the pages (``/tournaments``, ``/tournaments/CODE``), the API under
+``/api/tournaments``, its live news (server-sent events: "the event changed", then the reader asks
+again) and the Bot API's entry (``/api/bot/tournaments/CODE/join``, by a bot account's token).
 
 Any signed-in player makes a private event (its code is its invitation). An event's page is served from
 a cache built once per version in each process, with an entity tag.
@@ -13,10 +13,11 @@ import json
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import StreamingResponse
+from fastapi.responses import HTMLResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from chickenfoot.messages import Code, Said
@@ -25,6 +26,7 @@ from chickenfoot.server.clock import Clock, utc, woken
 from chickenfoot.server.http.answers import unchanged
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import RateLimiter
+from chickenfoot.server.http.pages import serve_page
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.tournaments.organiser import event_channel
 from chickenfoot.server.tournaments.service import Tournaments
@@ -70,12 +72,29 @@ def tournaments_router(
     accounts: Accounts,
     limits: RateLimiter,
     clock: Clock,
+    web_dir: Path,
     bot_account: BotAccount,
 ) -> APIRouter:
     router = APIRouter()
+    router.include_router(page_routes(web_dir))
     router.include_router(event_routes(tournaments, accounts, limits, clock))
     router.include_router(watch_routes(tournaments, clock))
     router.include_router(bot_routes(tournaments, bot_account))
+    return router
+
+
+def page_routes(web_dir: Path) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/tournaments")
+    async def listing_page(request: Request) -> HTMLResponse:
+        return serve_page(web_dir, "tournaments", request)
+
+    @router.get("/tournaments/{code}")
+    async def event_page(code: str, request: Request) -> HTMLResponse:
+        """An event's page; it reads the event's code from its address (a private event's invitation)."""
+        return serve_page(web_dir, "tournament", request)
+
     return router
 
 
