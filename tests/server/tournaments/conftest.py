@@ -64,13 +64,17 @@ def wait_for(client: TestClient, code: str, done: Callable[[Event, int], bool]) 
         assert found is not None
         changed = asyncio.Event()
         unsubscribe = tournaments.bus.subscribe(event_channel(found.id), lambda _message: changed.set())
+        event, playing = found, -1
         try:
             async with asyncio.timeout(WAIT_BOUND):
                 while not done(
-                    event := await tournaments.store.by_code(code), len(await tournaments.store.playing(found.id))
+                    event := await tournaments.store.by_code(code),
+                    playing := len(await tournaments.store.playing(found.id)),
                 ):
                     await changed.wait()
                     changed.clear()
+        except TimeoutError:
+            raise AssertionError(f"the event stayed at {event} with {playing} tables in play") from None
         finally:
             unsubscribe()
         return event

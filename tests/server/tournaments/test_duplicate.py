@@ -1,17 +1,28 @@
-"""A duplicate event of eight players on two tables of four, over two deals: every table of a deal is dealt
-the same tiles in the same seats (each round's hands and boneyard, as the stored match records show),
-and the comparison the server shows, deal by deal and seat by seat, is the one computed here from those
-records alone: match points (2 for each other table's player at the seat with more points, 1 for each
-with as many) and differences (their average minus one's own), then each player's share of match points."""
+"""A duplicate event of eight people on two tables of four, over two deals, each person playing their own
+seat (a scripted client on the table's socket, choosing among the legal moves at random, so the two
+tables of a deal play it differently): every table of a deal is dealt the same tiles in the same seats
+(each round's hands and boneyard, as the stored match records show), and the comparison the server
+shows, deal by deal and seat by seat, is the one computed here from those records alone: match points
+(2 for each other table's player at the seat with more points, 1 for each with as many) and differences
+(their average minus one's own), then each player's share of match points."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections import defaultdict
+from collections.abc import Callable
+from contextlib import ExitStack
 from fractions import Fraction
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from chickenfoot.server.clock import FakeClock
+
+from ..accounts.conftest import GENEROUS
+from ..conftest import INSTANT, Player, play_out
+from ..social.conftest import EVERYTHING, Person
 from .conftest import create, finished, page, people, wait_for
 
 EIGHT = 8
@@ -32,13 +43,34 @@ def totals(record: dict[str, Any]) -> list[int]:
     return [sum(points) for points in zip(*(r["points"] for r in record["rounds"]), strict=True)]
 
 
-def test_a_duplicate_event_deals_alike_and_compares_each_seat_as_its_records_say(events_client: TestClient) -> None:
-    client = events_client
+def play_round(client: TestClient, code: str, number: int, by_account: dict[int, Person], rng: random.Random) -> None:
+    """Every table of round ``number``, each person at their own seat (the account's, opened by its session)."""
+    wait_for(client, code, lambda event, playing: event.round == number and playing == 2)
+    for table in [t for t in page(client, code)["tables"] if t["round"] == number]:
+        with ExitStack() as stack:
+            seated = {
+                seat: Player(stack.enter_context(by_account[account].socket(table["code"])))
+                for seat, account in enumerate(table["seats"])
+            }
+            assert play_out(seated, rng)["match_over"] is not None
+
+
+def test_a_duplicate_event_deals_alike_and_compares_each_seat_as_its_records_say(
+    make_client: Callable[..., TestClient], no_events_yet: None, clock: FakeClock
+) -> None:
+    # Nobody is covered by a bot (the clock stands): each seat is played by its person.
+    timing = dataclasses.replace(INSTANT, grace=3600)
+    client = make_client(timing, addresses=GENEROUS, account_limits=EVERYTHING, clock=clock)
     players = people(client, EIGHT)
     code = create(players[0], format="swiss", table_size=4, rounds=DEALS, match_rounds=2, duplicate="matchpoints")
     for person in players:
         person.ok("post", f"/api/tournaments/{code}/join")
+    ids = {entrant["name"]: entrant["id"] for entrant in page(client, code)["entrants"]}
+    by_account = {ids[person.name]: person for person in players}
     players[0].ok("post", f"/api/tournaments/{code}/start")
+    rng = random.Random(41)
+    for number in range(1, DEALS + 1):
+        play_round(client, code, number, by_account, rng)
     wait_for(client, code, finished)
 
     shown = page(client, code)
@@ -58,6 +90,8 @@ def test_a_duplicate_event_deals_alike_and_compares_each_seat_as_its_records_say
             assert one["boneyard"] == other["boneyard"]  # in draw order
     one_hand, other_hand = (kept[by_deal[deal][0]["code"]]["rounds"][0]["hands"] for deal in (1, 2))
     assert one_hand != other_hand  # each deal its own
+    moves = [[r["moves"] for r in kept[t["code"]]["rounds"]] for t in by_deal[1]]
+    assert moves[0] != moves[1]  # the same tiles, played differently
     for deal, dealt in by_deal.items():
         assert sorted(s for t in dealt for s in t["seats"]) == sorted(e["id"] for e in shown["entrants"]), deal
 

@@ -19,7 +19,7 @@ import orjson
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.service import SignedIn
 from chickenfoot.server.clock import Clock, utc
-from chickenfoot.server.cluster.fanout import Bus
+from chickenfoot.server.cluster.fanout import Bus, Unsubscribe
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.tournaments.organiser import Organiser, event_channel
 from chickenfoot.server.tournaments.ports import RatingOf
@@ -90,6 +90,8 @@ class Tournaments:
         self._heard: dict[int, int] = {}
         """The latest version each event's watchers in this process heard of (a page older is built again)."""
         self._building: dict[int, asyncio.Lock] = {}
+        self._listening: dict[int, Unsubscribe] = {}
+        """The news of each event whose page is cached here: a change anywhere makes it stale."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
@@ -98,6 +100,9 @@ class Tournaments:
     async def stop(self) -> None:
         await self.organiser.stop()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        for unsubscribe in self._listening.values():
+            unsubscribe()
+        self._listening.clear()
 
     # --- the match-finished hook ---------------------------------------------------------------------
 
@@ -174,14 +179,31 @@ class Tournaments:
             self._pages[event.id] = page
             self._ids[event.code] = event.id
             self._pages.move_to_end(event.id)
+            self._listen(event.id)
             while len(self._pages) > CACHED_EVENTS:
                 gone, _ = self._pages.popitem(last=False)
                 self._building.pop(gone, None)
+                self._listening.pop(gone)()
             return page
 
     def _fresh(self, event_id: int, page: Page) -> bool:
         young = self.clock.monotonic() - page.built < CACHE_SECONDS
         return young and self._heard.get(event_id, 0) <= page.version
+
+    def _listen(self, event_id: int) -> None:
+        """Hear every change of a cached event, in any process (its page is built again when next asked);
+        news possibly missed drops the page."""
+        if event_id in self._listening:
+            return
+
+        def hear(message: dict[str, Any]) -> None:
+            if isinstance(version := message.get("version"), int):
+                self.heard(event_id, version)
+
+        def catch_up() -> None:
+            self._pages.pop(event_id, None)
+
+        self._listening[event_id] = self.bus.subscribe(event_channel(event_id), hear, catch_up)
 
     def heard(self, event_id: int, version: int) -> None:
         """A watcher in this process heard that the event changed: its page is built again when next asked."""
