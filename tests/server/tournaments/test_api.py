@@ -147,3 +147,22 @@ def test_a_bot_account_enters_through_the_bot_api_only_the_events_that_take_bot_
     (table,) = page(client, code)["tables"]
     assert sorted(table["seats"]) == sorted(e["id"] for e in entrants)  # the bot account in its own seat
     assert client.post(f"/api/bot/tournaments/{code}/leave", headers=bearer(token)).status_code == 409
+
+
+def test_a_par_of_bots_plays_every_duplicate_deal_and_is_compared_but_never_ranked(events_client: TestClient) -> None:
+    client = events_client
+    ann, bob = people(client, 2)
+    code = create(ann, format="swiss", rounds=1, table_size=2, match_rounds=1, duplicate="difference", par=True)
+    for person in (ann, bob):
+        person.ok("post", f"/api/tournaments/{code}/join")
+    ann.ok("post", f"/api/tournaments/{code}/start")
+    wait_for(client, code, finished)
+    shown = page(client, code)
+    people_table, par = sorted(shown["tables"], key=lambda t: t["seats"] == [None, None])
+    assert par["seats"] == [None, None] and par["deal"] == people_table["deal"] == 1
+    assert sorted(people_table["seats"]) == sorted(e["id"] for e in shown["entrants"])
+    (deal,) = shown["standings"]["deals"]
+    assert [len(seat["rows"]) for seat in deal["seats"]] == [2, 2]  # each seat: the people's table and the par's
+    assert {row["player"] for seat in deal["seats"] for row in seat["rows"]} >= {None}
+    assert len(shown["standings"]["rows"]) == 2  # the par is compared with, never ranked
+    assert shown["tiebreaks"] == ["matchpoints"]  # ranked by difference, match points breaking ties
