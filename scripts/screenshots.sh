@@ -58,6 +58,14 @@ friends/friends-en-1280.png             images/friends/friends-en-1280.png
 friends/friends-lt-1280.png             images/friends/friends-lt-1280.png
 friends/friends-lv-1280.png             images/friends/friends-lv-1280.png
 friends/friends-fy-1280.png             images/friends/friends-fy-1280.png
+tournaments/event-en-390.png            images/tournaments/event-en-390.png
+tournaments/event-lt-390.png            images/tournaments/event-lt-390.png
+tournaments/event-lv-390.png            images/tournaments/event-lv-390.png
+tournaments/event-fy-390.png            images/tournaments/event-fy-390.png
+tournaments/event-en-1280.png           images/tournaments/event-en-1280.png
+tournaments/event-lt-1280.png           images/tournaments/event-lt-1280.png
+tournaments/event-lv-1280.png           images/tournaments/event-lv-1280.png
+tournaments/event-fy-1280.png           images/tournaments/event-fy-1280.png
 turn-based-en-1280.png                  images/turn-based/table-en-1280.png
 turn-based-en-390.png                   images/turn-based/table-en-390.png
 turn-based-lt-1280.png                  images/turn-based/table-lt-1280.png
@@ -66,7 +74,7 @@ turn-based-fy-390.png                   images/turn-based/table-fy-390.png
 TESTS="tests/e2e/test_table_life.py tests/e2e/test_series.py tests/e2e/test_feel.py tests/e2e/test_ratings.py
 tests/e2e/test_quickplay.py tests/e2e/test_players_bar.py tests/e2e/test_seating.py tests/e2e/test_languages.py
 tests/e2e/test_howto.py tests/e2e/test_app.py tests/e2e/test_moderation.py tests/e2e/test_friends.py
-tests/e2e/test_turn_based.py"
+tests/e2e/test_turn_based.py tests/e2e/test_tournaments.py"
 
 if [ "${1:-}" != "--copy" ]; then
     # shellcheck disable=SC2086

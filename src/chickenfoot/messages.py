@@ -1435,6 +1435,117 @@ class Code(Enum):
     SOCIAL_TOO_MANY_REPORTED = msg(
         "social.too_many_reported", "too many reports (at most {limit} in {window} s); try again in {seconds} s"
     )
+    # --- tournaments: the list and an event's page (web/tournaments.js, web/tournament.js)
+    TOURNAMENT_TITLE = msg("tournament.title", "Tournaments")
+    TOURNAMENT_INTRO = msg(
+        "tournament.intro",
+        "Events for a family, a club or everyone: an arena, a Swiss or a round-robin, dealt duplicate if you like.",
+    )
+    TOURNAMENT_SIGN_IN = msg("tournament.sign_in", "Sign in to make a tournament or to join one.")
+    TOURNAMENT_MINE = msg("tournament.mine", "Your tournaments")
+    TOURNAMENT_PUBLIC = msg("tournament.public", "Public tournaments")
+    TOURNAMENT_NONE = msg("tournament.none", "No tournament here yet.")
+    TOURNAMENT_CREATE = msg("tournament.create", "Make a private tournament")
+    TOURNAMENT_CREATE_NOTE = msg(
+        "tournament.create_note", "Anyone with its link can join it: send the link to your family or your club."
+    )
+    TOURNAMENT_NAME = msg("tournament.name", "Name")
+    TOURNAMENT_FORMAT = msg("tournament.format", "Format")
+    TOURNAMENT_FORMAT_ARENA = msg("tournament.format.arena", "Arena")
+    TOURNAMENT_FORMAT_SWISS = msg("tournament.format.swiss", "Swiss")
+    TOURNAMENT_FORMAT_ROUND_ROBIN = msg("tournament.format.round_robin", "Round-robin")
+    TOURNAMENT_DUPLICATE = msg("tournament.duplicate", "Duplicate deals")
+    TOURNAMENT_DUPLICATE_OFF = msg("tournament.duplicate.off", "No")
+    TOURNAMENT_SCORING_MATCHPOINTS = msg("tournament.scoring.matchpoints", "Scored by match points")
+    TOURNAMENT_SCORING_DIFFERENCE = msg("tournament.scoring.difference", "Scored by difference")
+    TOURNAMENT_TABLE_SIZE = msg("tournament.table_size", "Players at each table")
+    TOURNAMENT_ROUNDS = msg("tournament.rounds", "Rounds of the tournament")
+    TOURNAMENT_MINUTES = msg("tournament.minutes", "Length in minutes")
+    TOURNAMENT_RATED = msg("tournament.rated", "Rated tables")
+    TOURNAMENT_MAKE = msg("tournament.make", "Make the tournament")
+    TOURNAMENT_STATUS_SCHEDULED = msg("tournament.status.scheduled", "Not started yet")
+    TOURNAMENT_STATUS_RUNNING = msg("tournament.status.running", "In play")
+    TOURNAMENT_STATUS_FINISHED = msg("tournament.status.finished", "Finished")
+    TOURNAMENT_STATUS_CANCELLED = msg("tournament.status.cancelled", "Cancelled")
+    TOURNAMENT_ROUND_OF = msg("tournament.round_of", "Round {round} of {rounds}")
+    TOURNAMENT_JOIN = msg("tournament.join", "Join")
+    TOURNAMENT_LEAVE = msg("tournament.leave", "Leave")
+    TOURNAMENT_PAUSE = msg("tournament.pause", "Pause")
+    TOURNAMENT_RESUME = msg("tournament.resume", "Come back")
+    TOURNAMENT_START = msg("tournament.start", "Start now")
+    TOURNAMENT_INVITE = msg("tournament.invite", "Copy the invitation link")
+    TOURNAMENT_INVITE_COPIED = msg("tournament.invite_copied", "Link copied")
+    TOURNAMENT_ENTERED = msg("tournament.entered", "You are in: you are seated when your table is ready.")
+    TOURNAMENT_YOU_PAUSED = msg("tournament.you_paused", "You are paused: you are not seated until you come back.")
+    TOURNAMENT_GO = msg("tournament.go", "Your table is ready: go to it")
+    TOURNAMENT_ENTRANTS = nmsg("tournament.entrants", "{count} player", "{count} players")
+    TOURNAMENT_NOBODY = msg("tournament.nobody", "Nobody has joined yet.")
+    TOURNAMENT_STANDINGS = msg("tournament.standings", "Standings")
+    TOURNAMENT_RANK = msg("tournament.rank", "Place")
+    TOURNAMENT_SCORE = msg("tournament.score", "Points")
+    TOURNAMENT_MATCHES = msg("tournament.matches", "Matches")
+    TOURNAMENT_TIEBREAKS = msg("tournament.tiebreaks", "Ties are broken by, in order:")
+    TOURNAMENT_TIEBREAK_PER_MATCH = msg("tournament.tiebreak.per_match", "Points per match")
+    TOURNAMENT_TIEBREAK_WINS = msg("tournament.tiebreak.wins", "Matches won")
+    TOURNAMENT_TIEBREAK_OPPONENTS = msg("tournament.tiebreak.opponents_average", "Opponents' average")
+    TOURNAMENT_TIEBREAK_HEAD_TO_HEAD = msg("tournament.tiebreak.head_to_head", "Head to head")
+    TOURNAMENT_TIEBREAK_GAME_POINTS = msg("tournament.tiebreak.game_points", "Fewest points in hand")
+    TOURNAMENT_TIEBREAK_MATCHPOINTS = msg("tournament.tiebreak.matchpoints", "Match points (%)")
+    TOURNAMENT_TIEBREAK_DIFFERENCE = msg("tournament.tiebreak.difference", "Difference")
+    TOURNAMENT_PAUSED = msg("tournament.paused", "paused")
+    TOURNAMENT_LEFT = msg("tournament.left", "left")
+    TOURNAMENT_TABLES = msg("tournament.tables", "Tables")
+    TOURNAMENT_IN_PLAY = msg("tournament.in_play", "in play")
+    TOURNAMENT_DEALS = msg("tournament.deals", "Deals compared")
+    TOURNAMENT_DEAL = msg("tournament.deal", "Deal {deal}")
+    TOURNAMENT_DEAL_NOTE = msg(
+        "tournament.deal_note",
+        "Each column is one seat, with the same tiles at every table. A cell gives who held it, the points "
+        "left in hand, the share of match points and the difference with the others at that seat.",
+    )
+    TOURNAMENT_TABLE = msg("tournament.table", "Table {table}")
+    # --- tournaments (server/tournaments): what refuses a request about an event
+    TOURNAMENT_BAD_FORMAT = msg("tournament.bad_format", "a tournament is an arena, a Swiss or a round-robin")
+    TOURNAMENT_BAD_TABLE_SIZE = msg("tournament.bad_table_size", "a tournament's tables seat 2, 3 or 4 players")
+    TOURNAMENT_BAD_BOT = msg("tournament.bad_bot", "there is no such bot level")
+    TOURNAMENT_BAD_TURN_TIMER = msg("tournament.bad_turn_timer", "a turn lasts 30, 60 or 120 seconds")
+    TOURNAMENT_BAD_RULES = msg("tournament.bad_rules", "these rules cannot be played at tables of this size")
+    TOURNAMENT_NOT_RATED = msg("tournament.not_rated", "this tournament cannot be rated: {reason}")
+    TOURNAMENT_BAD_MINUTES = msg("tournament.bad_minutes", "an arena lasts from half a minute to a day")
+    TOURNAMENT_BAD_WAIT = msg(
+        "tournament.bad_wait", "the arena's closing time must be shorter than the arena, and its wait 5 to 300 s"
+    )
+    TOURNAMENT_ARENA_ROUNDS = msg(
+        "tournament.arena_rounds", "an arena has a length, not rounds, and its tables never play duplicate deals"
+    )
+    TOURNAMENT_BAD_ROUNDS = msg("tournament.bad_rounds", "this tournament plays from 1 to {most} rounds")
+    TOURNAMENT_ROUNDS_NOT_MINUTES = msg("tournament.rounds_not_minutes", "this tournament has rounds, not a length")
+    TOURNAMENT_PAR_NOT_DUPLICATE = msg("tournament.par_not_duplicate", "a par plays only in a duplicate tournament")
+    TOURNAMENT_BAD_START = msg("tournament.bad_start", "a tournament starts in the next 60 days")
+    TOURNAMENT_NO_NAME = msg("tournament.no_name", "a tournament needs a name")
+    TOURNAMENT_NOT_FOUND = msg("tournament.not_found", "there is no such tournament")
+    TOURNAMENT_NO_BOT_ACCOUNTS = msg("tournament.no_bot_accounts", "this tournament does not take bot accounts")
+    TOURNAMENT_BOTS_BY_API = msg("tournament.bots_by_api", "a bot account joins tournaments through the Bot API")
+    TOURNAMENT_OVER = msg("tournament.over", "this tournament is over")
+    TOURNAMENT_STARTED = msg("tournament.started", "this tournament has started: nobody can join it now")
+    TOURNAMENT_FULL = msg("tournament.full", "this tournament is full (at most {limit} players)")
+    TOURNAMENT_NOT_ENTERED = msg("tournament.not_entered", "you are not in this tournament")
+    TOURNAMENT_PAUSE_ARENA = msg("tournament.pause_arena", "only an arena can be paused")
+    TOURNAMENT_CREATOR_ONLY = msg("tournament.creator_only", "only the tournament's creator can do this")
+    TOURNAMENT_TOO_MANY_OPEN = msg(
+        "tournament.too_many_open", "you have too many tournaments to come or in play (at most {limit})"
+    )
+    TOURNAMENT_TOO_MANY = msg(
+        "tournament.too_many",
+        "too many tournament requests from your address (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    TOURNAMENT_TOO_MANY_MADE = msg(
+        "tournament.too_many_made",
+        "you have made too many tournaments (at most {limit} in {window} s); try again in {seconds} s",
+    )
+    TOURNAMENT_TOO_MANY_WATCHING = msg(
+        "tournament.too_many_watching", "too many pages follow tournaments from your address at once"
+    )
 
     # --- the terminal game (tui/)
     TUI_START = msg("tui.start", "Start")

@@ -19,7 +19,9 @@ TERMS = {
     r"\bdoubles?\b(?!-)": {"lt": "dublet", "lv": "dubl", "fy": "dûbel"},
     r"\btiles?\b": {"lt": "kauliuk", "lv": "kauliņ", "fy": "stien"},
     r"\bpips\b": {"lt": "aku", "lv": "ac", "fy": "eagen"},
-    r"\brounds?\b": {"lt": "raund", "lv": "kārt", "fy": "rûn"},
+    r"\brounds?\b(?!-robin)": {"lt": "raund", "lv": "kārt", "fy": "rûn"},  # a round-robin is a format
+    r"\btournaments?\b": {"lt": "turnyr", "lv": "turnīr", "fy": "toernoai"},
+    r"\barenas?\b": {"lt": "aren", "lv": "arēn", "fy": "arena"},
     r"\breplay\b": {"lt": "peržiūr", "lv": "atkārtojum", "fy": "werhelling"},
     r"\breview\b": {"lt": "analiz", "lv": "analīz", "fy": "beoardiel"},
     r"\binaccurac(y|ies)\b": {"lt": "netiksl", "lv": "neprecizit", "fy": "net sekuer"},

@@ -26,6 +26,8 @@ PAGES = {
     "/account": "account",
     "/matches": "matches",
     "/friends": "friends",
+    "/tournaments": "tournaments",
+    "/tournaments/nosuchevent": "tournament",
     "/u/nobody-here": "profile",
     "/r/ABC123": "replay",
     "/offline.html": "offline",

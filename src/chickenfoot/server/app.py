@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI, WebSocket
+from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.staticfiles import StaticFiles
 
 from chickenfoot.errors import quoted
@@ -31,9 +31,10 @@ from chickenfoot.server.accounts.routes import accounts_router
 from chickenfoot.server.accounts.service import Accounts, AccountSettings
 from chickenfoot.server.botapi.gate import PREFIX as BOT_API
 from chickenfoot.server.botapi.gate import FloodGate, PausedTokens
-from chickenfoot.server.botapi.routes import bot_api_router
-from chickenfoot.server.botapi.service import BotApi
-from chickenfoot.server.clock import SYSTEM_CLOCK, Clock
+from chickenfoot.server.botapi.routes import bot_api_router, caller_of
+from chickenfoot.server.botapi.service import BotApi, account_channel
+from chickenfoot.server.botapi.store import Bearer
+from chickenfoot.server.clock import SYSTEM_CLOCK, Clock, utc
 from chickenfoot.server.cluster import Cluster, local, shared
 from chickenfoot.server.cluster.fanout import LocalBus
 from chickenfoot.server.cluster.sync import TableSync, tell_config_changed
@@ -101,9 +102,15 @@ from chickenfoot.server.social.store import SocialStore
 from chickenfoot.server.storage import Storage, default_database_url
 from chickenfoot.server.table.actor import Table
 from chickenfoot.server.table.chat import Listener
+from chickenfoot.server.table.commands import Recount
 from chickenfoot.server.table.config import TableConfig, Timing
 from chickenfoot.server.table.hints import Hints
 from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
+from chickenfoot.server.tournaments.organiser import Organiser
+from chickenfoot.server.tournaments.ports import Outcome, Played
+from chickenfoot.server.tournaments.routes import tournaments_router
+from chickenfoot.server.tournaments.service import Tournaments
+from chickenfoot.server.tournaments.store import TournamentStore
 from chickenfoot.server.turns.routes import turns_router
 from chickenfoot.server.turns.service import Turns
 from chickenfoot.server.turns.store import TurnStore
@@ -249,6 +256,7 @@ class Server:
     notifications: Notifications
     moderation: Moderation
     chat_moderation: ChatModeration
+    tournaments: Tournaments
 
     @asynccontextmanager
     async def running(self, _app: FastAPI) -> AsyncIterator[None]:
@@ -263,11 +271,13 @@ class Server:
         self.reviews.start()
         self.social.hearings.start()
         self.challenges.start()
+        self.tournaments.start()
         watch = asyncio.create_task(self.storage.watch(self.settings.health_seconds))
         self.ops.start()
         yield
         await self.ops.stop()
         watch.cancel()
+        await self.tournaments.stop()
         await self.challenges.stop()
         self.social.hearings.stop()
         await self.reviews.stop()
@@ -322,6 +332,7 @@ def build(settings: Settings) -> Server:
         storage_up=lambda: storage.available,
         quick_play_waiting=lambda: waiting(storage, clock),
     )
+    ratings = Ratings(storage, clock)
     server = Server(
         settings,
         storage,
@@ -334,7 +345,7 @@ def build(settings: Settings) -> Server:
         admission=Admission(holds, hub.credentials.kept_seat),
         hints=hints,
         accounts=accounts,
-        ratings=Ratings(storage, clock),
+        ratings=ratings,
         history=MatchHistory(HistoryStore(storage), hub.get, clock),
         reviews=reviews,
         frames=frames,
@@ -349,6 +360,7 @@ def build(settings: Settings) -> Server:
         notifications=notifications,
         moderation=moderation,
         chat_moderation=chat_moderation,
+        tournaments=tournaments_of(storage, cluster, hub, seating, ratings, clock),
     )
     for finished in (
         server.reviews.request,
@@ -356,6 +368,7 @@ def build(settings: Settings) -> Server:
         server.history.finished,
         server.ratings.rating(hub.get),
         unrated_match_over(hub, notifications),
+        server.tournaments.match_finished,
     ):
         hub.on_match_finished(finished)
     server.ratings.on_rated(rated_match_over(notifications))
@@ -384,6 +397,53 @@ def moderation_of(
 
     mutes = LiveMutes(store, cluster.bus, settings.clock)
     return Moderation(store, accounts, words, mutes, reports, end_table, settings.clock), chat
+
+
+def tournaments_of(
+    storage: Storage, cluster: Cluster, hub: TableRegistry, seating: Seating, ratings: Ratings, clock: Clock
+) -> Tournaments:
+    """The tournaments: their organiser makes tables through the seating, holds the cluster's organiser
+    lease, reads finished matches from the tables this process holds and tells bot accounts of their
+    tables on their Bot API stream; they learn of every finished match through the hook above."""
+
+    async def tell_bot(account_id: int, event: dict[str, object]) -> None:
+        await cluster.bus.publish(account_channel(account_id), event)
+
+    organiser = Organiser(
+        TournamentStore(storage),
+        seating.organise,
+        table_outcome(hub, clock, cluster.alone),
+        cluster.leases,
+        cluster.bus,
+        clock,
+        hub.seeds,
+        tell_bot,
+        fenced=not cluster.alone,
+    )
+    return Tournaments(organiser.store, organiser, cluster.bus, clock, ratings.shown_of)
+
+
+def table_outcome(hub: TableRegistry, clock: Clock, alone: bool) -> Outcome:
+    """A table's match for the tournaments, read from the table this process holds (read into memory if
+    need be: it stays while asked, so its automatic play goes on while its people are away)."""
+
+    async def outcome(code: str) -> Played | None:
+        read_now = code.upper() not in hub.tables
+        table = await hub.get(code)
+        if table is None:
+            return None
+        if read_now and alone:
+            # Its people are counted gone until they connect; a process alone wins no lease that would
+            # count them (as another's does), so it counts now: their seats are covered after the grace.
+            table.tell(Recount([]))
+        match = table.match
+        if not match.is_over():
+            return Played(match, (), None)
+        at = await hub.storage.last_action_time(code)
+        left = tuple(s for s, seat in enumerate(table.config.seats) if seat.left)
+        return Played(match, left, at or utc(clock))
+
+    return outcome
 
 
 def unrated_match_over(hub: TableRegistry, notifications: Notifications) -> Callable[[str], None]:
@@ -449,6 +509,7 @@ def routers(server: Server) -> list[APIRouter]:
     settings, hub, tables, limits, accounts = server.settings, server.hub, server.tables, server.limits, server.accounts
     replays = Replays(tables, server.reviews, server.frames, server.history.deleted_seats)
     holders = SeatHolders(hub.credentials, accounts)
+    bots = bot_api(server)
     return [
         seating_router(server.seating, limits, settings.web_dir, holders.seat),
         replay_router(replays, limits, settings.web_dir),
@@ -475,12 +536,15 @@ def routers(server: Server) -> list[APIRouter]:
         notifications_router(server.notifications, accounts, settings.clock, settings.web_dir),
         turns_router(Turns(TurnStore(server.storage), hub.get, settings.clock), accounts),
         bot_api_router(
-            bot_api(server),
+            bots,
             accounts,
             tables,
             functools.partial(table_lines, hub, settings.connection, server.sends),
             bot_chat(server),
             server.holds,
+        ),
+        tournaments_router(
+            server.tournaments, accounts, limits, settings.clock, settings.web_dir, bot_account(caller_of(bots))
         ),
         moderation_router(server.moderation, accounts, settings.web_dir),
         table_socket(server),
@@ -489,6 +553,15 @@ def routers(server: Server) -> list[APIRouter]:
         friends_page_router(settings.web_dir),
         i18n_routes.router,
     ]
+
+
+def bot_account(caller: Callable[..., Awaitable[Bearer]]) -> Callable[[Request], Awaitable[int]]:
+    """The bot account of a Bot API request entering an event (counted as a move of its token)."""
+
+    async def account(request: Request) -> int:
+        return (await caller(request, "bot_move")).account_id
+
+    return account
 
 
 def quick_play(server: Server) -> QuickPlay:
@@ -661,6 +734,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub, app.state.storage = server.hub, server.storage
     app.state.upgrades = server.admission.refusal  # for the HTTP protocol below the application (run.py)
     app.state.notifications = server.notifications
+    app.state.tournaments = server.tournaments
     app.state.readiness = server.ops.readiness
     answers.install(app, challenges={BOT_API: "Bearer"})
     for router in routers(server):

@@ -112,6 +112,18 @@ class SystemClock:
 SYSTEM_CLOCK = SystemClock()
 
 
+async def woken(event: asyncio.Event, clock: Clock, seconds: float) -> bool:
+    """Wait for ``event`` at most ``seconds`` (on ``clock``); whether it was set."""
+    waiting = asyncio.ensure_future(event.wait())
+    sleeping = asyncio.ensure_future(clock.sleep(seconds))
+    try:
+        await asyncio.wait({waiting, sleeping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiting.cancel()
+        sleeping.cancel()
+    return event.is_set()
+
+
 class _FakeTimer:
     __slots__ = ("args", "callback", "cancelled")
 

@@ -94,6 +94,7 @@ export class AccountMenu {
       link(`/u/${encodeURIComponent(account.username)}`, "account.profile"),
       link("/matches", "matches.title"),
       link("/friends", "social.friends"),
+      link("/tournaments", "tournament.title"),
       link("/account", "account.account"),
       out,
     ]) {

@@ -36,6 +36,8 @@ ONWARD: dict[re.Pattern[str], tuple[str, ...]] = {
         f"/u/{_NAME}": ("page",),
         "/account": (),
         "/friends": (),
+        "/tournaments": (),
+        f"/tournaments/{_CODE}": (),
         "/matches": ("page",),
         "/leaderboard": ("family",),
         "/howto.html": (),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -413,6 +413,13 @@ class AccountStore:
         async with self.storage.transaction() as conn:
             await conn.execute(account_seats.delete().where(key))
             await conn.execute(account_seats.insert().values(table_code=code, seat=seat, account_id=account_id))
+
+    @staticmethod
+    async def sit_in(conn: AsyncConnection, code: str, seats: Mapping[int, int]) -> None:
+        """In the transaction ``conn`` storing table ``code``: each seat of ``seats`` follows its account."""
+        if seats:
+            rows = [{"table_code": code, "seat": seat, "account_id": account} for seat, account in seats.items()]
+            await conn.execute(account_seats.insert(), rows)
 
     async def seat_at(self, code: str, account_id: int) -> int | None:
         """The seat at table ``code`` that the account's sessions open (the lowest, should it hold

@@ -51,6 +51,12 @@ def answer(
     return JSONResponse(body(said, detail), status_code=status, headers=dict(headers) if headers else None)
 
 
+def unchanged(request: Request, etag: str) -> bool:
+    """Whether the client's copy (``If-None-Match``) is the one named ``etag``: it gets a 304."""
+    wanted = request.headers.get("if-none-match", "")
+    return any(tag.strip().removeprefix("W/") in (etag, "*") for tag in wanted.split(","))
+
+
 def refusal_answer(refusal: Refusal, challenge: str | None = None) -> JSONResponse:
     """A refusal's answer: its status, ``Retry-After`` (whole seconds) when it says when to try again, and
     for an unauthenticated request the scheme it must authenticate with (``WWW-Authenticate``), if any.

@@ -5,14 +5,15 @@ Every limit is a :class:`Policy`: what it counts (a client address, a username, 
 token's digest, or everyone), how many in which window, and the message that refuses one more. Per
 address (an IPv6 client's /64, server/http/client.py): connections, new tables (quick play's joins too),
 chat lines, replays built, hints searched, sign-ins, quick play's joins, profiles and ratings built,
-handover links, e-mails asked for (confirmation and sign-in links), and the Bot API's look-ups of tokens
-not known yet. Per name: password sign-ins (and sign-in links asked for) at one username. Per account:
-quick play's tables, invitations and challenges one account sends and one account receives, each a
-notice on someone's phone, challenges of one same player, follows and reports, so nobody floods another
-person from however many addresses. Per speaker (a chat line's account, or a guest's address): the same
-line said again, and lines with a link (server/moderation). From everyone together: sign-ups; past them
-the server is busy (503), not the client at fault (the cheap requests of everyone have a budget of their
-own, server/http/budget.py). Per token: the Bot API's moves, reads, streams, new tables and chat lines; a
+handover links, e-mails asked for (confirmation and sign-in links), tournaments entered, left and
+paused, and the Bot API's look-ups of tokens not known yet. Per name: password sign-ins (and sign-in
+links asked for) at one username. Per account: quick play's tables, invitations and challenges one
+account sends and one account receives, each a notice on someone's phone, challenges of one same
+player, follows, reports and the tournaments it makes, so nobody floods another person from however
+many addresses. Per speaker (a chat line's account, or a guest's address): the same line said again,
+and lines with a link (server/moderation). From everyone together: sign-ups; past them the server is
+busy (503), not the client at fault (the cheap requests of everyone have a budget of their own,
+server/http/budget.py). Per token: the Bot API's moves, reads, streams, new tables and chat lines; a
 token that keeps going over (``strikes``) is paused whole for the ``pause`` window.
 
 The counters live in a ``limits`` storage named by URI: ``memory://`` for one process; pointing
@@ -53,6 +54,7 @@ Kind = Literal[
     "handover",
     "bot_lookup",
     "mail",
+    "tournament",
     # per username
     "sign_in_name",
     # from everyone together
@@ -67,6 +69,7 @@ Kind = Literal[
     # per speaker
     "chat_repeat",
     "chat_link",
+    "tournament_made",
     # per API token
     "bot_move",
     "bot_read",
@@ -124,6 +127,8 @@ class AddressLimits:
     of their own but each cost little (profiles, ratings, leaderboards, the lobby, presets: server/http/budget.py);
     past it they are refused at once (503), so that a flood from many addresses, each under its limits,
     never stands between a table and its store. The amount is also the burst."""
+    tournaments: str = "30/minute"
+    """Entries, departures and pauses of tournaments (each one a write every watcher of the event hears of)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +147,9 @@ class AccountLimits:
     """Challenges of one same player (keyed by both accounts): a decline is an answer."""
     follows: str = "30/hour"
     reports: str = "10/hour"
+
+    tournaments_made: str = "10/day"
+    """Private tournaments one account makes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +213,7 @@ def policies(
         "profile": (addresses.profiles, Code.ERROR_TOO_MANY_PROFILES),
         "handover": (addresses.handovers, Code.ERROR_TOO_MANY_HANDOVERS),
         "mail": (addresses.mails, Code.NOTIFY_TOO_MANY_MAILS),
+        "tournament": (addresses.tournaments, Code.TOURNAMENT_TOO_MANY),
     }
     by_token: dict[Kind, str] = {
         "bot_move": tokens.moves,
@@ -237,6 +246,7 @@ def policies(
         "follow": (accounts.follows, Code.SOCIAL_TOO_MANY_FOLLOWS),
         "challenge_player": (accounts.challenges_per_player, Code.SOCIAL_TOO_MANY_CHALLENGES_OF),
         "report": (accounts.reports, Code.SOCIAL_TOO_MANY_REPORTED),
+        "tournament_made": (accounts.tournaments_made, Code.TOURNAMENT_TOO_MANY_MADE),
     }
     found |= {kind: Policy("account", limits.parse(rate), code) for kind, (rate, code) in by_account.items()}
     return found

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from chickenfoot.i18n import DEFAULT, LANGUAGES
 from chickenfoot.messages import Code, Said
 from chickenfoot.server.accounts.service import Accounts
-from chickenfoot.server.clock import Clock
+from chickenfoot.server.clock import Clock, woken
 from chickenfoot.server.credentials import MAX_SECRET_LENGTH
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.pages import serve_page
@@ -154,18 +154,6 @@ def list_routes(notifications: Notifications, accounts: Accounts, clock: Clock) 
         return StreamingResponse(lines(), media_type="text/event-stream", headers=headers)
 
     return router
-
-
-async def woken(event: asyncio.Event, clock: Clock, seconds: float) -> bool:
-    """Wait for ``event`` at most ``seconds`` (on ``clock``); whether it was set."""
-    waiting = asyncio.ensure_future(event.wait())
-    sleeping = asyncio.ensure_future(clock.sleep(seconds))
-    try:
-        await asyncio.wait({waiting, sleeping}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        waiting.cancel()
-        sleeping.cancel()
-    return event.is_set()
 
 
 def choice_routes(notifications: Notifications, accounts: Accounts) -> APIRouter:

@@ -10,6 +10,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from chickenfoot.server.http.answers import unchanged
 from chickenfoot.server.http.client import client_address
 from chickenfoot.server.http.limits import RateLimiter
 from chickenfoot.server.http.pages import serve_page
@@ -21,12 +22,6 @@ FINISHED = "public, max-age=3600"
 
 def finished_answer(built: bytes) -> Response:
     return Response(built, media_type="application/json", headers={"Cache-Control": FINISHED})
-
-
-def unchanged(request: Request, etag: str) -> bool:
-    """Whether the client's copy (``If-None-Match``) is the one named ``etag``."""
-    wanted = request.headers.get("if-none-match", "")
-    return any(tag.strip().removeprefix("W/") in (etag, "*") for tag in wanted.split(","))
 
 
 def replay_router(replays: Replays, limits: RateLimiter, web_dir: Path) -> APIRouter:

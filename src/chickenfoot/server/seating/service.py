@@ -9,11 +9,12 @@ answered by server/social)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field
+from sqlalchemy.ext.asyncio import AsyncConnection
 from starlette.requests import HTTPConnection
 
 from chickenfoot.bots import DEFAULT_LEVEL, check_bot, unknown_bot
@@ -30,7 +31,7 @@ from chickenfoot.server.table.commands import ReplaceWithBot, Take
 from chickenfoot.server.table.config import TURN_TIMERS, Seat, TableConfig
 from chickenfoot.server.table.pace import NewPace, pace_facts, paced
 from chickenfoot.server.table.protocol import printable_name
-from chickenfoot.server.table.registry import TableRegistry
+from chickenfoot.server.table.registry import TableRegistry, new_code
 from chickenfoot.server.table.seats import refuse_aborted
 
 Name = Annotated[str, AfterValidator(printable_name)]
@@ -169,6 +170,15 @@ class Seating:
         await self.accounts.sit(connection, code, creator)
         invites = {seat: await self.credentials.invite(code, seat) for seat in table.free_seats()}
         return Created(table, token, invites)
+
+    async def organise(self, conn: AsyncConnection, config: TableConfig, accounts: Mapping[int, int]) -> str:
+        """Store a table an organiser seated (a tournament's), in the organiser's transaction ``conn``: its
+        people's seats taken and followed by their accounts (opened by their sessions, or a bot account's
+        token), nobody its creator. Its code; it is read into memory wherever it is first used."""
+        code = new_code()  # a code taken already fails the organiser's transaction, which tries again
+        await conn.execute(self.hub.storage.new_table(code, config.to_json()))
+        await self.accounts.store.sit_in(conn, code, accounts)
+        return code
 
     async def join(self, code: str, name: str, connection: HTTPConnection) -> tuple[int, str]:
         """Take a free seat of an open table: the seat and a fresh credential."""

@@ -314,8 +314,13 @@ class Table:
     def plays_unwatched(self) -> bool:
         """A rated match a person is absent from (gone, covered or left) goes on when nobody is connected,
         and stays in memory: the bots covering its absent seats play it to its end, so that abandoning it
-        counts as finishing last (docs/bots/ratings.md). Any other table nobody watches pauses."""
-        if not self._config.rated or self.status != "playing":
+        counts as finishing last (docs/bots/ratings.md); so does a tournament's table, whose event waits
+        for nobody. Any other table nobody watches pauses."""
+        if self.status != "playing":
+            return False
+        if self._config.organised:
+            return True
+        if not self._config.rated:
             return False
         graces = self.graces()
         people = [s for s, seat in enumerate(self._config.seats) if seat.kind == "human"]

@@ -112,6 +112,9 @@ class TableConfig:
     """When that seat's time ran out (seconds since the epoch): when the match ended."""
     aborted: bool = False
     """Its creator called it off before the match began: it never starts (:func:`.seats.abort`)."""
+    organised: bool = False
+    """A tournament's table: it plays to its end with nobody watching, a bot covering each absent player
+    (an event waits for nobody)."""
 
     def bot_levels(self) -> list[str | None]:
         """Each seat's bot level, ``None`` for a person's seat (a bot's default name says its level)."""
@@ -133,6 +136,7 @@ class TableConfig:
             "lost_on_time": self.lost_on_time,
             "lost_at": self.lost_at,
             "aborted": self.aborted,
+            "organised": self.organised,
         }
 
     @classmethod
@@ -152,6 +156,7 @@ class TableConfig:
             lost_on_time=data.get("lost_on_time"),
             lost_at=data.get("lost_at"),
             aborted=bool(data.get("aborted", False)),
+            organised=bool(data.get("organised", False)),
         )
 
 
