@@ -3,8 +3,9 @@ and started again, one at a time, while scripted players play at tables with bot
 
 What must hold: every move acknowledged to a player is the stored one (nothing acknowledged is lost),
 each process exits within its bound, every match plays on to its end, and no player waits longer
-than a reconnect. ``CHICKENFOOT_ROLL_TABLES`` sets the load (docs/operators/upgrades.md measures 100
-tables); ``CHICKENFOOT_ROLL_RESULTS`` names a JSON file the figures are written to.
+than a reconnect. ``CHICKENFOOT_ROLL_TABLES`` sets the load and ``CHICKENFOOT_ROLL_ROUNDS`` the length of
+each match (docs/operators/upgrades.md measures 100 tables of six rounds); ``CHICKENFOOT_ROLL_RESULTS``
+names a JSON file the figures are written to.
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ pytestmark = pytest.mark.timeout(600, func_only=True)
 TABLES = int(os.environ.get("CHICKENFOOT_ROLL_TABLES", "12"))
 THINK = 0.6
 """A player's longest thought (seconds)."""
-ROUNDS = 2
-"""A round lasts half a minute with the server's bot delays, several times the roll (about 6 s here):
-every match is played through the whole roll, and then to its end."""
+ROUNDS = int(os.environ.get("CHICKENFOOT_ROLL_ROUNDS", "2"))
+"""A round lasts half a minute with the server's bot delays: two are several times the roll of the test's
+own load (about 6 s), so every match is played through the whole roll, and then to its end."""
 EXIT_BOUND = 20.0
 """A stopping process's bound: its sockets told to reconnect at once, its requests given 10 s, then
 its leases handed over and its stores closed."""
