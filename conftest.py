@@ -92,13 +92,14 @@ def shared_group(item: pytest.Item) -> str | None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tiers: ``slow`` (real processes, browsers, long simulations) and ``fast`` (the rest); the
+    """The tiers: ``slow`` (real processes, browsers, PostgreSQL, long simulations) and ``fast`` (the rest); the
     worker groups; on workers, the slow tier first. Before ``-m`` selects and before pytest-xdist
     reads the groups.
     """
     slow_folders = [config.rootpath / folder for folder in SLOW_FOLDERS]
     for item in items:
-        if any(item.path.is_relative_to(folder) for folder in slow_folders):
+        on_postgresql = "pg_url" in getattr(item, "fixturenames", ())
+        if on_postgresql or any(item.path.is_relative_to(folder) for folder in slow_folders):
             item.add_marker(pytest.mark.slow)
         if item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.fast)

@@ -26,10 +26,11 @@ INSTANT = Timing(bot_delay=0, forced_delay=0, next_round_delay=0, grace=0, bot_s
 State = dict[str, Any]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A migrated store: a SQLite file of the test's own, or the session's PostgreSQL database
-    (shared by the session's tests: codes are random, and tests that need no accounts empty them)."""
+    (shared by the session's tests: codes are random, and tests that need no accounts empty them).
+    PostgreSQL's are in the slow tier: the fast one is a developer's loop, and CI runs both."""
     if request.param == "sqlite":
         return copy_of(request.getfixturevalue("sqlite_template"), tmp_path)
     return str(request.getfixturevalue("pg_url"))
