@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -162,18 +162,28 @@ class Fleet:
             stack.close()
 
 
-@pytest.fixture(scope="session")
-def scale_database(pg_url: str) -> Iterator[str]:
-    """The PostgreSQL database of the several-process tests, beside the session's own: the servers they
-    start run their background work (the notifications' outbox, the sweeps) by the real clock, which
-    must not reach the rows of the tests that move a fake clock over the session's database."""
-    name = f"{database_of(pg_url)}_fleet"
+@contextmanager
+def database_beside(pg_url: str, suffix: str) -> Iterator[str]:
+    """A migrated PostgreSQL database of its own beside the session's (``NAME_suffix``), dropped afterwards."""
+    name = f"{database_of(pg_url)}_{suffix}"
     try:
         url = asyncio.run(fresh_database(pg_url, name))
     except Exception as exc:  # asyncpg's InsufficientPrivilegeError and the like
         unavailable("a PostgreSQL role that may create databases", exc)
-    yield asyncio.run(migrated(url))
-    asyncio.run(drop_database(pg_url, name))
+    try:
+        yield asyncio.run(migrated(url))
+    finally:
+        asyncio.run(drop_database(pg_url, name))
+
+
+@pytest.fixture(scope="session")
+def scale_database(pg_url: str) -> Iterator[str]:
+    """The PostgreSQL database of the several-process tests, beside the session's own: the servers they
+    start run their background work (the notifications' outbox, the sweeps, the tournaments' organiser)
+    by the real clock, which must not reach the rows of the tests that move a fake clock over the
+    session's database."""
+    with database_beside(pg_url, "scale") as url:
+        yield url
 
 
 LOG_LINES_SHOWN = 60
@@ -195,12 +205,19 @@ def pytest_runtest_makereport(
 
 
 @pytest.fixture(scope="session")
-def fleet(scale_database: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
-    """Three server processes over one PostgreSQL and one Redis, nginx in front: shared by the session."""
-    fleet = Fleet(scale_database, redis_url, 3, tmp_path_factory.mktemp("fleet"))
-    try:
+def fleet(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+    """Three server processes over one PostgreSQL and one Redis, nginx in front: shared by the session.
+    Its database and its Redis are its own: the fleet lives through the session, and its background work
+    (the outbox, the quick play queue, the tournaments' organiser, the leases) must not reach the other
+    several-process tests' servers."""
+    stack = ExitStack()
+    database = stack.enter_context(database_beside(pg_url, "fleet"))
+    redis_server = RedisDaemon()
+    redis_server.start()
+    stack.callback(redis_server.stop)
+    fleet = Fleet(database, redis_server.url, 3, tmp_path_factory.mktemp("fleet"))
+    stack.callback(fleet.close)
+    with stack:
         fleet.start(*fleet.ports)
         fleet.proxy()
         yield fleet
-    finally:
-        fleet.close()

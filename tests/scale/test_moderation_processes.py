@@ -110,5 +110,5 @@ async def scenario(fleet: Fleet, database_url: str) -> None:
         await player.aclose()
 
 
-def test_an_operator_at_one_process_reaches_the_sockets_of_the_others(fleet: Fleet, scale_database: str) -> None:
-    asyncio.run(scenario(fleet, scale_database))
+def test_an_operator_at_one_process_reaches_the_sockets_of_the_others(fleet: Fleet) -> None:
+    asyncio.run(scenario(fleet, fleet.database_url))

@@ -20,6 +20,8 @@ import pytest
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 from chickenfoot.tournament import ARENA_TIEBREAKS, Result, standings
 
+from .conftest import RedisDaemon, database_beside
+
 PLAYERS = 12
 PASSWORD = "tile hub toe chicken"
 ORGANISES = "tournaments: this process organises the events"
@@ -59,12 +61,15 @@ class Servers:
 
 
 @pytest.fixture
-def servers(scale_database: str, redis_url: str, tmp_path: Path) -> Iterator[Servers]:
-    running = Servers(scale_database, redis_url, tmp_path)
-    try:
-        yield running
-    finally:
-        running.close()
+def servers(pg_url: str, redis_daemon: RedisDaemon, tmp_path: Path) -> Iterator[Servers]:
+    """The arena's processes, over a database and a Redis of their own: no other server organises its
+    events, and no other test's sign-ups count against its address."""
+    with database_beside(pg_url, "arena") as database:
+        running = Servers(database, redis_daemon.url, tmp_path)
+        try:
+            yield running
+        finally:
+            running.close()
 
 
 def signed_up(base: str, name: str) -> httpx.Client:
@@ -126,7 +131,8 @@ def test_an_arena_survives_the_kill_of_its_organiser_and_loses_no_result(servers
         assert made.status_code == 201, made.text
         code = made.json()["code"]
         for player in players:  # through both processes (each signed up at one of them)
-            assert player.post(f"/api/tournaments/{code}/join").status_code == 200
+            joined = player.post(f"/api/tournaments/{code}/join")
+            assert joined.status_code == 200, joined.text
         assert players[0].post(f"/api/tournaments/{code}/start").status_code == 200
         before = until(base[first], code, some_finished_and_some_in_play)
         organiser = next(port for port in (first, second) if servers.organises(port))  # it has seated tables
