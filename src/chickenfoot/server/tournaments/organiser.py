@@ -42,7 +42,7 @@ from chickenfoot.server.tournaments.compute import (
     swiss_job,
 )
 from chickenfoot.server.tournaments.ports import MakeTable, Outcome, Runner, TellBot
-from chickenfoot.server.tournaments.settings import EventSettings, Format
+from chickenfoot.server.tournaments.settings import REPEATS, EventSettings, Format, next_start
 from chickenfoot.server.tournaments.store import Entrant, Event, Fenced, Organising, TableRow, TournamentStore
 from chickenfoot.server.worker_process import Worker
 from chickenfoot.tournament import ArenaSettings, Result, Seating, deal_seed
@@ -54,7 +54,6 @@ ORGANISER_CHANNEL = "tournaments:organiser"
 """Where any process wakes the organiser (a match of an event ended, an event was started by hand)."""
 LOOK_SECONDS = 1.0
 """How often the organiser looks at its events when nothing wakes it (an arena's waiting players)."""
-REPEATS = {"daily": timedelta(days=1), "weekly": timedelta(weeks=1)}
 NO_CREATOR = -1
 """An event's table has no creator: nobody at it may hand a seat to a bot or reopen it."""
 
@@ -298,10 +297,9 @@ class Organiser:
                     made = await self.run(schedule_job, players, settings.table_size, settings.rounds, event.seed)
                     values["schedule"] = json.dumps([[[account(p) for p in t] for t in tables] for tables in made])
                 await step.update(**values)
-            if step.event.repeat in REPEATS and not step.event.next_made and step.event.starts_at is not None:
-                await self.store.insert_next(
-                    step.conn, step.event, step.event.starts_at + REPEATS[step.event.repeat], now
-                )
+            first, repeat = step.event.starts_at, step.event.repeat
+            if repeat in REPEATS and not step.event.next_made and first is not None:
+                await self.store.insert_next(step.conn, step.event, next_start(first, repeat, now), now)
                 await step.update(next_made=True)
         await self._told(event.id, step)
 
