@@ -35,7 +35,8 @@ CACHED_EVENTS = 256
 MAX_MADE = 5
 """Private events one account may have scheduled or running at once."""
 SHOWN_FINISHED = 60
-"""An arena's finished tables listed on its page (the latest; every result is in the standings)."""
+"""An arena's finished tables listed on its page (the latest results; every result is in the standings),
+read from the store without the others: an arena of 500 players may have thousands."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,10 +209,10 @@ class Tournaments:
 
     async def _build(self, event: Event) -> Page:
         entrants = await self.store.entrants(event.id)
-        tables = await self.store.tables(event.id)
         if event.settings.format is Format.ARENA:
-            finished = [t for t in tables if t.finished_at is not None][-SHOWN_FINISHED:]
-            tables = [t for t in tables if t.finished_at is None] + finished
+            tables = await self.store.shown(event.id, SHOWN_FINISHED)
+        else:
+            tables = await self.store.tables(event.id)
         shown = facts(event) | {
             "version": event.version,
             "settings": event.settings.to_json(),
