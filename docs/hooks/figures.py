@@ -89,6 +89,20 @@ FIGURES: dict[str, Figure] = {
     "tournament.arena_pairing_ms": Figure(
         "tournament-standings.json", ("cpu_ms", "arena pairing", "median_ms"), lambda v: f"{v:.0f}"
     ),
+    **{
+        f"tournament_server.{name}": Figure("tournament-server.json", path, lambda v: f"{v:.1f}")
+        for name, path in {
+            "worker_ms": ("standings in the worker", "wall", "median_ms"),
+            "worker_lag_ms": ("standings in the worker", "loop_lag", "median_ms"),
+            "worker_lag_max_ms": ("standings in the worker", "loop_lag", "max_ms"),
+            "inline_ms": ("standings on the loop", "wall", "median_ms"),
+            "inline_lag_ms": ("standings on the loop", "loop_lag", "median_ms"),
+            "inline_lag_max_ms": ("standings on the loop", "loop_lag", "max_ms"),
+            "built_ms": ("page built", "median_ms"),
+        }.items()
+    },
+    "tournament_server.page_kb": Figure("tournament-server.json", ("page_bytes",), lambda v: f"{v / 1000:.0f}"),
+    "tournament_server.cached_ms": Figure("tournament-server.json", ("page cached", "median_ms"), lambda v: f"{v:.2f}"),
     **_pooled("4p-expert-later-vs-hard-pooled.json"),
     **_pooled("pool-2p-expert-blocking-vs-hard.json"),
 }

@@ -556,6 +556,89 @@ def storage_restore(
     print(f"restored {copied} into {copied.path}")
 
 
+tournament_app = typer.Typer(help="Operators' tools for public tournaments.", no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
+
+
+@tournament_app.command("create")
+def tournament_create(
+    name: Annotated[str, typer.Argument(help="The event's name, as the tournaments page lists it.")],
+    starts_at: Annotated[
+        str, typer.Option(help="When it starts, with its time zone: 2026-12-12T19:00+00:00 (in the next 60 days).")
+    ],
+    event_format: Annotated[str, typer.Option("--format", help="arena, swiss or round_robin.")],
+    repeat: Annotated[str | None, typer.Option(help="daily or weekly: the next one is made when this one starts.")] = (
+        None
+    ),
+    minutes: Annotated[float | None, typer.Option(help="An arena's length.")] = None,
+    rounds: Annotated[int | None, typer.Option(help="Rounds of a Swiss or a round-robin.")] = None,
+    table_size: Annotated[int, typer.Option(help="Players at each table: 2, 3 or 4.")] = 4,
+    match_rounds: Annotated[int | None, typer.Option(help="Rounds of each match (default: the rules' own).")] = None,
+    duplicate: Annotated[
+        str | None, typer.Option(help="A Swiss or round-robin dealing duplicate: matchpoints or difference.")
+    ] = None,
+    rated: Annotated[bool, typer.Option(help="Its tables count for the ratings.")] = False,
+    bot_accounts: Annotated[bool, typer.Option(help="Bot accounts may enter, through the Bot API.")] = False,
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+) -> None:
+    """Make a public tournament: listed for everyone on /tournaments, joined by anyone signed in before it
+    starts, started by the server at its time (docs/operators/tournaments.md)."""
+    need("web", "chickenfoot tournament create")
+    import asyncio
+    from datetime import datetime
+
+    from chickenfoot.server.clock import SystemClock
+    from chickenfoot.server.refusals import Refusal
+    from chickenfoot.server.tournaments.admin import create_public
+
+    try:
+        start = datetime.fromisoformat(starts_at)
+    except ValueError:
+        fail(f"--starts-at {starts_at!r} is no date and time (write 2026-12-12T19:00+00:00)")
+    if start.tzinfo is None:
+        fail(f"--starts-at {starts_at!r} needs its time zone (write 2026-12-12T19:00+00:00)")
+    wanted = {
+        "format": event_format,
+        "minutes": minutes,
+        "rounds": rounds,
+        "table_size": table_size,
+        "match_rounds": match_rounds,
+        "duplicate": duplicate,
+        "rated": rated,
+        "bot_accounts": bot_accounts,
+    }
+    try:
+        event = asyncio.run(create_public(database_url, name, wanted, start, repeat, clock=SystemClock()))
+    except Refusal as exc:
+        fail(str(exc))
+    print(f"made {event.code}: /tournaments/{event.code}, starting {start.isoformat()}")
+
+
+@tournament_app.command("cancel")
+def tournament_cancel(
+    code: Annotated[str, typer.Argument(help="The event's code (its address: /tournaments/CODE).")],
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy async URL (default: SQLite in the user's data directory).")
+    ] = None,
+) -> None:
+    """Call off a tournament not over. A repeating one not started yet ends its series with it; one running
+    has made its next already (cancel that one too)."""
+    need("web", "chickenfoot tournament cancel")
+    import asyncio
+
+    from chickenfoot.server.clock import SystemClock
+    from chickenfoot.server.refusals import Refusal
+    from chickenfoot.server.tournaments.admin import cancel_event
+
+    try:
+        event = asyncio.run(cancel_event(database_url, code, clock=SystemClock()))
+    except Refusal as exc:
+        fail(str(exc))
+    print(f"cancelled {event.code} ({event.name})")
+
+
 @account_app.command("bot")
 def account_bot(
     name: Annotated[str, typer.Argument(help="The account's username.")],

@@ -1467,6 +1467,8 @@ class Code(Enum):
     TOURNAMENT_STATUS_RUNNING = msg("tournament.status.running", "In play")
     TOURNAMENT_STATUS_FINISHED = msg("tournament.status.finished", "Finished")
     TOURNAMENT_STATUS_CANCELLED = msg("tournament.status.cancelled", "Cancelled")
+    TOURNAMENT_REPEATS_DAILY = msg("tournament.repeats.daily", "Every day")
+    TOURNAMENT_REPEATS_WEEKLY = msg("tournament.repeats.weekly", "Every week")
     TOURNAMENT_ROUND_OF = msg("tournament.round_of", "Round {round} of {rounds}")
     TOURNAMENT_JOIN = msg("tournament.join", "Join")
     TOURNAMENT_LEAVE = msg("tournament.leave", "Leave")
@@ -1522,6 +1524,15 @@ class Code(Enum):
     TOURNAMENT_ROUNDS_NOT_MINUTES = msg("tournament.rounds_not_minutes", "this tournament has rounds, not a length")
     TOURNAMENT_PAR_NOT_DUPLICATE = msg("tournament.par_not_duplicate", "a par plays only in a duplicate tournament")
     TOURNAMENT_BAD_START = msg("tournament.bad_start", "a tournament starts in the next 60 days")
+    TOURNAMENT_BAD_SCORING = msg(
+        "tournament.bad_scoring", "duplicate deals are scored by match points or by difference"
+    )
+    TOURNAMENT_PUBLIC_NEEDS_START = msg("tournament.public_needs_start", "a public tournament needs a start time")
+    TOURNAMENT_BAD_REPEAT = msg("tournament.bad_repeat", "a tournament repeats daily or weekly")
+    TOURNAMENT_REPEAT_PUBLIC = msg("tournament.repeat_public", "only a public tournament repeats")
+    TOURNAMENT_OPERATORS_ONLY = msg(
+        "tournament.operators_only", "only the site's operators make public or repeating tournaments"
+    )
     TOURNAMENT_NO_NAME = msg("tournament.no_name", "a tournament needs a name")
     TOURNAMENT_NOT_FOUND = msg("tournament.not_found", "there is no such tournament")
     TOURNAMENT_NO_BOT_ACCOUNTS = msg("tournament.no_bot_accounts", "this tournament does not take bot accounts")

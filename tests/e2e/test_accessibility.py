@@ -1,10 +1,12 @@
-"""axe-core scans of the lobby and the table: no violation of serious or critical impact.
+"""axe-core scans of the lobby, the table and the tournaments' pages: no violation of serious or critical impact.
 
 axe-core (the npm package, installed by scripts/test-services.sh) is injected with Playwright's
 ``add_script_tag``; that is an inline script, which the server's Content-Security-Policy forbids,
 so these pages are opened with ``bypass_csp`` (every other browser test fails on a CSP violation).
 The table is scanned in both themes (contrast differs), seated and mid-round, while it waits for
-friends, with the name dialog open and with a round's results up.
+friends, with the name dialog open and with a round's results up. The tournaments' list (with its form,
+signed in) and an event's page (to come, then finished with its standings) are scanned on a server of
+their own, so their sign-ups never meet the shared server's per-address limits.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
 from chickenfoot.match import Match
 from chickenfoot.rules import Rules
 from chickenfoot.server.table.protocol import Presence, state_for
+from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
 from .conftest import watch_errors
 from .helpers import ARTIFACTS, api, new_table, open_lobby, sit_down
@@ -135,3 +139,70 @@ def test_draw_and_pass_and_the_round_results(scanned: Any, server: str) -> None:
     show(match)
     page.wait_for_selector("#round-over:not([hidden])")
     assert scan(page, "round-over") == []
+
+
+@pytest.fixture(scope="module")
+def events_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('events') / 'games.sqlite3'}"
+    with served(port, database, pace=0, options=OPEN_LIMITS):
+        yield f"http://localhost:{port}"
+
+
+def signed_up(site: str, name: str) -> httpx.Client:
+    """A player's own client, signed up and carrying their CSRF token."""
+    from .test_accounts import PASSWORD  # imported here: test_accounts imports this module
+
+    client = httpx.Client(base_url=site, timeout=30)
+    answer = client.post("/api/account/signup", json={"username": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    client.headers["x-csrf-token"] = answer.json()["csrf"]
+    return client
+
+
+@pytest.mark.parametrize(("width", "theme"), [(1280, "light"), (390, "dark")])
+def test_the_tournaments_list_and_its_form(scanned: Any, events_site: str, width: int, theme: str) -> None:
+    from .test_accounts import sign_up_with_password  # imported here: test_accounts imports this module
+
+    open_page, scan = scanned
+    page = open_page(width, theme)
+    sign_up_with_password(page, events_site, f"lister{width}", "/tournaments")
+    page.wait_for_selector("#create-form")
+    assert scan(page, f"tournaments-{width}-{theme}") == []
+
+
+def test_a_tournament_page_to_come_and_finished(scanned: Any, events_site: str) -> None:
+    from .test_tournaments import PLAYED  # imported here: through test_accounts, it imports this module
+
+    open_page, scan = scanned
+    ann, bob = signed_up(events_site, "annika"), signed_up(events_site, "bodo")
+    made = ann.post(
+        "/api/tournaments",
+        json={
+            "name": "Club night",
+            "format": "swiss",
+            "rounds": 1,
+            "table_size": 2,
+            "match_rounds": 1,
+            "duplicate": "matchpoints",
+        },
+    )
+    assert made.status_code == 201, made.text
+    code = made.json()["code"]
+    for player in (ann, bob):
+        assert player.post(f"/api/tournaments/{code}/join").status_code == 200
+    page = open_page()
+    page.goto(f"{events_site}/tournaments/{code}")
+    page.wait_for_selector("#event-facts:has-text('2 players')")
+    assert scan(page, "tournament-to-come") == []
+    assert ann.post(f"/api/tournaments/{code}/start").status_code == 200
+    page.wait_for_selector("#event-facts:has-text('Finished')", timeout=PLAYED)
+    page.wait_for_selector("#standings tbody tr >> nth=1")
+    page.wait_for_selector("#deals-card:not([hidden]) table.deal")  # the deal compared, in its scrolled group
+    assert scan(page, "tournament-finished-1280-light") == []
+    dark = open_page(390, "dark")
+    dark.goto(f"{events_site}/tournaments/{code}")
+    dark.wait_for_selector("#standings tbody tr >> nth=1")
+    assert scan(dark, "tournament-finished-390-dark") == []
+    for player in (ann, bob):
+        player.close()

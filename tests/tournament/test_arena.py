@@ -222,3 +222,13 @@ def test_five_hundred_arrive_at_once_and_all_sit_down() -> None:
     entrants = [Entrant(p, 0) for p in (f"x{i:03}" for i in range(500))]
     tables = arena_pairings(four, entrants, [], [], now=1)
     assert len(tables) == 125 and sorted(p for s in tables for p in s if p is not None) == [e.player for e in entrants]
+
+
+def test_players_kept_apart_are_grouped_apart_while_another_grouping_exists() -> None:
+    entrants = [Entrant(p, 0) for p in ("ann", "bob", "cy", "dan")]
+    assert arena_pairings(TWO, entrants, [], [], now=10) == [("ann", "bob"), ("cy", "dan")]
+    kept = arena_pairings(TWO, entrants, [], [], now=10, apart=[("bob", "ann")])
+    assert not any({"ann", "bob"} <= set(t) for t in kept)
+    assert sorted(p for t in kept for p in t if p is not None) == ["ann", "bob", "cy", "dan"]
+    # Two free players and no one else: they are seated together all the same.
+    assert arena_pairings(TWO, entrants[:2], [], [], now=10, apart=[("ann", "bob")]) == [("ann", "bob")]

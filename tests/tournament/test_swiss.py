@@ -194,3 +194,38 @@ def test_a_large_field_is_improved_by_swaps_without_repeating_anyone() -> None:
         results += played(tables, [tuple(rng.randrange(40) for _ in range(4)) for _ in tables], number)
     history = History.of(results)
     assert max(history.met[pair(a, b)] for a, b in itertools.combinations(players, 2)) == 1
+
+
+def together(tables: list[Seating], a: str, b: str) -> bool:
+    return any(a in seating and b in seating for seating in tables)
+
+
+def test_players_kept_apart_never_share_a_table_while_another_seating_exists() -> None:
+    """Round 1's snake and a later round's best seating both put a pair together; kept apart, they are
+    split, and everyone is still seated once."""
+    entrants = NAMES[:6]
+    first = swiss_round(standings([], SWISS_TIEBREAKS, entrants), [], 3)
+    assert together(first, entrants[0], entrants[3])  # the snake: p00, p03, p04 | p01, p02, p05
+    kept = swiss_round(standings([], SWISS_TIEBREAKS, entrants), [], 3, apart=[(entrants[3], entrants[0])])
+    assert not together(kept, entrants[0], entrants[3])
+    assert sorted(p for seating in kept for p in seating if p is not None) == sorted(entrants)
+    # The fewest players moved off their snake table: one swap.
+    assert sum(min(len(set(t) - set(s)) for s in first) for t in kept) == 2
+
+    results = played(first, [(0, 10, 20)] * 2, 1)
+    table = standings(results, SWISS_TIEBREAKS, entrants)
+    second = swiss_round(table, results, 3)
+    a, b = next((s[0], s[1]) for s in second if s[0] is not None and s[1] is not None)
+    apart = swiss_round(table, results, 3, apart=[(a, b)])
+    assert together(second, a, b) and not together(apart, a, b)
+
+
+def test_players_kept_apart_share_a_table_when_no_other_seating_exists() -> None:
+    """Two players at a table of two, or three kept apart in pairs at one table of three: the event
+    seats them anyway (it never leaves anyone out)."""
+    two = swiss_round(standings([], SWISS_TIEBREAKS, ["ann", "bob"]), [], 2, apart=[("ann", "bob")])
+    assert two == [("ann", "bob")]
+    field = ["ann", "bob", "cy", "dan"]
+    blocked = [("ann", "bob"), ("ann", "cy"), ("ann", "dan")]
+    tables = swiss_round(standings([], SWISS_TIEBREAKS, field), [], 2, apart=blocked)
+    assert sorted(p for t in tables for p in t if p is not None) == field

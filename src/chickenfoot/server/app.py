@@ -107,7 +107,7 @@ from chickenfoot.server.table.config import TableConfig, Timing
 from chickenfoot.server.table.hints import Hints
 from chickenfoot.server.table.registry import Expiry, TableRegistry, random_seed
 from chickenfoot.server.tournaments.organiser import Organiser
-from chickenfoot.server.tournaments.ports import Outcome, Played
+from chickenfoot.server.tournaments.ports import Apart, Outcome, Played
 from chickenfoot.server.tournaments.routes import tournaments_router
 from chickenfoot.server.tournaments.service import Tournaments
 from chickenfoot.server.tournaments.store import TournamentStore
@@ -360,7 +360,7 @@ def build(settings: Settings) -> Server:
         notifications=notifications,
         moderation=moderation,
         chat_moderation=chat_moderation,
-        tournaments=tournaments_of(storage, cluster, hub, seating, ratings, clock),
+        tournaments=tournaments_of(storage, cluster, hub, seating, ratings, social.apart, clock),
     )
     for finished in (
         server.reviews.request,
@@ -400,11 +400,18 @@ def moderation_of(
 
 
 def tournaments_of(
-    storage: Storage, cluster: Cluster, hub: TableRegistry, seating: Seating, ratings: Ratings, clock: Clock
+    storage: Storage,
+    cluster: Cluster,
+    hub: TableRegistry,
+    seating: Seating,
+    ratings: Ratings,
+    apart: Apart,
+    clock: Clock,
 ) -> Tournaments:
     """The tournaments: their organiser makes tables through the seating, holds the cluster's organiser
-    lease, reads finished matches from the tables this process holds and tells bot accounts of their
-    tables on their Bot API stream; they learn of every finished match through the hook above."""
+    lease, reads finished matches from the tables this process holds, keeps entrants with a block between
+    them at different tables where it can, and tells bot accounts of their tables on their Bot API
+    stream; they learn of every finished match through the hook above."""
 
     async def tell_bot(account_id: int, event: dict[str, object]) -> None:
         await cluster.bus.publish(account_channel(account_id), event)
@@ -419,6 +426,7 @@ def tournaments_of(
         hub.seeds,
         tell_bot,
         fenced=not cluster.alone,
+        apart=apart,
     )
     return Tournaments(organiser.store, organiser, cluster.bus, clock, ratings.shown_of)
 

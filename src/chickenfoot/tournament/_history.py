@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from itertools import combinations
 
 from chickenfoot.tournament.results import Result, Seat
@@ -46,3 +46,18 @@ class History:
     def meetings(self, members: Sequence[str]) -> int:
         """How many earlier tables the pairs among ``members`` repeat (a pair that met twice counts 2)."""
         return sum(self.met[pair(a, b)] for a, b in combinations(members, 2))
+
+
+def keyed(pairs: Iterable[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    """Pairs of players, each keyed as :func:`pair` keys it."""
+    return frozenset(pair(a, b) for a, b in pairs)
+
+
+def blocked_among(members: Sequence[str], apart: Collection[tuple[str, str]]) -> int:
+    """How many pairs of ``members`` must not share a table (``apart``, :func:`keyed`): the pairings' first
+    cost, so two such players are never together while another seating exists.
+
+    >>> blocked_among(["ann", "bob", "cy"], keyed([("cy", "ann")]))
+    1
+    """
+    return sum(pair(a, b) in apart for a, b in combinations(members, 2)) if apart else 0

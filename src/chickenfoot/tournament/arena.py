@@ -16,7 +16,9 @@ What is kept of Lichess's arena, and what is not:
 - **Pairing by rank**: the free players, best ranked first, are cut into tables of neighbours, like
   Lichess's pairing by rank; a table is moved away from any two players who sat together at their
   last table (Lichess forbids an immediate rematch), unless someone has waited
-  :attr:`ArenaSettings.max_wait` seconds, after which they play whoever is there.
+  :attr:`ArenaSettings.max_wait` seconds, after which they play whoever is there. Before both, the
+  grouping keeps apart two players who must not meet (one blocks the other) whenever another grouping
+  of the free players exists.
 - **Waiting**: when the free players do not fill a table, the ones freed last wait for the next; once
   the longest of them has waited :attr:`ArenaSettings.max_wait` seconds, bots fill their table (when
   the arena allows bots).
@@ -35,12 +37,12 @@ Time is an input: every function takes ``now`` in the caller's clock, in seconds
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from chickenfoot.errors import TournamentError
 from chickenfoot.tournament._grouping import Cost, group, seat
-from chickenfoot.tournament._history import History, pair
+from chickenfoot.tournament._history import History, blocked_among, keyed, pair
 from chickenfoot.tournament.results import Result, Seating, check_table_size
 from chickenfoot.tournament.standings import PlayerStanding, Tiebreak, standings
 
@@ -108,12 +110,15 @@ def arena_pairings(
     results: Sequence[Result],
     now: float,
     ranking: Sequence[PlayerStanding] | None = None,
+    apart: Collection[tuple[str, str]] = (),
 ) -> list[Seating]:
     """The tables to start at ``now``: only free players (not paused, not at a table of ``playing``), each
     seated once; none before the start or in the closing time.
 
     ``ranking`` is :func:`arena_standings`, passed when the caller already has it (it is computed
-    otherwise). Raises :class:`~chickenfoot.errors.TournamentError` when an entrant is listed twice or a
+    otherwise). ``apart``: pairs of players (in either order) seated together
+    only when no other grouping of the free players exists (the objective's first cost). Raises
+    :class:`~chickenfoot.errors.TournamentError` when an entrant is listed twice or a
     player sits at two tables of ``playing``: the caller's state is then wrong, and pairing on it could
     seat someone twice.
     """
@@ -156,13 +161,15 @@ def arena_pairings(
     seated = by_wait[: len(by_wait) - len(by_wait) % size]
     waiting = by_wait[len(seated) :]
     tables: list[list[str]] = []
+    kept_apart = keyed(apart)
     if seated:
         order = sorted(seated, key=lambda p: place.get(p, len(place)))
 
         def cost(members: tuple[int, ...], _bots: int) -> Cost:
             names = [order[i] for i in members]
             rematches = sum(pair(a, b) in just_met for k, a in enumerate(names) for b in names[k + 1 :])
-            return (rematches, sum((a - b) ** 2 for k, a in enumerate(members) for b in members[k + 1 :]))
+            places = sum((a - b) ** 2 for k, a in enumerate(members) for b in members[k + 1 :])
+            return (blocked_among(names, kept_apart), rematches, places)
 
         for members in group(len(order), [size] * (len(order) // size), size, cost):
             names = [order[i] for i in members]

@@ -7,9 +7,13 @@ next ones — and move a player to a neighbouring table to avoid a repeat. This 
 one stated objective, so every round can be checked by hand:
 
 1. **Round 1** deals the seeding order over the tables as a snake (tables 1, 2, … t, then t … 2, 1, …):
-   the top seeds start apart, as chess's top half meets its bottom half.
+   the top seeds start apart, as chess's top half meets its bottom half. When the snake seats a blocked
+   pair together, round 1 takes the seating with the fewest blocked pairs, then the fewest players moved
+   from their snake table.
 2. **Later rounds** take, among every way to seat the field at the same tables, the one with
 
+   0. the fewest **blocked pairs**: two players who must be kept apart (one blocks the other) share a
+      table only when no seating of the field avoids it;
    1. the fewest **repeats**: for every pair of players at a new table, the tables they already
       shared; and for every player at a table with bots, the bots they already sat beside (chess
       gives nobody a second bye; here nobody sits with bots twice while others have not);
@@ -36,11 +40,11 @@ head among the tied, then fewer game points.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from chickenfoot.errors import TournamentError
 from chickenfoot.tournament._grouping import Cost, group, seat, table_sizes
-from chickenfoot.tournament._history import History
+from chickenfoot.tournament._history import History, blocked_among, keyed
 from chickenfoot.tournament.results import Result, Seating, check_table_size
 from chickenfoot.tournament.standings import PlayerStanding, Tiebreak
 
@@ -66,12 +70,19 @@ def snake(players: int, sizes: Sequence[int]) -> list[list[int]]:
     return tables
 
 
-def swiss_round(standing: Sequence[PlayerStanding], results: Sequence[Result], table_size: int) -> list[Seating]:
+def swiss_round(
+    standing: Sequence[PlayerStanding],
+    results: Sequence[Result],
+    table_size: int,
+    apart: Collection[tuple[str, str]] = (),
+) -> list[Seating]:
     """The next round's tables for the players of ``standing`` (best first), given the tables they finished.
 
     ``standing`` is the event's standings (:func:`~chickenfoot.tournament.standings.standings` with
     :data:`SWISS_TIEBREAKS`, or a duplicate event's) for the players still in; its order before any
-    result is the seeding. Returns the tables, the leaders' first, each seated (``None``: a bot).
+    result is the seeding. ``apart``: pairs of players (in either order) seated together
+    only when no other seating exists. Returns the tables, the leaders' first, each
+    seated (``None``: a bot).
     Raises :class:`~chickenfoot.errors.TournamentError` for fewer than two players.
     """
     check_table_size(table_size)
@@ -82,8 +93,18 @@ def swiss_round(standing: Sequence[PlayerStanding], results: Sequence[Result], t
         raise TournamentError("a player is listed twice in the standings")
     sizes = table_sizes(len(players), table_size)
     history = History.of(results)
+    kept_apart = keyed(apart)
     if not any(player in history.seats for player in players):
-        tables = [tuple(t) for t in snake(len(players), sizes)]
+        dealt = snake(len(players), sizes)
+        tables = [tuple(t) for t in dealt]
+        if any(blocked_among([players[i] for i in t], kept_apart) for t in tables):
+            snake_tables = [set(t) for t in dealt]
+
+            def moved(members: tuple[int, ...], _bots: int) -> Cost:
+                names = [players[i] for i in members]
+                return (blocked_among(names, kept_apart), min(len(set(members) - t) for t in snake_tables))
+
+            tables = group(len(players), sizes, table_size, moved)
     else:
         scores = [row.score for row in standing]
         lowest = min(scores)
@@ -96,7 +117,7 @@ def swiss_round(standing: Sequence[PlayerStanding], results: Sequence[Result], t
             places = sum((a - b) ** 2 for k, a in enumerate(members) for b in members[k + 1 :])
             spread += bots * sum((scores[a] - lowest) ** 2 for a in members)
             places += bots * sum((bottom - a) ** 2 for a in members)
-            return (repeats, spread, places)
+            return (blocked_among(names, kept_apart), repeats, spread, places)
 
         tables = group(len(players), sizes, table_size, cost)
     return [seat([players[i] for i in members], table_size, history.seats) for members in tables]

@@ -7,7 +7,7 @@ import { moment, t } from "./i18n.js";
  * An event as a list shows it (GET /api/tournaments).
  * @typedef {{ code: string, name: string, format: string, duplicate: string | null, table_size: number,
  *   rounds: number | null, minutes: number | null, rated: boolean, status: string, starts_at: string | null,
- *   started_at: string | null, ends_at: string | null }} EventFacts
+ *   started_at: string | null, ends_at: string | null, repeat: string | null }} EventFacts
  */
 
 const FORMATS = { arena: "tournament.format.arena", swiss: "tournament.format.swiss", round_robin: "tournament.format.round_robin" };
@@ -18,9 +18,10 @@ const STATUSES = {
   finished: "tournament.status.finished",
   cancelled: "tournament.status.cancelled",
 };
+const REPEATS = { daily: "tournament.repeats.daily", weekly: "tournament.repeats.weekly" };
 
 /**
- * What an event is, in words: its format, duplicate or not, and where it stands.
+ * What an event is, in words: its format, duplicate or not, where it stands, and how often it comes again.
  * @param {EventFacts} event
  */
 export function describe(event) {
@@ -29,5 +30,6 @@ export function describe(event) {
   parts.push(t(STATUSES[/** @type {keyof STATUSES} */ (event.status)]));
   const when = event.started_at ?? event.starts_at;
   if (when) parts.push(moment(when));
+  if (event.repeat) parts.push(t(REPEATS[/** @type {keyof REPEATS} */ (event.repeat)]));
   return parts.join(" · ");
 }

@@ -185,9 +185,11 @@ class EventPageView {
     const name = this.names();
     byId("deals").replaceChildren(
       ...deals.map((deal) => {
-        const wrap = h("div", { class: "scroll" });
+        // Scrolled sideways on a phone: a group the keyboard can reach and scroll, named by its deal.
+        const named = t("tournament.deal", { deal: deal.deal });
+        const wrap = h("div", { class: "scroll", tabindex: "0", role: "group", "aria-label": named });
         const table = h("table", { class: "deal", "data-deal": String(deal.deal) }, wrap);
-        h("caption", {}, table, t("tournament.deal", { deal: deal.deal }));
+        h("caption", {}, table, named);
         const top = h("tr", {}, h("thead", {}, table));
         h("th", { scope: "col" }, top, t("tournament.tables"));
         for (const seat of deal.seats) h("th", { scope: "col" }, top, t("ui.seat", { seat: seat.seat + 1 }));

@@ -115,22 +115,30 @@ def arena_job(
     playing: Sequence[Seating],
     results: Sequence[ResultData],
     now: float,
+    apart: Sequence[tuple[str, str]] = (),
 ) -> list[Seating]:
-    """The arena's tables to start now: ``entrants`` are (player, waiting since, paused)."""
+    """The arena's tables to start now: ``entrants`` are (player, waiting since, paused); ``apart`` the pairs
+    of them with a block between them."""
     waiting = [Entrant(player, since, paused) for player, since, paused in entrants]
     played = [result_of(data) for data in results]
     ranking = arena_standings(settings, played, waiting)
-    return arena_pairings(settings, waiting, playing, played, now, ranking)
+    return arena_pairings(settings, waiting, playing, played, now, ranking, apart)
 
 
 def swiss_job(
-    ranking: Ranking, results: Sequence[ResultData], seeding: Sequence[str], out: Sequence[str], table_size: int
+    ranking: Ranking,
+    results: Sequence[ResultData],
+    seeding: Sequence[str],
+    out: Sequence[str],
+    table_size: int,
+    apart: Sequence[tuple[str, str]] = (),
 ) -> list[Seating]:
-    """The next Swiss round for everyone of ``seeding`` (the event's order) but those ``out`` (left)."""
+    """The next Swiss round for everyone of ``seeding`` (the event's order) but those ``out`` (left), those
+    of each pair of ``apart`` at different tables wherever the field allows."""
     played = [result_of(data) for data in results]
     gone = set(out)
     standing = [row for row in ranking.rank(played, seeding) if row.player not in gone]
-    return swiss_round(standing, played, table_size)
+    return swiss_round(standing, played, table_size, apart)
 
 
 def schedule_job(players: Sequence[str], table_size: int, rounds: int, seed: int) -> list[list[Seating]]:

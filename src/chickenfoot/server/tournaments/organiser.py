@@ -41,8 +41,8 @@ from chickenfoot.server.tournaments.compute import (
     standings_job,
     swiss_job,
 )
-from chickenfoot.server.tournaments.ports import MakeTable, Outcome, Runner, TellBot
-from chickenfoot.server.tournaments.settings import EventSettings, Format
+from chickenfoot.server.tournaments.ports import Apart, MakeTable, Outcome, Runner, TellBot, nobody_apart
+from chickenfoot.server.tournaments.settings import REPEATS, EventSettings, Format, next_start
 from chickenfoot.server.tournaments.store import Entrant, Event, Fenced, Organising, TableRow, TournamentStore
 from chickenfoot.server.worker_process import Worker
 from chickenfoot.tournament import ArenaSettings, Result, Seating, deal_seed
@@ -54,7 +54,6 @@ ORGANISER_CHANNEL = "tournaments:organiser"
 """Where any process wakes the organiser (a match of an event ended, an event was started by hand)."""
 LOOK_SECONDS = 1.0
 """How often the organiser looks at its events when nothing wakes it (an arena's waiting players)."""
-REPEATS = {"daily": timedelta(days=1), "weekly": timedelta(weeks=1)}
 NO_CREATOR = -1
 """An event's table has no creator: nobody at it may hand a seat to a bot or reopen it."""
 
@@ -138,9 +137,11 @@ class Organiser:
         *,
         fenced: bool,
         run: Runner | None = None,
+        apart: Apart = nobody_apart,
     ) -> None:
         """``fenced``: several processes share the leases (a process alone has nothing to fence); ``run``:
-        where the dear jobs run (by default a low-priority worker process of the organiser's own)."""
+        where the dear jobs run (by default a low-priority worker process of the organiser's own);
+        ``apart``: the entrants with a block between them, seated together only when nothing else can be."""
         self.store, self.make_table, self.outcome = store, make_table, outcome
         self.bus, self.clock, self.seeds, self.tell_bot = bus, clock, seeds, tell_bot
         self._worker: Worker | None = None
@@ -149,6 +150,7 @@ class Organiser:
             run = self._worker.run
         self.run: Runner = run
         self.fenced = fenced
+        self.apart = apart
         self.keeper = LeaseKeeper(leases, LEASE, self._lease_changed)
         self.known: dict[int, Known] = {}
         self._ends: dict[int, Timer] = {}
@@ -298,10 +300,9 @@ class Organiser:
                     made = await self.run(schedule_job, players, settings.table_size, settings.rounds, event.seed)
                     values["schedule"] = json.dumps([[[account(p) for p in t] for t in tables] for tables in made])
                 await step.update(**values)
-            if step.event.repeat in REPEATS and not step.event.next_made and step.event.starts_at is not None:
-                await self.store.insert_next(
-                    step.conn, step.event, step.event.starts_at + REPEATS[step.event.repeat], now
-                )
+            first, repeat = step.event.starts_at, step.event.repeat
+            if repeat in REPEATS and not step.event.next_made and first is not None:
+                await self.store.insert_next(step.conn, step.event, next_start(first, repeat, now), now)
                 await step.update(next_made=True)
         await self._told(event.id, step)
 
@@ -341,7 +342,8 @@ class Organiser:
                 entrants = await step.entrants()
                 waiting = [(str(e.account_id), e.since.timestamp(), e.state != "in") for e in entrants]
                 seated = [tuple(player(s) for s in t.seats) for t in playing]
-                pairs = await self.run(arena_job, arena, waiting, seated, results, now.timestamp())
+                apart = await self._apart(step, [e.account_id for e in entrants if e.state == "in"])
+                pairs = await self.run(arena_job, arena, waiting, seated, results, now.timestamp(), apart)
                 made = await self._seat(step, pairs, entrants, None, None, self.seeds)
         await self._told(event.id, step)
         await self._tell_bots(made)
@@ -368,7 +370,8 @@ class Organiser:
                     order = [str(e.account_id) for e in seeding(entrants)]
                     out = [str(e.account_id) for e in entrants if e.state == "left"]
                     ranking = ranking_of(step.event)
-                    pairs = await self.run(swiss_job, ranking, results, order, out, settings.table_size)
+                    apart = await self._apart(step, [e.account_id for e in present])
+                    pairs = await self.run(swiss_job, ranking, results, order, out, settings.table_size, apart)
                 else:
                     pairs = self._scheduled(step.event, number, present)
                 deal = number if settings.duplicate is not None else None
@@ -381,6 +384,11 @@ class Organiser:
                 await step.update(round=number)
         await self._told(event.id, step)
         await self._tell_bots(made)
+
+    async def _apart(self, step: Organising, account_ids: Sequence[int]) -> list[tuple[str, str]]:
+        """The pairs of these entrants with a block between them, as the library's players."""
+        pairs = await self.apart(step.conn, account_ids)
+        return [(str(a), str(b)) for a, b in (sorted(p) for p in pairs)]
 
     @staticmethod
     def _scheduled(event: Event, number: int, present: Sequence[Entrant]) -> list[Seating]:

@@ -1,13 +1,14 @@
 """What the tournaments ask of the rest of the server, each through one narrow port the composition root
 (``server/app.py``) fills in: tables made by the seating, a table's outcome read from the tables this
-process holds, a bot account told of its new table, an account's rating, a job run off the event loop.
+process holds, a bot account told of its new table, an account's rating, the entrants kept apart (a
+block between them, from the friends and blocks), a job run off the event loop.
 The tournaments never take a table's lock nor call its methods; they learn that a match ended from the
 match-finished hook (``TableRegistry.on_match_finished``), and read a finished match as data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
@@ -43,6 +44,15 @@ automatic play (bots, a covered seat, the turn timer) goes on while its people a
 
 TellBot = Callable[[int, dict[str, Any]], Awaitable[None]]
 """Tell a bot account an event of its stream (``table_started``: the Bot API's usual news of a new table)."""
+
+Apart = Callable[[AsyncConnection, Collection[int]], Awaitable[set[frozenset[int]]]]
+"""The pairs of these accounts with a block between them, either way, read in the organiser's transaction:
+they share a table only when no other seating exists."""
+
+
+async def nobody_apart(_conn: AsyncConnection, _accounts: Collection[int]) -> set[frozenset[int]]:
+    return set()
+
 
 RatingOf = Callable[[int, int], Awaitable[float]]
 """An account's rating, as shown, for tables of that many players (the seeding)."""

@@ -12,7 +12,7 @@ import asyncio
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,22 +30,21 @@ from chickenfoot.server.http.pages import serve_page
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.tournaments.organiser import event_channel
 from chickenfoot.server.tournaments.service import Tournaments
-from chickenfoot.server.tournaments.settings import EventSettings
+from chickenfoot.server.tournaments.settings import EventSettings, check_schedule
 
 PREFIX = "/api/tournaments"
 KEEP_ALIVE_SECONDS = 25.0
 MAX_WATCHERS = 2000
 """Pages following events live in one process at most (more poll: the page asks every few seconds)."""
 MAX_WATCHERS_PER_ADDRESS = 8
-LATEST_START = timedelta(days=60)
-"""How far ahead a player may schedule their event."""
 
 BotAccount = Callable[[Request], Awaitable[int]]
 """The bot account whose Bot API token a request presents (refused otherwise, and counted against its limits)."""
 
 
 class NewEvent(BaseModel):
-    """A private event, as its creator sets it (the settings are checked by :class:`EventSettings`)."""
+    """An event, as its creator sets it (the settings are checked by :class:`EventSettings`): private, or an
+    operator's public one, scheduled and perhaps repeating."""
 
     name: str = Field(min_length=1, max_length=80)
     format: Literal["arena", "swiss", "round_robin"]
@@ -65,6 +64,10 @@ class NewEvent(BaseModel):
     turn_timer: Literal[30, 60, 120] = 60
     starts_at: datetime | None = None
     """When it starts by itself (absent: when its creator starts it)."""
+    public: bool = False
+    """Listed for everyone on ``/tournaments`` (an operator's only, at a set time)."""
+    repeat: Literal["daily", "weekly"] | None = None
+    """A public event's next one is scheduled a day or a week after it (an operator's only)."""
 
 
 def tournaments_router(
@@ -116,17 +119,23 @@ def event_routes(tournaments: Tournaments, accounts: Accounts, limits: RateLimit
 
     @router.post("", status_code=201)
     async def create(body: NewEvent, request: Request) -> dict[str, Any]:
-        """A private event of yours: its code is its address and invitation."""
+        """A private event of yours (its code is its address and invitation), or an operator's public one
+        (listed for everyone, starting at its time, perhaps again every day or week; it has no creator)."""
         me = await person(request)
-        wanted = body.model_dump(exclude={"name", "starts_at"})
-        settings = EventSettings.checked(**wanted)
-        starts_at = body.starts_at
-        if starts_at is not None and (
-            starts_at.tzinfo is None or not utc(clock) < starts_at < utc(clock) + LATEST_START
-        ):
-            raise Refusal.invalid(Said.of(Code.TOURNAMENT_BAD_START))
+        operators = body.public or body.repeat is not None
+        if operators and not me.account.operator:
+            raise Refusal(Why.FORBIDDEN, Said.of(Code.TOURNAMENT_OPERATORS_ONLY))
+        settings = EventSettings.checked(**body.model_dump(exclude={"name", "starts_at", "public", "repeat"}))
+        check_schedule(body.starts_at, body.repeat, utc(clock), public=body.public)
         await limits.check("tournament_made", str(me.account.id))
-        event = await tournaments.create(body.name, settings, creator=me.account.id, public=False, starts_at=starts_at)
+        event = await tournaments.create(
+            body.name,
+            settings,
+            creator=None if body.public else me.account.id,
+            public=body.public,
+            starts_at=body.starts_at,
+            repeat=body.repeat,
+        )
         return {"code": event.code, "path": f"/tournaments/{event.code}"}
 
     @router.get("/{code}")

@@ -23,7 +23,7 @@ from chickenfoot.server.cluster.fanout import Bus, Unsubscribe
 from chickenfoot.server.refusals import Refusal, Why
 from chickenfoot.server.tournaments.organiser import Organiser, event_channel
 from chickenfoot.server.tournaments.ports import RatingOf
-from chickenfoot.server.tournaments.settings import EventSettings, Format
+from chickenfoot.server.tournaments.settings import EventSettings, Format, event_name
 from chickenfoot.server.tournaments.store import Event, TournamentStore
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,8 @@ CACHED_EVENTS = 256
 MAX_MADE = 5
 """Private events one account may have scheduled or running at once."""
 SHOWN_FINISHED = 60
-"""An arena's finished tables listed on its page (the latest; every result is in the standings)."""
+"""An arena's finished tables listed on its page (the latest results; every result is in the standings),
+read from the store without the others: an arena of 500 players may have thousands."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,15 +135,12 @@ class Tournaments:
         starts_at: datetime | None,
         repeat: str | None = None,
     ) -> Event:
-        """A new event (the settings checked already). A player's is private: at most :data:`MAX_MADE` of
-        theirs scheduled or running at once."""
+        """A new event (the settings and schedule checked already). A player's is private: at most
+        :data:`MAX_MADE` of theirs scheduled or running at once; an operator's public one has no creator."""
         if creator is not None and await self.store.unfinished_made_by(creator) >= MAX_MADE:
             raise Refusal(Why.TOO_MANY, Said.of(Code.TOURNAMENT_TOO_MANY_OPEN, limit=MAX_MADE))
-        name = " ".join(name.split())
-        if not name:
-            raise Refusal.invalid(Said.of(Code.TOURNAMENT_NO_NAME))
         return await self.store.create(
-            name[:80],
+            event_name(name),
             settings,
             public=public,
             creator_id=creator,
@@ -211,10 +209,10 @@ class Tournaments:
 
     async def _build(self, event: Event) -> Page:
         entrants = await self.store.entrants(event.id)
-        tables = await self.store.tables(event.id)
         if event.settings.format is Format.ARENA:
-            finished = [t for t in tables if t.finished_at is not None][-SHOWN_FINISHED:]
-            tables = [t for t in tables if t.finished_at is None] + finished
+            tables = await self.store.shown(event.id, SHOWN_FINISHED)
+        else:
+            tables = await self.store.tables(event.id)
         shown = facts(event) | {
             "version": event.version,
             "settings": event.settings.to_json(),
@@ -308,7 +306,8 @@ class Tournaments:
 
     async def start_now(self, code: str, me: SignedIn) -> int:
         """The creator starts their event now (at the organiser's next look, in a second)."""
-        event = await self._made_by(code, me)
+        event = await self.event(code)
+        self._creator_only(event, me)
         version = await self.store.start_now(event.id, utc(self.clock))
         if version is None:
             raise Refusal.conflict(Said.of(Code.TOURNAMENT_STARTED))
@@ -316,20 +315,21 @@ class Tournaments:
         await self.organiser.wake()
         return version
 
-    async def cancel(self, code: str, me: SignedIn | None) -> int:
-        """Cancel an event not over: by its creator, or (``me`` ``None``) by an operator."""
-        event = await self.event(code) if me is None else await self._made_by(code, me)
+    async def cancel(self, code: str, me: SignedIn) -> int:
+        """Cancel an event not over: by its creator, or by an operator (a public event)."""
+        event = await self.event(code)
+        if not (event.public and me.account.operator):
+            self._creator_only(event, me)
         version = await self.store.cancel(event.id)
         if version is None:
             raise Refusal.conflict(Said.of(Code.TOURNAMENT_OVER))
         await self._changed(event, version)
         return version
 
-    async def _made_by(self, code: str, me: SignedIn) -> Event:
-        event = await self.event(code)
+    @staticmethod
+    def _creator_only(event: Event, me: SignedIn) -> None:
         if event.creator_id != me.account.id:
             raise Refusal(Why.FORBIDDEN, Said.of(Code.TOURNAMENT_CREATOR_ONLY))
-        return event
 
     async def _changed(self, event: Event, version: int) -> None:
         self.heard(event.id, version)

@@ -11,6 +11,7 @@ different times, each with its own deal: it is never duplicate.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -40,6 +41,10 @@ MINUTES = (0.5, 24 * 60.0)
 """An arena's length: from half a minute (tests, a quick demonstration) to a day."""
 MAX_WAIT = (5.0, 300.0)
 """Seconds a free arena player may be left waiting for people before bots fill the table."""
+LATEST_START = timedelta(days=60)
+"""How far ahead an event may be scheduled."""
+REPEATS = {"daily": timedelta(days=1), "weekly": timedelta(weeks=1)}
+"""How an operator's public event may repeat: its next one is scheduled when it starts."""
 
 
 class Format(StrEnum):
@@ -87,9 +92,14 @@ class EventSettings:
         """Settings from a request's or the command line's values; raises :class:`Refusal` (invalid) naming
         the first that cannot be."""
         try:
-            settings = cls(**{**wanted, "format": Format(str(wanted.get("format")))})
+            chosen = Format(str(wanted.get("format")))
         except ValueError:
             raise Refusal.invalid(Said.of(Code.TOURNAMENT_BAD_FORMAT)) from None
+        try:
+            duplicate = None if (scoring := wanted.get("duplicate")) is None else Scoring(str(scoring))
+        except ValueError:
+            raise invalid(Code.TOURNAMENT_BAD_SCORING) from None
+        settings = cls(**{**wanted, "format": chosen, "duplicate": duplicate})
         settings.check()
         return settings
 
@@ -163,3 +173,36 @@ class EventSettings:
 
 def invalid(code: Code) -> Refusal:
     return Refusal.invalid(Said.of(code))
+
+
+def check_schedule(starts_at: datetime | None, repeat: str | None, now: datetime, *, public: bool) -> None:
+    """Refuse (invalid) a start or a repetition an event cannot have: it starts in the next
+    :data:`LATEST_START` (a public event always at a set time, a private one may wait for its creator),
+    and only a public event repeats, daily or weekly."""
+    if starts_at is None:
+        if public:
+            raise invalid(Code.TOURNAMENT_PUBLIC_NEEDS_START)
+    elif starts_at.tzinfo is None or not now < starts_at < now + LATEST_START:
+        raise invalid(Code.TOURNAMENT_BAD_START)
+    if repeat is not None:
+        if repeat not in REPEATS:
+            raise invalid(Code.TOURNAMENT_BAD_REPEAT)
+        if not public:
+            raise invalid(Code.TOURNAMENT_REPEAT_PUBLIC)
+
+
+def next_start(first: datetime, repeat: str, now: datetime) -> datetime:
+    """The start of a repeating event's next one: the first of its series (every ``repeat`` from ``first``)
+    after both ``first`` and ``now``, so a server stopped for a week skips the ones it missed rather than
+    starting them all at once."""
+    period = REPEATS[repeat]
+    missed = max(0, (now - first) // period)
+    return first + period * (missed + 1)
+
+
+def event_name(name: str) -> str:
+    """An event's name as it is kept: its spaces tidied, at most 80 characters; refused (invalid) when empty."""
+    tidy = " ".join(name.split())
+    if not tidy:
+        raise invalid(Code.TOURNAMENT_NO_NAME)
+    return tidy[:80]

@@ -459,6 +459,21 @@ class TournamentStore:
         async with self.storage.reading() as conn:
             return [_table(row) for row in await conn.execute(_tables_of(event_id))]
 
+    async def shown(self, event_id: int, latest: int) -> list[TableRow]:
+        """The tables in play, then the ``latest`` results (an arena's page: every result is in its standings),
+        each in the order of :meth:`tables`; read without the rest of the event's tables."""
+        done = (
+            sa.select(tournament_tables)
+            .where(tournament_tables.c.tournament_id == event_id, tournament_tables.c.number.is_not(None))
+            .order_by(tournament_tables.c.number.desc())
+            .limit(latest)
+        )
+        async with self.storage.reading() as conn:
+            query = _tables_of(event_id).where(tournament_tables.c.finished_at.is_(None))
+            playing = [_table(row) for row in await conn.execute(query)]
+            finished = [_table(row) for row in await conn.execute(done)]
+        return playing + sorted(finished, key=lambda t: (t.started_at, t.code))
+
     async def playing(self, event_id: int) -> list[TableRow]:
         async with self.storage.reading() as conn:
             query = _tables_of(event_id).where(tournament_tables.c.finished_at.is_(None))
