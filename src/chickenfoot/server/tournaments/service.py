@@ -113,11 +113,12 @@ class Tournaments:
 
         async def record() -> None:
             try:
-                if await self.store.table(code) is not None:
-                    await self.organiser.settle(code)
-                    await self.organiser.wake()
-            except Exception:  # the organiser writes it at its next look at the table
+                if await self.store.table(code) is None:
+                    return
+                await self.organiser.settle(code)
+            except Exception:  # the organiser writes it at the look woken below
                 log.exception("tournaments: the result of table %s was not written now", code)
+            await self.organiser.wake()  # whoever wrote it, the round may be complete now
 
         task = asyncio.ensure_future(record())
         self._tasks.add(task)

@@ -38,6 +38,10 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+class _WrittenMeanwhile(Exception):
+    """A table's result was written by someone else during this write (it rolls this one back)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One event's row."""
@@ -514,6 +518,14 @@ class TournamentStore:
         """Write table ``code``'s result, once: ``None`` when it was written already (or the table is no
         event's). ``pause``: accounts that left the match, paused in the arena (not seated again until they
         come back)."""
+        try:
+            return await self._write_result(code, points, places, finished_at, pause)
+        except _WrittenMeanwhile:
+            return None  # another look, or another process, wrote it between the read and the write
+
+    async def _write_result(
+        self, code: str, points: Sequence[int], places: Sequence[int], finished_at: datetime, pause: Sequence[int]
+    ) -> Written | None:
         async with self.storage.transaction() as conn:
             query = sa.select(tournament_tables.c.tournament_id).where(
                 tournament_tables.c.table_code == code, tournament_tables.c.finished_at.is_(None)
@@ -540,7 +552,7 @@ class TournamentStore:
                 )
             )
             if done.rowcount != 1:
-                raise LookupError(f"the result of table {code} was written meanwhile")  # rolls back
+                raise _WrittenMeanwhile(code)  # rolls the event's count back
             if pause:
                 await conn.execute(
                     tournament_entrants.update()
