@@ -69,6 +69,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> list[pytes
 
 SLOW_FOLDERS = ("tests/e2e", "tests/scale")
 """Folders of real processes and browsers: every test in them is ``slow``."""
+PROCESS_MODULES = "_processes.py"
+"""How a module of real server processes elsewhere is named (``tests/ops``): its tests are ``slow`` too."""
 
 SHARED_FIXTURES = ("fleet",)
 """Session fixtures too dear to start once per worker: the tests using one run on one worker."""
@@ -99,7 +101,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     slow_folders = [config.rootpath / folder for folder in SLOW_FOLDERS]
     for item in items:
         on_postgresql = "pg_url" in getattr(item, "fixturenames", ())
-        if on_postgresql or any(item.path.is_relative_to(folder) for folder in slow_folders):
+        of_processes = item.path.name.endswith(PROCESS_MODULES)
+        if on_postgresql or of_processes or any(item.path.is_relative_to(folder) for folder in slow_folders):
             item.add_marker(pytest.mark.slow)
         if item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.fast)
