@@ -186,11 +186,16 @@ def test_the_creator_reopens_an_absent_players_seat(browser: Browser, page: Page
 
 
 def play_until_over(pages: list[Page]) -> None:
-    """Whoever is to move plays their first legal move (through the page's socket) until the match is over."""
+    """Whoever is to move plays their first legal move (through the page's socket) until the match is over.
+
+    Each turn starts from the first page's version, once every page has heard of it: a page a message
+    behind would not see that it is its player's turn, and nobody would move."""
     for _ in range(2000):
+        version = pages[0].evaluate("() => window.chickenfoot.socket.version")
+        for p in pages:
+            p.wait_for_function("v => window.chickenfoot.socket.version >= v", arg=version)
         if all(p.evaluate("() => !!window.chickenfoot.state.match_over") for p in pages):
             return
-        pages[0].evaluate("() => { window.seenState = window.chickenfoot.state; }")
         for p in pages:
             p.evaluate(
                 """() => { const s = window.chickenfoot.state;
@@ -198,7 +203,7 @@ def play_until_over(pages: list[Page]) -> None:
                     window.chickenfoot.socket.move(s.legal[0]); } }"""
             )
         # The table moves on (someone's move, a bot's, a forced one): the first page hears of it.
-        pages[0].wait_for_function("() => window.chickenfoot.state !== window.seenState")
+        pages[0].wait_for_function("v => window.chickenfoot.socket.version > v", arg=version)
     raise AssertionError("the match did not end")
 
 

@@ -24,7 +24,7 @@ from chickenfoot.server.ratings.rated import rated_match
 from chickenfoot.server.refusals import Refusal
 from chickenfoot.server.storage import Storage
 from chickenfoot.server.table.actor import Table
-from chickenfoot.server.table.commands import Attach, Detach, Play, Say, SetAway, Wake
+from chickenfoot.server.table.commands import Attach, Detach, Play, Ready, Say, SetAway, Wake
 from chickenfoot.server.table.config import DAY, HOUR, Pace, Seat, TableConfig, TimeoutRule
 from chickenfoot.server.table.deadlines import BEHIND_SECONDS, DeadlineBook
 from chickenfoot.server.table.protocol import ChatMessage, LogSent
@@ -290,6 +290,47 @@ def test_the_player_to_move_and_the_chat_lines_reach_the_players_through_their_n
             await table.submit(Say(0, ChatMessage(type="chat", text="your move!")))
             await table.settled()
             assert heard.lines == [(table.code, 0, "P0", 1)]
+
+    asyncio.run(scenario())
+
+
+def test_only_a_move_of_the_players_own_choice_is_their_turn(tmp_path: Path) -> None:
+    """Seed 0 opens with twelve forced draws (nobody holds the hub): the table makes them at once, and
+    tells nobody "your turn" until it waits for the player who drew the hub; neither does it store a
+    deadline for anyone meanwhile."""
+
+    async def scenario() -> None:
+        async with one_server(tmp_path) as (clock, storage, server):
+            heard = Heard()
+            server.hub.tell_turns_by(heard)
+            config = paced("move", clock)
+            config.seed = 0
+            table = await server.hub.create(config)
+            table = await server.until(table.code, lambda t: t.match.round.forced_move() is None)
+            await table.settled()
+            assert table.version == 12 and table.match.to_move == 1
+            assert heard.turns == [(table.code, 1, 12)]
+            assert await DeadlineBook(storage, clock).due_at(table.code) == (12, clock.now() + DAY)
+
+    asyncio.run(scenario())
+
+
+def test_the_first_mover_is_told_when_the_last_player_is_ready(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with one_server(tmp_path) as (clock, _storage, server):
+            heard = Heard()
+            server.hub.tell_turns_by(heard)
+            config = paced("move", clock)
+            config.playing_since = None
+            for seat in config.seats:
+                seat.ready = False
+            table = await server.hub.create(config)
+            await table.submit(Ready(1))
+            await table.settled()
+            assert table.status == "waiting" and heard.turns == []
+            await table.submit(Ready(0))
+            await table.settled()
+            assert table.status == "playing" and heard.turns == [(table.code, table.match.to_move, 0)]
 
     asyncio.run(scenario())
 

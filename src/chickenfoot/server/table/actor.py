@@ -659,9 +659,12 @@ class Table:
             self._tell_the_mover()
 
     def _tell_the_mover(self) -> None:
-        """At a turn-based table, tell the player now to move, wherever they are, that it is their turn."""
+        """At a turn-based table, tell the player now to move, wherever they are, that it is their turn:
+        only a move of their own choice (a forced draw or pass is the table's to make, at once)."""
         match = self._match
-        if not match.round.is_over() and not self.automatic(match.to_move):
+        if self.status != "playing" or match.round.is_over() or match.round.forced_move() is not None:
+            return
+        if not self.automatic(match.to_move):
             self._spawn(self._services.news.your_turn(self._code, match.to_move, self._version))
 
     # --- turn-based tables --------------------------------------------------------------------
@@ -813,10 +816,13 @@ class Table:
                 config.playing_since = self.clock.now()
             return config.to_json()
 
+        waiting_to_begin = self._config.playing_since is None
         self._adopt(TableConfig.from_json(await self._services.storage.edit_config(self._code, edit)))
         await self._keep_deadline()  # a match begun, a seat given to a bot, one lost on time: before it is told
         await self._publish(events or [], presence=True)
         await self._peers.config_changed(self._version, events or [])
+        if waiting_to_begin and self._config.playing_since is not None and self._config.pace is not None:
+            self._tell_the_mover()  # the first mover may not be the player whose readiness began the match
 
     async def _reload_config(self) -> None:
         """Read the configuration again (another process seated a player or gave a seat to a bot)."""
