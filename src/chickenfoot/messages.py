@@ -1460,6 +1460,7 @@ class Code(Enum):
     TOURNAMENT_SCORING_DIFFERENCE = msg("tournament.scoring.difference", "Scored by difference")
     TOURNAMENT_TABLE_SIZE = msg("tournament.table_size", "Players at each table")
     TOURNAMENT_ROUNDS = msg("tournament.rounds", "Rounds of the tournament")
+    TOURNAMENT_MATCH_ROUNDS = msg("tournament.match_rounds", "Rounds in each match")
     TOURNAMENT_MINUTES = msg("tournament.minutes", "Length in minutes")
     TOURNAMENT_RATED = msg("tournament.rated", "Rated tables")
     TOURNAMENT_MAKE = msg("tournament.make", "Make the tournament")

@@ -199,6 +199,7 @@ class SeatSummary:
                     "played": str(m.played),
                     "best": str(m.best),
                     "loss": m.loss,
+                    "mark": m.mark,
                     "line": m.costly().wire(),
                 }
                 for n, m in self.costliest

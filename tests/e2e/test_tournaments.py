@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
+from chickenfoot.testing.waiting import until_now
 
-from .conftest import Device
+from .conftest import REVIEW_BUDGET, Device
 from .helpers import ARTIFACTS
 from .test_accounts import LANGUAGES, PASSWORD, sign_in_with_password, sign_up_with_password
 
@@ -32,7 +34,7 @@ by a bot after the 12 s grace): a bound, not how long it takes."""
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     database = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('tournaments') / 'games.sqlite3'}"
-    with served(port, database, pace=0, options=OPEN_LIMITS):
+    with served(port, database, pace=0, options=OPEN_LIMITS, review_budget=REVIEW_BUDGET):
         yield f"http://localhost:{port}"
 
 
@@ -53,6 +55,7 @@ def test_a_duplicate_swiss_made_joined_started_and_followed_live(device: Device,
     page.fill("#event-rounds", "2")
     page.select_option("#event-duplicate", "matchpoints")
     page.select_option("#event-size", "2")
+    page.fill("#event-match-rounds", "1")  # a match of one round at each table
     page.click("#create-form button[type=submit]")
     page.wait_for_url(re.compile(r".*/tournaments/[a-z0-9]+$"))
     code = page.url.rsplit("/", 1)[1]
@@ -70,7 +73,43 @@ def test_a_duplicate_swiss_made_joined_started_and_followed_live(device: Device,
     for deal in (1, 2):
         assert page.locator(f"table.deal[data-deal='{deal}'] tbody tr").count() == 2  # two tables played it
         assert page.locator(f"table.deal[data-deal='{deal}'] thead th").count() == 3  # the tables, two seats
+    # Each person's costliest move, as the review of their match marked it, links to it in the replay.
+    tables = page.eval_on_selector_all("table.deal tbody tr", "rows => rows.map(r => r.dataset.table)")
+    expected = decisive_moves(site, tables)
+    assert expected, "no move of the event was judged worse than good"
+    page.wait_for_function("n => document.querySelectorAll('table.deal a.decisive').length === n", arg=len(expected))
+    shown = page.eval_on_selector_all(
+        "table.deal a.decisive", "links => links.map(a => [a.getAttribute('href'), a.textContent])"
+    )
+    assert sorted(href for href, _ in shown) == sorted(expected)
+    for href, text in shown:  # the mark's symbol, then the review's own line: "14. played → better (−3.2)"
+        assert re.fullmatch(r"(\?\?|\?!|\?) \d+\. .+ → .+ \(−.+\)", text), text
+        assert text.split(" ", 1)[0] == expected[href], (href, text)
     photograph(device, site, code)
+
+
+def decisive_moves(site: str, tables: list[str]) -> dict[str, str]:
+    """Each person's costliest move at each table, worse than good, as the reviews themselves say (read
+    once every review is done): its replay link and its mark's symbol."""
+
+    reviews: list[dict[str, Any]] = []
+
+    def all_done() -> bool:
+        answers = [httpx.get(f"{site}/api/tables/{table}/review", timeout=30).json() for table in tables]
+        reviews[:] = [answer["review"] for answer in answers if answer["status"] == "done"]
+        return len(reviews) == len(tables)
+
+    until_now(all_done, 120, "the reviews of the event's tables")
+    symbols = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    links = {}
+    for table, review in zip(tables, reviews, strict=True):
+        summaries = [summary for round_ in review["rounds"] for summary in round_["summary"]]
+        for seat in {summary["seat"] for summary in summaries}:
+            costly = [c for summary in summaries if summary["seat"] == seat for c in summary["costliest"]]
+            worst = max(costly, key=lambda c: c["loss"], default=None)
+            if worst is not None and worst["mark"] != "good":
+                links[f"/r/{table}#r{worst['round']}m{worst['ply'] + 1}"] = symbols[worst["mark"]]
+    return links
 
 
 def photograph(device: Device, site: str, code: str) -> None:
@@ -79,7 +118,7 @@ def photograph(device: Device, site: str, code: str) -> None:
         for width in (1280, 390):
             page = device(width, language=language)
             sign_in_with_password(page, site, "ann", f"/tournaments/{code}")
-            page.wait_for_selector("#deals-card:not([hidden]) table.deal >> nth=1")
+            page.wait_for_selector("#deals-card:not([hidden]) table.deal a.decisive")
             assert page.evaluate("() => document.documentElement.lang") == language
             page.screenshot(path=str(SHOTS / f"event-{language}-{width}.png"), full_page=True)
             overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")

@@ -8,6 +8,7 @@ import { Board } from "./board.js";
 import { botTag } from "./bots.js";
 import { byId, h } from "./dom.js";
 import { say, seatNames, t } from "./i18n.js";
+import { MARK_SYMBOLS } from "./marks.js";
 import { Refusal, api, refusalText } from "./net.js";
 import { startShell } from "./shell.js";
 import { TableSocial } from "./tablesocial.js";
@@ -30,15 +31,13 @@ import { el, tileSvg } from "./tiles.js";
 /**
  * The background review of the match, per round.
  * @typedef {{ budget: number, rounds: { moves: Reviewed[], summary: { seat: number, loss_per_move: number, accuracy: number,
- *   costliest: { round: number, ply: number, line: Said }[] }[] }[] }} Review
+ *   costliest: { round: number, ply: number, loss: number, mark?: string | null, line: Said }[] }[] }[] }} Review
  */
 /** How the review is coming along. @typedef {{ status: string, done?: number, total?: number, refusal?: Partial<Said> }} Progress */
 
 const $ = byId;
 const REVIEW_POLL_MS = 1500;
 const LINK_SHOWN_MS = 2500;
-/** @type {Record<string, string>} */
-const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const SEAT_COLOURS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0ca678", "#d6336c", "#5c7cfa"];
 
 class ReplayPage {
@@ -321,7 +320,7 @@ class ReplayPage {
       item.textContent = `${i}. ${say(frames[i].entry ?? {}, this.names)}`;
       const r = this.reviewed(this.round, i - 1);
       if (r?.verdict && r.mark && r.mark !== "good") {
-        h("span", { class: `mark mark-${r.mark}`, title: say(r.verdict, this.names) }, item, SYMBOLS[r.mark]);
+        h("span", { class: `mark mark-${r.mark}`, title: say(r.verdict, this.names) }, item, MARK_SYMBOLS[r.mark]);
       }
       item.addEventListener("click", () => this.go(this.round, i));
       if (i === this.move) item.classList.add("current");

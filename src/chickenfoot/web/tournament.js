@@ -1,13 +1,15 @@
 // @ts-check
 // An event's page (/tournaments/CODE, its address its invitation): where it stands, joining, leaving,
 // pausing (an arena) and starting it (its creator), the standings with their tie-breaks stated, the
-// tables, and a duplicate event's deals compared seat by seat. The server pushes each change (server-sent
-// events, in every process): the page then reads the event again.
+// tables, and a duplicate event's deals compared seat by seat, each person's costliest move marked as the
+// match's review judged it. The server pushes each change (server-sent events, in every process): the
+// page then reads the event again.
 
 import { botTag } from "./bots.js";
 import { changeAccount } from "./account-api.js";
 import { byId, h, setHidden, setText } from "./dom.js";
-import { language, seatName, t } from "./i18n.js";
+import { language, say, seatName, t } from "./i18n.js";
+import { MARK_SYMBOLS } from "./marks.js";
 import { api, refusalText } from "./net.js";
 import { startShell } from "./shell.js";
 import { action } from "./social.js";
@@ -28,6 +30,13 @@ import { describe } from "./tournament-facts.js";
  *   tables: TableRow[], standings: Standings | null }} EventPage
  * @typedef {{ entered: boolean, state: string | null, table: string | null, creator: boolean }} Mine
  */
+/** @import { Said } from "./protocol.js" */
+/**
+ * A finished table's review as far as this page reads it: each round's costliest moves per seat.
+ * @typedef {{ round: number, ply: number, loss: number, mark?: string | null, line: Said }} Costly
+ * @typedef {{ rounds: { summary: { seat: number, costliest: Costly[] }[] }[] }} Reviewed
+ * @typedef {Reviewed | "pending" | "none"} ReviewState
+ */
 
 /** The tie-breaks (and a duplicate event's scores) by name, as the standings state them. */
 const TIEBREAKS = {
@@ -42,6 +51,9 @@ const TIEBREAKS = {
 const STATES = { paused: "tournament.paused", left: "tournament.left" };
 /** @param {string} name */
 const tiebreak = (name) => t(TIEBREAKS[/** @type {keyof TIEBREAKS} */ (name)]);
+
+/** How often the page asks again for the reviews still being made (each one is the server's kept answer). */
+const REVIEW_POLL_MS = 5000;
 
 const CODE = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 const API = `/api/tournaments/${encodeURIComponent(CODE)}`;
@@ -60,6 +72,10 @@ class EventPageView {
     this.error = byId("event-error");
     /** @param {string} message */
     this.onError = (message) => setText(this.error, message);
+    /** The reviews of the duplicate deals' tables, by table. @type {Map<string, ReviewState>} */
+    this.reviews = new Map();
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.reviewsAgain = undefined;
   }
 
   async start() {
@@ -206,11 +222,70 @@ class EventPageView {
             const difference = `${cell.difference > 0 ? "+" : ""}${number(cell.difference, 1)}`;
             const percent = cell.percent === null ? "–" : `${number(cell.percent)} %`;
             h("span", { class: "figures" }, td, `${cell.points} · ${percent} · ${difference}`);
+            if (cell.player !== null) this.decisive(played.table, seat.seat, td);
           }
         }
         return wrap;
       }),
     );
+    void this.askReviews(deals.flatMap((deal) => deal.tables.map((played) => played.table)));
+  }
+
+  /**
+   * The seat's costliest move at the table, as its review marked it (none judged worse than good: nothing),
+   * linked to that move in the replay.
+   * @param {string} table @param {number} seat @param {HTMLElement} cell
+   */
+  decisive(table, seat, cell) {
+    const review = this.reviews.get(table);
+    if (review === undefined || typeof review === "string") return;
+    /** @type {Costly | null} */
+    let worst = null;
+    for (const round of review.rounds) {
+      for (const costly of round.summary.find((s) => s.seat === seat)?.costliest ?? []) {
+        if (worst === null || costly.loss > worst.loss) worst = costly;
+      }
+    }
+    const symbol = worst?.mark ? MARK_SYMBOLS[worst.mark] : undefined;
+    if (!worst || !symbol) return;
+    const words = say(worst.line);
+    const link = h("a", { class: "decisive", href: `/r/${encodeURIComponent(table)}#r${worst.round}m${worst.ply + 1}` }, cell);
+    link.setAttribute("aria-label", [t("review.costliest"), words].join(" "));
+    h("span", { class: "mark", "aria-hidden": "true" }, link, symbol);
+    link.append(` ${words}`);
+  }
+
+  /**
+   * Ask for the reviews of ``tables`` not asked for yet (the server reviews every finished match by
+   * itself), and again every few seconds for those still being made; the deals are drawn again with them.
+   * @param {string[]} tables
+   */
+  async askReviews(tables) {
+    const asked = tables.filter((table) => !this.reviews.has(table));
+    if (!asked.length) return;
+    for (const table of asked) this.reviews.set(table, "pending");
+    await Promise.all(asked.map((table) => this.askReview(table)));
+    if (this.event) this.renderDeals(this.event);
+    const pending = [...this.reviews].filter(([, review]) => review === "pending").map(([table]) => table);
+    if (pending.length && this.reviewsAgain === undefined) {
+      this.reviewsAgain = setTimeout(() => {
+        this.reviewsAgain = undefined;
+        for (const table of pending) this.reviews.delete(table);
+        void this.askReviews(pending);
+      }, REVIEW_POLL_MS);
+    }
+  }
+
+  /** @param {string} table */
+  async askReview(table) {
+    try {
+      /** @type {{ status: string, review?: Reviewed }} */
+      const answer = await api("GET", `/api/tables/${encodeURIComponent(table)}/review`);
+      const failed = answer.status === "failed";
+      this.reviews.set(table, answer.review ?? (failed ? "none" : "pending"));
+    } catch {
+      this.reviews.set(table, "none"); // refused (a table gone, a flood answered): the cell shows no mark
+    }
   }
 
   /** @param {EventPage} event */

@@ -55,10 +55,12 @@ class TournamentsPage {
     const format = byId("event-format", HTMLSelectElement).value;
     const arena = format === "arena";
     const duplicate = byId("event-duplicate", HTMLSelectElement).value;
+    const matchRounds = byId("event-match-rounds", HTMLInputElement).value; // empty: every round the rules deal
     const body = {
       name: byId("event-name", HTMLInputElement).value.trim(),
       format,
       table_size: Number(byId("event-size", HTMLSelectElement).value),
+      match_rounds: matchRounds ? Number(matchRounds) : null,
       rated: byId("event-rated", HTMLInputElement).checked,
       ...(arena
         ? { minutes: Number(byId("event-minutes", HTMLInputElement).value) }
