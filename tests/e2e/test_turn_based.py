@@ -29,6 +29,7 @@ from chickenfoot.server.edge.client import ConnectionLimits
 from chickenfoot.server.http.limits import AddressLimits
 from chickenfoot.server.table.config import DAY, HOUR, Timing
 from chickenfoot.testing.launch import free_port
+from chickenfoot.testing.waiting import until_now
 
 from .conftest import watch_errors
 from .helpers import AUTOPLAY, shot
@@ -159,15 +160,14 @@ def waited_for(players: list[Page], base: str) -> Page:
     """The player the table waits for, as the top bar reads it (``/api/turns``), once it waits for one of
     ``players``: a forced draw or pass is the server's to make, so the page's player to move may not be
     the one the table ends up waiting for (an opening can take a dozen forced draws)."""
-    deadline = time.monotonic() + 60
-    while True:
-        for page in players:
-            answer = page.request.get(f"{base}/api/turns")
-            assert answer.ok, answer.text()
-            if answer.json()["count"] > 0:
-                return page
-        assert time.monotonic() < deadline, "the table waits for none of these players"
-        time.sleep(0.2)
+    waited: list[Page] = []
+
+    def one_waited_for() -> bool:
+        waited[:] = [page for page in players if page.request.get(f"{base}/api/turns").json()["count"] > 0]
+        return bool(waited)
+
+    until_now(one_waited_for, 60, "the table waiting for one of these players")
+    return waited[0]
 
 
 def reading(page: Page, what: str) -> Any:
@@ -287,6 +287,10 @@ def test_the_turn_based_table_in_four_languages(browser: Browser, site: Site) ->
         page.wait_for_function("() => window.chickenfoot.state.status === 'finished'")
     assert ann.inner_text("#status") == "Ann ran out of time and lost the match"
     assert reading(bo, "lost_on_time") == reading(ann, "seat") and reading(bo, "match_over") is None
+    # The table says so as of any finished match: its replay is a click away, and the same seats may play again.
+    for page in (ann, bo):
+        page.wait_for_selector(f"#share a.replay-link[href='/r/{code}']")
+        page.wait_for_selector("#rematch-offer:visible")
     shot(bo, "turn-based-lost-on-time-1280")
     # The match is finished on every road: its replay ends where her time ran out and says so, and her
     # matches list it as lost, saying who ran out of time.
@@ -296,9 +300,12 @@ def test_the_turn_based_table_in_four_languages(browser: Browser, site: Site) ->
     bo.wait_for_selector(f"#replay[data-round='{late['round']}'][data-move='{late['move']}']")
     assert bo.inner_text("#status") == "Ann ran out of time and lost the match"
     shot(bo, "turn-based-lost-on-time-replay-1280")
-    mine = "fetch('/api/matches').then((r) => r.json())"
-    listed = f"c => {mine}.then((d) => d.matches.some((m) => m.code === c && m.result))"
-    ann.wait_for_function(listed, arg=code, polling=200)  # its results are stored once the match is over
+
+    def listed() -> bool:
+        matches = ann.request.get(f"{base}/api/matches").json()["matches"]
+        return any(m["code"] == code and m["result"] for m in matches)
+
+    until_now(listed, 60, "the match among Ann's matches, with its result")  # stored once the match is over
     ann.goto(f"{base}/matches")
     result = f"tr[data-code='{code}'] td.result.lost"
     ann.wait_for_selector(result)

@@ -8,6 +8,7 @@ import { botTag } from "./bots.js";
 import { attribute, h, keepChildren } from "./dom.js";
 import { Drawn } from "./drawn.js";
 import { seatNames, t } from "./i18n.js";
+import { matchEnded } from "./results.js";
 
 /** @import { State } from "./protocol.js" */
 
@@ -41,7 +42,7 @@ import { seatNames, t } from "./i18n.js";
  */
 export function seatSlices(s) {
   const free = new Set(s.free_seats ?? []);
-  const creator = s.seat !== null && s.seat === s.creator && !s.match_over;
+  const creator = s.seat !== null && s.seat === s.creator && !matchEnded(s);
   return seatNames(s).map((name, seat) => {
     const me = s.seat === seat;
     const human = s.kinds[seat] === "human";

@@ -33,13 +33,23 @@ export function scoresOf(s, names) {
  * @property {number} round the finished round
  * @property {number} now the round the table is at (a later one once the next is dealt)
  * @property {number | null} seat the player's seat
- * @property {RoundOver} over
+ * @property {RoundOver | null} over null: the match was lost on time before the round was over
+ * @property {number | null} lostOnTime the seat whose time ran out, ending the match (a table of two)
  * @property {Scores} scores
  * @property {number} doubleBlank what the 0-0 counts, caught in hand
  * @property {MatchOver | null} matchOver
  * @property {SeriesMessage | null} series
  * @property {RatingChange[]} changes
  */
+
+/**
+ * Whether the table's match has ended: played to its end, or lost on time at a table of two (its rounds
+ * not all played, so it has no `match_over`: the table's rule ended it).
+ * @param {{ match_over: MatchOver | null, lost_on_time?: number | null }} s
+ */
+export function matchEnded(s) {
+  return !!s.match_over || typeof s.lost_on_time === "number";
+}
 
 /**
  * The finished match's replay with its review.
@@ -165,33 +175,50 @@ export class ResultsDialog {
     const opening = this.dialog.hidden;
     setHidden(this.dialog, false);
     const dealt = s.now !== s.round;
-    const over = s.over;
-    const out = over.hands.findIndex((hand) => hand.length === 0);
     const names = s.scores.names;
-    setText(
-      this.title,
-      over.reason !== "domino"
-        ? t("event.round_over.blocked", { round: s.round })
-        : out === s.seat
-          ? t("event.round_over.domino_you", { round: s.round })
-          : t("event.round_over.domino", { round: s.round, name: names[out] }),
-    );
-    // Who won the round: the fewest points left in hand (the one who went out, or on a blocked
-    // round whoever is caught with least).
-    const least = Math.min(...over.points);
-    const won = over.points.flatMap((points, seat) => (points === least ? [seat] : []));
+    const ended = !!s.matchOver || s.lostOnTime !== null;
     /** @type {HTMLElement[]} */
-    const parts = [
-      h("p", { class: "round-winner" }, null, say({ code: "round.won", names: won, count: won.length }, names)),
-      h("p", {}, null, t("round.scoring", { points: s.doubleBlank })),
-      scoreTable(s.scores, over),
-    ];
+    const parts = [];
+    if (s.over) {
+      const over = s.over;
+      const out = over.hands.findIndex((hand) => hand.length === 0);
+      setText(
+        this.title,
+        over.reason !== "domino"
+          ? t("event.round_over.blocked", { round: s.round })
+          : out === s.seat
+            ? t("event.round_over.domino_you", { round: s.round })
+            : t("event.round_over.domino", { round: s.round, name: names[out] }),
+      );
+      // Who won the round: the fewest points left in hand (the one who went out, or on a blocked
+      // round whoever is caught with least).
+      const least = Math.min(...over.points);
+      const won = over.points.flatMap((points, seat) => (points === least ? [seat] : []));
+      parts.push(
+        h("p", { class: "round-winner" }, null, say({ code: "round.won", names: won, count: won.length }, names)),
+        h("p", {}, null, t("round.scoring", { points: s.doubleBlank })),
+        scoreTable(s.scores, over),
+      );
+    } else if (s.lostOnTime !== null) {
+      // The table's rule ended the match: the other player won it, whatever the points so far.
+      const late = s.lostOnTime;
+      setText(this.title, t("event.lost_on_time", { name: names[late] }));
+      const winners = names.flatMap((_, seat) => (seat === late ? [] : [seat]));
+      parts.push(
+        h("p", { class: "winner" }, null, say({ code: "event.match_over", names: winners, count: winners.length }, names)),
+        scoreTable(s.scores),
+      );
+    }
     if (s.matchOver) {
       const winners = s.matchOver.winners;
       const why = s.matchOver.why ? say(s.matchOver.why, names) : s.matchOver.explanation;
       parts.push(
         h("p", { class: "winner" }, null, say({ code: "event.match_over", names: winners, count: winners.length }, names)),
         h("p", {}, null, why),
+      );
+    }
+    if (ended) {
+      parts.push(
         ratingChanges(s.changes, names, s.seat),
         seriesBox(s.scores, s.series),
         replayLink(s.code),
@@ -201,7 +228,7 @@ export class ResultsDialog {
     }
     if (dealt) parts.push(h("p", { class: "dealt" }, null, t("round.dealt", { round: s.now })));
     this.body.replaceChildren(...parts);
-    setHidden(this.next, !!s.matchOver || s.seat === null || dealt);
+    setHidden(this.next, ended || s.seat === null || dealt);
     setText(this.closer, t(dealt ? "table.play_on" : "table.look"));
     if (opening) {
       this.returnTo = document.activeElement;

@@ -7,7 +7,7 @@ import { h, setHidden, setText } from "./dom.js";
 import { Drawn } from "./drawn.js";
 import { seatNames, t } from "./i18n.js";
 import { ratedMark } from "./rating.js";
-import { replayLink } from "./results.js";
+import { matchEnded, replayLink } from "./results.js";
 
 /** @import { Invite, State } from "./protocol.js" */
 
@@ -33,7 +33,7 @@ export function shareSlice(s, invites) {
     invites: invites
       .filter((i) => s.kinds[i.seat] === "human")
       .map(({ seat, invite }) => ({ seat, invite, taken: free.includes(seat) ? null : names[seat] })),
-    over: !!s.match_over,
+    over: matchEnded(s),
   };
 }
 

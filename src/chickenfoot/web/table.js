@@ -26,7 +26,7 @@ import { TurnNotice } from "./notice.js";
 import { PaceLine, paceLines } from "./pace.js";
 import { PlayersBar, seatSlices } from "./players.js";
 import { TableRating } from "./rating.js";
-import { ResultsDialog, ScoresPanel, scoresOf } from "./results.js";
+import { ResultsDialog, ScoresPanel, matchEnded, scoresOf } from "./results.js";
 import { RoomBadge, ShareCard, copyText, shareSlice } from "./share.js";
 import { Sounds } from "./sound.js";
 import { StatusLine, statusSlice } from "./status.js";
@@ -101,7 +101,7 @@ export class TablePage {
     this.social.signedIn = signedIn;
     this.chat = new Chat(
       (message) => this.socket.send(message),
-      (line, speaker) => this.social.lineActions(line, speaker, { seat: this.state?.seat ?? null, over: !!this.state?.match_over }),
+      (line, speaker) => this.social.lineActions(line, speaker, { seat: this.state?.seat ?? null, over: !!this.state && matchEnded(this.state) }),
     );
     const company = { code, request, toast, changed: () => this.render() };
     this.company = new Company(company);
@@ -245,7 +245,7 @@ export class TablePage {
     if (state.forced && this.myTurn) {
       this.toasts.show(t(state.forced === "draw" ? "move.auto_draw" : "move.auto_pass"), Toasts.turnOf(state));
     }
-    if (state.round_over) this.finished = state;
+    if (state.round_over || typeof state.lost_on_time === "number") this.finished = state; // a result to show
     if (this.welcome && state.seat !== null) {
       this.welcome = false;
       this.rename(state.names[state.seat] ?? "", "");
@@ -343,28 +343,31 @@ export class TablePage {
     this.hints.update(names);
     this.results.update(this.resultsSlice(s));
     this.chat.update(names);
-    this.company.update({ seated, creator: seated && s.seat === s.creator, over: !!s.match_over, listed: !!s.public });
+    this.company.update({ seated, creator: seated && s.seat === s.creator, over: matchEnded(s), listed: !!s.public });
     const human = s.seat !== null && s.kinds[s.seat] === "human";
     const accepted = s.seat !== null && this.rematchMessage.accepted.includes(s.seat);
-    this.rematch.update(s.match_over ? { names, offer: human, accepted, message: this.rematchMessage } : null);
-    this.handover.update(seated && !s.match_over);
+    this.rematch.update(matchEnded(s) ? { names, offer: human, accepted, message: this.rematchMessage } : null);
+    this.handover.update(seated && !matchEnded(s));
   }
 
   /**
    * The results of the last finished round, from its own STATE, over the table's present state `s`:
-   * they stay up, even once the next round is dealt underneath, until the player closes them.
+   * they stay up, even once the next round is dealt underneath, until the player closes them. A match
+   * lost on time shows its result the same way, though its round was not played out.
    * @param {State} s
    * @returns {ResultsSlice | null}
    */
   resultsSlice(s) {
     const f = this.finished;
-    if (!f?.round_over || this.dismissedRound === f.round) return null;
+    const lostOnTime = typeof f?.lost_on_time === "number" ? f.lost_on_time : null;
+    if (!f || !(f.round_over || lostOnTime !== null) || this.dismissedRound === f.round) return null;
     return {
       code: f.code,
       round: f.round,
       now: s.round,
       seat: f.seat,
       over: f.round_over,
+      lostOnTime,
       scores: scoresOf(f, seatNames(f)),
       doubleBlank: f.rules.double_blank_points,
       matchOver: f.match_over,
