@@ -1361,6 +1361,7 @@ class Code(Enum):
     SOCIAL_ACCEPT = msg("social.accept", "Accept")
     SOCIAL_DECLINE = msg("social.decline", "Decline")
     SOCIAL_WAITING_FOR = msg("social.waiting_for", "Your challenge of {name} waits for an answer")
+    SOCIAL_OPEN_UNTIL = msg("social.open_until", "Open until {when}")
     SOCIAL_WITHDRAW = msg("social.withdraw", "Withdraw")
     SOCIAL_ANSWER_ACCEPTED = msg("social.answer.accepted", "{name} accepted your challenge")
     SOCIAL_ANSWER_DECLINED = msg("social.answer.declined", "{name} declined your challenge")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -88,11 +89,19 @@ def test_follow_see_them_at_a_table_challenge_accept_and_play(device: Device, si
     ann.fill("#challenge-rounds", "1")
     ann.click("#challenge-dialog button[value=send]")
     ann.wait_for_selector("#friends-notice:has-text('Challenge sent')")
-    ann.wait_for_selector("#news .news-line:has-text('Your challenge of bobby waits for an answer')")
+    sent = ann.locator("#news .news-line", has_text="Your challenge of bobby waits for an answer")
+    sent.wait_for()
     # Bob's lobby shows the challenge; he accepts and sits down at the new table, its creator.
     challenged = bob.locator("#news .news-line", has_text="annika challenges you")
     challenged.wait_for()
     assert "2 players, casual" in challenged.inner_text()
+    # Both say until when it stays open: a real-time challenge waits five minutes for its answer.
+    expires = {line.locator("time").get_attribute("datetime") for line in (sent, challenged)}
+    (until,) = expires
+    assert until is not None and timedelta(minutes=4) < datetime.fromisoformat(until) - datetime.now(UTC) <= timedelta(
+        minutes=5
+    )
+    assert challenged.locator("time").inner_text().startswith("Open until ")
     challenged.get_by_role("button", name="Accept").click()
     bob.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))
     new_code = bob.url.rsplit("/t/", 1)[1]

@@ -9,7 +9,7 @@ import { changeAccount } from "./account-api.js";
 import { h, setHidden } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { Refusal, api, refusalText, rememberSeat } from "./net.js";
-import { paceWords } from "./pace.js";
+import { paceWords, when } from "./pace.js";
 import { action } from "./social.js";
 
 /** @import { Pace } from "./protocol.js" */
@@ -97,16 +97,22 @@ export class NewsCard {
   }
 
   /**
-   * A line of the card: its words, what they are about in small, and its buttons.
+   * A line of the card: its words, what they are about in small, until when a challenge stays open
+   * (an ISO time; its answer is due then), and its buttons.
    * @param {string} words
    * @param {string} detail
    * @param {HTMLButtonElement[]} buttons
+   * @param {string} [expires]
    */
-  line(words, detail, buttons) {
+  line(words, detail, buttons, expires = "") {
     const li = h("li", { class: "news-line" });
     const text = h("div", {}, li);
     h("strong", {}, text, words);
     if (detail) h("small", { class: "muted" }, text, detail);
+    if (expires) {
+      const until = t("social.open_until", { when: when(Date.parse(expires) / 1000) });
+      h("small", { class: "muted" }, text).append(h("time", { datetime: expires }, null, until));
+    }
     h("div", { class: "row" }, li).append(...buttons);
     return li;
   }
@@ -129,7 +135,7 @@ export class NewsCard {
     const accept = action("social.accept", async () => sitDown(await changeAccount("POST", `${path}/accept`)), this.onError);
     accept.classList.add("primary");
     const decline = this.button("social.decline", () => changeAccount("POST", `${path}/decline`));
-    return this.line(t("social.challenged_you", { name: received.name }), kind(received), [accept, decline]);
+    return this.line(t("social.challenged_you", { name: received.name }), kind(received), [accept, decline], received.expires);
   }
 
   /** @param {Accepted} accepted */
@@ -151,7 +157,7 @@ export class NewsCard {
           ...news.waiting.map((mine) =>
             this.line(t("social.waiting_for", { name: mine.to }), kind(mine), [
               this.button("social.withdraw", () => changeAccount("POST", `/api/social/challenges/${mine.id}/withdraw`)),
-            ]),
+            ], mine.expires),
           ),
         ]
       : [];
