@@ -24,6 +24,8 @@ from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 from chickenfoot.testing.mail import MailCatcher, body, links
 from chickenfoot.testing.push import PushService
 
+from .conftest import RedisDaemon
+
 ORIGIN = "http://chickenfoot.test"
 LEASE_SECONDS = 3
 
@@ -69,9 +71,12 @@ class Servers:
 
 @pytest.fixture
 def servers(
-    scale_database: str, redis_url: str, catcher: MailCatcher, push_service: PushService, tmp_path: Path
+    scale_database: str, redis_daemon: RedisDaemon, catcher: MailCatcher, push_service: PushService, tmp_path: Path
 ) -> Iterator[Servers]:
-    running = Servers(scale_database, redis_url, catcher, push_service, tmp_path)
+    """The test's processes, over a Redis of their own: the limits they keep there by account are counted
+    by the ids of this session's database, which an earlier session's (within the hour) or the other
+    worker's database gives to other accounts."""
+    running = Servers(scale_database, redis_daemon.url, catcher, push_service, tmp_path)
     try:
         yield running
     finally:

@@ -20,13 +20,17 @@ from websockets.asyncio.client import connect
 from chickenfoot.server.quickplay.schema import queue
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
+from .conftest import RedisDaemon
+
 PLAYERS = 20
 DEADLINE = 120.0
 """Seconds the whole run may take at most on a loaded machine (it takes a few)."""
 
 
 @pytest.fixture
-def two_servers(scale_database: str, redis_url: str) -> Iterator[list[str]]:
+def two_servers(scale_database: str, redis_daemon: RedisDaemon) -> Iterator[list[str]]:
+    """Two processes over a Redis of their own (what they keep there by account is by this database's ids)."""
+
     async def empty() -> None:  # the database outlives other runs: their waiting players are not ours
         engine = create_async_engine(scale_database)
         async with engine.begin() as conn:
@@ -38,7 +42,9 @@ def two_servers(scale_database: str, redis_url: str) -> Iterator[list[str]]:
     ports = [free_port(), free_port()]
     with ExitStack() as stack:
         for port in ports:
-            stack.enter_context(served(port, scale_database, redis_url=redis_url, options=OPEN_LIMITS, timeout=60))
+            stack.enter_context(
+                served(port, scale_database, redis_url=redis_daemon.url, options=OPEN_LIMITS, timeout=60)
+            )
         yield [f"http://127.0.0.1:{port}" for port in ports]
 
 

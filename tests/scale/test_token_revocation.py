@@ -15,6 +15,8 @@ import httpx
 from chickenfoot.testing.bot_accounts import PASSWORD, bot_token
 from chickenfoot.testing.launch import OPEN_LIMITS, free_port, served
 
+from .conftest import RedisDaemon
+
 STREAM = httpx.Timeout(30, read=30)
 """A stream that does not end within this after the revocation fails the test (it ends at once)."""
 
@@ -26,13 +28,17 @@ def lines_of(response: httpx.Response) -> Iterator[dict[str, Any]]:
             yield json.loads(line)
 
 
-def test_a_revoked_token_ends_its_streams_in_every_process(scale_database: str, redis_url: str, tmp_path: Path) -> None:
+def test_a_revoked_token_ends_its_streams_in_every_process(
+    scale_database: str, redis_daemon: RedisDaemon, tmp_path: Path
+) -> None:
     name = f"rv{secrets.token_hex(4)}"
     with ExitStack() as stack:
         ports = [free_port(), free_port()]
         for port in ports:
             log = stack.enter_context((tmp_path / f"server-{port}.log").open("w"))
-            stack.enter_context(served(port, scale_database, redis_url=redis_url, options=OPEN_LIMITS, output=log))
+            stack.enter_context(
+                served(port, scale_database, redis_url=redis_daemon.url, options=OPEN_LIMITS, output=log)
+            )
         revoking, streaming = (f"http://127.0.0.1:{port}" for port in ports)
         token = bot_token(revoking, scale_database, name)
         bot = stack.enter_context(httpx.Client(base_url=streaming, headers={"Authorization": f"Bearer {token}"}))
